@@ -1,0 +1,112 @@
+// Package coordinator keeps the coordinator's sequential task list: one
+// Markdown file, coordinator/active.md, that persists across context
+// compressions and is archived by itself when its last task is completed.
+//
+// Tasks are taken in order. Start and Complete take no slug: Start returns
+// the task in progress or the first pending one, Complete completes it and
+// returns the next. Create, Edit, List, View and Clear maintain the list.
+// Subagent tasks in docs/ are a separate system (package subagent).
+//
+// # Format
+//
+// Create writes the list when there is none:
+//
+//	# Coordinator Tasks
+//
+//	Sequential coordinator task list. Auto-archives when all tasks complete.
+//
+//	## Tasks
+//
+//	### Design the token format
+//
+//	- Status: in_progress
+//	- Main-Workflow: tdd-incremental-orchestration
+//	- Workflow: spec-first
+//
+//	Write the JWT layout down.
+//
+//	@/specs/jwt-spec.md
+//
+//	### Implement signing
+//
+//	- Status: pending
+//
+// The file is an ordinary task document (package taskdoc): people may edit
+// it, and the library changes only the bytes of the task it touches. The
+// first task must carry Main-Workflow, the orchestration method of the whole
+// list (its text is workflows/<name>.md). Main-Workflow on later tasks is
+// kept but never read. A task's own Workflow and its @references are loaded
+// on Start, as for subagent tasks.
+//
+// # Example
+//
+//	list := coordinator.New(ws)
+//	_, err := list.Create(ctx,
+//		taskdoc.NewTask{Title: "Design the token format", Content: "- Main-Workflow: tdd-incremental-orchestration"},
+//		taskdoc.NewTask{Title: "Implement signing"})
+//	st, err := list.Start(ctx, coordinator.StartOptions{})      // st.MainWorkflow set: first start
+//	st, err = list.Start(ctx, coordinator.StartOptions{FullContext: true}) // after a compression
+//	done, err := list.Complete(ctx, "Format written down.", coordinator.CompleteOptions{})
+//	// done.Next is "Implement signing", in progress
+//	done, err = list.Complete(ctx, "Signing works.", coordinator.CompleteOptions{})
+//	// done.ArchivedTo == "archived/coordinator/active-2026-11-22-093000.md"
+//
+// # Rules and decisions
+//
+//   - Create appends one or many tasks in one locked update. The first task
+//     of a list without Main-Workflow is MAIN_WORKFLOW_REQUIRED; a task
+//     created completed is INVALID_TASK (completing records a note).
+//   - Edit and View take plain slugs; a '#' is COORDINATOR_IS_SEQUENTIAL, and
+//     CheckSequential applies the same rule to a server's address argument.
+//     An edit may not remove the first task's Main-Workflow
+//     (MAIN_WORKFLOW_REQUIRED) nor complete a task (INVALID_TRANSITION).
+//     A list whose first task lost Main-Workflow by hand is not blocked:
+//     no change is refused for it, so it can be repaired with Edit.
+//   - Start returns the in_progress task (again, to resume), else marks the
+//     first pending task in_progress. Blocked tasks are skipped; when nothing
+//     can be started it is NO_AVAILABLE_TASKS, naming the blocked tasks in the
+//     message and in Error.Available. With no list it is NO_AVAILABLE_TASKS
+//     too.
+//   - Main-Workflow comes with the list's first start, judged from the file
+//     (no task in progress or completed yet), and with every
+//     StartOptions.FullContext start. After Clear has removed every started
+//     task, the next start counts as a first start again.
+//   - Complete needs a non-blank note (NOTE_REQUIRED, checked before the
+//     file is touched). It completes the task in progress; when none is, the
+//     task Start would return, so nothing is lost if Start was skipped. The
+//     next task is returned already in_progress, exactly as Start would leave
+//     it, without Main-Workflow; CompleteOptions.IncludeFullWorkflow adds its
+//     Workflow and references. When only blocked tasks remain, Next is nil
+//     and Completed.Blocked names them.
+//   - When Complete finishes the last task, the list is written with the
+//     final note and moved to archived/coordinator/ (package archive) in the
+//     same critical section; Completed.ArchivedTo names the archive. The next
+//     Create starts a fresh active.md.
+//   - Clear removes completed tasks. If that removes the first task, its
+//     Main-Workflow moves to the new first task (unless it has its own), so
+//     the list stays valid.
+//   - Dates (Completed:) and archive names use the clock in UTC.
+//   - Missing workflows and references do not fail a start; they are listed
+//     in Started.Missing. A reference that exists but cannot be read (a
+//     symbolic link, a path leaving the root, invalid UTF-8) is an error, as
+//     in package workspace; the task stays in progress and the next Start,
+//     once the reference is fixed, resumes it.
+//   - Errors are *taskdoc.Error with a code; bad input writes nothing.
+//
+// # Crash safety and recovery
+//
+// Every operation starts, under the list's lock, by finishing an archive a
+// crash cut short: a list whose tasks are all completed is archived (or, if
+// its archive copy already exists, only removed), exactly as archive.Recover
+// does. A crash therefore never loses a task and never needs a person.
+//
+// # Concurrency
+//
+// Every operation, reads included, runs under the workspace's lock on
+// coordinator/active.md (an in-process mutex and a file lock), so
+// goroutines and processes sharing a workspace see one task at a time
+// pass through start and complete: each task is completed exactly once and a
+// finished list is archived exactly once. Workflows and references are
+// loaded after the lock is released. List values are safe for concurrent
+// use.
+package coordinator

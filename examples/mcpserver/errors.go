@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// codeInvalidArguments is the code of a call whose arguments do not fit the
+// tool: rejected by the input schema, or a field that the operation does not
+// take. The library never sees such a call, so the code belongs to the server.
+const codeInvalidArguments taskdoc.Code = "INVALID_ARGUMENTS"
+
+// toolError is a failed call as the agent reads it: the stable code first,
+// then the library's message, which names the document and the slug
+// ("TASK_NOT_FOUND: task "x" not found in /api/auth.md; available: a, b").
+// Agents branch on the code and show people the message.
+type toolError struct {
+	code taskdoc.Code
+	err  error
+}
+
+// newToolError wraps a library error. Every library error carries a code; a
+// bare error (a cancelled call) is reported as IO_ERROR rather than without
+// a code, so that the text of every tool error starts with one.
+func newToolError(err error) *toolError {
+	code := taskdoc.CodeOf(err)
+	if code == "" {
+		code = taskdoc.CodeIO
+	}
+	return &toolError{code: code, err: err}
+}
+
+// argumentError reports arguments that the schema lets through but the
+// operation cannot use.
+func argumentError(format string, args ...any) error {
+	return &taskdoc.Error{Code: codeInvalidArguments, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (e *toolError) Error() string { return string(e.code) + ": " + e.err.Error() }
+
+func (e *toolError) Unwrap() error { return e.err }
+
+// codeSchemaErrors gives a code to the tool errors that the SDK writes
+// itself, before a handler runs: arguments that fail the input schema. Without
+// it they would be the only tool errors that do not start with a code.
+func codeSchemaErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		result, err := next(ctx, method, req)
+		res, ok := result.(*mcp.CallToolResult)
+		if err != nil || !ok || !res.IsError {
+			return result, err
+		}
+		var coded *toolError
+		if cause := res.GetError(); cause != nil && !errors.As(cause, &coded) {
+			coded = &toolError{code: codeInvalidArguments, err: cause}
+			res.Content = []mcp.Content{&mcp.TextContent{Text: coded.Error()}}
+		}
+		return res, nil
+	}
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+const instructions = `Two task systems, kept apart on purpose.
+Coordinator tasks (coordinator_task, start_coordinator_task, complete_coordinator_task): your own sequential to-do list in /coordinator/active.md. It survives context compression; start and complete always take the next task; the first task carries the Main-Workflow; the list archives itself when done.
+Subagent tasks (subagent_task, start_subagent_task, complete_subagent_task): ad-hoc work in knowledge-graph documents under docs/, addressed as /document.md#slug and done in any order, usually by subagents.
+A failed call's text starts with a stable code, e.g. SUBAGENT_REQUIRES_SLUG or MAIN_WORKFLOW_REQUIRED.`
+
+func main() {
+	root := flag.String("root", "", "workspace `directory` that holds docs/, coordinator/, workflows/ and archived/")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpserver -root DIR\n\nServes the taskmd task tools over MCP on stdin/stdout.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if *root == "" || flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *root); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpserver:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until the client closes stdin or the process is signalled.
+func run(ctx context.Context, root string) error {
+	ws, err := workspace.Open(root)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	server, err := newServer(ws)
+	if err != nil {
+		return err
+	}
+	err = server.Run(ctx, &mcp.StdioTransport{})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// newServer wires the eight task tools to one workspace.
+func newServer(ws *workspace.Workspace) (*mcp.Server, error) {
+	server := mcp.NewServer(
+		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
+		&mcp.ServerOptions{Instructions: instructions},
+	)
+	if err := addSubagentTools(server, subagent.New(ws)); err != nil {
+		return nil, err
+	}
+	if err := addCoordinatorTools(server, coordinator.New(ws)); err != nil {
+		return nil, err
+	}
+	server.AddReceivingMiddleware(codeSchemaErrors)
+	return server, nil
+}
+
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
+
+// readOnly marks the view tools, so that clients may run them without asking.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
+
+// addTool registers a typed handler. The output schema is derived here
+// rather than by the SDK because results hold a recursive type, which the
+// SDK's own derivation refuses (see outputSchema).
+func addTool[In, Out any](server *mcp.Server, tool *mcp.Tool, handler mcp.ToolHandlerFor[In, Out]) error {
+	out, err := outputSchema[Out]()
+	if err != nil {
+		return fmt.Errorf("tool %s: %w", tool.Name, err)
+	}
+	tool.OutputSchema = out
+	mcp.AddTool(server, tool, handler)
+	return nil
+}
+
+// batchInputSchema derives the input schema of subagent_task or
+// coordinator_task and narrows it to the tool's operations, so that a
+// misspelt operation is refused before anything runs.
+func batchInputSchema[In any](operations []string, taskDescription string) (*jsonschema.Schema, error) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, err
+	}
+	ops := schema.Properties["operations"]
+	// A nil slice derives as "array or null"; null is no batch at all.
+	ops.Type, ops.Types = "array", nil
+	ops.MinItems = jsonschema.Ptr(1)
+	item := ops.Items.Properties
+	for _, name := range operations {
+		item["operation"].Enum = append(item["operation"].Enum, name)
+	}
+	item["task"].Description = taskDescription
+	return schema, nil
+}
+
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

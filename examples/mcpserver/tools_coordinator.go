@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// The coordinator tools work on the one sequential list of the coordinator,
+// coordinator/active.md: start and complete always take the next task and
+// never a slug.
+
+type coordinatorBatchInput struct {
+	Operations []operation `json:"operations" jsonschema:"operations, applied in order; the batch stops at the first error"`
+}
+
+// startCoordinatorInput has an optional document because agents used to the
+// older start_task pass one out of habit. It is accepted when it names the
+// coordinator list, and a #slug in it gets the error that explains why
+// coordinator tasks cannot be picked, rather than a bare schema error.
+type startCoordinatorInput struct {
+	ReturnTaskContext bool   `json:"return_task_context,omitempty" jsonschema:"resend the Main-Workflow, the task's Workflow and its referenced documents. Only after a context compression, or when your context feels stale; not on a normal start (it costs tokens)"`
+	Document          string `json:"document,omitempty" jsonschema:"not needed: the list is always /coordinator/active.md. Never a #slug: coordinator tasks run in order"`
+}
+
+type completeCoordinatorInput struct {
+	Note                string `json:"note" jsonschema:"what was done (required, kept in the archived list)"`
+	IncludeFullWorkflow bool   `json:"include_full_workflow,omitempty" jsonschema:"also return the next task's Workflow text and referenced documents"`
+	Document            string `json:"document,omitempty" jsonschema:"not needed: the list is always /coordinator/active.md. Never a #slug: the current task is completed"`
+}
+
+type viewCoordinatorInput struct {
+	Slugs []string `json:"slugs,omitempty" jsonschema:"only these tasks (default: every task of the list)"`
+}
+
+const (
+	coordinatorTaskDescription = `Create, edit, list and clear the coordinator's own sequential to-do list, /coordinator/active.md. It replaces an in-memory todo list: it survives context compression and keeps an audit trail of completion notes.
+
+Use it when you coordinate a feature step by step. Tasks run in list order (reorder by editing); start_coordinator_task and complete_coordinator_task always take the next one. Work you hand to subagents belongs in a knowledge-graph document instead: use subagent_task.
+
+The list is created on the first create and archived automatically when its last task is completed. The first task of a new list must name the orchestration method in its content: "- Status: pending\n- Main-Workflow: tdd-incremental-orchestration\n\nResearch authentication approaches." A task may also carry "- Workflow: <name>" and @/path.md references. clear removes completed tasks.
+
+Operations run in order. Consecutive creates are written together: all of them or none. The batch stops at the first failing operation; operations_completed counts the operations applied before it.`
+
+	startCoordinatorTaskDescription = `Start the next coordinator task (the one in progress, else the first pending one) and get its content, Workflow and referenced documents. Sequential: there is no slug to give. The list's Main-Workflow comes with the first start of a list.
+
+After a context compression, call it with return_task_context: true to get the Main-Workflow and the task's context again.`
+
+	completeCoordinatorTaskDescription = `Complete the current coordinator task with a note (required) and get the next task. Sequential: there is no slug to give.
+
+When the last task is completed the list is archived to /archived/coordinator/active-<UTC time>.md: the result has archived: true and archived_to, and the next coordinator_task create starts a new list.`
+
+	viewCoordinatorTaskDescription = `Read the coordinator list's tasks without starting them: status, content, notes and dates. Give slugs to read only some.`
+)
+
+// coordinatorOperations are the operations of coordinator_task.
+var coordinatorOperations = []string{"create", "edit", "list", "clear"}
+
+// coordinatorTools serves the four coordinator tools.
+type coordinatorTools struct {
+	list *coordinator.List
+}
+
+func addCoordinatorTools(server *mcp.Server, list *coordinator.List) error {
+	c := coordinatorTools{list: list}
+	batchSchema, err := batchInputSchema[coordinatorBatchInput](
+		coordinatorOperations,
+		`slug of the task to edit ("slug" or "#slug")`)
+	if err != nil {
+		return err
+	}
+	return firstError(
+		addTool(server, &mcp.Tool{Name: "coordinator_task", Description: coordinatorTaskDescription, InputSchema: batchSchema}, c.batch),
+		addTool(server, &mcp.Tool{Name: "start_coordinator_task", Description: startCoordinatorTaskDescription}, c.start),
+		addTool(server, &mcp.Tool{Name: "complete_coordinator_task", Description: completeCoordinatorTaskDescription}, c.complete),
+		addTool(server, &mcp.Tool{Name: "view_coordinator_task", Description: viewCoordinatorTaskDescription, Annotations: readOnly}, c.view),
+	)
+}
+
+func (c coordinatorTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in coordinatorBatchInput) (*mcp.CallToolResult, batchResult, error) {
+	return runBatch(ctx, coordinatorTasks{active: c.list}, in.Operations, coordinatorOperations)
+}
+
+func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in startCoordinatorInput) (*mcp.CallToolResult, startResult, error) {
+	if err := checkCoordinatorDocument(in.Document); err != nil {
+		return nil, startResult{}, newToolError(err)
+	}
+	started, err := c.list.Start(ctx, coordinator.StartOptions{FullContext: in.ReturnTaskContext})
+	if err != nil {
+		return nil, startResult{}, newToolError(err)
+	}
+	task := toStartedTask(coordinator.Address, started.Task)
+	task.Workflow = toWorkflow(started.Workflow)
+	task.MainWorkflow = toWorkflow(started.MainWorkflow)
+	task.ReferencedDocuments = toReferences(started.References)
+	task.Missing = started.Missing
+	return nil, startResult{Document: coordinator.Address, Task: task}, nil
+}
+
+func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeCoordinatorInput) (*mcp.CallToolResult, completeCoordinatorResult, error) {
+	if err := checkCoordinatorDocument(in.Document); err != nil {
+		return nil, completeCoordinatorResult{}, newToolError(err)
+	}
+	done, err := c.list.Complete(ctx, in.Note, coordinator.CompleteOptions{IncludeFullWorkflow: in.IncludeFullWorkflow})
+	if err != nil {
+		return nil, completeCoordinatorResult{}, newToolError(err)
+	}
+	out := completeCoordinatorResult{
+		Document:      coordinator.Address,
+		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
+	}
+	if next := done.Next; next != nil {
+		out.NextTask = &nextTask{
+			Slug:                next.Task.Slug,
+			Title:               next.Task.Title,
+			Workflow:            toWorkflow(next.Workflow),
+			ReferencedDocuments: toReferences(next.References),
+		}
+	}
+	if done.ArchivedTo != "" {
+		out.Archived, out.ArchivedTo = true, rootPath(done.ArchivedTo)
+	}
+	out.Blocked = done.Blocked
+	return nil, out, nil
+}
+
+func (c coordinatorTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewCoordinatorInput) (*mcp.CallToolResult, viewResult, error) {
+	tasks, err := c.list.View(ctx, in.Slugs...)
+	if err != nil {
+		return nil, viewResult{}, newToolError(err)
+	}
+	return nil, toViewResult(coordinator.Address, tasks), nil
+}
+
+// checkCoordinatorDocument accepts an empty document or the coordinator
+// list's own address. A #slug is refused as the library refuses it; another
+// document is a subagent document, which the coordinator tools never touch.
+func checkCoordinatorDocument(document string) error {
+	if document == "" || document == coordinator.Address {
+		return nil
+	}
+	if err := coordinator.CheckSequential(document); err != nil {
+		return err
+	}
+	return &taskdoc.Error{
+		Code: taskdoc.CodeInvalidAddress,
+		Path: document,
+		Msg: fmt.Sprintf("%s is not the coordinator list: coordinator tools work only on %s; use the subagent tools for documents under docs/",
+			document, coordinator.Address),
+	}
+}
+
+// coordinatorTasks is the coordinator list, for runBatch.
+type coordinatorTasks struct {
+	active *coordinator.List
+}
+
+func (c coordinatorTasks) create(ctx context.Context, tasks []taskdoc.NewTask) ([]taskdoc.Task, error) {
+	return c.active.Create(ctx, tasks...)
+}
+
+// edit takes "slug", "#slug" or "/coordinator/active.md#slug": naming the
+// task to edit is not picking the next task, so the '#' is fine here.
+func (c coordinatorTasks) edit(ctx context.Context, task string, e taskdoc.Edit) (taskdoc.Task, error) {
+	slug := strings.TrimPrefix(strings.TrimPrefix(task, coordinator.Address), "#")
+	if strings.HasPrefix(slug, "/") {
+		return taskdoc.Task{}, &taskdoc.Error{
+			Code: taskdoc.CodeInvalidAddress,
+			Path: task,
+			Msg:  fmt.Sprintf("%s is not a coordinator task: coordinator_task edits only %s; edit tasks of other documents with subagent_task", task, coordinator.Address),
+		}
+	}
+	return c.active.Edit(ctx, slug, e)
+}
+
+func (c coordinatorTasks) list(ctx context.Context, statuses []taskdoc.Status) ([]taskdoc.Task, error) {
+	return c.active.List(ctx, statuses...)
+}
+
+func (c coordinatorTasks) clear(ctx context.Context) (int, error) {
+	return c.active.Clear(ctx)
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// The subagent tools work on the Tasks sections of knowledge-graph documents
+// (docs/**/*.md). Tasks there are ad hoc: every start and complete names the
+// task by document#slug, in any order.
+
+type subagentBatchInput struct {
+	Document   string      `json:"document" jsonschema:"the document that holds the tasks, relative to docs/, e.g. /api/authentication.md (created with a Tasks section if missing)"`
+	Operations []operation `json:"operations" jsonschema:"operations, applied in order; the batch stops at the first error"`
+}
+
+type subagentTaskInput struct {
+	Document string `json:"document" jsonschema:"the task's address, document#slug, e.g. /api/authentication.md#implement-jwt-signing"`
+}
+
+type completeSubagentInput struct {
+	Document string `json:"document" jsonschema:"the task's address, document#slug, e.g. /api/authentication.md#implement-jwt-signing"`
+	Note     string `json:"note" jsonschema:"what was done and what the coordinator should know (required, kept in the document)"`
+}
+
+type viewSubagentInput struct {
+	Document string   `json:"document" jsonschema:"the document, e.g. /api/authentication.md, or one task of it, /api/authentication.md#slug"`
+	Slugs    []string `json:"slugs,omitempty" jsonschema:"only these tasks (default: every task of the document)"`
+}
+
+const (
+	subagentTaskDescription = `Create, edit and list the tasks of a knowledge-graph document (docs/**/*.md, in its "Tasks" section).
+
+Use this system for work you hand to subagents: each task lives next to the knowledge it needs, is addressed as /document.md#slug, and can be started in any order (start_subagent_task, complete_subagent_task). For your own step-by-step list as a coordinator, use coordinator_task instead.
+
+A task's content is its metadata lines, a blank line and the body: "- Status: pending\n- Workflow: tdd-incremental-orchestration\n\nImplement token signing.\n\n@/specs/jwt-spec.md". Workflow names a text in workflows/ that start_subagent_task hands to the subagent; @/path.md and @/path.md#section lines reference documents it loads. Do not put Main-Workflow here: that belongs to the coordinator list.
+
+Operations run in order. Consecutive creates are written together: all of them or none. The batch stops at the first failing operation; operations_completed counts the operations applied before it.`
+
+	startSubagentTaskDescription = `Start one task of a knowledge-graph document and get what is needed to do it: the task, its Workflow text, and the documents it references (recursively). Marks the task in_progress.
+
+The address must name the task: /api/authentication.md#implement-jwt-signing. Subagent tasks are ad hoc, so there is no "next task" here; for sequential work use start_coordinator_task. A coordinator typically tells a subagent: "Run start_subagent_task /api/authentication.md#implement-jwt-signing, do the task, then complete_subagent_task with a note."`
+
+	completeSubagentTaskDescription = `Mark one knowledge-graph task completed, with a note saying what was done (required: the coordinator reads it later). The address must name the task: /api/authentication.md#implement-jwt-signing.
+
+Returns a confirmation only, never a next task: subagent work is ad hoc, so report back to whoever assigned the task.`
+
+	viewSubagentTaskDescription = `Read the tasks of a knowledge-graph document without starting them: their status, content, completion notes and dates. Give slugs (or document#slug) to read only some tasks. Use it to review what subagents did and to plan the next assignment.`
+)
+
+// subagentOperations are the operations of subagent_task.
+var subagentOperations = []string{"create", "edit", "list"}
+
+// subagentTools serves the four subagent tools.
+type subagentTools struct {
+	tasks *subagent.Tasks
+}
+
+func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks) error {
+	s := subagentTools{tasks: tasks}
+	batchSchema, err := batchInputSchema[subagentBatchInput](
+		subagentOperations,
+		`slug of the task to edit: "slug" or "#slug" (in document), or "/other.md#slug" (in another document)`)
+	if err != nil {
+		return err
+	}
+	return firstError(
+		addTool(server, &mcp.Tool{Name: "subagent_task", Description: subagentTaskDescription, InputSchema: batchSchema}, s.batch),
+		addTool(server, &mcp.Tool{Name: "start_subagent_task", Description: startSubagentTaskDescription}, s.start),
+		addTool(server, &mcp.Tool{Name: "complete_subagent_task", Description: completeSubagentTaskDescription}, s.complete),
+		addTool(server, &mcp.Tool{Name: "view_subagent_task", Description: viewSubagentTaskDescription, Annotations: readOnly}, s.view),
+	)
+}
+
+func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, batchResult, error) {
+	return runBatch(ctx, documentTasks{tasks: s.tasks, document: in.Document}, in.Operations, subagentOperations)
+}
+
+func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, startResult, error) {
+	started, err := s.tasks.Start(ctx, in.Document)
+	if err != nil {
+		return nil, startResult{}, newToolError(err)
+	}
+	task := toStartedTask(started.Document, started.Task)
+	task.Workflow = toWorkflow(started.Workflow)
+	task.ReferencedDocuments = toReferences(started.References)
+	task.Missing = started.Missing
+	return nil, startResult{Document: started.Document, Task: task}, nil
+}
+
+func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, completeSubagentResult, error) {
+	done, err := s.tasks.Complete(ctx, in.Document, in.Note)
+	if err != nil {
+		return nil, completeSubagentResult{}, newToolError(err)
+	}
+	return nil, completeSubagentResult{
+		Document:      done.Document,
+		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
+	}, nil
+}
+
+func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, viewResult, error) {
+	document, slugs := in.Document, in.Slugs
+	if path, slug, ok := strings.Cut(in.Document, "#"); ok {
+		document, slugs = path, append([]string{slug}, slugs...)
+	}
+	tasks, err := s.tasks.View(ctx, document, slugs...)
+	if err != nil {
+		return nil, viewResult{}, newToolError(err)
+	}
+	return nil, toViewResult(document, tasks), nil
+}
+
+// documentTasks is the task list of one document, for runBatch.
+type documentTasks struct {
+	tasks    *subagent.Tasks
+	document string
+}
+
+func (d documentTasks) create(ctx context.Context, tasks []taskdoc.NewTask) ([]taskdoc.Task, error) {
+	return d.tasks.Create(ctx, d.document, tasks...)
+}
+
+// edit accepts the three forms of task that agents of the AI-Prompt-Guide
+// server use: "slug", "#slug" and "/other.md#slug".
+func (d documentTasks) edit(ctx context.Context, task string, e taskdoc.Edit) (taskdoc.Task, error) {
+	address := task
+	if !strings.HasPrefix(task, "/") {
+		address = d.document + "#" + strings.TrimPrefix(task, "#")
+	}
+	return d.tasks.Edit(ctx, address, e)
+}
+
+func (d documentTasks) list(ctx context.Context, statuses []taskdoc.Status) ([]taskdoc.Task, error) {
+	return d.tasks.List(ctx, d.document, statuses...)
+}
+
+func (d documentTasks) clear(context.Context) (int, error) {
+	return 0, argumentError("clear is an operation of coordinator_task only")
+}

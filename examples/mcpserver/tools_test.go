@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The server offers exactly the eight tools, with the inputs that agents of
+// the AI-Prompt-Guide server send (plus the optional document of the
+// coordinator's start and complete), and an output schema for each.
+func TestToolList(t *testing.T) {
+	c := startServer(t, t.TempDir())
+	list, err := c.session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+
+	type input struct{ properties, required []string }
+	want := map[string]input{
+		"subagent_task":             {[]string{"document", "operations"}, []string{"document", "operations"}},
+		"start_subagent_task":       {[]string{"document"}, []string{"document"}},
+		"complete_subagent_task":    {[]string{"document", "note"}, []string{"document", "note"}},
+		"view_subagent_task":        {[]string{"document", "slugs"}, []string{"document"}},
+		"coordinator_task":          {[]string{"operations"}, []string{"operations"}},
+		"start_coordinator_task":    {[]string{"document", "return_task_context"}, nil},
+		"complete_coordinator_task": {[]string{"document", "include_full_workflow", "note"}, []string{"note"}},
+		"view_coordinator_task":     {[]string{"slugs"}, nil},
+	}
+	got := map[string]input{}
+	for _, tool := range list.Tools {
+		assert.NotEmpty(t, tool.Description, tool.Name)
+		assert.NotNil(t, tool.OutputSchema, tool.Name)
+		raw, err := json.Marshal(tool.InputSchema)
+		require.NoError(t, err)
+		var schema struct {
+			Properties           map[string]json.RawMessage `json:"properties"`
+			Required             []string                   `json:"required"`
+			AdditionalProperties *bool                      `json:"additionalProperties"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &schema))
+		var in input
+		for name := range schema.Properties {
+			in.properties = append(in.properties, name)
+		}
+		slices.Sort(in.properties)
+		in.required = slices.Sorted(slices.Values(schema.Required))
+		got[tool.Name] = in
+		if assert.NotNil(t, schema.AdditionalProperties, tool.Name) {
+			assert.False(t, *schema.AdditionalProperties, "%s accepts unknown arguments", tool.Name)
+		}
+	}
+	for name, in := range want {
+		assert.Equal(t, in, got[name], name)
+	}
+	assert.Len(t, got, len(want))
+}
+
+// Without -root the server does not start: it prints its usage and exits 2.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{nil, {"-root", t.TempDir(), "extra"}} {
+		out, err := exec.Command(serverBinary, args...).CombinedOutput()
+		var exit *exec.ExitError
+		require.True(t, errors.As(err, &exit), "args %q: %v", args, err)
+		assert.Equal(t, 2, exit.ExitCode(), "args %q", args)
+		assert.Contains(t, string(out), "usage: mcpserver -root DIR", "args %q", args)
+	}
+}

@@ -1,0 +1,114 @@
+package subagent_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+const benchTasks = 1000
+
+// benchDocument is a document of n pending tasks, each with a Workflow, a
+// paragraph and a reference, between prose sections (about 200 KB for
+// 1,000 tasks).
+func benchDocument(n int) string {
+	var b strings.Builder
+	b.WriteString("---\ntitle: Token service\n---\n# Token service\n\nWhat is left to build.\n\n## Tasks\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "### Implement step %d\n\n- Status: pending\n- Workflow: tdd-incremental-orchestration\n\n", i)
+		fmt.Fprintf(&b, "Implement the signing logic for step %d and test it\nagainst the vectors in the specification.\n\n@/specs/jwt-spec.md\n\n", i)
+	}
+	b.WriteString("## Notes\n\nNothing else.\n")
+	return b.String()
+}
+
+// benchTasksOn sets up a workspace with the benchmark document, the
+// workflow and the reference, and returns a function that restores the
+// document, for when every task has been used.
+func benchTasksOn(b *testing.B) (*subagent.Tasks, func()) {
+	doc := benchDocument(benchTasks)
+	tasks, root := setup(b, map[string]string{
+		"docs/bench.md": doc,
+		"workflows/tdd-incremental-orchestration.md": "# TDD\n",
+		"docs/specs/jwt-spec.md":                     "# JWT spec\n\nRS256.\n",
+	})
+	reset := func() {
+		require.NoError(b, os.WriteFile(filepath.Join(root, "docs/bench.md"), []byte(doc), 0o644))
+	}
+	return tasks, reset
+}
+
+// Start of a pending task in a 1,000-task document: lock, read, parse,
+// splice the status, reparse, load workflow and reference, durable write.
+func BenchmarkStart(b *testing.B) {
+	tasks, reset := benchTasksOn(b)
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		if i == benchTasks {
+			b.StopTimer()
+			reset()
+			i = 0
+			b.StartTimer()
+		}
+		if _, err := tasks.Start(ctx, fmt.Sprintf("/bench.md#implement-step-%d", i)); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// Start of a task in progress already: the resume path, which writes
+// nothing.
+func BenchmarkStartResume(b *testing.B) {
+	tasks, _ := benchTasksOn(b)
+	ctx := context.Background()
+	const address = "/bench.md#implement-step-500"
+	if _, err := tasks.Start(ctx, address); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := tasks.Start(ctx, address); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Complete of a task in a 1,000-task document.
+func BenchmarkComplete(b *testing.B) {
+	tasks, reset := benchTasksOn(b)
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		if i == benchTasks {
+			b.StopTimer()
+			reset()
+			i = 0
+			b.StartTimer()
+		}
+		if _, err := tasks.Complete(ctx, fmt.Sprintf("/bench.md#implement-step-%d", i), "done"); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// A bare parse of the same document: the floor that Start and Complete
+// are measured against.
+func BenchmarkParse(b *testing.B) {
+	src := []byte(benchDocument(benchTasks))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := taskdoc.Parse(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+// Package subagent keeps ad-hoc tasks in the Tasks sections of a workspace's
+// knowledge-graph documents, docs/**/*.md, for subagents that are handed one
+// task at a time.
+//
+// # Addresses
+//
+// A document is addressed relative to docs/: "/api/authentication.md" is
+// the file docs/api/authentication.md. A task is its document's address
+// plus "#" and the task's slug, the GitHub anchor of its title:
+// "/api/authentication.md#implement-jwt-signing".
+//
+// Subagent work is ad hoc: Start, Complete and Edit need a task address,
+// and a document address is SUBAGENT_REQUIRES_SLUG (sequential work is the
+// coordinator's, in package coordinator). Create, List and View take a
+// document address. "/coordinator/..." and "/archived/..." belong to the
+// coordinator list and to archives, so any address there is
+// INVALID_NAMESPACE_FOR_SUBAGENT, with or without a slug.
+//
+// # Format
+//
+// Tasks are the headings one level below the document's Tasks heading,
+// with their metadata as a list of "Key: value" items, then free text and
+// @/ references to other documents (see package taskdoc for the details):
+//
+//	# Authentication
+//
+//	## Tasks
+//
+//	### Implement JWT signing
+//
+//	- Status: pending
+//	- Workflow: tdd-incremental-orchestration
+//
+//	Implement token signing logic
+//
+//	@/specs/jwt-spec.md
+//
+// Create appends tasks in that form; it creates a missing document as
+// "# <Title from the file name>" with a "## Tasks" section, and adds a
+// Tasks section to a document that has none. Every change is spliced into
+// the bytes of the task it concerns: front matter, other sections, tables,
+// bullet styles and headings elsewhere stay byte for byte as they were, and
+// a heading outside the Tasks section is never taken for a task, even one
+// with the same title.
+//
+// # Rules
+//
+//   - Status is pending, in_progress, completed or blocked; a task without
+//     one is pending. Values are read with taskdoc.ParseStatus, so a write
+//     that would leave another value is UNKNOWN_STATUS.
+//   - Start moves a pending task to in_progress. Starting an in_progress
+//     task again is a resume and changes nothing; a completed or blocked task
+//     is INVALID_TRANSITION.
+//   - Start returns the task, the text of its Workflow (workflows/<name>.md)
+//     and the documents it references, followed recursively to the
+//     configured depth (WithReferenceDepth, default 3) with cycles and
+//     repeats cut. A workflow or reference that does not exist is listed in
+//     Started.Missing and does not make Start fail. Start never returns a
+//     Main-Workflow: that is orchestration, the coordinator's business.
+//   - Complete needs a note (NOTE_REQUIRED when empty after trimming) and
+//     records Status: completed, Completed: <date> (UTC, from WithClock's
+//     clock) and Note: <note> in the task's metadata list, in the list's own
+//     bullet style. Completing a completed task is INVALID_TRANSITION, never
+//     a second note. Complete returns a confirmation, never a next task.
+//   - Titles are unique within a document's Tasks section: Create and Edit
+//     refuse a second task with the same slug (DUPLICATE_TASK). An unknown
+//     slug is TASK_NOT_FOUND, and the error lists the slugs that exist. A
+//     document that does not exist is DOCUMENT_NOT_FOUND (except for Create,
+//     which creates it).
+//   - An edit cannot complete a task (INVALID_TRANSITION) and a task cannot
+//     be created completed (INVALID_TASK): only Complete records a note.
+//
+// Every error is a *taskdoc.Error whose Path and Slug are the address the
+// caller gave (not the file name), matched with errors.Is against the
+// taskdoc sentinels. A call that fails changes no file.
+//
+// # Concurrency
+//
+// A Tasks value holds no state between calls and is safe for concurrent
+// use. Each change reads, edits and writes its document under the
+// workspace's lock for that file (a mutex within the process, a file lock
+// across processes), and the file is replaced atomically and durably, so
+// goroutines and processes completing different tasks of one document all
+// succeed and none loses another's change. List and View read without a
+// lock and see one complete version of the file.
+package subagent

@@ -1,0 +1,101 @@
+package taskdoc
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Address names a document, and optionally one of its tasks, the way
+// callers write it: "/api/auth.md#implement-jwt-signing".
+type Address struct {
+	Path string // "/api/auth.md": always starts with "/", relative to docs/ (or "/coordinator/...", "/archived/...")
+	Slug string // "" when the address has no '#'
+}
+
+// ParseAddress validates and splits an address. A path without a leading
+// "/" gets one ("api/auth.md" is "/api/auth.md"). It returns
+// ErrInvalidAddress for an empty address, a '#' with no slug after it, a
+// "." or ".." element, an empty element ("//"), a backslash, a NUL or other
+// control character, invalid UTF-8, or a path that does not end in ".md".
+func ParseAddress(s string) (Address, error) {
+	bad := func(why string) (Address, error) {
+		return Address{}, &Error{Code: CodeInvalidAddress, Msg: "invalid address " + quote(s) + ": " + why}
+	}
+	if strings.TrimSpace(s) == "" {
+		return bad("it is empty")
+	}
+	if !utf8.ValidString(s) {
+		return bad("it is not valid UTF-8")
+	}
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return bad("it contains a control character")
+	}
+	if strings.ContainsRune(s, '\\') {
+		return bad(`it contains a backslash; use "/"`)
+	}
+	p, slug, hasSlug := strings.Cut(s, "#")
+	if hasSlug && slug == "" {
+		return bad("the slug after '#' is empty")
+	}
+	if strings.ContainsAny(slug, "# \t") {
+		return bad("the slug contains '#' or a space")
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	for _, elem := range strings.Split(p[1:], "/") {
+		switch elem {
+		case "":
+			return bad("the path has an empty element")
+		case ".", "..":
+			return bad("the path contains " + quote(elem))
+		}
+	}
+	if path.Ext(p) != ".md" || path.Base(p) == ".md" {
+		return bad(`the path does not name a ".md" document`)
+	}
+	return Address{Path: p, Slug: slug}, nil
+}
+
+// String returns the address as ParseAddress reads it.
+func (a Address) String() string {
+	if a.Slug == "" {
+		return a.Path
+	}
+	return a.Path + "#" + a.Slug
+}
+
+// NewDocument returns the bytes of a new task document: a level-1 title
+// and an empty Tasks section. Line breaks in title become spaces; an empty
+// title gives a document with the Tasks section only.
+func NewDocument(title string) []byte {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return []byte("## Tasks\n")
+	}
+	return []byte("# " + title + "\n\n## Tasks\n")
+}
+
+// TitleFromPath turns a document path into the title of a new document:
+// the file name without ".md", with '-' and '_' read as spaces and each
+// word capitalised. "/api/user-management.md" gives "User Management".
+func TitleFromPath(p string) string {
+	name := strings.TrimSuffix(path.Base(strings.ReplaceAll(p, "\\", "/")), ".md")
+	if name == "." || name == "/" {
+		return ""
+	}
+	words := strings.FieldsFunc(name, func(r rune) bool {
+		return r == '-' || r == '_' || unicode.IsSpace(r)
+	})
+	for i, w := range words {
+		r, size := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToTitle(r)) + w[size:]
+	}
+	return strings.Join(words, " ")
+}
+
+// quote renders a caller's string inside an error message.
+func quote(s string) string { return strconv.Quote(s) }

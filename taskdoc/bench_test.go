@@ -1,0 +1,127 @@
+package taskdoc_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// benchSizes are the task counts of the generated documents.
+var benchSizes = []int{10, 100, 1000}
+
+var benchStatuses = []string{"completed", "in_progress", "pending", "blocked"}
+
+// benchDocument generates a realistic task document with n tasks: front
+// matter, prose sections around the Tasks section, and tasks with two or
+// three metadata fields and a paragraph body, at about 50 bytes a line.
+// The task in the middle (benchSlug(n)) is pending.
+func benchDocument(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\ntitle: Authentication service\nowner: platform-team\ntags: [auth, tokens]\n---\n")
+	b.WriteString("# Authentication\n\n")
+	b.WriteString("This document describes the token service and the\n" +
+		"work that is left before it can ship to production.\n" +
+		"Keep it next to the specs and update it with code.\n\n")
+	b.WriteString("## Overview\n\n")
+	b.WriteString("Tokens are signed with rotating keys held in the\n" +
+		"vault; services validate them in shared middleware.\n\n" +
+		"```go\n// a fenced block with a fake heading:\n### not a task\n```\n\n" +
+		"| key      | rotation | owner         |\n" +
+		"|----------|----------|---------------|\n" +
+		"| signing  | daily    | platform-team |\n\n")
+	b.WriteString("## Tasks\n\n")
+	for i := range n {
+		status := benchStatuses[i%len(benchStatuses)]
+		if i == n/2 {
+			status = "pending"
+		}
+		fmt.Fprintf(&b, "### Implement token step %d\n\n", i)
+		fmt.Fprintf(&b, "- Status: %s\n- Workflow: tdd-incremental-orchestration\n", status)
+		if i%3 == 0 {
+			b.WriteString("- Main-Workflow: spec-first-delivery-process\n")
+		}
+		fmt.Fprintf(&b, "\nImplement the signing logic for step %d and test\n"+
+			"it with table tests; keep the keys in the vault\n"+
+			"and rotate them daily, see @/specs/jwt-spec.md.\n\n", i)
+	}
+	b.WriteString("## Notes\n\nFree text after the tasks, kept as it is.\n")
+	return b.Bytes()
+}
+
+func benchSlug(n int) string { return fmt.Sprintf("implement-token-step-%d", n/2) }
+
+func TestBenchDocument(t *testing.T) {
+	for _, n := range benchSizes {
+		src := benchDocument(n)
+		doc, err := taskdoc.Parse(src)
+		require.NoError(t, err)
+		require.Len(t, doc.Tasks, n)
+		task, err := doc.Task(benchSlug(n))
+		require.NoError(t, err)
+		assert.Equal(t, taskdoc.StatusPending, task.Status)
+		lines := bytes.Count(src, []byte("\n"))
+		assert.InDelta(t, 50, len(src)/lines, 25, "bytes per line")
+		_, err = doc.Complete(task.Slug, "benchmark note", fuzzDate)
+		require.NoError(t, err)
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	for _, n := range benchSizes {
+		src := benchDocument(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := taskdoc.Parse(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkComplete measures what a caller pays to complete one task of a
+// document it has just read: a parse plus the edit (which reparses).
+func BenchmarkComplete(b *testing.B) {
+	for _, n := range benchSizes {
+		src := benchDocument(n)
+		slug := benchSlug(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				doc, err := taskdoc.Parse(src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := doc.Complete(slug, "benchmark note", fuzzDate); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGoldmarkParse is the floor: a bare goldmark parse of the same
+// bytes, without front matter, outline or tasks.
+func BenchmarkGoldmarkParse(b *testing.B) {
+	p := goldmark.New().Parser()
+	for _, n := range benchSizes {
+		src := benchDocument(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Parse(text.NewReader(src))
+			}
+		})
+	}
+}

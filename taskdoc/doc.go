@@ -1,0 +1,167 @@
+// Package taskdoc reads and edits the tasks kept in plain Markdown
+// documents, changing only the bytes of the task being edited.
+//
+// People keep these documents in git next to their specs and edit them by
+// hand; agents edit them through this package. Every edit therefore
+// returns the document's bytes with one task changed and every other byte
+// exactly as it was: front matter, spacing, bullet characters, setext
+// headings, escapes, line endings and a missing final newline all
+// survive. The package never renders Markdown.
+//
+// taskdoc does no I/O: it takes bytes and returns bytes. Reading, locking
+// and writing files belong to the caller (see package workspace).
+//
+// # Format
+//
+// A document is CommonMark, optionally preceded by a byte order mark and
+// by YAML ("---") or TOML ("+++") front matter, which is decoded into
+// FrontMatter.Values and kept byte for byte.
+//
+//	---
+//	owner: platform-team
+//	---
+//	# Authentication
+//
+//	Free text, other sections, code, tables ... untouched.
+//
+//	## Tasks
+//
+//	### Implement JWT signing
+//
+//	- Status: pending
+//	- Workflow: tdd-incremental-orchestration
+//
+//	Implement token signing logic.
+//
+//	@/specs/jwt-spec.md
+//
+//	### Add token validation
+//
+//	- Status: in_progress
+//
+//	Validate tokens in middleware.
+//
+// Headings come from goldmark's CommonMark parse, never from a pattern, so
+// a "#" in a fenced or indented code block or an HTML block is not a
+// heading, and setext headings ("Title" over "-----") are. Every heading
+// is in the outline (Document.Headings) with its GitHub anchor; headings
+// inside lists and block quotes are in the outline too, but only headings
+// at the top level of the document delimit sections and tasks.
+//
+// The Tasks section starts at the first top-level heading whose text is
+// "Tasks" (any case, any level) and ends at the next top-level heading of
+// the same or a higher level. Its tasks are its top-level headings exactly
+// one level deeper; a task runs to the next task or the end of the
+// section, so deeper headings ("####" under "###") belong to the task's
+// body. Text between the Tasks heading and the first task belongs to no
+// task. A heading with a task's title anywhere else is never a task.
+//
+// A task's metadata is the bullet list ("-", "*" or "+") of "Key: value"
+// items that directly follows its heading: the list counts when its first
+// item is "Key: value", and each such item is a field (other items, and
+// items nested under them, are kept but are not fields). A key is letters,
+// digits, "-", "_" and inner spaces; keys match ignoring case and keep
+// their spelling when written. Unknown keys are kept as they are. Two
+// other forms, written by the AI-Prompt-Guide MCP server, are read too: a
+// paragraph of "**Key:** value" lines right under the heading (before any
+// list), and a list of only "Completed:" and "Note:" items at the very end
+// of the task. A value wrapped onto further lines of its item reads as one
+// line. The body is everything after the metadata.
+//
+// Status is one of pending, in_progress, completed and blocked (ParseStatus
+// ignores case and surrounding space). A task without a Status field is
+// pending; a Status value that is not known is reported as written, in
+// lower case, so that callers can see and fix it.
+//
+// A reference is "@/path.md" or "@/path.md#section" in a task's body:
+// the path is relative to the workspace's docs/ directory and the section
+// is a heading anchor in that document (see Document.Section). Trailing
+// punctuation is not part of a reference, and an "@" inside a word (as in
+// an e-mail address) does not start one.
+//
+// # Addressing
+//
+// A task is addressed as "/api/auth.md#implement-jwt-signing": the
+// document's path relative to docs/, then "#" and the task's slug (see
+// ParseAddress). A slug is the GitHub anchor of the task's title (see
+// Slug): "Add API: auth & tokens!" is "add-api-auth--tokens". Task slugs
+// are unique within the Tasks section: Parse refuses a document in which
+// two tasks share one (ErrDuplicateTask, with the line of the second), and
+// AddTask and EditTask refuse to create a second. The outline's anchors
+// (Heading.Slug) are unique across the whole document the way GitHub
+// makes them, "setup", "setup-1", "setup-2", and are what section
+// references use; a task's slug never gets such a suffix.
+//
+// # Edits
+//
+// AddTask, EditTask, SetField, RemoveField, SetStatus, Complete and
+// RemoveTask each return new bytes; the Document is not changed. Each
+// edit splices bytes into the range of one task, then reparses the result
+// and returns no bytes and an error when anything outside that range
+// changed meaning or the edit does not show: ErrInvalidTask when the
+// caller's text is to blame (content holding a heading at the task's level
+// or above, or an unclosed code fence or HTML comment that would swallow
+// the next task), ErrEditChangedOutside otherwise. The check costs a parse
+// of the edited task, not of the document: see the comment on region in
+// verify.go for why that is sound, and when it falls back to a full parse.
+//
+// New lines follow the document: its line ending (that of its first line),
+// the bullet, indentation and key style of the metadata list they join,
+// lower-case keys when all of the task's keys are lower-case, setext task
+// headings when the Tasks heading is setext, and no final newline when the
+// document has none. Decisions the format leaves open:
+//
+//   - SetStatus puts a missing Status first in the metadata; other new
+//     fields go last. A task without metadata gets a "- Key: value" list
+//     under its heading, with a blank line on each side.
+//   - Complete writes Status, Completed (YYYY-MM-DD in the location of the
+//     time given) and Note into the metadata at the top of the task, never
+//     after its body or sub-sections; an existing Completed or Note (a
+//     reopened task) is replaced. A task in the "**Status:**" form gets a
+//     "* Completed:"/"* Note:" list under that paragraph, since bold lines
+//     run together when rendered. The note's line breaks become spaces, so
+//     it stays one metadata item.
+//   - Field values are single lines; SetField refuses line breaks.
+//   - RemoveField removes every field with the key and, when that empties
+//     the metadata list, the list and the blank line that separated it.
+//     Removing a field the task does not have returns the bytes unchanged.
+//   - AddTask keeps a blank line before the new heading, adding line
+//     endings before it when the text above does not end in one (those
+//     bytes extend the task or heading above). A document without a Tasks
+//     section gets "## Tasks" appended at its end. Content is written as
+//     given, with the document's line endings and no leading or trailing
+//     blank lines.
+//   - EditTask replaces the title in place (redrawing a setext underline to
+//     the new length) and the content between the heading and the task's
+//     last non-blank line, so the spacing before the next task stays.
+//     Task.Content gives content that EditTask writes back unchanged in
+//     meaning.
+//   - RemoveTask removes the task's whole range: its heading, content and
+//     the blank lines before the next task.
+//
+// # Errors
+//
+// Every error is a *Error with a stable Code; match kinds with errors.Is
+// against the sentinels (ErrTaskNotFound, ...). Parse reports invalid UTF-8
+// (ErrInvalidUTF8) and duplicate task slugs with Line and Column, and
+// front matter that does not decode as ErrParse; Task reports a missing
+// slug with the slugs that exist in Error.Available. Parse never panics.
+//
+// # Concurrency
+//
+// A *Document is immutable after Parse and safe for concurrent use by many
+// goroutines, including concurrent edits of it. It does not retain
+// goldmark's syntax tree.
+//
+// # Example
+//
+//	doc, err := taskdoc.Parse(src)
+//	if err != nil {
+//		return err
+//	}
+//	out, err := doc.Complete("implement-jwt-signing", "Signed with RS256.", time.Now())
+//	if err != nil {
+//		return err // nothing to write
+//	}
+//	// out differs from src only inside the task "implement-jwt-signing".
+package taskdoc

@@ -1,0 +1,181 @@
+package taskdoc
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Span is a half-open range [Start, End) of byte offsets into
+// Document.Source.
+type Span struct{ Start, End int }
+
+// FrontMatter is the YAML (---) or TOML (+++) block at the top of a
+// document.
+type FrontMatter struct {
+	Raw    []byte         // exact bytes incl. delimiters and the closing line's newline; nil when none
+	Format string         // "yaml", "toml" or ""
+	Values map[string]any // decoded with adrg/frontmatter
+}
+
+// Heading is one heading of the document's outline.
+type Heading struct {
+	Level    int
+	Text     string // plain text
+	Slug     string // outline anchor, unique in the document: "x", then "x-1", "x-2" (GitHub)
+	Line     int    // 1-based
+	Span     Span   // start of the heading's first line .. end of its last line incl. line ending
+	TopLevel bool   // a direct child of the document (not inside a list or blockquote)
+}
+
+// Field is one "Key: value" item of a task's metadata.
+type Field struct {
+	Key   string // as written
+	Value string // trimmed
+	Span  Span   // the whole item/line incl. its line ending
+}
+
+// Reference is an "@/path.md" or "@/path.md#section" mention in a task's
+// body.
+type Reference struct {
+	Raw     string // "@/specs/jwt-spec.md#section"
+	Path    string // "/specs/jwt-spec.md" (relative to docs/)
+	Section string // "section" or ""
+}
+
+// Task is one task of the Tasks section.
+type Task struct {
+	Title       string
+	Slug        string // Slug(Title); unique within the Tasks section
+	Level       int
+	Status      Status      // StatusPending when there is no Status field
+	Fields      []Field     // metadata in source order
+	Body        string      // text after the metadata, leading/trailing blank lines trimmed, line endings normalised to \n
+	References  []Reference // every @/... in the body, in order, de-duplicated
+	Line        int
+	Span        Span // heading line start .. start of the next task or the end of the Tasks section
+	HeadingSpan Span
+}
+
+// Field returns the value of the first field whose key matches key,
+// ignoring case.
+func (t *Task) Field(key string) (string, bool) {
+	key = strings.TrimSpace(key)
+	for _, f := range t.Fields {
+		if strings.EqualFold(f.Key, key) {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// Content returns the task's metadata and body in the form AddTask and
+// EditTask take: one "- Key: value" line per field, a blank line, then
+// the body, with \n line endings. Passing it back to EditTask keeps the
+// task's meaning; fields the reference server wrote after the body move
+// into the metadata list at the top.
+func (t *Task) Content() string {
+	var b strings.Builder
+	for _, f := range t.Fields {
+		b.WriteString("- " + f.Key + ": " + f.Value + "\n")
+	}
+	if t.Body != "" {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(t.Body)
+	}
+	return b.String()
+}
+
+// Document is a parsed Markdown document. It is immutable: every edit
+// returns new bytes and leaves the Document as it was, so one *Document
+// may be used by many goroutines at once.
+type Document struct {
+	Source       []byte
+	FrontMatter  FrontMatter
+	Headings     []Heading // the outline, in source order (all headings, with anchors)
+	TasksHeading *Heading  // nil when there is no Tasks section
+	TasksSpan    Span      // Tasks heading start .. end of the section; zero when none
+	Tasks        []Task
+	Newline      string // "\n" or "\r\n" (the document's first line ending; "\n" if none)
+
+	bodyStart int            // first byte after the BOM and front matter
+	openEnd   bool           // the document ends inside an unclosed fence or HTML block
+	raw       []rawHeading   // parallel to Headings: how each is written
+	hasRefs   bool           // the document defines link references
+	bySlug    map[string]int // task index by slug
+	metas     []taskMeta     // where each task's metadata sits, for edits
+}
+
+// Task returns the task with the given slug, or ErrTaskNotFound listing
+// the slugs that exist.
+func (d *Document) Task(slug string) (*Task, error) {
+	if i, ok := d.bySlug[slug]; ok {
+		return &d.Tasks[i], nil
+	}
+	available := make([]string, len(d.Tasks))
+	for i := range d.Tasks {
+		available[i] = d.Tasks[i].Slug
+	}
+	return nil, &Error{Code: CodeTaskNotFound, Slug: slug, Available: available}
+}
+
+// Title returns the text of the document's first level-1 heading, or "".
+func (d *Document) Title() string {
+	for _, h := range d.Headings {
+		if h.Level == 1 && h.TopLevel {
+			return h.Text
+		}
+	}
+	return ""
+}
+
+// Section returns the text of the outline section whose anchor is slug:
+// its heading and everything up to the next heading of the same or a
+// higher level, with \n line endings and no trailing blank lines. This is
+// what an "@/doc.md#section" reference points at.
+func (d *Document) Section(slug string) (string, bool) {
+	for i, h := range d.Headings {
+		if h.Slug != slug {
+			continue
+		}
+		// A top-level section ends at the next top-level heading of its
+		// level or higher; a heading inside a list or quote has no
+		// container-wide section, so any such heading ends it.
+		end := len(d.Source)
+		for _, next := range d.Headings[i+1:] {
+			if next.Level <= h.Level && (next.TopLevel || !h.TopLevel) {
+				end = next.Span.Start
+				break
+			}
+		}
+		return normaliseText(d.Source[h.Span.Start:end]) + "\n", true
+	}
+	return "", false
+}
+
+// normaliseText turns source bytes into text with \n line endings and no
+// leading or trailing blank lines.
+func normaliseText(b []byte) string {
+	start, end := 0, len(b)
+	for start < end {
+		next := bytes.IndexByte(b[start:end], '\n')
+		if next < 0 || len(bytes.TrimSpace(b[start:start+next])) != 0 {
+			break
+		}
+		start += next + 1
+	}
+	for end > start {
+		prev := bytes.LastIndexByte(b[start:end-1], '\n') + 1 + start
+		if len(bytes.TrimSpace(b[prev:end])) != 0 {
+			break
+		}
+		end = prev
+	}
+	b = bytes.TrimRight(b[start:end], "\r\n")
+	if bytes.IndexByte(b, '\r') < 0 {
+		return string(b)
+	}
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}

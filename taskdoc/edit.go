@@ -1,0 +1,409 @@
+package taskdoc
+
+import (
+	"bytes"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// NewTask is a task to add.
+type NewTask struct {
+	Title   string // required, single line
+	Content string // "- Status: pending\n- Workflow: x\n\nbody\n\n@/specs/y.md" (seed form)
+	After   string // slug to insert after; "" appends at the end of the Tasks section
+}
+
+// Edit replaces a task's title, content or both.
+type Edit struct {
+	Title   string // "" keeps the title
+	Content string // "" keeps the content
+}
+
+// change replaces src[start:end] with text.
+type change struct {
+	start, end int
+	text       string
+}
+
+// splice applies changes, sorted and not overlapping, to src.
+func splice(src []byte, cs []change) []byte {
+	n := len(src)
+	for _, c := range cs {
+		n += len(c.text) - (c.end - c.start)
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, c := range cs {
+		out = append(out, src[at:c.start]...)
+		out = append(out, c.text...)
+		at = c.end
+	}
+	return append(out, src[at:]...)
+}
+
+// editTask applies changes inside task i and verifies the result.
+func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, *taskMeta) error) ([]byte, error) {
+	span := d.Tasks[i].Span
+	out := splice(d.Source, cs)
+	return d.finish(out, region{
+		start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source),
+		task: true, content: content, check: check,
+	})
+}
+
+// find returns the index of the task with the given slug.
+func (d *Document) find(slug string) (int, error) {
+	if _, err := d.Task(slug); err != nil {
+		return -1, err
+	}
+	return d.bySlug[slug], nil
+}
+
+// SetStatus sets a task's Status field, adding it at the top of the
+// metadata when it is missing. It validates s only: which transitions are
+// allowed is the caller's rule.
+func (d *Document) SetStatus(slug string, s Status) ([]byte, error) {
+	status, err := ParseStatus(string(s))
+	if err != nil {
+		return nil, withSlug(err, slug)
+	}
+	i, err := d.find(slug)
+	if err != nil {
+		return nil, err
+	}
+	cs := d.fieldChanges(i, []fieldSet{{key: "Status", value: string(status), top: true}})
+	return d.editTask(i, cs, false, func(t *Task, _ *taskMeta) error {
+		if t.Status != status {
+			return d.notShown(slug, "status "+quote(string(status)))
+		}
+		return nil
+	})
+}
+
+// SetField sets a metadata field, replacing the value of an existing
+// field with that key (matched ignoring case, its spelling kept) or adding
+// an item at the end of the metadata list in the list's own bullet and
+// indentation. The value must be a single line.
+func (d *Document) SetField(slug, key, value string) ([]byte, error) {
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	if err := checkText(slug, "field", key, value); err != nil {
+		return nil, err
+	}
+	if err := validField(slug, key, value); err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(key, "Status") {
+		if _, err := ParseStatus(value); err != nil {
+			return nil, withSlug(err, slug)
+		}
+	}
+	i, err := d.find(slug)
+	if err != nil {
+		return nil, err
+	}
+	cs := d.fieldChanges(i, []fieldSet{{key: key, value: value, top: strings.EqualFold(key, "Status")}})
+	return d.editTask(i, cs, true, func(t *Task, _ *taskMeta) error {
+		if got, ok := t.Field(key); !ok || got != value {
+			return &Error{Code: CodeInvalidTask, Slug: slug,
+				Msg: "the value of " + quote(key) + " does not read back as written; it breaks the metadata list"}
+		}
+		return nil
+	})
+}
+
+// validField checks a key and value written into a metadata list.
+func validField(slug, key, value string) error {
+	if k, colon, _, ok := keyValue([]byte(key + ":")); !ok || k != key || colon != len(key)+1 {
+		return &Error{Code: CodeInvalidTask, Slug: slug,
+			Msg: "invalid field key " + quote(key) + ": use letters, digits, '-', '_' and inner spaces"}
+	}
+	if strings.ContainsAny(value, "\r\n") {
+		return &Error{Code: CodeInvalidTask, Slug: slug, Msg: "the value of " + quote(key) + " must be a single line"}
+	}
+	return nil
+}
+
+// RemoveField removes every field with the given key (ignoring case).
+// Removing a field the task does not have changes nothing.
+func (d *Document) RemoveField(slug, key string) ([]byte, error) {
+	i, err := d.find(slug)
+	if err != nil {
+		return nil, err
+	}
+	key = strings.TrimSpace(key)
+	cs := d.removeFieldChanges(i, key)
+	if len(cs) == 0 {
+		return bytes.Clone(d.Source), nil
+	}
+	return d.editTask(i, cs, false, func(t *Task, _ *taskMeta) error {
+		if _, ok := t.Field(key); ok {
+			return d.notShown(slug, "removal of "+quote(key))
+		}
+		return nil
+	})
+}
+
+// Complete marks a task completed: Status: completed, Completed: the date
+// (YYYY-MM-DD, in date's location) and Note: the note, in the task's
+// metadata at the top, never after its body or sub-sections. The note is
+// required; its lines are joined into one. A completed task cannot be
+// completed again (ErrInvalidTransition).
+func (d *Document) Complete(slug, note string, date time.Time) ([]byte, error) {
+	if err := checkText(slug, "note", note); err != nil {
+		return nil, err
+	}
+	note = strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(note)), " ")
+	if note == "" {
+		return nil, &Error{Code: CodeNoteRequired, Slug: slug, Msg: "completing " + quote(slug) + " needs a note"}
+	}
+	i, err := d.find(slug)
+	if err != nil {
+		return nil, err
+	}
+	if d.Tasks[i].Status == StatusCompleted {
+		return nil, &Error{Code: CodeInvalidTransition, Slug: slug, Msg: "task " + quote(slug) + " is already completed"}
+	}
+	day := date.Format(time.DateOnly)
+	cs := d.fieldChanges(i, []fieldSet{
+		{key: "Status", value: string(StatusCompleted), top: true},
+		{key: "Completed", value: day},
+		{key: "Note", value: note},
+	})
+	return d.editTask(i, cs, true, func(t *Task, _ *taskMeta) error {
+		completed, _ := t.Field("Completed")
+		got, _ := t.Field("Note")
+		if t.Status != StatusCompleted || completed != day {
+			return d.notShown(slug, "completion")
+		}
+		if got != note {
+			return &Error{Code: CodeInvalidTask, Slug: slug, Msg: "the note does not read back as written in a metadata list"}
+		}
+		return nil
+	})
+}
+
+// checkText refuses caller text that is not valid UTF-8: Parse would
+// refuse the result.
+func checkText(slug, what string, texts ...string) error {
+	for _, s := range texts {
+		if !utf8.ValidString(s) {
+			return &Error{Code: CodeInvalidUTF8, Slug: slug, Msg: "the " + what + " is not valid UTF-8"}
+		}
+	}
+	return nil
+}
+
+// notShown reports an edit whose result does not show in the reparse.
+func (d *Document) notShown(slug, what string) error {
+	return &Error{Code: CodeEditChangedOutside, Slug: slug,
+		Msg: "the " + what + " of " + quote(slug) + " does not show after the edit; nothing was written"}
+}
+
+func withSlug(err error, slug string) error {
+	if e, ok := err.(*Error); ok {
+		e.Slug = slug
+	}
+	return err
+}
+
+// AddTask adds a task at the end of the Tasks section, or right after the
+// task After names, with a blank line before and after it. A document
+// without a Tasks section gets a "## Tasks" section appended at its end.
+// The title must be one line that has a slug not used by another task
+// (ErrDuplicateTask); the content goes under the heading as it is given,
+// with the document's line endings.
+func (d *Document) AddTask(nt NewTask) ([]byte, error) {
+	if err := checkText(Slug(nt.Title), "task", nt.Title, nt.Content); err != nil {
+		return nil, err
+	}
+	title, err := d.checkTitle(nt.Title, -1)
+	if err != nil {
+		return nil, err
+	}
+	src, nl := d.Source, d.Newline
+	at := len(src)
+	switch {
+	case nt.After != "":
+		i, err := d.find(nt.After)
+		if err != nil {
+			return nil, err
+		}
+		at = d.Tasks[i].Span.End
+	case d.TasksHeading != nil:
+		at = d.TasksSpan.End
+	}
+	level := d.taskLevel()
+	if level > 6 {
+		return nil, &Error{Code: CodeInvalidTask, Msg: "the Tasks heading is at level 6, so tasks cannot be one level deeper"}
+	}
+	var b strings.Builder
+	b.WriteString(separator(src, at, nl))
+	if d.TasksHeading == nil {
+		b.WriteString("## Tasks" + nl + nl)
+	}
+	b.WriteString(d.headingLine(level, title))
+	if content := formatContent(nt.Content, nl); content != "" {
+		b.WriteString(nl + nl + content)
+	}
+	switch {
+	case at < len(src):
+		b.WriteString(nl + nl)
+	case len(src) == 0 || src[len(src)-1] == '\n':
+		b.WriteString(nl)
+	}
+	out := splice(src, []change{{at, at, b.String()}})
+	want := Slug(title)
+	return d.finish(out, region{
+		start: at, oldEnd: at, newEnd: at + b.Len(), task: true, content: true,
+		section: d.TasksHeading == nil,
+		check:   func(t *Task, _ *taskMeta) error { return d.checkNewTitle(t, want, -1) },
+	})
+}
+
+// headingLine renders a new task heading: ATX, or setext when the
+// Tasks heading is setext and the level allows it, to match the document.
+func (d *Document) headingLine(level int, title string) string {
+	if level <= 2 && d.TasksHeading != nil && !d.raw[d.headingAt(d.TasksHeading.Span.Start)].atx {
+		return title + d.Newline + strings.Repeat("-", max(3, utf8.RuneCountInString(title)))
+	}
+	return strings.Repeat("#", level) + " " + title
+}
+
+// underline redraws a setext heading's underline to the new title's
+// length, as people keep it.
+func (d *Document) underline(t *Task, title string) change {
+	src := d.Source
+	start := lineStart(src, t.HeadingSpan.End-1)
+	end := contentEnd(src, start)
+	line := bytes.TrimLeft(src[start:end], " ")
+	indent := end - start - len(line)
+	return change{start + indent, end, strings.Repeat(string(line[:1]), max(3, utf8.RuneCountInString(title)))}
+}
+
+// separator is what goes before new lines inserted at offset at so that
+// they start a line after a blank one.
+func separator(src []byte, at int, nl string) string {
+	switch {
+	case at == 0:
+		return ""
+	case src[at-1] != '\n':
+		return nl + nl
+	case isBlankLine(src, lineStart(src, at-1)):
+		return ""
+	default:
+		return nl
+	}
+}
+
+// formatContent prepares task content for the document: the document's
+// line endings and no leading or trailing blank lines.
+func formatContent(content, nl string) string {
+	s := normaliseText([]byte(content))
+	if nl != "\n" {
+		s = strings.ReplaceAll(s, "\n", nl)
+	}
+	return s
+}
+
+// checkTitle validates a task title and its slug; self is the index of
+// the task being renamed, or -1.
+func (d *Document) checkTitle(title string, self int) (string, error) {
+	title = strings.TrimSpace(title)
+	switch {
+	case title == "":
+		return "", &Error{Code: CodeInvalidTask, Msg: "a task needs a title"}
+	case strings.ContainsAny(title, "\r\n"):
+		return "", &Error{Code: CodeInvalidTask, Msg: "a task title must be a single line: " + quote(title)}
+	case Slug(title) == "":
+		return "", &Error{Code: CodeInvalidTask, Msg: "the title " + quote(title) + " has no letter or digit to make a slug from"}
+	}
+	return title, d.checkSlugFree(Slug(title), self)
+}
+
+func (d *Document) checkSlugFree(slug string, self int) error {
+	if i, ok := d.bySlug[slug]; ok && i != self {
+		return &Error{Code: CodeDuplicateTask, Slug: slug,
+			Msg: "a task with the slug " + quote(slug) + " already exists (line " + itoa(d.Tasks[i].Line) + ")"}
+	}
+	return nil
+}
+
+// checkNewTitle verifies a new or renamed task as reparsed: its heading
+// may read differently from the title as given (Markdown in it), but its
+// slug must be usable and free.
+func (d *Document) checkNewTitle(t *Task, want string, self int) error {
+	if t.Slug == "" {
+		return &Error{Code: CodeInvalidTask, Msg: "the title reads as an empty heading"}
+	}
+	if t.Slug != want {
+		if err := d.checkSlugFree(t.Slug, self); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EditTask replaces a task's title, its content (metadata and body), or
+// both. Trailing blank lines before the next task stay as they are.
+func (d *Document) EditTask(slug string, e Edit) ([]byte, error) {
+	i, err := d.find(slug)
+	if err != nil {
+		return nil, err
+	}
+	if e.Title == "" && e.Content == "" {
+		return bytes.Clone(d.Source), nil
+	}
+	if err := checkText(slug, "task", e.Title, e.Content); err != nil {
+		return nil, err
+	}
+	t, m := &d.Tasks[i], &d.metas[i]
+	var cs []change
+	want := t.Slug
+	if e.Title != "" {
+		title, err := d.checkTitle(e.Title, i)
+		if err != nil {
+			return nil, withSlug(err, Slug(strings.TrimSpace(e.Title)))
+		}
+		want = Slug(title)
+		cs = append(cs, change{m.titleSpan.Start, m.titleSpan.End, title})
+		if !m.atx {
+			cs = append(cs, d.underline(t, title))
+		}
+	}
+	if e.Content != "" {
+		cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
+	}
+	return d.editTask(i, cs, true, func(nt *Task, _ *taskMeta) error { return d.checkNewTitle(nt, want, i) })
+}
+
+// contentChange replaces everything between the task's heading and its
+// last non-blank line.
+func (d *Document) contentChange(t *Task, m *taskMeta, content string) change {
+	src, nl := d.Source, d.Newline
+	at := t.HeadingSpan.End
+	if content == "" {
+		return change{at, m.lastLine, ""}
+	}
+	text := nl + content
+	switch {
+	case at > 0 && src[at-1] != '\n':
+		text = nl + text
+	case m.lastLine > at && src[m.lastLine-1] != '\n':
+	default:
+		text += nl
+	}
+	return change{at, max(m.lastLine, at), text}
+}
+
+// RemoveTask removes a task: its heading, content and the blank lines
+// before the next task.
+func (d *Document) RemoveTask(slug string) ([]byte, error) {
+	i, err := d.find(slug)
+	if err != nil {
+		return nil, err
+	}
+	span := d.Tasks[i].Span
+	out := splice(d.Source, []change{{span.Start, span.End, ""}})
+	return d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.Start})
+}

@@ -1,0 +1,491 @@
+package taskdoc_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// fuzzDate is the completion date every fuzzed Complete uses.
+var fuzzDate = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+
+// fuzzSeeds are awkward documents: every way a file can hide, fake or bend a
+// heading, plus the line-ending and prefix variants editors produce.
+var fuzzSeeds = []string{
+	"",
+	"## Tasks\n",
+	"## Tasks",
+	"# Auth\n\n## Tasks\n\n### Implement JWT signing\n\n- Status: pending\n- Workflow: tdd\n\nSign tokens.\n\n@/specs/jwt-spec.md\n\n### Add validation\n\n- Status: in_progress\n\nValidate.\n",
+	"# Auth\r\n\r\n## Tasks\r\n\r\n### One\r\n\r\n- Status: pending\r\n\r\nBody\r\n\r\n### Two\r\n\r\n* Status: blocked\r\n",
+	"\ufeff# Bom\n\n## Tasks\n\n### One\n\n+ Status: pending\n",
+	"---\ntitle: x\ntags: [a, b]\n---\n# Front\n\n## Tasks\n\n### One\n\n- Status: pending\n",
+	"+++\ntitle = \"x\"\n+++\n# Toml\n\n## Tasks\n\n### One\n",
+	"Doc\n===\n\nTasks\n-----\n\n### Setext sibling\n\n- Status: pending\n\nFoo\n---\n",
+	"# D\n\n## Tasks\n\n### A\n\n```\n### not a task\n```\n\n    ### indented code\n\n<div>\n### html\n</div>\n\n### B\n",
+	"# D\n\n## Tasks\n\n### A\n\n```go\nunclosed fence\n\n### B\n\n- Status: pending\n",
+	"# D\n\n## Tasks\n\n### A\n\n- Status: pending\n\nno final newline",
+	"# D\n\n## Tasks\n\n### A\n\n**Status:** completed\n\n* Completed: 2026-01-02\n* Note: done\n",
+	"# D\n\n## Notes\n\n### Setup\n\n## Tasks\n\n### Setup\n\n- Status: pending\n",
+	"# D\n\n## Tasks\n\n- ### In a list\n\n> ### In a quote\n\n### Real\n\n\t- Status: pending\n\t- Workflow:\tx\n",
+	"# D\n\n## Tasks\n\n### Café Über\n\n- Status: pending\n  - nested: item\n\n#### Sub heading\n\nText.\n\n### Add API: auth & tokens!\n",
+	"# D\n\n## Tasks\n\n### Same\n\n### Same\n",
+	"# D\n\n### Tasks ###\n\n#### Deep one\n\n- status: PENDING\n\n## After\n\n#### Not a task\n",
+	"# D\n\n## Tasks\n\n### A\n\n<!--\n### B\n\n- Status: pending\n",
+	"# D\n\n## Tasks\n\n### A\n\n[ref]: /url\n> lazy\ncontinuation\n\n### B\n",
+	"# D\r\n## Tasks\r\n### A\r\n- Status: pending\r\n### B",
+}
+
+// requireTypedError fails unless err is a *taskdoc.Error with a code and
+// the failed call returned no bytes.
+func requireTypedError(t testing.TB, err error, out []byte) {
+	t.Helper()
+	var e *taskdoc.Error
+	require.True(t, errors.As(err, &e), "error is not a *taskdoc.Error: %T %v", err, err)
+	require.NotEmpty(t, e.Code, "error without a code: %v", err)
+	require.Nil(t, out, "a failed edit returned bytes")
+}
+
+// headingKey and taskKey are what must survive an edit for every heading and
+// task outside the edited range: position (shifted by the length change) and
+// meaning.
+type headingKey struct {
+	Start, End int
+	Level      int
+	Text       string
+	TopLevel   bool
+}
+
+type taskKey struct {
+	Start, End int
+	Slug       string
+	Title      string
+	Level      int
+	Status     taskdoc.Status
+	Fields     string
+	Body       string
+}
+
+// shiftStart and shiftEnd map the start and end of a range outside the
+// edited window of the old source to the new one; delta is the change in
+// length. They differ at an insertion point: a range ending there stays, a
+// range starting there moves.
+func shiftStart(off int, window taskdoc.Span, delta int) int {
+	if off < window.Start {
+		return off
+	}
+	return off + delta
+}
+
+func shiftEnd(off int, window taskdoc.Span, delta int) int {
+	if off <= window.Start {
+		return off
+	}
+	return off + delta
+}
+
+// insideWindow reports whether a heading or task starting at start belongs
+// to the edited range.
+func insideWindow(start int, w taskdoc.Span) bool {
+	return start >= w.Start && start < w.End
+}
+
+func outsideHeadings(hs []taskdoc.Heading, w taskdoc.Span, delta int) []headingKey {
+	var keys []headingKey
+	for _, h := range hs {
+		if insideWindow(h.Span.Start, w) {
+			continue
+		}
+		// A heading on the last line of a file without a final newline
+		// gains the line ending when an edit appends after it.
+		end := shiftEnd(h.Span.End, w, delta)
+		if h.Span.End >= w.Start && h.Span.End <= w.End {
+			end = -1
+		}
+		keys = append(keys, headingKey{
+			Start: shiftStart(h.Span.Start, w, delta), End: end,
+			Level: h.Level, Text: h.Text, TopLevel: h.TopLevel,
+		})
+	}
+	return keys
+}
+
+func outsideTasks(ts []taskdoc.Task, w taskdoc.Span, delta int) []taskKey {
+	var keys []taskKey
+	for _, task := range ts {
+		if insideWindow(task.Span.Start, w) {
+			continue
+		}
+		var fields strings.Builder
+		for _, f := range task.Fields {
+			fields.WriteString(f.Key + "=" + f.Value + "\n")
+		}
+		// The task just before the window may own separator lines the
+		// edit adds there, so where it ends is not compared.
+		end := shiftEnd(task.Span.End, w, delta)
+		if task.Span.End >= w.Start && task.Span.End <= w.End {
+			end = -1
+		}
+		keys = append(keys, taskKey{
+			Start: shiftStart(task.Span.Start, w, delta), End: end,
+			Slug: task.Slug, Title: task.Title, Level: task.Level, Status: task.Status,
+			Fields: fields.String(), Body: task.Body,
+		})
+	}
+	return keys
+}
+
+// checkSplice asserts the byte-exact editing property of one successful
+// edit: out equals before's source everywhere outside old (a range of the
+// source that the edit may replace), and a reparse of out keeps every
+// heading and task outside that range with the same meaning, shifted by the
+// change in length. It returns the reparsed document.
+func checkSplice(t testing.TB, before *taskdoc.Document, out []byte, old taskdoc.Span) *taskdoc.Document {
+	t.Helper()
+	src := before.Source
+	delta := len(out) - len(src)
+	require.GreaterOrEqual(t, len(out), old.Start+len(src)-old.End, "output shorter than the bytes it must keep")
+	require.Equal(t, string(src[:old.Start]), string(out[:old.Start]),
+		"bytes before the edited range [%d,%d) changed", old.Start, old.End)
+	require.Equal(t, string(src[old.End:]), string(out[old.End+delta:]),
+		"bytes after the edited range [%d,%d) changed", old.Start, old.End)
+
+	after, err := taskdoc.Parse(out)
+	require.NoError(t, err, "edited document does not parse:\n%s", out)
+	window := taskdoc.Span{Start: old.Start, End: old.End + delta}
+	require.Equal(t, outsideHeadings(before.Headings, old, delta), outsideHeadings(after.Headings, window, 0),
+		"headings outside the edited range changed:\n--- before\n%s\n--- after\n%s", src, out)
+	require.Equal(t, outsideTasks(before.Tasks, old, delta), outsideTasks(after.Tasks, window, 0),
+		"tasks outside the edited range changed:\n--- before\n%s\n--- after\n%s", src, out)
+	require.Equal(t, before.FrontMatter.Raw, after.FrontMatter.Raw, "front matter changed")
+	return after
+}
+
+// insertionPoint returns where out inserts bytes into src, so that
+// checkSplice can treat an added task as an empty range. Inserted lines
+// that repeat the lines after them make the point ambiguous; the start of
+// the line holding the first difference is preferred, so that the inserted
+// range holds whole lines and no heading straddles it.
+func insertionPoint(src, out []byte) int {
+	n := 0
+	for n < len(src) && n < len(out) && src[n] == out[n] {
+		n++
+	}
+	if lineStart := bytes.LastIndexByte(src[:n], '\n') + 1; bytes.HasSuffix(out, src[lineStart:]) {
+		return lineStart
+	}
+	return n
+}
+
+// plain reports whether s is simple enough that its Markdown reading is the
+// text itself, so an edit of it can be checked by value.
+func plain(s string) bool {
+	if strings.TrimSpace(s) != s || s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("# D\n\n## Tasks\n\n### A\xff\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		orig := bytes.Clone(src)
+		doc, err := taskdoc.Parse(src)
+		require.Equal(t, orig, src, "Parse modified its input")
+		if !utf8.Valid(src) {
+			require.ErrorIs(t, err, taskdoc.ErrInvalidUTF8)
+			var e *taskdoc.Error
+			require.ErrorAs(t, err, &e)
+			require.Positive(t, e.Line)
+			require.Positive(t, e.Column)
+			return
+		}
+		if err != nil {
+			requireTypedError(t, err, nil)
+			return
+		}
+		checkDocument(t, doc, src)
+	})
+}
+
+// checkDocument asserts the structural invariants of a parsed document.
+func checkDocument(t testing.TB, doc *taskdoc.Document, src []byte) {
+	t.Helper()
+	require.Equal(t, src, doc.Source, "Source is not the input")
+	require.Contains(t, []string{"\n", "\r\n"}, doc.Newline)
+	if doc.FrontMatter.Raw != nil {
+		at := bytes.Index(src, doc.FrontMatter.Raw)
+		require.True(t, at == 0 || (at == 3 && bytes.HasPrefix(src, []byte("\ufeff"))),
+			"front matter is not at the start of the document")
+	}
+	prev := 0
+	anchors := map[string]bool{}
+	for _, h := range doc.Headings {
+		require.LessOrEqual(t, prev, h.Span.Start, "headings out of order or overlapping")
+		require.Less(t, h.Span.Start, h.Span.End)
+		require.LessOrEqual(t, h.Span.End, len(src))
+		require.True(t, h.Level >= 1 && h.Level <= 6, "heading level %d", h.Level)
+		require.False(t, anchors[h.Slug], "duplicate outline anchor %q", h.Slug)
+		anchors[h.Slug] = true
+		prev = h.Span.End
+	}
+	if doc.TasksHeading == nil {
+		require.Empty(t, doc.Tasks)
+		return
+	}
+	require.Equal(t, doc.TasksHeading.Span.Start, doc.TasksSpan.Start)
+	require.LessOrEqual(t, doc.TasksHeading.Span.End, doc.TasksSpan.End)
+	require.LessOrEqual(t, doc.TasksSpan.End, len(src))
+	checkTasks(t, doc)
+}
+
+// checkTasks asserts that tasks tile the Tasks section after its heading
+// and that every task is found by its slug.
+func checkTasks(t testing.TB, doc *taskdoc.Document) {
+	t.Helper()
+	prev := doc.TasksHeading.Span.End
+	seen := map[string]bool{}
+	for i, task := range doc.Tasks {
+		require.LessOrEqual(t, prev, task.Span.Start, "task %q out of order", task.Slug)
+		require.Equal(t, task.Span.Start, task.HeadingSpan.Start)
+		require.LessOrEqual(t, task.HeadingSpan.End, task.Span.End)
+		require.Equal(t, doc.TasksHeading.Level+1, task.Level, "task %q level", task.Slug)
+		if i+1 < len(doc.Tasks) {
+			require.Equal(t, doc.Tasks[i+1].Span.Start, task.Span.End, "task %q does not reach the next task", task.Slug)
+		} else {
+			require.Equal(t, doc.TasksSpan.End, task.Span.End, "last task does not reach the end of the section")
+		}
+		require.Equal(t, taskdoc.Slug(task.Title), task.Slug)
+		require.False(t, seen[task.Slug], "duplicate task slug %q", task.Slug)
+		seen[task.Slug] = true
+		found, err := doc.Task(task.Slug)
+		require.NoError(t, err)
+		require.Equal(t, task.Span, found.Span)
+		fieldStart := task.HeadingSpan.End
+		for _, fld := range task.Fields {
+			require.LessOrEqual(t, fieldStart, fld.Span.Start, "fields of %q out of order", task.Slug)
+			require.LessOrEqual(t, fld.Span.End, task.Span.End)
+			fieldStart = fld.Span.End
+		}
+		prev = task.Span.End
+	}
+}
+
+func FuzzEdit(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		for op := range uint8(7) {
+			f.Add(s, op, uint8(i), "Next step|value")
+		}
+	}
+	f.Add(fuzzSeeds[3], uint8(2), uint8(0), "")
+	f.Add(fuzzSeeds[3], uint8(4), uint8(1), "New title|## Breaks the section")
+	f.Add(fuzzSeeds[3], uint8(3), uint8(0), "Fence|```\nopen")
+	f.Fuzz(func(t *testing.T, src string, op, pick uint8, arg string) {
+		doc, err := taskdoc.Parse([]byte(src))
+		if err != nil {
+			requireTypedError(t, err, nil)
+			return
+		}
+		e := chooseEdit(doc, op, pick, arg)
+		out, err := e.apply(doc)
+		require.Equal(t, src, string(doc.Source), "edit changed the parsed document")
+		if err != nil {
+			requireTypedError(t, err, out)
+			return
+		}
+		span := e.span
+		if e.insert {
+			span = taskdoc.Span{Start: insertionPoint(doc.Source, out)}
+			span.End = span.Start
+		}
+		after := checkSplice(t, doc, out, span)
+		e.shows(t, after)
+		assertEditProperty(t, doc.Source, out, editedSlug(doc, after, e))
+	})
+}
+
+// editedSlug names the task an edit changed: the one it was given, or
+// for an added task the first slug that before did not have.
+func editedSlug(before, after *taskdoc.Document, e fuzzEdit) string {
+	if !e.insert {
+		return e.slug
+	}
+	for _, task := range after.Tasks {
+		if _, err := before.Task(task.Slug); err != nil {
+			return task.Slug
+		}
+	}
+	return ""
+}
+
+// fuzzEdit is one edit chosen by the fuzzer: how to apply it, the range of
+// the source it may change, and how its result shows in a reparse.
+type fuzzEdit struct {
+	apply  func(d *taskdoc.Document) ([]byte, error)
+	slug   string // the task edited; "" for an added task
+	span   taskdoc.Span
+	insert bool // the edit inserts bytes; the point is found from the output
+	shows  func(t *testing.T, after *taskdoc.Document)
+}
+
+var fuzzStatuses = []taskdoc.Status{
+	taskdoc.StatusPending, taskdoc.StatusInProgress, taskdoc.StatusCompleted, taskdoc.StatusBlocked, "bogus",
+}
+
+// chooseEdit turns the fuzzer's numbers into an edit of one task. arg
+// supplies text: "a|b" gives a title or key (a) and a body or value (b).
+func chooseEdit(doc *taskdoc.Document, op, pick uint8, arg string) fuzzEdit {
+	a, b, _ := strings.Cut(arg, "|")
+	slug := "missing"
+	var task *taskdoc.Task
+	if len(doc.Tasks) > 0 {
+		task = &doc.Tasks[int(pick)%len(doc.Tasks)]
+		slug = task.Slug
+	}
+	var span taskdoc.Span
+	if task != nil {
+		span = task.Span
+	}
+	e := fuzzEdit{slug: slug, span: span, shows: func(*testing.T, *taskdoc.Document) {}}
+	switch op % 7 {
+	case 0:
+		s := fuzzStatuses[len(a)%len(fuzzStatuses)]
+		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus(slug, s) }
+		e.shows = func(t *testing.T, after *taskdoc.Document) {
+			require.NotEqual(t, taskdoc.Status("bogus"), s, "an unknown status was accepted")
+			requireTaskStatus(t, after, slug, s)
+		}
+	case 1:
+		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.SetField(slug, a, b) }
+		e.shows = func(t *testing.T, after *taskdoc.Document) {
+			// A key with surrounding space may be trimmed on write; its
+			// lookup is then ambiguous, so only the value is checked.
+			if a == strings.TrimSpace(a) {
+				requireField(t, after, slug, a, strings.TrimSpace(b))
+			}
+		}
+	case 2:
+		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.Complete(slug, arg, fuzzDate) }
+		e.shows = func(t *testing.T, after *taskdoc.Document) {
+			requireTaskStatus(t, after, slug, taskdoc.StatusCompleted)
+			requireField(t, after, slug, "Completed", "2026-11-23")
+			// The note is documented to become one line.
+			requireField(t, after, slug, "Note", strings.Join(strings.Fields(arg), " "))
+		}
+	case 3:
+		e = chooseAdd(doc, task, pick, a, b)
+	case 4:
+		e = chooseEditTask(task, slug, a, b)
+	case 5:
+		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.RemoveTask(slug) }
+		e.shows = func(t *testing.T, after *taskdoc.Document) {
+			_, err := after.Task(slug)
+			require.ErrorIs(t, err, taskdoc.ErrTaskNotFound, "removed task %q still there", slug)
+		}
+	default:
+		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.RemoveField(slug, a) }
+		e.shows = func(t *testing.T, after *taskdoc.Document) {
+			if a != "" && a == strings.TrimSpace(a) {
+				got, err := after.Task(slug)
+				require.NoError(t, err)
+				_, ok := got.Field(a)
+				require.False(t, ok, "removed field %q still there", a)
+			}
+		}
+	}
+	return e
+}
+
+func chooseAdd(doc *taskdoc.Document, task *taskdoc.Task, pick uint8, title, body string) fuzzEdit {
+	nt := taskdoc.NewTask{Title: title, Content: "- Status: blocked\n\n" + body}
+	if task != nil && pick%2 == 1 {
+		nt.After = task.Slug
+	}
+	return fuzzEdit{
+		insert: true,
+		apply:  func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(nt) },
+		shows: func(t *testing.T, after *taskdoc.Document) {
+			require.GreaterOrEqual(t, len(after.Tasks), len(doc.Tasks)+1, "no task was added")
+			if !plain(title) {
+				return
+			}
+			slug := taskdoc.Slug(title)
+			added, err := after.Task(slug)
+			require.NoError(t, err, "added task %q not found", slug)
+			require.Equal(t, title, added.Title)
+			if plain(body) {
+				require.Equal(t, taskdoc.StatusBlocked, added.Status)
+			}
+			if nt.After != "" {
+				prev, err := after.Task(nt.After)
+				require.NoError(t, err)
+				require.Equal(t, prev.Span.End, added.Span.Start, "task not added after %q", nt.After)
+			}
+		},
+	}
+}
+
+func chooseEditTask(task *taskdoc.Task, slug, title, body string) fuzzEdit {
+	e := taskdoc.Edit{Title: title}
+	if body != "" {
+		e.Content = "- Status: blocked\n\n" + body
+	}
+	var span taskdoc.Span
+	if task != nil {
+		span = task.Span
+	}
+	return fuzzEdit{
+		slug:  slug,
+		span:  span,
+		apply: func(d *taskdoc.Document) ([]byte, error) { return d.EditTask(slug, e) },
+		shows: func(t *testing.T, after *taskdoc.Document) {
+			want := slug
+			if title != "" {
+				if !plain(title) {
+					return
+				}
+				want = taskdoc.Slug(title)
+			}
+			got, err := after.Task(want)
+			require.NoError(t, err, "edited task %q not found", want)
+			if plain(title) {
+				require.Equal(t, title, got.Title)
+			}
+			if plain(body) {
+				require.Equal(t, taskdoc.StatusBlocked, got.Status)
+				require.Equal(t, body, got.Body)
+			}
+		},
+	}
+}
+
+func requireTaskStatus(t testing.TB, d *taskdoc.Document, slug string, want taskdoc.Status) {
+	t.Helper()
+	got, err := d.Task(slug)
+	require.NoError(t, err, "task %q gone after the edit", slug)
+	require.Equal(t, want, got.Status, "status of %q", slug)
+}
+
+func requireField(t testing.TB, d *taskdoc.Document, slug, key, want string) {
+	t.Helper()
+	got, err := d.Task(slug)
+	require.NoError(t, err, "task %q gone after the edit", slug)
+	v, ok := got.Field(key)
+	require.True(t, ok, "field %q of %q missing", key, slug)
+	require.Equal(t, want, v, "field %q of %q", key, slug)
+}

@@ -1,0 +1,362 @@
+package taskdoc
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// mdParser is plain CommonMark: the task format needs no extension, and a
+// GFM table is read as a paragraph, which is all heading detection needs.
+// A goldmark parser keeps its per-parse state in the parse context, so one
+// value serves concurrent parses.
+var mdParser = goldmark.New().Parser()
+
+var bom = []byte("\ufeff")
+
+// Parse reads a document. It validates UTF-8 (ErrInvalidUTF8 with the line
+// and column of the first bad byte), decodes front matter (ErrParse when
+// it is not valid YAML or TOML), builds the outline from goldmark's AST and
+// finds the Tasks section and its tasks. Two tasks with the same slug are
+// ErrDuplicateTask: their addresses would be ambiguous. Parse never
+// panics and does not keep or modify src beyond Document.Source.
+func Parse(src []byte) (doc *Document, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, &Error{Code: CodeParse, Msg: fmt.Sprintf("cannot parse the document: %v", r)}
+		}
+	}()
+	if err := checkUTF8(src); err != nil {
+		return nil, err
+	}
+	d := &Document{Source: src, Newline: detectNewline(src)}
+	start := 0
+	if bytes.HasPrefix(src, bom) {
+		start = len(bom)
+	}
+	fm, err := parseFrontMatter(src, start)
+	if err != nil {
+		return nil, err
+	}
+	d.FrontMatter = fm
+	d.bodyStart = start + len(fm.Raw)
+	sc := scanBlocks(src, d.bodyStart, len(src), d.bodyStart)
+	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
+	d.Headings = outline(src, sc.headings)
+	if err := d.findTasks(sc); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// checkUTF8 reports the first invalid byte with its 1-based line and
+// column (counted in characters).
+func checkUTF8(src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &Error{
+				Code: CodeInvalidUTF8, Line: line, Column: col,
+				Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[i]),
+			}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}
+
+func detectNewline(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// frontMatterFormats maps an opening delimiter line to the format name.
+// Only a block opening on the document's first line is front matter.
+var frontMatterFormats = map[string]string{"---": "yaml", "+++": "toml"}
+
+func parseFrontMatter(src []byte, start int) (FrontMatter, error) {
+	rest := src[start:]
+	first := lineEnd(rest, 0)
+	delim := string(bytes.TrimSpace(rest[:first]))
+	name, ok := frontMatterFormats[delim]
+	if !ok {
+		return FrontMatter{}, nil
+	}
+	// Find the closing line first so that the decoder reads only the
+	// front matter, not a copy of the whole document.
+	end := -1
+	for at := first; at < len(rest); at = lineEnd(rest, at) {
+		if string(bytes.TrimSpace(rest[at:lineEnd(rest, at)])) == delim {
+			end = lineEnd(rest, at)
+			break
+		}
+	}
+	if end < 0 {
+		// No closing delimiter: the dashes are Markdown (a thematic break).
+		return FrontMatter{}, nil
+	}
+	values := map[string]any{}
+	format := frontmatter.NewFormat(delim, delim, yamlOrTOML(name))
+	if _, err := frontmatter.Parse(bytes.NewReader(rest[:end]), &values, format); err != nil {
+		return FrontMatter{}, &Error{Code: CodeParse, Line: 1, Column: 1,
+			Msg: "the " + name + " front matter does not decode", Err: err}
+	}
+	return FrontMatter{Raw: src[start : start+end : start+end], Format: name, Values: values}, nil
+}
+
+// topBlock is a direct child of the document.
+type topBlock struct {
+	node    ast.Node
+	start   int // offset of the start of the block's first line
+	heading int // index into scan.headings, or -1
+}
+
+// rawHeading is a heading before outline anchors are assigned.
+type rawHeading struct {
+	level    int
+	text     string
+	slug     string // Slug(text)
+	span     Span
+	top      bool
+	atx      bool
+	textSpan Span // the heading's text in the source, for renaming a task
+}
+
+// scan is one goldmark parse of src[from:to] with every position mapped
+// to an offset of src.
+type scan struct {
+	src      []byte
+	base     int
+	tops     []topBlock
+	headings []rawHeading
+	hasRefs  bool
+}
+
+// scanBlocks parses src[from:to] and maps the AST to offsets of src. Only
+// block nodes are visited: paragraphs' inlines matter only for headings.
+// lineFloor is the first offset a line may start at (after front matter).
+func scanBlocks(src []byte, from, to, lineFloor int) *scan {
+	pc := parser.NewContext()
+	root := mdParser.Parse(text.NewReader(src[from:to:to]), parser.WithContext(pc))
+	sc := &scan{src: src, base: from, hasRefs: len(pc.References()) > 0,
+		tops: make([]topBlock, 0, root.ChildCount())}
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		tb := topBlock{node: n, start: max(lineStart(src, sc.pos(n)), lineFloor), heading: -1}
+		if h, ok := n.(*ast.Heading); ok {
+			tb.heading = len(sc.headings)
+			sc.addHeading(h, true)
+		} else {
+			sc.nestedHeadings(n)
+		}
+		sc.tops = append(sc.tops, tb)
+	}
+	return sc
+}
+
+// pos is the absolute offset of a block node's first character.
+func (sc *scan) pos(n ast.Node) int {
+	if p := n.Pos(); p >= 0 {
+		return sc.base + p
+	}
+	if l := n.Lines(); l != nil && l.Len() > 0 {
+		return sc.base + l.At(0).Start
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() == ast.TypeBlock {
+			return sc.pos(c)
+		}
+	}
+	return sc.base
+}
+
+// nestedHeadings collects headings inside lists and blockquotes: they are
+// in the outline but never delimit sections or tasks.
+func (sc *scan) nestedHeadings(n ast.Node) {
+	switch n.Kind() {
+	case ast.KindList, ast.KindListItem, ast.KindBlockquote:
+	default:
+		return
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok {
+			sc.addHeading(h, false)
+		} else {
+			sc.nestedHeadings(c)
+		}
+	}
+}
+
+func (sc *scan) addHeading(h *ast.Heading, top bool) {
+	src := sc.src
+	p := sc.pos(h)
+	rh := rawHeading{level: h.Level, top: top, text: headingText(h, src[sc.base:])}
+	rh.slug = Slug(rh.text)
+	rh.span.Start = lineStart(src, p)
+	lines := h.Lines()
+	rest := bytes.TrimLeft(src[p:lineEnd(src, p)], " \t")
+	rh.atx = len(rest) > 0 && rest[0] == '#'
+	switch {
+	case rh.atx:
+		rh.span.End = lineEnd(src, p)
+		rh.textSpan = Span{p + h.Level, p + h.Level}
+		if lines.Len() > 0 {
+			seg := lines.At(0)
+			rh.textSpan = Span{sc.base + seg.Start, sc.base + seg.Stop}
+		}
+	case lines.Len() > 0:
+		first, last := lines.At(0), lines.At(lines.Len()-1)
+		rh.span.End = lineEnd(src, lineEnd(src, sc.base+last.Start))
+		rh.textSpan = Span{sc.base + first.Start, contentEnd(src, sc.base+last.Start)}
+	default:
+		rh.span.End = lineEnd(src, p)
+	}
+	sc.headings = append(sc.headings, rh)
+}
+
+// headingText is the plain text of a heading as GitHub reads it for
+// anchors: the text of its inlines with escapes and entities resolved,
+// code spans' content kept, raw HTML tags and images dropped. A line break
+// inside a setext heading reads as a space.
+func headingText(h *ast.Heading, src []byte) string {
+	if t, ok := h.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
+		if v := t.Value(src); bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
+			return string(bytes.TrimSpace(v))
+		}
+	}
+	var b strings.Builder
+	inlineText(h, src, &b)
+	return strings.TrimSpace(b.String())
+}
+
+func inlineText(n ast.Node, src []byte, b *strings.Builder) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Text:
+			b.Write(resolveText(v.Value(src)))
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(v.Value)
+		case *ast.CodeSpan:
+			for t := v.FirstChild(); t != nil; t = t.NextSibling() {
+				if s, ok := t.(*ast.Text); ok {
+					b.Write(s.Value(src))
+				} else if s, ok := t.(*ast.String); ok {
+					b.Write(s.Value)
+				}
+			}
+		case *ast.AutoLink:
+			b.Write(v.Label(src))
+		case *ast.RawHTML, *ast.Image:
+		default:
+			inlineText(c, src, b)
+		}
+	}
+}
+
+func resolveText(v []byte) []byte {
+	if bytes.IndexByte(v, '\\') >= 0 {
+		v = util.UnescapePunctuations(v)
+	}
+	if bytes.IndexByte(v, '&') >= 0 {
+		v = util.ResolveEntityNames(util.ResolveNumericReferences(v))
+	}
+	return v
+}
+
+// outline assigns GitHub anchors and line numbers to the headings.
+func outline(src []byte, raw []rawHeading) []Heading {
+	hs := make([]Heading, len(raw))
+	taken := make(anchors, len(raw))
+	lines := lineCounter{src: src, line: 1}
+	for i, r := range raw {
+		hs[i] = Heading{
+			Level: r.level, Text: r.text, Slug: taken.next(r.slug),
+			Line: lines.at(r.span.Start), Span: r.span, TopLevel: r.top,
+		}
+	}
+	return hs
+}
+
+// lineCounter turns increasing offsets into 1-based line numbers in
+// linear time overall.
+type lineCounter struct {
+	src       []byte
+	pos, line int
+}
+
+func (c *lineCounter) at(off int) int {
+	if off < c.pos {
+		c.pos, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.src[c.pos:off], []byte("\n"))
+	c.pos = off
+	return c.line
+}
+
+// lineStart is the offset of the start of the line holding off.
+func lineStart(src []byte, off int) int {
+	off = min(off, len(src))
+	return bytes.LastIndexByte(src[:off], '\n') + 1
+}
+
+// lineEnd is the offset just after the line ending of the line holding
+// off, or len(src) on a last line without one.
+func lineEnd(src []byte, off int) int {
+	if off >= len(src) {
+		return len(src)
+	}
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}
+
+// contentEnd is the offset where the line holding off ends, before its
+// line ending and trailing spaces.
+func contentEnd(src []byte, off int) int {
+	end := lineEnd(src, off)
+	for end > off && (src[end-1] == '\n' || src[end-1] == '\r' || src[end-1] == ' ' || src[end-1] == '\t') {
+		end--
+	}
+	return end
+}
+
+// isBlankLine reports whether the line starting at off holds only spaces
+// and tabs.
+func isBlankLine(src []byte, off int) bool {
+	return len(bytes.TrimSpace(src[off:lineEnd(src, off)])) == 0
+}
+
+// trimBlankLinesBefore moves end back over whole blank lines, never
+// before floor. end must be a line start (or len(src)).
+func trimBlankLinesBefore(src []byte, floor, end int) int {
+	for end > floor {
+		prev := lineStart(src, end-1)
+		if prev < floor || !isBlankLine(src, prev) {
+			break
+		}
+		end = prev
+	}
+	return end
+}

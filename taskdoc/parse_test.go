@@ -1,0 +1,285 @@
+package taskdoc_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+func TestSlug(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Implement JWT signing", "implement-jwt-signing"},
+		{"Add API: auth & tokens!", "add-api-auth--tokens"},
+		{"Café Über", "café-über"},
+		{"  two  spaces  ", "--two--spaces--"},
+		{"snake_case and-dash", "snake_case-and-dash"},
+		{"C++ (v2.0) — notes", "c-v20--notes"},
+		{"ÄÖÜ ß", "äöü-ß"},
+		{"日本語 テスト", "日本語-テスト"},
+		{"emoji 🎉 party", "emoji--party"},
+		{"x² ½", "x-"},
+		{"!!!", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, taskdoc.Slug(tt.in))
+		})
+	}
+}
+
+func TestOutlineAnchorsRepeatLikeGitHub(t *testing.T) {
+	src := "# Setup\n\n## Setup\n\n## Setup-1\n\n### Setup\n"
+	doc, err := taskdoc.Parse([]byte(src))
+	require.NoError(t, err)
+	var slugs []string
+	for _, h := range doc.Headings {
+		slugs = append(slugs, h.Slug)
+	}
+	// "Setup-1" is taken by the third heading, so the fourth skips it.
+	assert.Equal(t, []string{"setup", "setup-1", "setup-1-1", "setup-2"}, slugs)
+}
+
+func TestParseStatus(t *testing.T) {
+	for in, want := range map[string]taskdoc.Status{
+		"pending": taskdoc.StatusPending, " In_Progress ": taskdoc.StatusInProgress,
+		"COMPLETED": taskdoc.StatusCompleted, "blocked\n": taskdoc.StatusBlocked,
+	} {
+		got, err := taskdoc.ParseStatus(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"", "done", "in progress", "pending!"} {
+		_, err := taskdoc.ParseStatus(in)
+		assert.ErrorIs(t, err, taskdoc.ErrUnknownStatus, in)
+	}
+}
+
+func TestParseAddress(t *testing.T) {
+	valid := []struct {
+		in   string
+		want taskdoc.Address
+	}{
+		{"/api/auth.md#implement-jwt-signing", taskdoc.Address{Path: "/api/auth.md", Slug: "implement-jwt-signing"}},
+		{"/api/auth.md", taskdoc.Address{Path: "/api/auth.md"}},
+		{"api/auth.md#x", taskdoc.Address{Path: "/api/auth.md", Slug: "x"}},
+		{"/coordinator/active.md", taskdoc.Address{Path: "/coordinator/active.md"}},
+		{"/docs/café.md#café-über", taskdoc.Address{Path: "/docs/café.md", Slug: "café-über"}},
+	}
+	for _, tt := range valid {
+		got, err := taskdoc.ParseAddress(tt.in)
+		require.NoError(t, err, tt.in)
+		assert.Equal(t, tt.want, got, tt.in)
+		assert.Equal(t, tt.want.String(), got.String())
+	}
+	invalid := []string{
+		"", "   ", "/api/auth.md#", "/api/../auth.md", "/../../etc/evil.md", "/./auth.md",
+		"/api//auth.md", "/api/auth.md/", `\api\auth.md`, "/api/auth\x00.md", "/api/auth.txt",
+		"/api/auth", "/.md", "/api/auth.md#a#b", "/api/auth.md#a b", "/api/a\xffb.md",
+	}
+	for _, in := range invalid {
+		_, err := taskdoc.ParseAddress(in)
+		assert.ErrorIs(t, err, taskdoc.ErrInvalidAddress, "%q", in)
+	}
+}
+
+func TestTitleFromPathAndNewDocument(t *testing.T) {
+	assert.Equal(t, "User Management", taskdoc.TitleFromPath("/api/user-management.md"))
+	assert.Equal(t, "Jwt Spec V2", taskdoc.TitleFromPath("specs/jwt_spec--v2.md"))
+	assert.Equal(t, "Élan", taskdoc.TitleFromPath("/élan.md"))
+	assert.Equal(t, "# User Management\n\n## Tasks\n", string(taskdoc.NewDocument("User Management")))
+	assert.Equal(t, "# A B\n\n## Tasks\n", string(taskdoc.NewDocument("A\nB")))
+
+	doc, err := taskdoc.Parse(taskdoc.NewDocument("Auth"))
+	require.NoError(t, err)
+	assert.Equal(t, "Auth", doc.Title())
+	require.NotNil(t, doc.TasksHeading)
+	assert.Empty(t, doc.Tasks)
+}
+
+const sampleDoc = `---
+title: Auth
+---
+# Authentication
+
+## Notes
+
+### Setup
+
+- Status: completed
+
+## Tasks
+
+Work left before shipping.
+
+### Setup
+
+- Status: pending
+- Workflow: tdd-incremental-orchestration
+- owner: ana
+
+Implement token signing, see @/specs/jwt-spec.md, @/specs/jwt-spec.md#keys
+and (@/specs/keys.md). Not a reference: mail@/x.md or @/notes.txt.
+
+- ## A listed heading
+
+#### Details
+
+` + "```" + `
+### not a task
+` + "```" + `
+
+### Add API: auth & tokens!
+
+**Status:** completed
+
+Validate.
+
+* Completed: 2026-01-02
+* Note: done
+
+## Appendix
+`
+
+func TestParseTasks(t *testing.T) {
+	doc, err := taskdoc.Parse([]byte(sampleDoc))
+	require.NoError(t, err)
+	assert.Equal(t, "yaml", doc.FrontMatter.Format)
+	assert.Equal(t, "---\ntitle: Auth\n---\n", string(doc.FrontMatter.Raw))
+	assert.Equal(t, map[string]any{"title": "Auth"}, doc.FrontMatter.Values)
+	assert.Equal(t, "Authentication", doc.Title())
+	require.NotNil(t, doc.TasksHeading)
+	assert.Equal(t, "tasks", doc.TasksHeading.Slug)
+	require.Len(t, doc.Tasks, 2)
+
+	setup := doc.Tasks[0]
+	assert.Equal(t, "Setup", setup.Title)
+	assert.Equal(t, "setup", setup.Slug)
+	assert.Equal(t, 3, setup.Level)
+	assert.Equal(t, 16, setup.Line)
+	assert.Equal(t, taskdoc.StatusPending, setup.Status)
+	var keys []string
+	for _, f := range setup.Fields {
+		keys = append(keys, f.Key+"="+f.Value)
+		assert.Equal(t, "- "+f.Key+": "+f.Value+"\n", sampleDoc[f.Span.Start:f.Span.End])
+	}
+	assert.Equal(t, []string{"Status=pending", "Workflow=tdd-incremental-orchestration", "owner=ana"}, keys)
+	owner, ok := setup.Field("OWNER")
+	assert.True(t, ok)
+	assert.Equal(t, "ana", owner)
+	assert.Equal(t, []taskdoc.Reference{
+		{Raw: "@/specs/jwt-spec.md", Path: "/specs/jwt-spec.md"},
+		{Raw: "@/specs/jwt-spec.md#keys", Path: "/specs/jwt-spec.md", Section: "keys"},
+		{Raw: "@/specs/keys.md", Path: "/specs/keys.md"},
+	}, setup.References)
+	assert.Contains(t, setup.Body, "#### Details")
+	assert.Contains(t, setup.Body, "### not a task")
+	assert.Equal(t, "### Setup\n", sampleDoc[setup.HeadingSpan.Start:setup.HeadingSpan.End])
+
+	api := doc.Tasks[1]
+	assert.Equal(t, "add-api-auth--tokens", api.Slug)
+	assert.Equal(t, taskdoc.StatusCompleted, api.Status)
+	assert.Equal(t, "Validate.", api.Body)
+	note, _ := api.Field("note")
+	assert.Equal(t, "done", note)
+	assert.Equal(t, "- Status: completed\n- Completed: 2026-01-02\n- Note: done\n\nValidate.", api.Content())
+	assert.Equal(t, setup.Span.End, api.Span.Start)
+	assert.Equal(t, doc.TasksSpan.End, api.Span.End)
+	assert.Equal(t, "## Appendix\n", sampleDoc[doc.TasksSpan.End:])
+}
+
+func TestParseOutline(t *testing.T) {
+	doc, err := taskdoc.Parse([]byte(sampleDoc))
+	require.NoError(t, err)
+	type h struct {
+		Level int
+		Slug  string
+		Top   bool
+	}
+	var got []h
+	for _, x := range doc.Headings {
+		got = append(got, h{x.Level, x.Slug, x.TopLevel})
+	}
+	assert.Equal(t, []h{
+		{1, "authentication", true}, {2, "notes", true}, {3, "setup", true}, {2, "tasks", true},
+		{3, "setup-1", true}, {2, "a-listed-heading", false}, {4, "details", true},
+		{3, "add-api-auth--tokens", true}, {2, "appendix", true},
+	}, got)
+	section, ok := doc.Section("setup-1")
+	require.True(t, ok)
+	assert.Contains(t, section, "#### Details")
+	assert.NotContains(t, section, "Add API")
+	notes, ok := doc.Section("notes")
+	require.True(t, ok)
+	assert.Equal(t, "## Notes\n\n### Setup\n\n- Status: completed\n", notes)
+	_, ok = doc.Section("missing")
+	assert.False(t, ok)
+}
+
+func TestParseAwkwardInputs(t *testing.T) {
+	tests := []struct {
+		name  string
+		src   string
+		tasks []string
+	}{
+		{"empty", "", nil},
+		{"tasks heading only, no newline", "## Tasks", nil},
+		{"setext", "Doc\n===\n\nTasks\n=====\n\nOne\n---\n\nTwo\n---\n", []string{"one", "two"}},
+		{"closing hashes", "### Tasks ###\n\n#### One ####\n", []string{"one"}},
+		{"tasks in a quote are not a section", "> ## Tasks\n>\n> ### One\n", nil},
+		{"first Tasks heading wins", "## Tasks\n\n### A\n\n## tasks\n\n### B\n", []string{"a"}},
+		{"bom and crlf", "\ufeff## Tasks\r\n\r\n### A\r\n- Status: blocked\r\n", []string{"a"}},
+		{"html block hides a task", "## Tasks\n\n<!--\n### Hidden\n-->\n\n### Shown\n", []string{"shown"}},
+		{"unclosed fence swallows", "## Tasks\n\n### A\n\n```\n### B\n", []string{"a"}},
+		{"unclosed front matter is markdown", "---\n## Tasks\n\n### A\n", []string{"a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := taskdoc.Parse([]byte(tt.src))
+			require.NoError(t, err)
+			var slugs []string
+			for _, task := range doc.Tasks {
+				slugs = append(slugs, task.Slug)
+			}
+			assert.Equal(t, tt.tasks, slugs)
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name         string
+		src          string
+		code         taskdoc.Code
+		line, column int
+	}{
+		{"invalid UTF-8", "# A\n\n## Tasks\n\n### Caf\xe9\n", taskdoc.CodeInvalidUTF8, 5, 8},
+		{"invalid UTF-8 first byte", "\xff", taskdoc.CodeInvalidUTF8, 1, 1},
+		{"duplicate task slug", "## Tasks\n\n### Same\n\n### same!\n", taskdoc.CodeDuplicateTask, 5, 1},
+		{"bad yaml front matter", "---\nkey: [unclosed\n---\n# A\n", taskdoc.CodeParse, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := taskdoc.Parse([]byte(tt.src))
+			require.Nil(t, doc)
+			var e *taskdoc.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.code, e.Code)
+			assert.Equal(t, tt.line, e.Line)
+			assert.Equal(t, tt.column, e.Column)
+		})
+	}
+}
+
+func TestTaskNotFoundListsAvailable(t *testing.T) {
+	doc, err := taskdoc.Parse([]byte(sampleDoc))
+	require.NoError(t, err)
+	_, err = doc.Task("nope")
+	require.ErrorIs(t, err, taskdoc.ErrTaskNotFound)
+	var e *taskdoc.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, "nope", e.Slug)
+	assert.Equal(t, []string{"setup", "add-api-auth--tokens"}, e.Available)
+}

@@ -1,0 +1,269 @@
+package taskdoc
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// An edit replaces the bytes [start, oldEnd) of the source with new bytes
+// that end at newEnd in the result, then proves that nothing else changed.
+//
+// The proof is cheap. goldmark reads blocks line by line, and a top-level
+// ATX heading closes every block opened before it, so the parse of a
+// document from the start of such a line on does not depend on what came
+// before it (link reference definitions aside). The edited range always
+// starts at such a line, and the result is identical before it; so parsing
+// only the new bytes plus the heading that follows them gives exactly the
+// blocks a full parse would give there. If that heading still comes out as
+// the same top-level heading at the same place, the parser is back in the
+// same state it was in at that point of the old document, and everything
+// after it, identical bytes, parses identically too. An edit therefore
+// costs a parse of one task, not of the document. When the argument does
+// not hold (the document defines link references, the range starts at a
+// setext heading, or it is appended to a document that ends inside an
+// unclosed code fence or HTML block) the edit falls back to a full parse
+// and compares the outline outside the range heading by heading.
+type region struct {
+	start, oldEnd, newEnd int
+	// task: the new bytes hold one task, its heading first (after blank
+	// lines); otherwise they hold none (a removed task).
+	task bool
+	// section: the new bytes also open a new Tasks section.
+	section bool
+	// content: the new bytes hold the caller's text, so a break in
+	// structure is the caller's invalid input, not a library failure.
+	content bool
+	// check proves that the edit shows in the reparsed task.
+	check func(t *Task, m *taskMeta) error
+}
+
+// finish verifies an edit's result and returns it, or returns no bytes
+// and the reason it was refused.
+func (d *Document) finish(out []byte, r region) ([]byte, error) {
+	src := d.Source
+	if r.newEnd-r.start < 0 || len(out)-r.newEnd != len(src)-r.oldEnd ||
+		!bytes.Equal(out[:r.start], src[:r.start]) || !bytes.Equal(out[r.newEnd:], src[r.oldEnd:]) {
+		return nil, &Error{Code: CodeEditChangedOutside, Msg: "the edit changed bytes outside the task; nothing was written"}
+	}
+	if done, err := d.checkLocal(out, r); done {
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	if err := d.checkFull(out, r); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// headingAt returns the index in d.raw of the top-level heading starting
+// at off, or -1.
+func (d *Document) headingAt(off int) int {
+	i := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= off })
+	for ; i < len(d.raw) && d.raw[i].span.Start == off; i++ {
+		if d.raw[i].top {
+			return i
+		}
+	}
+	return -1
+}
+
+// taskLevel is the heading level of the tasks (2 when a section is being
+// created).
+func (d *Document) taskLevel() int {
+	if d.TasksHeading == nil {
+		return 3
+	}
+	return d.TasksHeading.Level + 1
+}
+
+// checkLocal verifies the edit by parsing only the new bytes and the
+// heading after them. done is false when that is not sound and a full
+// parse must decide.
+func (d *Document) checkLocal(out []byte, r region) (done bool, err error) {
+	src := d.Source
+	if d.hasRefs || r.section {
+		return false, nil
+	}
+	next := -1
+	limit := r.newEnd
+	if r.oldEnd < len(src) {
+		if next = d.headingAt(r.oldEnd); next < 0 || (!r.task && !d.raw[next].atx) {
+			return false, nil
+		}
+		limit += d.raw[next].span.End - d.raw[next].span.Start
+	} else if r.start == len(src) && d.openEnd {
+		return false, nil
+	}
+	sc := scanBlocks(out, r.start, limit, r.start)
+	if sc.hasRefs {
+		return false, nil
+	}
+	tops := sc.tops
+	if next >= 0 {
+		want := d.raw[next]
+		n := len(tops) - 1
+		if n < 0 || tops[n].heading < 0 || tops[n].start != r.newEnd ||
+			sc.headings[tops[n].heading].level != want.level || sc.headings[tops[n].heading].text != want.text {
+			return true, d.swallowed(r, want)
+		}
+		tops = tops[:n]
+	}
+	if !r.task {
+		return len(tops) == 0, nil
+	}
+	if len(tops) == 0 || tops[0].heading < 0 || !sc.headings[tops[0].heading].atx {
+		return false, nil
+	}
+	if err := d.checkTaskHeadings(sc, tops, r); err != nil {
+		return true, err
+	}
+	t, m := buildTask(sc, tops, r.newEnd)
+	return true, r.check(&t, &m)
+}
+
+// checkTaskHeadings checks the top-level headings of a new task: its own
+// at the task level first, then only deeper ones.
+func (d *Document) checkTaskHeadings(sc *scan, tops []topBlock, r region) error {
+	level := d.taskLevel()
+	for k, tb := range tops {
+		if tb.heading < 0 {
+			continue
+		}
+		h := sc.headings[tb.heading]
+		switch {
+		case k == 0 && h.level != level:
+			return d.invalid(r, "the task heading does not read as a level-"+strconv.Itoa(level)+" heading")
+		case k > 0 && h.level <= level:
+			return d.headingTooHigh(r, h.level, h.text, level)
+		}
+	}
+	return nil
+}
+
+func (d *Document) headingTooHigh(r region, got int, text string, level int) error {
+	return d.invalid(r, "the content has a level-"+strconv.Itoa(got)+" heading "+quote(text)+
+		", which would end the task; use level "+strconv.Itoa(level+1)+" or deeper")
+}
+
+// openAtEnd reports whether the document ends inside a code fence or an
+// HTML block that has no closing line, which would swallow anything
+// appended.
+func (sc *scan) openAtEnd() bool {
+	if len(sc.tops) == 0 {
+		return false
+	}
+	src := sc.src
+	switch n := sc.tops[len(sc.tops)-1].node.(type) {
+	case *ast.FencedCodeBlock:
+		// The fence is closed when a line follows its content: the
+		// closing fence. An unclosed one runs to the end of the file.
+		after := lineEnd(src, sc.pos(n))
+		if l := n.Lines(); l.Len() > 0 {
+			after = lineEnd(src, sc.base+l.At(l.Len()-1).Start)
+		}
+		return len(bytes.TrimSpace(src[after:])) == 0
+	case *ast.HTMLBlock:
+		// Types 1 to 5 (<script>, <!--, <?, <!X, <![CDATA[) end only at
+		// their closing marker; the others end at a blank line.
+		return n.HTMLBlockType <= ast.HTMLBlockType5 && !n.HasClosure()
+	}
+	return false
+}
+
+func (d *Document) swallowed(r region, next rawHeading) error {
+	return d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+
+		"that would swallow the heading "+quote(next.text)+" after the task")
+}
+
+func (d *Document) invalid(r region, msg string) error {
+	if r.content {
+		return &Error{Code: CodeInvalidTask, Msg: msg}
+	}
+	return &Error{Code: CodeEditChangedOutside, Msg: msg + "; nothing was written"}
+}
+
+// outlineKey is what a heading outside an edit must keep.
+type outlineKey struct {
+	start, end, level int
+	text              string
+	top               bool
+}
+
+func outsideOutline(hs []Heading, start, end, shift int) []outlineKey {
+	var keys []outlineKey
+	for _, h := range hs {
+		switch {
+		case h.Span.Start < start:
+			keys = append(keys, outlineKey{h.Span.Start, h.Span.End, h.Level, h.Text, h.TopLevel})
+		case h.Span.Start >= end:
+			keys = append(keys, outlineKey{h.Span.Start + shift, h.Span.End + shift, h.Level, h.Text, h.TopLevel})
+		}
+	}
+	return keys
+}
+
+// checkFull verifies an edit with a full parse of the result.
+func (d *Document) checkFull(out []byte, r region) error {
+	nd, err := Parse(out)
+	if err != nil {
+		if CodeOf(err) == CodeDuplicateTask {
+			return err
+		}
+		return d.invalid(r, "the edited document does not parse: "+err.Error())
+	}
+	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)
+	after := outsideOutline(nd.Headings, r.start, r.newEnd, 0)
+	if !equalKeys(before, after) {
+		return d.invalid(r, "the edit would change headings outside the task")
+	}
+	if !r.task {
+		if len(nd.Tasks) != len(d.Tasks)-1 {
+			return d.invalid(r, "the edit would change other tasks")
+		}
+		return nil
+	}
+	if r.section && (nd.TasksHeading == nil || nd.TasksHeading.Span.Start < r.start) {
+		return d.invalid(r, "the new Tasks section does not read as one")
+	}
+	found := -1
+	level := nd.taskLevel()
+	for i, h := range nd.Headings {
+		if h.Span.Start < r.start || h.Span.Start >= r.newEnd || !h.TopLevel {
+			continue
+		}
+		switch {
+		case r.section && found < 0 && nd.TasksHeading != nil && h.Span == nd.TasksHeading.Span:
+		case h.Level == level && found < 0:
+			found = i
+		case h.Level <= level:
+			return d.headingTooHigh(r, h.Level, h.Text, level)
+		}
+	}
+	for i := range nd.Tasks {
+		if found >= 0 && nd.Tasks[i].Span.Start == nd.Headings[found].Span.Start {
+			return r.check(&nd.Tasks[i], &nd.metas[i])
+		}
+	}
+	if r.start == len(d.Source) && d.openEnd {
+		return d.invalid(r, "the document ends inside an unclosed code fence or HTML block, "+
+			"which would swallow the new task; close it first")
+	}
+	return d.invalid(r, "the new task does not read as a task")
+}
+
+func equalKeys(a, b []outlineKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,105 @@
+// Package workspace gives confined, locked and crash-safe access to the
+// files of a taskmd workspace: one root directory that agents, servers,
+// editors, scripts and people use at the same time.
+//
+// # Layout
+//
+// Every file is named by a slash-separated path relative to the root:
+//
+//	docs/**/*.md             documents and their Tasks sections
+//	coordinator/active.md    the coordinator's sequential list
+//	archived/...             finished lists and documents
+//	workflows/<name>.md      workflow texts
+//	.taskmd/locks/*.lock     one lock file per locked name (never *.md)
+//
+// Nothing is created by Open; directories appear with the first file
+// written into them.
+//
+// # Names and confinement
+//
+// All access goes through an os.Root. A name that is empty, absolute, or
+// has an empty, "." or ".." element, a backslash or a NUL byte is refused
+// with OUTSIDE_ROOT before anything is touched. A symbolic link as the last
+// element is refused with SYMLINK_REFUSED (a symlinked document is never
+// read or written through). Links in directories are followed only while
+// they stay inside the root; one that leads outside, or any absolute link,
+// is OUTSIDE_ROOT. Names under .taskmd/locks are reserved.
+//
+// # Versions and limits
+//
+// Read returns a file's content with its Version, a hash of the bytes
+// (VersionOf). UpdateIf takes the Version a caller read and fails with
+// CONFLICT, changing nothing, if the file is no longer that version. Files
+// over the size limit (16 MiB, WithMaxFileSize) are FILE_TOO_LARGE and *.md
+// files that are not UTF-8 are INVALID_UTF8, both on read and on write.
+//
+// # Guarantee
+//
+// Every error the package makes is a *taskdoc.Error (a cancelled wait is
+// IO_ERROR wrapping the context's error; errors from the caller's update
+// functions are returned as they are), and an operation that fails has
+// changed no file's content (it may have left the lock directory or new,
+// empty parent directories behind). Beyond that:
+//
+//   - Atomic: readers, in this process or any other, see a file either as
+//     it was before a write or as it is after it, never partly written.
+//     Write, Update and Create write a temporary file beside the target
+//     (".<name>.tmp-<random>", never *.md), flush it, and then rename it over
+//     the target (Create: hard-link it to the target, which fails if the
+//     target exists). Operations on several files under one Lock are each
+//     atomic, not atomic together.
+//   - Durable: on Unix, when Update, Write, Create or Remove returns
+//     without error, the change survives a crash of the process or of the
+//     machine: the file and then its directory are fsynced (and new parent
+//     directories too). A crash at any moment leaves the old content or the
+//     new, plus at most a stray temporary file, which reads, List and Walk
+//     ignore and the next update of that file removes.
+//   - Exclusive: Update, UpdateIf and Lock hold, for each name, a lock
+//     shared by every Workspace value in the process (a wait honours the
+//     context) and then an exclusive flock (gofrs/flock) on
+//     .taskmd/locks/<escaped name>.lock, a fresh one per critical section.
+//     Lock files are never renamed or removed; the data file is never
+//     locked itself, as the rename replaces it. Update re-reads the file
+//     inside the lock, so no update is ever lost to a concurrent one. Lock
+//     takes several names in sorted order, so callers cannot deadlock.
+//   - Reads take no lock.
+//
+// People editing files by hand, and tools that do not use these locks, are
+// not excluded; UpdateIf is how an editor detects that they changed a file.
+//
+// # Supported systems
+//
+// Local file systems, used by processes on one host: ext4, XFS, btrfs,
+// APFS, NTFS. Network file systems (NFS, SMB, sshfs, and folders synced by
+// cloud clients) are not supported: flock there is emulated with byte-range
+// locks or not honoured at all, and processes on two machines sharing a
+// directory do not exclude each other. Deleting .taskmd while the library
+// is in use voids the exclusion guarantee. Lock files are named after the
+// path with '%' and '/' escaped ("docs%2Fapi%2Fauth.md.lock"), or a hash
+// for very long names.
+//
+// On Windows the lock is LockFileEx (through gofrs/flock) and confinement
+// and atomic replacement work as on Unix, with two differences. Directories
+// cannot be fsynced, so a power failure just after a write may lose that
+// newest write (never tearing the file). And a file cannot be replaced
+// while some program has it open without sharing delete access, as readers
+// (this package's Read included), editors and virus scanners do: the write
+// retries for up to a second, then returns IO_ERROR with the temporary file
+// removed and the old content in place, so the caller may simply retry.
+//
+// # Example
+//
+//	ws, err := workspace.Open("/path/to/project")
+//	if err != nil { ... }
+//	defer ws.Close()
+//	v, err := ws.Update(ctx, "docs/api/auth.md", func(cur []byte, exists bool) ([]byte, error) {
+//		if !exists {
+//			return taskdoc.NewDocument("Auth"), nil
+//		}
+//		doc, err := taskdoc.Parse(cur)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return doc.SetStatus("implement-jwt-signing", taskdoc.StatusInProgress)
+//	})
+package workspace

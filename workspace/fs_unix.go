@@ -1,0 +1,34 @@
+//go:build unix
+
+package workspace
+
+import (
+	"path"
+	"syscall"
+)
+
+// noFollow makes the lock file's open refuse a symbolic link.
+const noFollow = syscall.O_NOFOLLOW
+
+// syncDir flushes the directory that holds name, making a rename, link or
+// removal in it durable.
+func (w *Workspace) syncDir(name string) error {
+	dir := path.Dir(name)
+	d, err := w.root.Open(dir)
+	if err != nil {
+		return fail(dir, "sync directory", err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(dir, "sync directory", err)
+	}
+	return nil
+}
+
+// rename replaces newname with oldname.
+func (w *Workspace) rename(oldname, newname string) error {
+	return w.root.Rename(oldname, newname)
+}

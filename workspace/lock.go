@@ -1,0 +1,261 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gofrs/flock"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// processLocks holds one lock per (root, name) for the whole process, shared
+// by every Workspace value. Each lock is a channel with room for one token,
+// so waiting for it can also wait for a context; entries are counted and
+// dropped when nobody holds or waits for them, so the table does not grow
+// with the number of names ever locked.
+var processLocks = struct {
+	sync.Mutex
+	m map[string]*processLock
+}{m: make(map[string]*processLock)}
+
+type processLock struct {
+	token chan struct{}
+	refs  int // holders and waiters
+}
+
+func lockProcess(ctx context.Context, key string) error {
+	processLocks.Lock()
+	l := processLocks.m[key]
+	if l == nil {
+		l = &processLock{token: make(chan struct{}, 1)}
+		processLocks.m[key] = l
+	}
+	l.refs++
+	processLocks.Unlock()
+
+	select {
+	case l.token <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case l.token <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		dropProcessRef(key, l)
+		return ctx.Err()
+	}
+}
+
+func unlockProcess(key string) {
+	processLocks.Lock()
+	l := processLocks.m[key]
+	processLocks.Unlock()
+	<-l.token
+	dropProcessRef(key, l)
+}
+
+func dropProcessRef(key string, l *processLock) {
+	processLocks.Lock()
+	l.refs--
+	if l.refs == 0 {
+		delete(processLocks.m, key)
+	}
+	processLocks.Unlock()
+}
+
+// heldLock is one name locked in the process and on disk.
+type heldLock struct {
+	key  string
+	file *flock.Flock
+}
+
+// lock takes the process lock and then the file lock of one validated name.
+func (w *Workspace) lock(ctx context.Context, name string) (heldLock, error) {
+	key := w.lockKey + "\x00" + name
+	if err := lockProcess(ctx, key); err != nil {
+		return heldLock{}, ctxErr(ctx, name)
+	}
+	file, err := w.lockFile(ctx, name)
+	if err != nil {
+		unlockProcess(key)
+		return heldLock{}, err
+	}
+	return heldLock{key: key, file: file}, nil
+}
+
+func (h heldLock) unlock() error {
+	err := h.file.Unlock()
+	unlockProcess(h.key)
+	return err
+}
+
+// lockFile takes the exclusive file lock of name. A new flock.Flock per
+// critical section, because one Flock shared by goroutines lets them all in.
+// The lock file lives in the root's lock directory and is opened without
+// following a final symbolic link; after locking, the open file is checked
+// against the one inside the root, so a directory swapped for a link can
+// never make two processes lock different files.
+func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, error) {
+	rel := lockFileName(name)
+	for attempt := 0; ; attempt++ {
+		if err := w.ensureLockDir(attempt > 0); err != nil {
+			return nil, err
+		}
+		file := flock.New(filepath.Join(w.abs, filepath.FromSlash(rel)),
+			flock.SetFlag(lockOpenFlag), flock.SetPermissions(0o644))
+		err := waitFlock(ctx, file)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctxErr(ctx, name)
+			}
+			if attempt == 0 && os.IsNotExist(err) {
+				continue // the lock directory was removed since it was made
+			}
+			return nil, fail(name, "lock", err)
+		}
+		if err := w.checkLockFile(name, rel, file); err != nil {
+			file.Unlock()
+			return nil, err
+		}
+		return file, nil
+	}
+}
+
+// lockOpenFlag opens lock files as flock.New does, but never through a
+// symbolic link.
+var lockOpenFlag = func() int {
+	switch runtime.GOOS {
+	case "aix", "solaris", "illumos": // exclusive locks need a writable file there
+		return os.O_CREATE | os.O_RDWR | noFollow
+	}
+	return os.O_CREATE | os.O_RDONLY | noFollow
+}()
+
+// waitFlock locks file, waiting for ctx without polling: the blocking lock
+// runs in a goroutine, and if ctx ends first, that goroutine releases the
+// lock as soon as it gets it.
+func waitFlock(ctx context.Context, file *flock.Flock) error {
+	ok, err := file.TryLock()
+	if err != nil || ok {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- file.Lock() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		go func() {
+			if <-done == nil {
+				file.Unlock()
+			}
+		}()
+		return ctx.Err()
+	}
+}
+
+func (w *Workspace) checkLockFile(name, rel string, file *flock.Flock) error {
+	opened, err := file.Stat()
+	if err != nil {
+		return fail(name, "lock", err)
+	}
+	inside, err := w.lockRoot().Lstat(path.Base(rel))
+	if err != nil {
+		return fail(rel, "lock", err)
+	}
+	if !os.SameFile(opened, inside) {
+		return &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
+			Msg: fmt.Sprintf("lock %s: the lock directory leads outside the workspace root", name)}
+	}
+	return nil
+}
+
+// ensureLockDir creates the lock directory once per Workspace (again when
+// force is set), refuses it if it or .taskmd is a symbolic link, and opens
+// it as a root of its own so that checking a lock file is one system call.
+func (w *Workspace) ensureLockDir(force bool) error {
+	w.lockDirMu.Lock()
+	defer w.lockDirMu.Unlock()
+	if w.lockDir != nil && !force {
+		return nil
+	}
+	if err := w.mkdirAll(lockDir); err != nil {
+		return err
+	}
+	for _, dir := range []string{".taskmd", lockDir} {
+		info, err := w.root.Lstat(dir)
+		if err != nil {
+			return fail(dir, "lock", err)
+		}
+		if info.Mode()&fs.ModeSymlink != 0 || !info.IsDir() {
+			return &taskdoc.Error{Code: taskdoc.CodeSymlink, Path: dir,
+				Msg: fmt.Sprintf("%s must be a directory, not a link or a file", dir)}
+		}
+	}
+	dir, err := w.root.OpenRoot(lockDir)
+	if err != nil {
+		return fail(lockDir, "lock", err)
+	}
+	if w.lockDir != nil {
+		w.lockDir.Close()
+	}
+	w.lockDir = dir
+	return nil
+}
+
+func (w *Workspace) lockRoot() *os.Root {
+	w.lockDirMu.Lock()
+	defer w.lockDirMu.Unlock()
+	return w.lockDir
+}
+
+// Lock locks every name and runs fn with a Tx that may write and remove
+// them. Names are sorted and deduplicated before locking, so two callers
+// locking overlapping sets can never deadlock; the locks are released in
+// reverse order when fn returns, also when it panics. Waiting honours ctx.
+// fn must not lock any of its names again: that would wait for itself until
+// ctx ends.
+//
+// Operations on several files are not atomic as a whole: a crash between two
+// writes leaves the first done and the second not. Order them so that such a
+// state is safe (write the copy before removing the original).
+func (w *Workspace) Lock(ctx context.Context, names []string, fn func(tx *Tx) error) (err error) {
+	names = slices.Clone(names)
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for _, name := range names {
+		if err := checkName(name); err != nil {
+			return err
+		}
+	}
+	if err := ctxErr(ctx, strings.Join(names, ", ")); err != nil {
+		return err
+	}
+	held := make([]heldLock, 0, len(names))
+	defer func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			if uerr := held[i].unlock(); uerr != nil && err == nil {
+				err = fail(names[i], "unlock", uerr)
+			}
+		}
+	}()
+	for _, name := range names {
+		h, err := w.lock(ctx, name)
+		if err != nil {
+			return err
+		}
+		held = append(held, h)
+	}
+	tx := &Tx{w: w, names: names}
+	defer tx.close()
+	return fn(tx)
+}

@@ -1,0 +1,208 @@
+package workspace
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// lockDir holds one lock file per locked name. It is library state, so
+// callers may not read or write inside it: replacing a lock file would
+// silently break mutual exclusion.
+const lockDir = ".taskmd/locks"
+
+// tempMarker separates a target's base name from the random suffix of its
+// temporary file: ".auth.md.tmp-1f2e3d4c5b6a7980". The leading dot hides it
+// from most listings and the suffix means it never ends in ".md".
+const tempMarker = ".tmp-"
+
+// checkName validates a slash-separated, root-relative name before anything
+// touches the disk. Everything refused here would either leave the root or
+// mean something different on another operating system.
+func checkName(name string) error {
+	refuse := func(why string) error {
+		return &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
+			Msg: fmt.Sprintf("path %q is refused: %s", name, why)}
+	}
+	switch {
+	case name == "":
+		return refuse("empty path")
+	case strings.IndexByte(name, 0) >= 0:
+		return refuse("contains a NUL byte")
+	case strings.IndexByte(name, '\\') >= 0:
+		return refuse("contains a backslash")
+	case name[0] == '/':
+		return refuse("absolute path")
+	}
+	for _, elem := range strings.Split(name, "/") {
+		switch elem {
+		case "":
+			return refuse("empty path element")
+		case ".", "..":
+			return refuse(fmt.Sprintf("%q element", elem))
+		}
+	}
+	if name == lockDir || strings.HasPrefix(name, lockDir+"/") || name == ".taskmd" {
+		return refuse("reserved for lock files")
+	}
+	return nil
+}
+
+// checkDir validates a directory name for List and Walk, where "." (or "")
+// means the root itself.
+func checkDir(dir string) (string, error) {
+	if dir == "" || dir == "." {
+		return ".", nil
+	}
+	return dir, checkName(dir)
+}
+
+// join returns dir/base for a root-relative dir, where dir may be ".".
+func join(dir, base string) string {
+	if dir == "." {
+		return base
+	}
+	return dir + "/" + base
+}
+
+// tempName returns a fresh temporary name beside name.
+func tempName(name string) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	dir, base := path.Split(name)
+	return dir + "." + base + tempMarker + hex.EncodeToString(b[:]), nil
+}
+
+// isTemp reports whether a base name is one of our temporary files: a
+// leftover of a crash between creating and renaming it.
+func isTemp(base string) bool {
+	i := strings.LastIndex(base, tempMarker)
+	if !strings.HasPrefix(base, ".") || i < 1 {
+		return false
+	}
+	suffix := base[i+len(tempMarker):]
+	if len(suffix) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(suffix)
+	return err == nil
+}
+
+// isTempOf reports whether base is a temporary file of the target base name.
+func isTempOf(base, target string) bool {
+	return isTemp(base) && strings.HasPrefix(base, "."+target+tempMarker) &&
+		len(base) == len(target)+1+len(tempMarker)+16
+}
+
+var lockEscaper = strings.NewReplacer("%", "%25", "/", "%2F")
+
+// lockFileName maps a name to its lock file in one flat directory, so lock
+// files never need directories of their own and two names can never share a
+// lock file: '%' and '/' are escaped, and a name too long for one path
+// element is replaced by its hash behind "%%", which no escaped name contains.
+func lockFileName(name string) string {
+	escaped := lockEscaper.Replace(name)
+	if len(escaped)+len(".lock") > 255 {
+		escaped = "%%" + string(VersionOf([]byte(name)))
+	}
+	return lockDir + "/" + escaped + ".lock"
+}
+
+// checkUTF8 refuses invalid UTF-8 in Markdown files, pointing at the first
+// bad byte.
+func checkUTF8(name string, data []byte) error {
+	if !strings.HasSuffix(name, ".md") || utf8.Valid(data) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidUTF8, Path: name, Line: line, Column: col,
+		Msg: fmt.Sprintf("%s is not valid UTF-8", name)}
+}
+
+// checkSize refuses data over the workspace's size limit.
+func (w *Workspace) checkSize(name string, size int64) error {
+	if size <= w.opts.maxFileSize {
+		return nil
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeFileTooLarge, Path: name,
+		Msg: fmt.Sprintf("%s is %d bytes, over the limit of %d", name, size, w.opts.maxFileSize)}
+}
+
+// errPathEscapes is the text of os.Root's unexported error for a name or a
+// symbolic link that resolves outside the root.
+const errPathEscapes = "path escapes from parent"
+
+// fail turns an error from the file system into a *taskdoc.Error that names
+// the path; errors.Is still reaches the cause (fs.ErrNotExist, ...).
+func fail(name, op string, err error) error {
+	var te *taskdoc.Error
+	if errors.As(err, &te) {
+		return err
+	}
+	var pe *os.PathError
+	var le *os.LinkError
+	var cause error
+	switch {
+	case errors.As(err, &pe):
+		cause = pe.Err
+	case errors.As(err, &le):
+		cause = le.Err
+	}
+	switch {
+	case cause != nil && cause.Error() == errPathEscapes:
+		return &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name, Err: err,
+			Msg: fmt.Sprintf("%s: %s leads outside the workspace root", op, name)}
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name, Err: notExist{err},
+			Msg: fmt.Sprintf("%s: %s does not exist", op, name)}
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeIO, Path: name, Err: err,
+		Msg: fmt.Sprintf("%s %s", op, name)}
+}
+
+// notExist makes a "not a directory" failure match fs.ErrNotExist too: for
+// the caller, docs/a.md/b.md does not exist whatever a.md is.
+type notExist struct{ err error }
+
+func (e notExist) Error() string        { return e.err.Error() }
+func (e notExist) Unwrap() error        { return e.err }
+func (e notExist) Is(target error) bool { return target == fs.ErrNotExist }
+
+// symlinkRefused is the error for a symbolic link as the final element.
+func symlinkRefused(name string) error {
+	return &taskdoc.Error{Code: taskdoc.CodeSymlink, Path: name,
+		Msg: fmt.Sprintf("%s is a symbolic link; taskmd does not follow links to documents", name)}
+}
+
+// ctxErr wraps a cancelled context so that every error carries a code while
+// errors.Is(err, context.Canceled) keeps working.
+func ctxErr(ctx interface{ Err() error }, name string) error {
+	if err := ctx.Err(); err != nil {
+		return &taskdoc.Error{Code: taskdoc.CodeIO, Path: name, Err: err,
+			Msg: fmt.Sprintf("%s: operation abandoned", name)}
+	}
+	return nil
+}

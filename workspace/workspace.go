@@ -1,0 +1,267 @@
+package workspace
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// DefaultMaxFileSize is the largest file a workspace reads or writes unless
+// WithMaxFileSize says otherwise.
+const DefaultMaxFileSize = 16 << 20
+
+// Workspace is one root directory opened for confined, locked, crash-safe
+// access. It is safe for concurrent use by many goroutines; several
+// Workspace values on the same directory, in one process or in several,
+// exclude each other through the same locks.
+type Workspace struct {
+	root    *os.Root
+	abs     string // absolute path as given to Open, cleaned
+	lockKey string // absolute path with symbolic links resolved: one key per directory
+	opts    options
+
+	lockDirMu sync.Mutex
+	lockDir   *os.Root // .taskmd/locks, opened on first lock
+}
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	maxFileSize int64
+}
+
+// WithMaxFileSize sets the largest file, in bytes, that the workspace reads
+// or writes; larger ones get FILE_TOO_LARGE. The default is 16 MiB.
+func WithMaxFileSize(n int64) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.maxFileSize = n
+		}
+	}
+}
+
+// Open opens the workspace rooted at root, which must be an existing
+// directory. Nothing is created until the first write.
+func Open(root string, opts ...Option) (*Workspace, error) {
+	o := options{maxFileSize: DefaultMaxFileSize}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fail(root, "open workspace", err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fail(root, "open workspace", err)
+	}
+	if !info.IsDir() {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: root,
+			Msg: fmt.Sprintf("open workspace: %s is not a directory", root)}
+	}
+	key, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fail(root, "open workspace", err)
+	}
+	r, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fail(root, "open workspace", err)
+	}
+	return &Workspace{root: r, abs: abs, lockKey: key, opts: o}, nil
+}
+
+// Close releases the workspace's directory handle. Operations after Close
+// fail.
+func (w *Workspace) Close() error {
+	w.lockDirMu.Lock()
+	if w.lockDir != nil {
+		w.lockDir.Close()
+	}
+	w.lockDirMu.Unlock()
+	if err := w.root.Close(); err != nil {
+		return fail(w.abs, "close workspace", err)
+	}
+	return nil
+}
+
+// Root returns the absolute path of the workspace's root directory.
+func (w *Workspace) Root() string { return w.abs }
+
+// Version identifies the content of a file: the first 128 bits of its
+// SHA-256, in hexadecimal (32 characters). It depends on the bytes only, so
+// equal content has equal versions whoever wrote it and whenever. The empty
+// Version stands for a file that does not exist.
+type Version string
+
+// VersionOf returns the Version of data.
+func VersionOf(data []byte) Version {
+	sum := sha256.Sum256(data)
+	return Version(hex.EncodeToString(sum[:16]))
+}
+
+// Read returns the content of name and its Version. A missing file is
+// DOCUMENT_NOT_FOUND (and matches fs.ErrNotExist); a symbolic link is
+// SYMLINK_REFUSED; a file over the size limit is FILE_TOO_LARGE; a *.md file
+// that is not UTF-8 is INVALID_UTF8. Read takes no lock: atomic replacement
+// means it always sees one complete version.
+func (w *Workspace) Read(ctx context.Context, name string) ([]byte, Version, error) {
+	if err := ctxErr(ctx, name); err != nil {
+		return nil, "", err
+	}
+	if err := checkName(name); err != nil {
+		return nil, "", err
+	}
+	data, _, err := w.read(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if data == nil {
+		return nil, "", fail(name, "read", fs.ErrNotExist)
+	}
+	return data, VersionOf(data), nil
+}
+
+// Exists reports whether name exists as a regular file. A symbolic link is
+// SYMLINK_REFUSED rather than false, so that a caller never creates a file
+// beside a link it did not notice.
+func (w *Workspace) Exists(ctx context.Context, name string) (bool, error) {
+	if err := ctxErr(ctx, name); err != nil {
+		return false, err
+	}
+	if err := checkName(name); err != nil {
+		return false, err
+	}
+	_, err := w.stat(name)
+	switch {
+	case err == nil:
+		return true, nil
+	case taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound:
+		return false, nil
+	}
+	return false, err
+}
+
+// stat returns the information of a regular file, refusing links and other
+// kinds of files.
+func (w *Workspace) stat(name string) (fs.FileInfo, error) {
+	info, err := w.root.Lstat(name)
+	if err != nil {
+		return nil, fail(name, "stat", err)
+	}
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, symlinkRefused(name)
+	case !info.Mode().IsRegular():
+		return nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: name,
+			Msg: fmt.Sprintf("%s is not a regular file", name)}
+	}
+	return info, nil
+}
+
+// read returns the content of name, or nil data and nil error when it does
+// not exist. It checks that the file it opened is the one it examined, so a
+// symbolic link swapped in between is never followed.
+func (w *Workspace) read(name string) ([]byte, fs.FileInfo, error) {
+	const attempts = 5 // each retry means a concurrent replace won a race
+	for range attempts {
+		info, err := w.stat(name)
+		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+			return nil, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := w.checkSize(name, info.Size()); err != nil {
+			return nil, nil, err
+		}
+		data, same, err := w.readSame(name, info)
+		if err != nil {
+			return nil, nil, err
+		}
+		if same {
+			if err := checkUTF8(name, data); err != nil {
+				return nil, nil, err
+			}
+			return data, info, nil
+		}
+	}
+	return nil, nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: name,
+		Msg: fmt.Sprintf("read %s: the file kept changing while it was read", name)}
+}
+
+// readSame reads name if the opened file is the one described by info.
+func (w *Workspace) readSame(name string, info fs.FileInfo) ([]byte, bool, error) {
+	f, err := w.root.Open(name)
+	if err != nil {
+		if taskdoc.CodeOf(fail(name, "", err)) == taskdoc.CodeDocumentNotFound {
+			return nil, false, nil
+		}
+		return nil, false, fail(name, "read", err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, false, fail(name, "read", err)
+	}
+	if !os.SameFile(info, opened) {
+		return nil, false, nil
+	}
+	// One byte of headroom shows a file that grew past the limit after the
+	// stat; the extra byte read costs nothing otherwise.
+	buf := make([]byte, 0, opened.Size()+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, fail(name, "read", err)
+		}
+		if int64(len(buf)) > w.opts.maxFileSize {
+			return nil, false, w.checkSize(name, int64(len(buf)))
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 4096)
+		}
+	}
+	return buf, true, nil
+}
+
+// List returns the root-relative names of the regular files directly in dir
+// ("." for the root), sorted, without temporary files and without symbolic
+// links. A directory that does not exist yet has no files: the layout is
+// created lazily, so that is not an error.
+func (w *Workspace) List(ctx context.Context, dir string) ([]string, error) {
+	if err := ctxErr(ctx, dir); err != nil {
+		return nil, err
+	}
+	dir, err := checkDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fs.ReadDir(w.root.FS(), dir)
+	if err != nil {
+		if taskdoc.CodeOf(fail(dir, "", err)) == taskdoc.CodeDocumentNotFound {
+			return nil, nil
+		}
+		return nil, fail(dir, "list", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && !isTemp(e.Name()) {
+			names = append(names, join(dir, e.Name()))
+		}
+	}
+	return names, nil
+}

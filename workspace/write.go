@@ -1,0 +1,156 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// write replaces name with data: a temporary file beside it is written,
+// flushed to disk and renamed over name, and the directory is flushed so the
+// rename survives a crash. Readers see the old file or the new one, never a
+// mix. A file that existed keeps its permission bits (info is its Lstat).
+func (w *Workspace) write(name string, data []byte, existing fs.FileInfo) error {
+	if err := w.checkContent(name, data); err != nil {
+		return err
+	}
+	tmp, err := w.writeTemp(name, data, existing)
+	if err != nil {
+		return err
+	}
+	if err := w.rename(tmp, name); err != nil {
+		w.root.Remove(tmp)
+		return fail(name, "write", err)
+	}
+	w.removeStaleTemps(name)
+	return w.syncDir(name)
+}
+
+// create writes name only if nothing exists there. A hard link from the
+// finished temporary file publishes it: link never replaces, and the file is
+// complete and on disk before it gets its name.
+func (w *Workspace) create(name string, data []byte) error {
+	if err := w.checkContent(name, data); err != nil {
+		return err
+	}
+	tmp, err := w.writeTemp(name, data, nil)
+	if err != nil {
+		return err
+	}
+	linkErr := w.root.Link(tmp, name)
+	if err := w.root.Remove(tmp); err != nil && linkErr == nil {
+		linkErr = err
+	}
+	if errors.Is(linkErr, fs.ErrExist) {
+		return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name, Err: linkErr,
+			Msg: fmt.Sprintf("create %s: it already exists", name)}
+	}
+	if linkErr != nil {
+		return fail(name, "create", linkErr)
+	}
+	return w.syncDir(name)
+}
+
+// remove deletes name and flushes its directory.
+func (w *Workspace) remove(name string) error {
+	if err := w.root.Remove(name); err != nil {
+		return fail(name, "remove", err)
+	}
+	return w.syncDir(name)
+}
+
+func (w *Workspace) checkContent(name string, data []byte) error {
+	if err := w.checkSize(name, int64(len(data))); err != nil {
+		return err
+	}
+	return checkUTF8(name, data)
+}
+
+// writeTemp writes data to a new temporary file beside name, flushed and
+// closed, creating name's directories when they are missing. It returns the
+// temporary name.
+func (w *Workspace) writeTemp(name string, data []byte, existing fs.FileInfo) (string, error) {
+	tmp, err := tempName(name)
+	if err != nil {
+		return "", fail(name, "write", err)
+	}
+	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	f, err := w.root.OpenFile(tmp, flags, 0o644)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		if dir := path.Dir(name); dir != "." {
+			if err := w.mkdirAll(dir); err != nil {
+				return "", err
+			}
+		}
+		f, err = w.root.OpenFile(tmp, flags, 0o644)
+	}
+	if err != nil {
+		return "", fail(name, "write", err)
+	}
+	err = writeAndSync(f, data, existing)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		w.root.Remove(tmp)
+		return "", fail(name, "write", err)
+	}
+	return tmp, nil
+}
+
+func writeAndSync(f *os.File, data []byte, existing fs.FileInfo) error {
+	if existing != nil && existing.Mode().Perm() != 0o644 {
+		if err := f.Chmod(existing.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// mkdirAll creates dir and its parents and flushes every parent, so that a
+// file written into a new directory is reachable after a crash.
+func (w *Workspace) mkdirAll(dir string) error {
+	if err := w.root.MkdirAll(dir, 0o755); err != nil {
+		return fail(dir, "create directory", err)
+	}
+	for d := dir; d != "."; d = path.Dir(d) {
+		if err := w.syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeStaleTemps deletes temporary files of name left by a writer that
+// crashed before renaming. The caller holds name's lock, and every writer of
+// name holds it too, so none of them is in use. Failing to remove one only
+// leaves a file that reads and listings ignore, so errors are not reported.
+func (w *Workspace) removeStaleTemps(name string) {
+	dir, base := path.Split(name)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	d, err := w.root.Open(dir)
+	if err != nil {
+		return
+	}
+	entries, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if isTempOf(e, base) {
+			w.root.Remove(join(dir, e))
+		}
+	}
+}
