@@ -45,8 +45,10 @@ type Entry struct {
 // DOCUMENT_NOT_FOUND.
 //
 // The archive copy is durable before active.md is removed, so a crash leaves
-// at worst both files with the same bytes; the next Recover (or Coordinator)
-// notices the identical archive and only removes active.md.
+// at worst both files with the same bytes. Calling Coordinator again then
+// finds the identical archive and only removes active.md; for a finished
+// list (every task completed) the next Recover, which the coordinator runs
+// before each operation, does the same by itself.
 func Coordinator(ctx context.Context, ws *workspace.Workspace, now time.Time) (string, error) {
 	var name string
 	err := ws.Lock(ctx, []string{ActiveList}, func(tx *workspace.Tx) error {

@@ -321,3 +321,19 @@ func TestFinished(t *testing.T) {
 		assert.Equal(t, tt.want, archive.Finished(doc), tt.text)
 	}
 }
+
+// TestCoordinatorAfterCrash: a crash after the copy of an unfinished list
+// left both files; archiving again keeps the one copy.
+func TestCoordinatorAfterCrash(t *testing.T) {
+	copyName := "archived/coordinator/active-2026-11-21-170000.md"
+	ws, root := newWorkspace(t, map[string]string{archive.ActiveList: openList, copyName: openList})
+	require.NoError(t, archive.Recover(bg, ws))
+	_, active := readFile(t, root, archive.ActiveList)
+	require.True(t, active, "Recover leaves a list with work left alone")
+	name, err := archive.Coordinator(bg, ws, now)
+	require.NoError(t, err)
+	assert.Equal(t, copyName, name)
+	assert.Equal(t, []string{copyName}, filesUnder(t, root, archive.CoordinatorDir))
+	_, active = readFile(t, root, archive.ActiveList)
+	assert.False(t, active)
+}

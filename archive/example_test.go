@@ -85,3 +85,37 @@ func ExampleDocument() {
 	// Output:
 	// archived/docs/api/auth.md true
 }
+
+// A crash left a finished list behind; Recover archives it.
+func ExampleRecover() {
+	root, err := os.MkdirTemp("", "archive-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(root)
+	finished := "# Coordinator Tasks\n\n## Tasks\n\n### Plan\n\n- Status: completed\n- Main-Workflow: tdd\n- Completed: 2026-11-22\n- Note: planned\n"
+	if err := os.MkdirAll(filepath.Join(root, "coordinator"), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "coordinator", "active.md"), []byte(finished), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	ws, err := workspace.Open(root)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ws.Close()
+	ctx := context.Background()
+
+	if err := archive.Recover(ctx, ws); err != nil {
+		log.Fatal(err)
+	}
+	entries, err := archive.List(ctx, ws)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = os.Stat(filepath.Join(root, "coordinator", "active.md"))
+	fmt.Println(len(entries), "archive; list removed:", os.IsNotExist(err))
+	// Output:
+	// 1 archive; list removed: true
+}

@@ -41,8 +41,8 @@ type Started struct {
 // Completed reports a completed task and what comes next.
 type Completed struct {
 	Task taskdoc.Task // as it is after completion
-	Note string
-	Date string // YYYY-MM-DD, UTC
+	Note string       // as stored: folded onto one line
+	Date string       // YYYY-MM-DD, UTC
 	// Next is the next task, already in progress; nil when the list was
 	// archived or when only blocked tasks are left (see Blocked).
 	Next *Started

@@ -46,8 +46,10 @@
 // # Rules
 //
 //   - Status is pending, in_progress, completed or blocked; a task without
-//     one is pending. Values are read with taskdoc.ParseStatus, so a write
-//     that would leave another value is UNKNOWN_STATUS.
+//     one is pending. Values are read with taskdoc.ParseStatus (case and
+//     surrounding space do not matter). Create or Edit leaving another value,
+//     and Start or Complete of a task whose Status a person mistyped, are
+//     UNKNOWN_STATUS: the status rules cannot reason about such a task.
 //   - Start moves a pending task to in_progress. Starting an in_progress
 //     task again is a resume and changes nothing; a completed or blocked task
 //     is INVALID_TRANSITION.
@@ -60,7 +62,7 @@
 //   - Complete needs a note (NOTE_REQUIRED when empty after trimming) and
 //     records Status: completed, Completed: <date> (UTC, from WithClock's
 //     clock) and Note: <note> in the task's metadata list, in the list's own
-//     bullet style. Completing a completed task is INVALID_TRANSITION, never
+//     bullet style; a note's line breaks are joined into one line. Completing a completed task is INVALID_TRANSITION, never
 //     a second note. Complete returns a confirmation, never a next task.
 //   - Titles are unique within a document's Tasks section: Create and Edit
 //     refuse a second task with the same slug (DUPLICATE_TASK). An unknown

@@ -202,5 +202,5 @@ func ExampleTasks_List() {
 	// implement-jwt-signing in_progress
 	// add-token-validation pending
 	// Handle token refresh: Waiting for the key store.
-	// task not found: "rotate-keys" in /api/authentication.md; available: implement-jwt-signing, add-token-validation, handle-token-refresh
+	// task "rotate-keys" not found in /api/authentication.md; available: implement-jwt-signing, add-token-validation, handle-token-refresh
 }

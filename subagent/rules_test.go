@@ -129,6 +129,16 @@ func TestCompleteRecordsDateAndNote(t *testing.T) {
 	assert.Equal(t, want, readFile(t, root, "docs/api/auth.md"))
 }
 
+// A note is one metadata line: line breaks in it are joined, and the
+// confirmation reports the note as recorded.
+func TestCompleteJoinsNoteLines(t *testing.T) {
+	tasks, root := setup(t, map[string]string{"docs/api/auth.md": authDoc})
+	done, err := tasks.Complete(context.Background(), "/api/auth.md#running", "Validated tokens.\nAdded tests.\r\n")
+	require.NoError(t, err)
+	assert.Equal(t, "Validated tokens. Added tests.", done.Note)
+	assert.Contains(t, readFile(t, root, "docs/api/auth.md"), "- Note: Validated tokens. Added tests.\n\nBusy.")
+}
+
 // Ad hoc means any order: a pending task can be completed without a start,
 // and so can a blocked one that was resolved some other way.
 func TestCompleteFromAnyOpenStatus(t *testing.T) {
@@ -251,4 +261,25 @@ func TestErrorNamesTheAddress(t *testing.T) {
 	_, err = tasks.Start(context.Background(), "/api/missing.md#x")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "/api/missing.md")
+}
+
+// A person may write two tasks with the same title by hand. The other
+// tasks keep working; the ambiguous slug is DUPLICATE_TASK and changes
+// nothing.
+func TestHandWrittenDuplicateTitles(t *testing.T) {
+	const text = "# Dup\n\n## Tasks\n\n### Same\n\nOne.\n\n### Same\n\nTwo.\n\n### Other\n\nThree.\n"
+	tasks, root := setup(t, map[string]string{"docs/dup.md": text})
+	ctx := context.Background()
+
+	_, err := tasks.Start(ctx, "/dup.md#same")
+	assert.ErrorIs(t, err, taskdoc.ErrDuplicateTask)
+	_, err = tasks.Complete(ctx, "/dup.md#same", "n")
+	assert.ErrorIs(t, err, taskdoc.ErrDuplicateTask)
+	assert.Equal(t, text, readFile(t, root, "docs/dup.md"))
+
+	_, err = tasks.Start(ctx, "/dup.md#other")
+	require.NoError(t, err)
+	all, err := tasks.List(ctx, "/dup.md")
+	require.NoError(t, err)
+	assert.Len(t, all, 3)
 }

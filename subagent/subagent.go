@@ -222,8 +222,9 @@ func (s *Tasks) List(ctx context.Context, document string, statuses ...taskdoc.S
 }
 
 // View returns the tasks of document with the given slugs, in the order
-// asked, or every task when no slug is given. An unknown slug is
-// TASK_NOT_FOUND listing the slugs that exist.
+// asked, or every task when no slug is given. A slug may keep the '#' of
+// its address ("#add-token-validation"). An unknown slug is TASK_NOT_FOUND
+// listing the slugs that exist.
 func (s *Tasks) View(ctx context.Context, document string, slugs ...string) ([]taskdoc.Task, error) {
 	t, err := documentTarget(document)
 	if err != nil {

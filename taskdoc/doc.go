@@ -85,9 +85,11 @@
 // document's path relative to docs/, then "#" and the task's slug (see
 // ParseAddress). A slug is the GitHub anchor of the task's title (see
 // Slug): "Add API: auth & tokens!" is "add-api-auth--tokens". Task slugs
-// are unique within the Tasks section: Parse refuses a document in which
-// two tasks share one (ErrDuplicateTask, with the line of the second), and
-// AddTask and EditTask refuse to create a second. The outline's anchors
+// are unique within the Tasks section: AddTask and EditTask refuse to
+// create a second (ErrDuplicateTask). A document edited by hand may still
+// repeat a title; it parses, its other tasks work as usual, and the
+// repeated slug is ErrDuplicateTask, with the lines of the tasks sharing
+// it, wherever it is used as an address. The outline's anchors
 // (Heading.Slug) are unique across the whole document the way GitHub
 // makes them, "setup", "setup-1", "setup-2", and are what section
 // references use; a task's slug never gets such a suffix.
@@ -143,9 +145,10 @@
 //
 // Every error is a *Error with a stable Code; match kinds with errors.Is
 // against the sentinels (ErrTaskNotFound, ...). Parse reports invalid UTF-8
-// (ErrInvalidUTF8) and duplicate task slugs with Line and Column, and
-// front matter that does not decode as ErrParse; Task reports a missing
-// slug with the slugs that exist in Error.Available. Parse never panics.
+// (ErrInvalidUTF8) with Line and Column, and front matter that does not
+// decode as ErrParse; Task reports a missing slug with the slugs that exist
+// in Error.Available, and a repeated one as ErrDuplicateTask with the
+// line of its second task. Parse never panics.
 //
 // # Concurrency
 //

@@ -103,19 +103,32 @@ type Document struct {
 	openEnd   bool           // the document ends inside an unclosed fence or HTML block
 	raw       []rawHeading   // parallel to Headings: how each is written
 	hasRefs   bool           // the document defines link references
-	bySlug    map[string]int // task index by slug
+	bySlug    map[string]int   // task index by slug (the first, when repeated)
+	dups      map[string][]int // tasks sharing a slug, for the ambiguity error
 	metas     []taskMeta     // where each task's metadata sits, for edits
 }
 
-// Task returns the task with the given slug, or ErrTaskNotFound listing
-// the slugs that exist.
+// Task returns the task with the given slug. A slug no task has is
+// ErrTaskNotFound listing the slugs that exist; a slug that several tasks
+// share (a title repeated by hand) is ErrDuplicateTask naming their lines,
+// since the address cannot say which one is meant.
 func (d *Document) Task(slug string) (*Task, error) {
+	if same := d.dups[slug]; len(same) > 0 {
+		lines := make([]string, len(same))
+		for k, i := range same {
+			lines[k] = itoa(d.Tasks[i].Line)
+		}
+		return nil, &Error{Code: CodeDuplicateTask, Slug: slug, Line: d.Tasks[same[1]].Line, Column: 1,
+			Msg: "tasks on lines " + strings.Join(lines, ", ") + " share the slug " + quote(slug) + "; rename all but one"}
+	}
 	if i, ok := d.bySlug[slug]; ok {
 		return &d.Tasks[i], nil
 	}
-	available := make([]string, len(d.Tasks))
+	available := make([]string, 0, len(d.Tasks))
 	for i := range d.Tasks {
-		available[i] = d.Tasks[i].Slug
+		if d.bySlug[d.Tasks[i].Slug] == i {
+			available = append(available, d.Tasks[i].Slug)
+		}
 	}
 	return nil, &Error{Code: CodeTaskNotFound, Slug: slug, Available: available}
 }

@@ -366,7 +366,11 @@ func (d *Document) EditTask(slug string, e Edit) ([]byte, error) {
 			return nil, withSlug(err, Slug(strings.TrimSpace(e.Title)))
 		}
 		want = Slug(title)
-		cs = append(cs, change{m.titleSpan.Start, m.titleSpan.End, title})
+		text := title
+		if m.atx && m.titleSpan.Start == m.titleSpan.End {
+			text = " " + title // an empty "###" has no space to write after
+		}
+		cs = append(cs, change{m.titleSpan.Start, m.titleSpan.End, text})
 		if !m.atx {
 			cs = append(cs, d.underline(t, title))
 		}

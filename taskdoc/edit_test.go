@@ -213,3 +213,19 @@ func TestDocumentIsSafeForConcurrentUse(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, editDoc, string(doc.Source))
 }
+
+func TestRenameTaskWithEmptyHeading(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"## Tasks\n\n###\n\nbody\n", "## Tasks\n\n### Named\n\nbody\n"},
+		{"## Tasks\n\n### ###\n\nbody\n", "## Tasks\n\n### Named ###\n\nbody\n"},
+		{"## Tasks\n\n###", "## Tasks\n\n### Named"},
+	}
+	for _, tt := range tests {
+		doc, err := taskdoc.Parse([]byte(tt.src))
+		require.NoError(t, err)
+		out, err := doc.EditTask("", taskdoc.Edit{Title: "Named"})
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, string(out))
+		assertEditProperty(t, doc.Source, out, "")
+	}
+}

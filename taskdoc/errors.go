@@ -63,9 +63,20 @@ type Error struct {
 // slug. The code is not part of it; see Code.
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Msg != "" {
+	switch {
+	case e.Msg != "":
 		b.WriteString(e.Msg)
-	} else {
+	case e.Code == CodeTaskNotFound && e.Slug != "":
+		fmt.Fprintf(&b, "task %q not found", e.Slug)
+		if e.Path != "" {
+			fmt.Fprintf(&b, " in %s", e.Path)
+		}
+	case e.Code == CodeDuplicateTask && e.Slug != "":
+		fmt.Fprintf(&b, "task %q already exists", e.Slug)
+		if e.Path != "" {
+			fmt.Fprintf(&b, " in %s", e.Path)
+		}
+	default:
 		b.WriteString(strings.ToLower(strings.ReplaceAll(string(e.Code), "_", " ")))
 		if e.Slug != "" {
 			fmt.Fprintf(&b, ": %q", e.Slug)

@@ -38,7 +38,17 @@ func TestErrorMessage(t *testing.T) {
 		{
 			name: "default message names slug and path",
 			err:  &Error{Code: CodeTaskNotFound, Path: "/api/auth.md", Slug: "x", Available: []string{"a", "b"}},
-			want: `task not found: "x" in /api/auth.md; available: a, b`,
+			want: `task "x" not found in /api/auth.md; available: a, b`,
+		},
+		{
+			name: "duplicate names slug and path",
+			err:  &Error{Code: CodeDuplicateTask, Path: "/api/auth.md", Slug: "x"},
+			want: `task "x" already exists in /api/auth.md`,
+		},
+		{
+			name: "other codes read as words",
+			err:  &Error{Code: CodeOutsideRoot, Path: "../x.md"},
+			want: `outside root in ../x.md`,
 		},
 		{
 			name: "explicit message keeps position",

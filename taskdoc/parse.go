@@ -25,9 +25,8 @@ var bom = []byte("\ufeff")
 // Parse reads a document. It validates UTF-8 (ErrInvalidUTF8 with the line
 // and column of the first bad byte), decodes front matter (ErrParse when
 // it is not valid YAML or TOML), builds the outline from goldmark's AST and
-// finds the Tasks section and its tasks. Two tasks with the same slug are
-// ErrDuplicateTask: their addresses would be ambiguous. Parse never
-// panics and does not keep or modify src beyond Document.Source.
+// finds the Tasks section and its tasks. Parse never panics and does not
+// modify src; Document.Source is src.
 func Parse(src []byte) (doc *Document, err error) {
 	defer func() {
 		if r := recover(); r != nil {

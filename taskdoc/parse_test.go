@@ -257,7 +257,6 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"invalid UTF-8", "# A\n\n## Tasks\n\n### Caf\xe9\n", taskdoc.CodeInvalidUTF8, 5, 8},
 		{"invalid UTF-8 first byte", "\xff", taskdoc.CodeInvalidUTF8, 1, 1},
-		{"duplicate task slug", "## Tasks\n\n### Same\n\n### same!\n", taskdoc.CodeDuplicateTask, 5, 1},
 		{"bad yaml front matter", "---\nkey: [unclosed\n---\n# A\n", taskdoc.CodeParse, 1, 1},
 	}
 	for _, tt := range tests {
@@ -271,6 +270,31 @@ func TestParseErrors(t *testing.T) {
 			assert.Equal(t, tt.column, e.Column)
 		})
 	}
+}
+
+func TestRepeatedTitleIsAmbiguousNotFatal(t *testing.T) {
+	src := "## Tasks\n\n### Same\n\nOne.\n\n### same!\n\nTwo.\n\n### Other\n"
+	doc, err := taskdoc.Parse([]byte(src))
+	require.NoError(t, err)
+	require.Len(t, doc.Tasks, 3)
+	_, err = doc.Task("same")
+	var e *taskdoc.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, taskdoc.CodeDuplicateTask, e.Code)
+	assert.Equal(t, 7, e.Line)
+	assert.Contains(t, e.Msg, "lines 3, 7")
+	out, err := doc.Complete("same", "n", goldenDate)
+	requireTypedError(t, err, out)
+	assert.ErrorIs(t, err, taskdoc.ErrDuplicateTask)
+
+	out, err = doc.SetStatus("other", taskdoc.StatusBlocked)
+	require.NoError(t, err)
+	assertEditProperty(t, doc.Source, out, "other")
+	_, err = doc.AddTask(taskdoc.NewTask{Title: "Same"})
+	assert.ErrorIs(t, err, taskdoc.ErrDuplicateTask)
+	_, err = doc.Task("missing")
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, []string{"same", "other"}, e.Available)
 }
 
 func TestTaskNotFoundListsAvailable(t *testing.T) {

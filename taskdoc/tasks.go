@@ -59,13 +59,20 @@ func (d *Document) findTasks(sc *scan) error {
 		}
 		t, meta := buildTask(sc, sc.tops[i:min(endTop, len(sc.tops))], end)
 		t.Line = lines.at(t.Span.Start)
+		d.Tasks[k], d.metas[k] = t, meta
 		if prev, dup := d.bySlug[t.Slug]; dup {
-			return &Error{Code: CodeDuplicateTask, Slug: t.Slug, Line: t.Line, Column: 1,
-				Msg: "two tasks have the slug " + quote(t.Slug) + " (lines " +
-					itoa(d.Tasks[prev].Line) + " and " + itoa(t.Line) + "); rename one"}
+			// A hand-edited document may repeat a title. Its other tasks
+			// stay usable; the repeated slug is ambiguous (see Task).
+			if d.dups == nil {
+				d.dups = map[string][]int{}
+			}
+			if len(d.dups[t.Slug]) == 0 {
+				d.dups[t.Slug] = []int{prev}
+			}
+			d.dups[t.Slug] = append(d.dups[t.Slug], k)
+			continue
 		}
 		d.bySlug[t.Slug] = k
-		d.Tasks[k], d.metas[k] = t, meta
 	}
 	return nil
 }

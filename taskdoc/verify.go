@@ -211,9 +211,6 @@ func outsideOutline(hs []Heading, start, end, shift int) []outlineKey {
 func (d *Document) checkFull(out []byte, r region) error {
 	nd, err := Parse(out)
 	if err != nil {
-		if CodeOf(err) == CodeDuplicateTask {
-			return err
-		}
 		return d.invalid(r, "the edited document does not parse: "+err.Error())
 	}
 	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -117,7 +118,7 @@ func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, er
 			if ctx.Err() != nil {
 				return nil, ctxErr(ctx, name)
 			}
-			if attempt == 0 && os.IsNotExist(err) {
+			if attempt == 0 && errors.Is(err, fs.ErrNotExist) {
 				continue // the lock directory was removed since it was made
 			}
 			return nil, fail(name, "lock", err)

@@ -10,9 +10,8 @@ import (
 // BenchmarkCompleteSubagentTask measures complete_subagent_task through a
 // real server process on a 100-task document: the round trip an agent sees
 // (JSON-RPC over pipes, schema validation, locked read-parse-edit-durable
-// write, result). Besides the mean (ns/op) it reports the median and the 90th
-// percentile, since a few slow fsyncs skew the mean. When every task is
-// completed the document is rewritten, with the timer stopped.
+// write, result). When every task is completed the document is rewritten,
+// with the timer stopped.
 func BenchmarkCompleteSubagentTask(b *testing.B) {
 	const tasks = 100
 	document := pendingDocument(tasks)
@@ -35,6 +34,33 @@ func BenchmarkCompleteSubagentTask(b *testing.B) {
 			b.Fatal(text(res))
 		}
 	}
+	reportLatencies(b, latencies)
+}
+
+// BenchmarkViewSubagentTask measures a read of one task of the same
+// document through the server: the cost of the round trip and of parsing,
+// without the durable write that dominates a completion.
+func BenchmarkViewSubagentTask(b *testing.B) {
+	root := newRoot(b, map[string]string{"docs/load.md": pendingDocument(100)})
+	c := startServer(b, root)
+
+	latencies := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		args := map[string]any{"document": fmt.Sprintf("/load.md#task-%d", i%100)}
+		start := time.Now()
+		res := c.call("view_subagent_task", args)
+		latencies = append(latencies, time.Since(start))
+		if res.IsError {
+			b.Fatal(text(res))
+		}
+	}
+	reportLatencies(b, latencies)
+}
+
+// reportLatencies adds the median and the 90th percentile to the mean
+// (ns/op): a few slow fsyncs skew the mean.
+func reportLatencies(b *testing.B, latencies []time.Duration) {
 	b.StopTimer()
 	slices.Sort(latencies)
 	b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds()), "median-µs/op")

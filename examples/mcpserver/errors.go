@@ -12,8 +12,8 @@ import (
 
 // codeInvalidArguments is the code of a call whose arguments do not fit the
 // tool: rejected by the input schema, or a field that the operation does not
-// take. The library never sees such a call, so the code belongs to the server.
-const codeInvalidArguments taskdoc.Code = "INVALID_ARGUMENTS"
+// take.
+const codeInvalidArguments = taskdoc.CodeInvalidArguments
 
 // toolError is a failed call as the agent reads it: the stable code first,
 // then the library's message, which names the document and the slug

@@ -1,0 +1,34 @@
+package taskdoc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestNormaliseText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"\n \n\t\n", ""},
+		{"\n\n  body  \n\n", "  body  "},
+		{"a\r\n\r\nb\r\n\r\n", "a\n\nb"},
+		{"a\rb", "a\nb"},
+		{"\r\n  \r\nlast line without newline", "last line without newline"},
+		{"x\n  \ny\n \t \n", "x\n  \ny"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, normaliseText([]byte(tt.in)), "%q", tt.in)
+	}
+}
+
+func TestLineHelpers(t *testing.T) {
+	src := []byte("ab\n\n  \ncd")
+	assert.Equal(t, 0, lineStart(src, 1))
+	assert.Equal(t, 3, lineStart(src, 3))
+	assert.Equal(t, 3, lineEnd(src, 0))
+	assert.Equal(t, len(src), lineEnd(src, 8))
+	assert.Equal(t, 2, contentEnd(src, 0))
+	assert.True(t, isBlankLine(src, 4))
+	assert.Equal(t, 3, trimBlankLinesBefore(src, 0, 7))
+	assert.Equal(t, 5, trimBlankLinesBefore(src, 5, 7))
+}
