@@ -3,20 +3,23 @@ module github.com/taskmd/taskmd
 go 1.25.0
 
 require (
-	github.com/BurntSushi/toml v0.3.1 // indirect
-	github.com/adrg/frontmatter v0.2.0 // indirect
-	github.com/gofrs/flock v0.13.1 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/BurntSushi/toml v0.3.1
+	github.com/adrg/frontmatter v0.2.0
+	github.com/gofrs/flock v0.13.1
+	github.com/google/jsonschema-go v0.4.3
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/stretchr/testify v1.12.1
+	github.com/yuin/goldmark v1.8.7
+	gopkg.in/yaml.v2 v2.3.0
+)
+
+require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	gopkg.in/yaml.v2 v2.3.0 // indirect
 )

@@ -77,15 +77,15 @@ func snapshot(t testing.TB, root string) map[string]string {
 	return files
 }
 
-// seedTasks are the three tasks of the seed's subagent scenario.
-var seedTasks = []taskdoc.NewTask{
+// scenarioTasks are the three tasks of the ad-hoc scenario.
+var scenarioTasks = []taskdoc.NewTask{
 	{Title: "Implement JWT signing", Content: "- Status: pending\n- Workflow: tdd-incremental-orchestration\n\nImplement token signing logic\n\n@/specs/jwt-spec.md"},
 	{Title: "Add token validation", Content: "- Status: pending\n\nValidate tokens in middleware"},
 	{Title: "Handle token refresh", Content: "- Status: pending\n\nImplement refresh token endpoint"},
 }
 
-// seedFiles are the workflow and specification the seed tasks name.
-var seedFiles = map[string]string{
+// scenarioFiles are the workflow and specifications the scenario tasks name.
+var scenarioFiles = map[string]string{
 	"workflows/tdd-incremental-orchestration.md": "# TDD incremental orchestration\n\nRed, green, refactor.\n",
 	"docs/specs/jwt-spec.md":                     "# JWT spec\n\nRS256, see @/specs/keys.md#rotation.\n",
 	"docs/specs/keys.md":                         "# Keys\n\n## Storage\n\nIn the vault.\n\n## Rotation\n\nMonthly.\n",

@@ -12,17 +12,18 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// The seed's scenario 2, step by step, with the document on disk checked
+// The ad-hoc scenario: three tasks created in one document, then started
+// and completed by address, out of order, with the document on disk checked
 // after every step. The expected texts are written out in full: they are
 // the file format users and other tools see.
-func TestSeedScenario(t *testing.T) {
+func TestAdHocScenario(t *testing.T) {
 	ctx := context.Background()
-	tasks, root := setup(t, seedFiles)
+	tasks, root := setup(t, scenarioFiles)
 	const doc = "/api/authentication.md"
 	const file = "docs/api/authentication.md"
 
 	// 1. Create three tasks: the document does not exist yet.
-	created, err := tasks.Create(ctx, doc, seedTasks...)
+	created, err := tasks.Create(ctx, doc, scenarioTasks...)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"implement-jwt-signing", "add-token-validation", "handle-token-refresh"}, slugs(created))
 	afterCreate := `# Authentication
@@ -60,12 +61,12 @@ Implement refresh token endpoint
 	assert.Equal(t, "Implement JWT signing", started.Task.Title)
 	assert.Equal(t, taskdoc.StatusInProgress, started.Task.Status)
 	require.NotNil(t, started.Workflow)
-	assert.Equal(t, workspace.Workflow{Name: "tdd-incremental-orchestration", Content: seedFiles["workflows/tdd-incremental-orchestration.md"]}, *started.Workflow)
+	assert.Equal(t, workspace.Workflow{Name: "tdd-incremental-orchestration", Content: scenarioFiles["workflows/tdd-incremental-orchestration.md"]}, *started.Workflow)
 	assert.Empty(t, started.Missing)
 	require.Len(t, started.References, 1)
 	assert.Equal(t, "/specs/jwt-spec.md", started.References[0].Path)
 	assert.Equal(t, "JWT spec", started.References[0].Title)
-	assert.Equal(t, seedFiles["docs/specs/jwt-spec.md"], started.References[0].Content)
+	assert.Equal(t, scenarioFiles["docs/specs/jwt-spec.md"], started.References[0].Content)
 	require.Len(t, started.References[0].Children, 1)
 	assert.Equal(t, workspace.LoadedDocument{Path: "/specs/keys.md#rotation", Title: "Rotation", Content: "## Rotation\n\nMonthly.\n", Depth: 2},
 		started.References[0].Children[0])

@@ -68,7 +68,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 			if src, err = doc.SetStatus(t.slug, taskdoc.StatusInProgress); err != nil {
 				return nil, err
 			}
-			if _, task, err = parseTask(t, src, true, t.slug); err != nil {
+			if task, err = editedTask(doc, task, src); err != nil {
 				return nil, err
 			}
 		default:
@@ -151,8 +151,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		if err != nil {
 			return nil, err
 		}
-		_, task, err = parseTask(t, src, true, t.slug)
-		if err != nil {
+		if task, err = editedTask(doc, task, src); err != nil {
 			return nil, err
 		}
 		done.Task = *task

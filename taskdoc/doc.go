@@ -106,6 +106,8 @@
 // the next task), ErrEditChangedOutside otherwise. The check costs a parse
 // of the edited task, not of the document: see the comment on region in
 // verify.go for why that is sound, and when it falls back to a full parse.
+// TaskAfter reads the edited task from an edit's result at the same cost,
+// for callers that return it.
 //
 // New lines follow the document: its line ending (that of its first line),
 // the bullet, indentation and key style of the metadata list they join,
@@ -133,6 +135,10 @@
 //     section gets "## Tasks" appended at its end. Content is written as
 //     given, with the document's line endings and no leading or trailing
 //     blank lines.
+//   - A title is written as given, Markdown and all. Markdown in it can make
+//     the heading's text, and so the slug, differ from Slug(title) ("a
+//     <b>b</b>" reads as "a b"); the edit checks that slug instead, and
+//     callers learn it by parsing the result.
 //   - EditTask replaces the title in place (redrawing a setext underline to
 //     the new length) and the content between the heading and the task's
 //     last non-blank line, so the spacing before the next task stays.

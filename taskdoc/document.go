@@ -99,13 +99,12 @@ type Document struct {
 	Tasks        []Task
 	Newline      string // "\n" or "\r\n" (the document's first line ending; "\n" if none)
 
-	bodyStart int            // first byte after the BOM and front matter
-	openEnd   bool           // the document ends inside an unclosed fence or HTML block
-	raw       []rawHeading   // parallel to Headings: how each is written
-	hasRefs   bool           // the document defines link references
-	bySlug    map[string]int   // task index by slug (the first, when repeated)
-	dups      map[string][]int // tasks sharing a slug, for the ambiguity error
-	metas     []taskMeta     // where each task's metadata sits, for edits
+	openEnd bool             // the document ends inside an unclosed fence or HTML block
+	raw     []rawHeading     // parallel to Headings: how each is written
+	hasRefs bool             // the document defines link references
+	bySlug  map[string]int   // task index by slug (the first, when repeated)
+	dups    map[string][]int // tasks sharing a slug, for the ambiguity error
+	metas   []taskMeta       // where each task's metadata sits, for edits
 }
 
 // Task returns the task with the given slug. A slug no task has is

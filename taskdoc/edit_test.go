@@ -229,3 +229,30 @@ func TestRenameTaskWithEmptyHeading(t *testing.T) {
 		assertEditProperty(t, doc.Source, out, "")
 	}
 }
+
+func TestNewFieldsKeepTheListsStyle(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"loose list stays loose",
+			"## Tasks\n\n### A\n\n- Workflow: x\n\n- Owner: ana\n\nBody\n",
+			"## Tasks\n\n### A\n\n- Status: completed\n\n- Workflow: x\n\n- Owner: ana\n\n- Completed: 2026-11-23\n\n- Note: done\n\nBody\n"},
+		{"after nested items",
+			"## Tasks\n\n### A\n\n* Status: pending\n* Workflow: x\n  * nested\n\nBody\n",
+			"## Tasks\n\n### A\n\n* Status: completed\n* Workflow: x\n  * nested\n* Completed: 2026-11-23\n* Note: done\n\nBody\n"},
+		{"bold keys in a list",
+			"## Tasks\n\n### A\n\n- **Status:** pending\n",
+			"## Tasks\n\n### A\n\n- **Status:** completed\n- **Completed:** 2026-11-23\n- **Note:** done\n"},
+		{"no blank line under the heading",
+			"## Tasks\n\n### A\n- Status: pending\n### B\n",
+			"## Tasks\n\n### A\n- Status: completed\n- Completed: 2026-11-23\n- Note: done\n### B\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := taskdoc.Parse([]byte(tt.src))
+			require.NoError(t, err)
+			out, err := doc.Complete("a", "done", goldenDate)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(out))
+			assertEditProperty(t, doc.Source, out, "a")
+		})
+	}
+}

@@ -34,6 +34,10 @@ func (d *Document) fieldChanges(i int, sets []fieldSet) []change {
 	}
 	switch {
 	case m.list.ok():
+		if m.list.loose {
+			// Keep a loose list loose: a blank line between items.
+			top, bottom = spaced(top, false), spaced(bottom, true)
+		}
 		if len(top) > 0 {
 			cs = append(cs, d.insertLines(m.list.span.Start, top))
 		}
@@ -55,6 +59,25 @@ func (d *Document) fieldChanges(i int, sets []fieldSet) []change {
 	}
 	sort.Slice(cs, func(a, b int) bool { return cs[a].start < cs[b].start })
 	return cs
+}
+
+// spaced puts a blank line between lines, and before (after) them when
+// they go after (before) existing items.
+func spaced(lines []string, after bool) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	var out []string
+	for k, l := range lines {
+		if after || k > 0 {
+			out = append(out, "")
+		}
+		out = append(out, l)
+	}
+	if !after {
+		out = append(out, "")
+	}
+	return out
 }
 
 // fieldIndex is the index of the first field with key, ignoring case.

@@ -181,26 +181,6 @@ func requireSameFrontMatter(t testing.TB, before, after []byte) {
 		(added == "\n" || added == "\r\n"), "front matter changed: %q -> %q", before, after)
 }
 
-// insertionPoint returns where out inserts bytes into src, so that
-// checkSplice can treat an added task as an empty range. Inside the file
-// new lines go in at a line start, and inserted lines that begin like the
-// line after them make the first difference fall inside that line: the
-// line's start is the point then. Bytes appended to a file are inserted
-// at its end, even when its last line has no line ending.
-func insertionPoint(src, out []byte) int {
-	n := 0
-	for n < len(src) && n < len(out) && src[n] == out[n] {
-		n++
-	}
-	if n == len(src) {
-		return n
-	}
-	if lineStart := bytes.LastIndexByte(src[:n], '\n') + 1; bytes.HasSuffix(out, src[lineStart:]) {
-		return lineStart
-	}
-	return n
-}
-
 // plain reports whether s is simple enough that its Markdown reading is the
 // text itself, so an edit of it can be checked by value.
 func plain(s string) bool {
@@ -274,11 +254,15 @@ func checkDocument(t testing.TB, doc *taskdoc.Document, src []byte) {
 }
 
 // checkTasks asserts that tasks tile the Tasks section after its heading
-// and that every task is found by its slug.
+// and that every task is found by its slug; a slug that several tasks
+// share (titles repeated by hand) names none of them.
 func checkTasks(t testing.TB, doc *taskdoc.Document) {
 	t.Helper()
 	prev := doc.TasksHeading.Span.End
-	seen := map[string]bool{}
+	shared := map[string]int{}
+	for _, task := range doc.Tasks {
+		shared[task.Slug]++
+	}
 	for i, task := range doc.Tasks {
 		require.LessOrEqual(t, prev, task.Span.Start, "task %q out of order", task.Slug)
 		require.Equal(t, task.Span.Start, task.HeadingSpan.Start)
@@ -290,11 +274,13 @@ func checkTasks(t testing.TB, doc *taskdoc.Document) {
 			require.Equal(t, doc.TasksSpan.End, task.Span.End, "last task does not reach the end of the section")
 		}
 		require.Equal(t, taskdoc.Slug(task.Title), task.Slug)
-		require.False(t, seen[task.Slug], "duplicate task slug %q", task.Slug)
-		seen[task.Slug] = true
 		found, err := doc.Task(task.Slug)
-		require.NoError(t, err)
-		require.Equal(t, task.Span, found.Span)
+		if shared[task.Slug] > 1 {
+			require.ErrorIs(t, err, taskdoc.ErrDuplicateTask, "slug %q of several tasks", task.Slug)
+		} else {
+			require.NoError(t, err)
+			require.Equal(t, task.Span, found.Span)
+		}
 		fieldStart := task.HeadingSpan.End
 		for _, fld := range task.Fields {
 			require.LessOrEqual(t, fieldStart, fld.Span.Start, "fields of %q out of order", task.Slug)
@@ -337,12 +323,7 @@ func FuzzEdit(f *testing.F) {
 			requireTypedError(t, err, out)
 			return
 		}
-		span := e.span
-		if e.insert {
-			span = taskdoc.Span{Start: insertionPoint(doc.Source, out)}
-			span.End = span.Start
-		}
-		after := checkSplice(t, doc, out, span)
+		after := checkSplice(t, doc, out, e.span)
 		e.shows(t, after)
 		assertEditProperty(t, doc.Source, out, editedSlug(doc, after, e))
 	})
@@ -354,8 +335,12 @@ func editedSlug(before, after *taskdoc.Document, e fuzzEdit) string {
 	if !e.insert {
 		return e.slug
 	}
+	had := map[string]bool{}
+	for _, task := range before.Tasks {
+		had[task.Slug] = true
+	}
 	for _, task := range after.Tasks {
-		if _, err := before.Task(task.Slug); err != nil {
+		if !had[task.Slug] {
 			return task.Slug
 		}
 	}
@@ -366,9 +351,9 @@ func editedSlug(before, after *taskdoc.Document, e fuzzEdit) string {
 // the source it may change, and how its result shows in a reparse.
 type fuzzEdit struct {
 	apply  func(d *taskdoc.Document) ([]byte, error)
-	slug   string // the task edited; "" for an added task
-	span   taskdoc.Span
-	insert bool // the edit inserts bytes; the point is found from the output
+	slug   string       // the task edited; "" for an added task
+	span   taskdoc.Span // empty for an added task: where it goes in
+	insert bool
 	shows  func(t *testing.T, after *taskdoc.Document)
 }
 
@@ -442,11 +427,19 @@ func chooseEdit(doc *taskdoc.Document, op, pick uint8, arg string) fuzzEdit {
 
 func chooseAdd(doc *taskdoc.Document, task *taskdoc.Task, pick uint8, title, body string) fuzzEdit {
 	nt := taskdoc.NewTask{Title: title, Content: "- Status: blocked\n\n" + body}
-	if task != nil && pick%2 == 1 {
+	// A new task goes in right after the task After names, at the end of
+	// the Tasks section, or with a new section at the end of the document.
+	at := len(doc.Source)
+	switch {
+	case task != nil && pick%2 == 1 && task.Slug != "": // After "" means the end
 		nt.After = task.Slug
+		at = task.Span.End
+	case doc.TasksHeading != nil:
+		at = doc.TasksSpan.End
 	}
 	return fuzzEdit{
 		insert: true,
+		span:   taskdoc.Span{Start: at, End: at},
 		apply:  func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(nt) },
 		shows: func(t *testing.T, after *taskdoc.Document) {
 			require.GreaterOrEqual(t, len(after.Tasks), len(doc.Tasks)+1, "no task was added")

@@ -46,13 +46,11 @@ func Parse(src []byte) (doc *Document, err error) {
 		return nil, err
 	}
 	d.FrontMatter = fm
-	d.bodyStart = start + len(fm.Raw)
-	sc := scanBlocks(src, d.bodyStart, len(src), d.bodyStart)
+	body := start + len(fm.Raw)
+	sc := scanBlocks(src, body, len(src), body)
 	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
 	d.Headings = outline(src, sc.headings)
-	if err := d.findTasks(sc); err != nil {
-		return nil, err
-	}
+	d.findTasks(sc)
 	return d, nil
 }
 

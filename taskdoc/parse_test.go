@@ -307,3 +307,17 @@ func TestTaskNotFoundListsAvailable(t *testing.T) {
 	assert.Equal(t, "nope", e.Slug)
 	assert.Equal(t, []string{"setup", "add-api-auth--tokens"}, e.Available)
 }
+
+func TestParseTOMLFrontMatterAndBOM(t *testing.T) {
+	src := "\ufeff+++\r\ntitle = \"Billing\"\r\ndraft = false\r\n+++\r\n# Billing\r\n\r\n## Tasks\r\n\r\n### Charge\r\n"
+	doc, err := taskdoc.Parse([]byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, "toml", doc.FrontMatter.Format)
+	assert.Equal(t, "+++\r\ntitle = \"Billing\"\r\ndraft = false\r\n+++\r\n", string(doc.FrontMatter.Raw))
+	assert.Equal(t, map[string]any{"title": "Billing", "draft": false}, doc.FrontMatter.Values)
+	assert.Equal(t, "\r\n", doc.Newline)
+	assert.Equal(t, "Billing", doc.Title())
+	require.Len(t, doc.Tasks, 1)
+	assert.Equal(t, 9, doc.Tasks[0].Line)
+	assert.Equal(t, "### Charge\r\n", src[doc.Tasks[0].HeadingSpan.Start:doc.Tasks[0].HeadingSpan.End])
+}

@@ -59,7 +59,24 @@ func assertEditProperty(t testing.TB, before, after []byte, slug string) *taskdo
 		window = taskdoc.Span{Start: start, End: start}
 	}
 	requireSameOutside(t, old, got, window, delta)
+	requireTaskAfter(t, old, got, slug)
 	return got
+}
+
+// requireTaskAfter checks that Document.TaskAfter, which parses only the
+// changed part of an edit's result, reads the edited task exactly as a
+// full parse does.
+func requireTaskAfter(t testing.TB, old, got *taskdoc.Document, slug string) {
+	t.Helper()
+	want, wantErr := got.Task(slug)
+	have, err := old.TaskAfter(got.Source, slug)
+	if wantErr != nil {
+		require.Error(t, err, "TaskAfter found %q, a full parse does not", slug)
+		require.Equal(t, taskdoc.CodeOf(wantErr), taskdoc.CodeOf(err))
+		return
+	}
+	require.NoError(t, err, "TaskAfter(%q)", slug)
+	require.Equal(t, *want, *have, "TaskAfter(%q) differs from a full parse", slug)
 }
 
 // requireSameOutside compares headings and tasks that start outside the

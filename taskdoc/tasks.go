@@ -13,7 +13,7 @@ import (
 // findTasks locates the Tasks section (the first top-level heading whose
 // text is "Tasks", ignoring case) and reads its tasks: the top-level
 // headings exactly one level deeper.
-func (d *Document) findTasks(sc *scan) error {
+func (d *Document) findTasks(sc *scan) {
 	tasksAt := -1
 	for i, tb := range sc.tops {
 		if tb.heading >= 0 && strings.EqualFold(sc.headings[tb.heading].text, "Tasks") {
@@ -23,7 +23,7 @@ func (d *Document) findTasks(sc *scan) error {
 	}
 	if tasksAt < 0 {
 		d.bySlug = map[string]int{}
-		return nil
+		return
 	}
 	th := sc.tops[tasksAt].heading
 	d.TasksHeading = &d.Headings[th]
@@ -60,21 +60,27 @@ func (d *Document) findTasks(sc *scan) error {
 		t, meta := buildTask(sc, sc.tops[i:min(endTop, len(sc.tops))], end)
 		t.Line = lines.at(t.Span.Start)
 		d.Tasks[k], d.metas[k] = t, meta
-		if prev, dup := d.bySlug[t.Slug]; dup {
-			// A hand-edited document may repeat a title. Its other tasks
-			// stay usable; the repeated slug is ambiguous (see Task).
-			if d.dups == nil {
-				d.dups = map[string][]int{}
-			}
-			if len(d.dups[t.Slug]) == 0 {
-				d.dups[t.Slug] = []int{prev}
-			}
-			d.dups[t.Slug] = append(d.dups[t.Slug], k)
-			continue
-		}
-		d.bySlug[t.Slug] = k
+		d.index(k)
 	}
-	return nil
+}
+
+// index makes task k findable by its slug. A hand-edited document may
+// repeat a title: its other tasks stay usable, and the repeated slug is
+// ambiguous (see Task).
+func (d *Document) index(k int) {
+	slug := d.Tasks[k].Slug
+	prev, dup := d.bySlug[slug]
+	if !dup {
+		d.bySlug[slug] = k
+		return
+	}
+	if d.dups == nil {
+		d.dups = map[string][]int{}
+	}
+	if len(d.dups[slug]) == 0 {
+		d.dups[slug] = []int{prev}
+	}
+	d.dups[slug] = append(d.dups[slug], k)
 }
 
 // taskMeta records where a task's metadata sits, so that edits can
@@ -95,6 +101,7 @@ type taskMeta struct {
 type metaBlock struct {
 	span  Span // first line start .. end of the last line, line ending included
 	items int  // list items or lines, fields or not
+	loose bool // a list with blank lines between its items
 }
 
 func (m metaBlock) ok() bool { return m.span.End > m.span.Start }
@@ -138,19 +145,20 @@ func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
 	m.bodyStart = h.span.End
 	i := 0
 	if i < len(rest) && b.readParagraphFields(src, rest[i].node, sc.base) {
-		m.para = metaBlock{Span{rest[i].start, blockEnd(i)}, rest[i].node.Lines().Len()}
+		m.para = metaBlock{span: Span{rest[i].start, blockEnd(i)}, items: rest[i].node.Lines().Len()}
 		m.bodyStart = m.para.span.End
 		i++
 	}
 	if i < len(rest) && b.readListFields(sc, rest[i].node, blockList, blockEnd(i)) {
-		m.list = metaBlock{Span{rest[i].start, blockEnd(i)}, rest[i].node.ChildCount()}
+		list := rest[i].node.(*ast.List)
+		m.list = metaBlock{Span{rest[i].start, blockEnd(i)}, list.ChildCount(), !list.IsTight}
 		m.bodyStart = m.list.span.End
 		i++
 	}
 	m.bodyEnd = m.lastLine
 	if last := len(rest) - 1; last >= i && isTrailingList(sc, rest[last].node) {
 		b.readListFields(sc, rest[last].node, blockTrailing, blockEnd(last))
-		m.trailing = metaBlock{Span{rest[last].start, blockEnd(last)}, rest[last].node.ChildCount()}
+		m.trailing = metaBlock{span: Span{rest[last].start, blockEnd(last)}, items: rest[last].node.ChildCount()}
 		m.bodyEnd = rest[last].start
 	}
 	m.bodyStart = max(m.bodyStart, h.span.End)

@@ -30,5 +30,5 @@ func TestLineHelpers(t *testing.T) {
 	assert.Equal(t, 2, contentEnd(src, 0))
 	assert.True(t, isBlankLine(src, 4))
 	assert.Equal(t, 3, trimBlankLinesBefore(src, 0, 7))
-	assert.Equal(t, 5, trimBlankLinesBefore(src, 5, 7))
+	assert.Equal(t, 7, trimBlankLinesBefore(src, 5, 7), "never before floor")
 }

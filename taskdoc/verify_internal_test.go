@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -79,4 +80,26 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 		}
 	}
 	require.Greater(t, local, 4000, "the local check should decide most of these edits")
+}
+
+// TestTaskAfterParsesOnlyTheChange checks that TaskAfter answers common
+// edits without a full parse.
+func TestTaskAfterParsesOnlyTheChange(t *testing.T) {
+	src := "---\nx: 1\n---\n# D\n\n## Tasks\n\n### A\n\n- Status: pending\n\n### B\n\n- Status: pending\n\n## Notes\n"
+	d, err := Parse([]byte(src))
+	require.NoError(t, err)
+	edits := map[string]func() ([]byte, error){
+		"b": func() ([]byte, error) { return d.SetStatus("b", StatusBlocked) },
+		"a": func() ([]byte, error) { return d.Complete("a", "done", time.Time{}) },
+		"c": func() ([]byte, error) { return d.AddTask(NewTask{Title: "C", After: "a"}) },
+		"d": func() ([]byte, error) { return d.AddTask(NewTask{Title: "D"}) },
+		"e": func() ([]byte, error) { return d.EditTask("a", Edit{Title: "E"}) },
+	}
+	for slug, edit := range edits {
+		out, err := edit()
+		require.NoError(t, err)
+		task, ok := d.taskAfterLocal(out, slug)
+		require.True(t, ok, "TaskAfter(%q) fell back to a full parse", slug)
+		require.Equal(t, slug, task.Slug)
+	}
 }
