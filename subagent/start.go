@@ -68,7 +68,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 			if src, err = doc.SetStatus(t.slug, taskdoc.StatusInProgress); err != nil {
 				return nil, err
 			}
-			if task, err = editedTask(doc, task, src); err != nil {
+			if task, err = doc.TaskAfter(src, task.Slug); err != nil {
 				return nil, err
 			}
 		default:
@@ -151,7 +151,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		if err != nil {
 			return nil, err
 		}
-		if task, err = editedTask(doc, task, src); err != nil {
+		if task, err = doc.TaskAfter(src, task.Slug); err != nil {
 			return nil, err
 		}
 		done.Task = *task

@@ -67,6 +67,16 @@
 // People editing files by hand, and tools that do not use these locks, are
 // not excluded; UpdateIf is how an editor detects that they changed a file.
 //
+// # Start context
+//
+// LoadWorkflow reads workflows/<name>.md, and LoadReferences reads the
+// documents a task refers to with @/path.md or @/path.md#section (relative
+// to docs/), following their own references level by level up to a depth
+// limit: each document is loaded once, at the shallowest depth it is
+// reached from, so cycles end. A reference that names no file is reported
+// as missing, never fatal; one that leaves the root is never read. Both
+// are plain reads: they take no lock.
+//
 // # Supported systems
 //
 // Local file systems, used by processes on one host: ext4, XFS, btrfs,
