@@ -82,10 +82,32 @@ func CoordinatorLocked(ctx context.Context, ws *workspace.Workspace, tx *workspa
 			return "", err
 		}
 	}
-	if err := tx.Remove(ActiveList); err != nil {
+	if err := removeUnchanged(tx, ActiveList, list); err != nil {
 		return "", err
 	}
 	return name, nil
+}
+
+// beforeRemove runs between making an archive and removing its original;
+// tests use it to edit the original in that window, as a person could.
+var beforeRemove = func() {}
+
+// removeUnchanged removes name only if it still holds exactly archived, the
+// bytes that were just archived. People and tools that take no lock may
+// edit the file while the archive is written; removing their edit would
+// lose it, so the original is kept and the archive is a copy of the version
+// before the edit (CONFLICT: repeat the operation to archive the new one).
+func removeUnchanged(tx *workspace.Tx, name string, archived []byte) error {
+	beforeRemove()
+	current, _, err := tx.Read(name)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(current, archived) {
+		return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name,
+			Msg: fmt.Sprintf("%s changed while it was being archived; it is kept as it is now, and the archive holds the version before the change", name)}
+	}
+	return tx.Remove(name)
 }
 
 // Finished reports whether a coordinator list is done: it has tasks and

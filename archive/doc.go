@@ -27,6 +27,12 @@
 // does the same when called again for the same document. Two different lists
 // with identical bytes share one archive, which loses nothing.
 //
+// The original is removed only if it still holds the archived bytes: an
+// edit saved by a person or by a tool that takes no lock while the copy was
+// being written is kept in place, and the operation is CONFLICT (the
+// archive then holds the version before the edit; repeat to archive the
+// new one).
+//
 // # Example
 //
 //	name, err := archive.Coordinator(ctx, ws, time.Now())

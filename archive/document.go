@@ -40,7 +40,7 @@ func Document(ctx context.Context, ws *workspace.Workspace, document string) (st
 		if name, err = placeDocument(tx, base, data); err != nil {
 			return err
 		}
-		return tx.Remove(source)
+		return removeUnchanged(tx, source, data)
 	})
 	if err != nil {
 		return "", err

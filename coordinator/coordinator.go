@@ -114,7 +114,7 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 		if err := keepsMainWorkflow(wasValid, doc); err != nil {
 			return err
 		}
-		return s.write(src, doc)
+		return s.write(src)
 	})
 	if err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 			return err
 		}
 		edited = *after
-		return s.write(src, doc)
+		return s.write(src)
 	})
 	return edited, err
 }
@@ -280,7 +280,7 @@ func (c *List) Clear(ctx context.Context) (int, error) {
 			}
 			removed++
 		}
-		return s.write(src, doc)
+		return s.write(src)
 	})
 	return removed, err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/taskmd/taskmd/archive"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -78,12 +79,12 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 		}
 		firstTime = firstStart(s.doc)
 		mainName = mainWorkflowName(s.doc)
-		t, src, doc, err := startNext(s.source, s.doc)
+		t, src, err := startNext(s.source, s.doc)
 		if err != nil {
 			return err
 		}
 		task = t
-		return s.write(src, doc)
+		return s.write(src)
 	})
 	if err != nil {
 		return nil, err
@@ -122,21 +123,19 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		if err != nil {
 			return inList(err)
 		}
+		if onlyOneLeft(s.doc, current) {
+			return c.completeLast(ctx, s, &res, src, current.Slug, note, now)
+		}
 		doc, err := parse(src)
 		if err != nil {
 			return err
 		}
-		if err := res.record(doc, current.Slug, note, now.Format("2006-01-02")); err != nil {
-			return err
+		done, err := doc.Task(current.Slug)
+		if err != nil {
+			return inList(err)
 		}
-		if archive.Finished(doc) {
-			if err := s.write(src, doc); err != nil {
-				return err
-			}
-			res.ArchivedTo, err = archive.CoordinatorLocked(ctx, c.ws, s.tx, src, now)
-			return err
-		}
-		t, src, doc, err := startNext(src, doc)
+		res.record(done, note, now)
+		t, src, err := startNext(src, doc)
 		switch {
 		case errors.Is(err, taskdoc.ErrNoAvailableTasks):
 			res.Blocked = waitingSlugs(doc)
@@ -145,7 +144,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		default:
 			next = &t
 		}
-		return s.write(src, doc)
+		return s.write(src)
 	})
 	if err != nil {
 		return nil, err
@@ -158,45 +157,65 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 	return &res, nil
 }
 
-// record fills the completed task, its note and its date from the file.
-func (r *Completed) record(doc *taskdoc.Document, slug, note, date string) error {
-	t, err := doc.Task(slug)
+// completeLast writes the list with its last task completed (src) and
+// archives it in the same critical section. The completed task is read back
+// from src without parsing the whole list again.
+func (c *List) completeLast(ctx context.Context, s *state, res *Completed, src []byte, slug, note string, now time.Time) error {
+	done, err := s.doc.TaskAfter(src, slug)
 	if err != nil {
 		return inList(err)
 	}
-	r.Task, r.Note, r.Date = *t, note, date
+	res.record(done, note, now)
+	if err := s.write(src); err != nil {
+		return err
+	}
+	res.ArchivedTo, err = archive.CoordinatorLocked(ctx, c.ws, s.tx, src, now)
+	return err
+}
+
+// onlyOneLeft reports whether completing current finishes the list: every
+// other task is completed already.
+func onlyOneLeft(doc *taskdoc.Document, current *taskdoc.Task) bool {
+	for i := range doc.Tasks {
+		if &doc.Tasks[i] != current && doc.Tasks[i].Status != taskdoc.StatusCompleted {
+			return false
+		}
+	}
+	return true
+}
+
+// record fills the completed task, its note and its date as the file has
+// them.
+func (r *Completed) record(t *taskdoc.Task, note string, now time.Time) {
+	r.Task, r.Note, r.Date = *t, note, now.Format("2006-01-02")
 	if v, ok := t.Field("Note"); ok {
 		r.Note = v
 	}
 	if v, ok := t.Field("Completed"); ok {
 		r.Date = v
 	}
-	return nil
 }
 
 // startNext picks the task to work on and marks it in_progress when it is
-// pending. It returns the task and the (possibly unchanged) list.
-func startNext(src []byte, doc *taskdoc.Document) (taskdoc.Task, []byte, *taskdoc.Document, error) {
+// pending. It returns the task and the (possibly unchanged) list; the task
+// is read back from the edited list without parsing all of it.
+func startNext(src []byte, doc *taskdoc.Document) (taskdoc.Task, []byte, error) {
 	t, err := pick(doc)
 	if err != nil {
-		return taskdoc.Task{}, src, doc, err
+		return taskdoc.Task{}, src, err
 	}
 	if t.Status == taskdoc.StatusInProgress {
-		return *t, src, doc, nil
+		return *t, src, nil
 	}
 	out, err := doc.SetStatus(t.Slug, taskdoc.StatusInProgress)
 	if err != nil {
-		return taskdoc.Task{}, src, doc, inList(err)
+		return taskdoc.Task{}, src, inList(err)
 	}
-	newDoc, err := parse(out)
+	started, err := doc.TaskAfter(out, t.Slug)
 	if err != nil {
-		return taskdoc.Task{}, src, doc, err
+		return taskdoc.Task{}, src, inList(err)
 	}
-	started, err := newDoc.Task(t.Slug)
-	if err != nil {
-		return taskdoc.Task{}, src, doc, inList(err)
-	}
-	return *started, out, newDoc, nil
+	return *started, out, nil
 }
 
 // pick returns the task in progress, else the first pending task.
@@ -325,16 +344,16 @@ type state struct {
 	doc    *taskdoc.Document // parsed source; nil when there is no list
 }
 
-// write replaces the list with src (already parsed as doc) unless it is
-// unchanged.
-func (s *state) write(src []byte, doc *taskdoc.Document) error {
+// write replaces the list with src unless it is unchanged. It ends the
+// critical section's changes: s.doc no longer describes the file.
+func (s *state) write(src []byte) error {
 	if s.source != nil && bytes.Equal(src, s.source) {
 		return nil
 	}
 	if err := s.tx.Write(archive.ActiveList, src); err != nil {
 		return err
 	}
-	s.source, s.doc = src, doc
+	s.source, s.doc = src, nil
 	return nil
 }
 

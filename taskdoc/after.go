@@ -25,7 +25,7 @@ func (d *Document) TaskAfter(out []byte, slug string) (*Task, error) {
 // false when a full parse must answer.
 func (d *Document) taskAfterLocal(out []byte, slug string) (*Task, bool) {
 	src := d.Source
-	if d.hasRefs || d.TasksHeading == nil || !bytes.Equal(out[:min(d.bodyEnd(), len(out))], src[:min(d.bodyEnd(), len(out))]) {
+	if d.hasRefs || d.TasksHeading == nil || d.unclosedFrontMatter() || !bytes.Equal(out[:min(d.bodyEnd(), len(out))], src[:min(d.bodyEnd(), len(out))]) {
 		return nil, false
 	}
 	prefix := commonPrefix(src, out)
@@ -33,7 +33,7 @@ func (d *Document) taskAfterLocal(out []byte, slug string) (*Task, bool) {
 	// The changed bytes of src end at changed; the heading that follows
 	// them may share its first bytes with the inserted text, so look from
 	// the start of that line.
-	changed := lineStart(src, len(src)-suffix)
+	changed := lineStart(d.text, len(src)-suffix)
 	level := d.taskLevel()
 	first, next := -1, -1
 	for i, h := range d.raw {

@@ -99,6 +99,11 @@ type Document struct {
 	Tasks        []Task
 	Newline      string // "\n" or "\r\n" (the document's first line ending; "\n" if none)
 
+	// text is Source with every lone "\r" (a line ending in CommonMark,
+	// but not to goldmark) read as "\n"; the structure is read from it.
+	// It is Source itself when there is no lone "\r".
+	text    []byte
+
 	openEnd bool             // the document ends inside an unclosed fence or HTML block
 	raw     []rawHeading     // parallel to Headings: how each is written
 	hasRefs bool             // the document defines link references
@@ -154,14 +159,14 @@ func (d *Document) Section(slug string) (string, bool) {
 		// A top-level section ends at the next top-level heading of its
 		// level or higher; a heading inside a list or quote has no
 		// container-wide section, so any such heading ends it.
-		end := len(d.Source)
+		end := len(d.text)
 		for _, next := range d.Headings[i+1:] {
 			if next.Level <= h.Level && (next.TopLevel || !h.TopLevel) {
 				end = next.Span.Start
 				break
 			}
 		}
-		return normaliseText(d.Source[h.Span.Start:end]) + "\n", true
+		return normaliseText(d.text[h.Span.Start:end]) + "\n", true
 	}
 	return "", false
 }

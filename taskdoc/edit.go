@@ -221,7 +221,7 @@ func (d *Document) AddTask(nt NewTask) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, nl := d.Source, d.Newline
+	src, nl := d.text, d.Newline
 	at := len(src)
 	switch {
 	case nt.After != "":
@@ -252,7 +252,7 @@ func (d *Document) AddTask(nt NewTask) ([]byte, error) {
 	case len(src) == 0 || src[len(src)-1] == '\n':
 		b.WriteString(nl)
 	}
-	out := splice(src, []change{{at, at, b.String()}})
+	out := splice(d.Source, []change{{at, at, b.String()}})
 	want := Slug(title)
 	return d.finish(out, region{
 		start: at, oldEnd: at, newEnd: at + b.Len(), task: true, content: true,
@@ -273,7 +273,7 @@ func (d *Document) headingLine(level int, title string) string {
 // underline redraws a setext heading's underline to the new title's
 // length, as people keep it.
 func (d *Document) underline(t *Task, title string) change {
-	src := d.Source
+	src := d.text
 	start := lineStart(src, t.HeadingSpan.End-1)
 	end := contentEnd(src, start)
 	line := bytes.TrimLeft(src[start:end], " ")
@@ -384,7 +384,7 @@ func (d *Document) EditTask(slug string, e Edit) ([]byte, error) {
 // contentChange replaces everything between the task's heading and its
 // last non-blank line.
 func (d *Document) contentChange(t *Task, m *taskMeta, content string) change {
-	src, nl := d.Source, d.Newline
+	src, nl := d.text, d.Newline
 	at := t.HeadingSpan.End
 	if content == "" {
 		return change{at, m.lastLine, ""}

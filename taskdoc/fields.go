@@ -22,7 +22,7 @@ func (d *Document) fieldChanges(i int, sets []fieldSet) []change {
 	var top, bottom []string
 	for _, s := range sets {
 		if k := fieldIndex(t, s.key); k >= 0 {
-			cs = append(cs, replaceValue(d.Source, m.fields[k], s.value))
+			cs = append(cs, replaceValue(d.text, m.fields[k], s.value))
 			continue
 		}
 		line := d.newFieldLine(t, m, s, s.top)
@@ -132,9 +132,9 @@ func (d *Document) newFieldLine(t *Task, m *taskMeta, s fieldSet, top bool) stri
 		}
 	}
 	if ref != nil {
-		prefix, bold = string(d.Source[ref.prefix.Start:ref.prefix.End]), ref.bold
+		prefix, bold = string(d.text[ref.prefix.Start:ref.prefix.End]), ref.bold
 		if ref.valueStart > ref.colonEnd {
-			sep = string(d.Source[ref.colonEnd:ref.valueStart])
+			sep = string(d.text[ref.colonEnd:ref.valueStart])
 		}
 	}
 	if bold {
@@ -147,7 +147,7 @@ func (d *Document) newFieldLine(t *Task, m *taskMeta, s fieldSet, top bool) stri
 // that has no line ending.
 func (d *Document) insertLines(at int, lines []string) change {
 	nl := d.Newline
-	if at > 0 && d.Source[at-1] != '\n' {
+	if at > 0 && d.text[at-1] != '\n' {
 		return change{at, at, nl + strings.Join(lines, nl)}
 	}
 	return change{at, at, strings.Join(lines, nl) + nl}
@@ -158,7 +158,7 @@ func (d *Document) insertLines(at int, lines []string) change {
 func (d *Document) listAfter(at int, lines []string) change {
 	nl := d.Newline
 	list := strings.Join(lines, nl)
-	if at > 0 && d.Source[at-1] != '\n' {
+	if at > 0 && d.text[at-1] != '\n' {
 		return change{at, at, nl + nl + list}
 	}
 	return change{at, at, nl + list + nl}
@@ -167,7 +167,7 @@ func (d *Document) listAfter(at int, lines []string) change {
 // newList starts a metadata list right under the task's heading, with a
 // blank line on each side.
 func (d *Document) newList(t *Task, m *taskMeta, lines []string) change {
-	src, nl := d.Source, d.Newline
+	src, nl := d.text, d.Newline
 	list := strings.Join(lines, nl)
 	at := t.HeadingSpan.End
 	if at > 0 && src[at-1] != '\n' {
@@ -190,7 +190,7 @@ func (d *Document) newList(t *Task, m *taskMeta, lines []string) change {
 // with no items goes too, with the blank line that separated it.
 func (d *Document) removeFieldChanges(i int, key string) []change {
 	t, m := &d.Tasks[i], &d.metas[i]
-	src := d.Source
+	src := d.text
 	var cs []change
 	removed := map[int]int{}
 	for k, f := range t.Fields {

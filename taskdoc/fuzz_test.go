@@ -41,6 +41,7 @@ var fuzzSeeds = []string{
 	"# D\n\n## Tasks\n\n### A\n\n<!--\n### B\n\n- Status: pending\n",
 	"# D\n\n## Tasks\n\n### A\n\n[ref]: /url\n> lazy\ncontinuation\n\n### B\n",
 	"# D\r\n## Tasks\r\n### A\r\n- Status: pending\r\n### B",
+	"## Tasks\n\n### A\n\n## Notes\n\n* Completed: x\n* Note: y\n",
 }
 
 // requireTypedError fails unless err is a *taskdoc.Error with a code and
@@ -284,7 +285,8 @@ func checkTasks(t testing.TB, doc *taskdoc.Document) {
 		fieldStart := task.HeadingSpan.End
 		for _, fld := range task.Fields {
 			require.LessOrEqual(t, fieldStart, fld.Span.Start, "fields of %q out of order", task.Slug)
-			require.LessOrEqual(t, fld.Span.End, task.Span.End)
+			require.Less(t, fld.Span.Start, fld.Span.End, "field %q of %q has an empty span", fld.Key, task.Slug)
+			require.LessOrEqual(t, fld.Span.End, task.Span.End, "field %q lies outside task %q", fld.Key, task.Slug)
 			fieldStart = fld.Span.End
 		}
 		prev = task.Span.End

@@ -33,23 +33,28 @@ func Parse(src []byte) (doc *Document, err error) {
 			doc, err = nil, &Error{Code: CodeParse, Msg: fmt.Sprintf("cannot parse the document: %v", r)}
 		}
 	}()
-	if err := checkUTF8(src); err != nil {
+	text := lineFeeds(src, 0, len(src))
+	if err := checkUTF8(text); err != nil {
 		return nil, err
 	}
-	d := &Document{Source: src, Newline: detectNewline(src)}
+	d := &Document{Source: src, text: text, Newline: detectNewline(src)}
 	start := 0
-	if bytes.HasPrefix(src, bom) {
+	if bytes.HasPrefix(text, bom) {
 		start = len(bom)
 	}
-	fm, err := parseFrontMatter(src, start)
+	fm, err := parseFrontMatter(text, start)
 	if err != nil {
 		return nil, err
 	}
+	fm.Raw = src[start : start+len(fm.Raw) : start+len(fm.Raw)]
+	if fm.Format == "" {
+		fm.Raw = nil
+	}
 	d.FrontMatter = fm
 	body := start + len(fm.Raw)
-	sc := scanBlocks(src, body, len(src), body)
+	sc := scanBlocks(text, body, len(text), body)
 	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
-	d.Headings = outline(src, sc.headings)
+	d.Headings = outline(text, sc.headings)
 	d.findTasks(sc)
 	return d, nil
 }
@@ -79,6 +84,34 @@ func checkUTF8(src []byte) error {
 	return nil
 }
 
+// lineFeeds returns src, or when src[from:to] or the line ending before
+// it has a lone "\r" a copy of src in which every lone "\r" is "\n".
+// CommonMark (and so GitHub) ends a line at a lone "\r"; goldmark does
+// not. Both are one byte, so every offset stays valid for src.
+func lineFeeds(src []byte, from, to int) []byte {
+	lone := -1
+	for at := max(from-1, 0); at < to; at++ {
+		i := bytes.IndexByte(src[at:to], '\r')
+		if i < 0 {
+			break
+		}
+		if at += i; at+1 == len(src) || src[at+1] != '\n' {
+			lone = at
+			break
+		}
+	}
+	if lone < 0 {
+		return src
+	}
+	text := bytes.Clone(src)
+	for i := lone; i < len(text); i++ {
+		if text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
+			text[i] = '\n'
+		}
+	}
+	return text
+}
+
 func detectNewline(src []byte) string {
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		return "\r\n"
@@ -90,11 +123,18 @@ func detectNewline(src []byte) string {
 // Only a block opening on the document's first line is front matter.
 var frontMatterFormats = map[string]string{"---": "yaml", "+++": "toml"}
 
+// frontMatterDelimiter returns the front matter delimiter that the first
+// line of rest is, and its format name; ok is false when it is none.
+func frontMatterDelimiter(rest []byte) (delim, name string, ok bool) {
+	delim = string(bytes.TrimSpace(rest[:lineEnd(rest, 0)]))
+	name, ok = frontMatterFormats[delim]
+	return delim, name, ok
+}
+
 func parseFrontMatter(src []byte, start int) (FrontMatter, error) {
 	rest := src[start:]
 	first := lineEnd(rest, 0)
-	delim := string(bytes.TrimSpace(rest[:first]))
-	name, ok := frontMatterFormats[delim]
+	delim, name, ok := frontMatterDelimiter(rest)
 	if !ok {
 		return FrontMatter{}, nil
 	}
@@ -152,6 +192,7 @@ type scan struct {
 // block nodes are visited: paragraphs' inlines matter only for headings.
 // lineFloor is the first offset a line may start at (after front matter).
 func scanBlocks(src []byte, from, to, lineFloor int) *scan {
+	src = lineFeeds(src, from, to)
 	pc := parser.NewContext()
 	root := mdParser.Parse(text.NewReader(src[from:to:to]), parser.WithContext(pc))
 	sc := &scan{src: src, base: from, hasRefs: len(pc.References()) > 0,

@@ -22,6 +22,23 @@ func TestSlug(t *testing.T) {
 		{"emoji 🎉 party", "emoji--party"},
 		{"x² ½", "x-"},
 		{"!!!", ""},
+		// github-slugger lower-cases with JavaScript's toLowerCase, then
+		// drops what is not a letter, mark, Nd/Nl number, '_', '-' or ' '.
+		{"İstanbul", "i\u0307stanbul"},
+		{"ΟΔΟΣ", "οδος"},
+		{"ΟΔΟΣ ΣΑΣ.", "οδος-σας"},
+		{"ΣΑ", "σα"},
+		{"Σ", "σ"},
+		{"ΑΣ'Α", "ασα"},
+		{"ΑΣ\u0301", "ας\u0301"},
+		{"a\tb", "ab"},
+		{"a\u00a0b", "ab"},
+		{"a\u200db", "ab"},
+		{"1\ufe0f\u20e3 keycap", "1\ufe0f\u20e3-keycap"},
+		{"٣ Ⅻ ²", "٣-ⅻ-"},
+		{"en–dash ‿tie", "endash-‿tie"},
+		{" lead trail ", "-lead-trail-"},
+		{"a\u3000b", "ab"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -28,7 +28,7 @@ func (d *Document) findTasks(sc *scan) {
 	th := sc.tops[tasksAt].heading
 	d.TasksHeading = &d.Headings[th]
 	level := d.TasksHeading.Level
-	d.TasksSpan = Span{d.TasksHeading.Span.Start, len(d.Source)}
+	d.TasksSpan = Span{d.TasksHeading.Span.Start, len(d.text)}
 	var taskTops []int
 	for i := tasksAt + 1; i < len(sc.tops); i++ {
 		h := sc.tops[i].heading
@@ -46,18 +46,21 @@ func (d *Document) findTasks(sc *scan) {
 	d.bySlug = make(map[string]int, len(taskTops))
 	d.Tasks = make([]Task, len(taskTops))
 	d.metas = make([]taskMeta, len(taskTops))
-	lines := lineCounter{src: d.Source, line: 1}
+	lines := lineCounter{src: d.text, line: 1}
 	for k, i := range taskTops {
-		end, endTop := d.TasksSpan.End, len(sc.tops)
+		// The last task's blocks end where the section does: with no
+		// block between its heading and the section's end, that is its
+		// heading alone.
+		end, endTop := d.TasksSpan.End, i+1
 		if k+1 < len(taskTops) {
 			endTop = taskTops[k+1]
 			end = sc.tops[endTop].start
 		} else {
-			for j := i + 1; j < len(sc.tops) && sc.tops[j].start < end; j++ {
-				endTop = j + 1
+			for endTop < len(sc.tops) && sc.tops[endTop].start < end {
+				endTop++
 			}
 		}
-		t, meta := buildTask(sc, sc.tops[i:min(endTop, len(sc.tops))], end)
+		t, meta := buildTask(sc, sc.tops[i:endTop], end)
 		t.Line = lines.at(t.Span.Start)
 		d.Tasks[k], d.metas[k] = t, meta
 		d.index(k)

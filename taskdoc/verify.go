@@ -86,7 +86,7 @@ func (d *Document) taskLevel() int {
 // parse must decide.
 func (d *Document) checkLocal(out []byte, r region) (done bool, err error) {
 	src := d.Source
-	if d.hasRefs || r.section {
+	if d.hasRefs || r.section || d.unclosedFrontMatter() {
 		return false, nil
 	}
 	next := -1
@@ -124,6 +124,18 @@ func (d *Document) checkLocal(out []byte, r region) (done bool, err error) {
 	}
 	t, m := buildTask(sc, tops, r.newEnd)
 	return true, r.check(&t, &m)
+}
+
+// unclosedFrontMatter reports whether the document opens with a front
+// matter delimiter that no line closes, so that its first line reads as
+// Markdown. A delimiter line written anywhere later would turn everything
+// above it into front matter, so no edit's effect is local.
+func (d *Document) unclosedFrontMatter() bool {
+	if d.FrontMatter.Raw != nil {
+		return false
+	}
+	_, _, ok := frontMatterDelimiter(bytes.TrimPrefix(d.text, bom))
+	return ok
 }
 
 // checkTaskHeadings checks the top-level headings of a new task: its own

@@ -62,6 +62,12 @@
 //     locked itself, as the rename replaces it. Update re-reads the file
 //     inside the lock, so no update is ever lost to a concurrent one. Lock
 //     takes several names in sorted order, so callers cannot deadlock.
+//     A name is locked with the symbolic links in its folders resolved, so
+//     a file reached through a linked folder ("docs/shared" -> "team") and
+//     through its real folder takes one lock; a linked folder that leads
+//     into .taskmd/locks is OUTSIDE_ROOT. Hard links are not detected: two
+//     hard-linked names are two files to the library (a write replaces one
+//     of them and breaks the link).
 //   - Reads take no lock.
 //
 // People editing files by hand, and tools that do not use these locks, are

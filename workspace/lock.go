@@ -101,14 +101,16 @@ func (h heldLock) unlock() error {
 
 // lockFile takes the exclusive file lock of name. A new flock.Flock per
 // critical section, because one Flock shared by goroutines lets them all in.
-// The lock file lives in the root's lock directory and is opened without
-// following a final symbolic link; after locking, the open file is checked
+// flock opens the lock file by path, so it never creates it: a lock file is
+// created only through the root (createLockFile), and opened without
+// following a final symbolic link. After locking, the open file is checked
 // against the one inside the root, so a directory swapped for a link can
-// never make two processes lock different files.
+// never make two processes lock different files, nor make this one create a
+// file outside the root.
 func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, error) {
 	rel := lockFileName(name)
 	for attempt := 0; ; attempt++ {
-		if err := w.ensureLockDir(attempt > 0); err != nil {
+		if err := w.ensureLockDir(attempt > 1); err != nil {
 			return nil, err
 		}
 		file := flock.New(filepath.Join(w.abs, filepath.FromSlash(rel)),
@@ -118,8 +120,12 @@ func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, er
 			if ctx.Err() != nil {
 				return nil, ctxErr(ctx, name)
 			}
-			if attempt == 0 && errors.Is(err, fs.ErrNotExist) {
-				continue // the lock directory was removed since it was made
+			if attempt < 2 && errors.Is(err, fs.ErrNotExist) {
+				// The first lock of this name, or the lock directory was
+				// removed since it was made (then the next attempt makes it
+				// again).
+				w.createLockFile(path.Base(rel))
+				continue
 			}
 			return nil, fail(name, "lock", err)
 		}
@@ -131,14 +137,23 @@ func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, er
 	}
 }
 
-// lockOpenFlag opens lock files as flock.New does, but never through a
-// symbolic link.
+// createLockFile creates a lock file inside the lock directory. Errors are
+// left to the open that follows.
+func (w *Workspace) createLockFile(base string) {
+	f, err := w.lockRoot().OpenFile(base, os.O_CREATE|os.O_RDONLY|noFollow, 0o644)
+	if err == nil {
+		f.Close()
+	}
+}
+
+// lockOpenFlag opens existing lock files as flock.New does, but never
+// through a symbolic link.
 var lockOpenFlag = func() int {
 	switch runtime.GOOS {
 	case "aix", "solaris", "illumos": // exclusive locks need a writable file there
-		return os.O_CREATE | os.O_RDWR | noFollow
+		return os.O_RDWR | noFollow
 	}
-	return os.O_CREATE | os.O_RDONLY | noFollow
+	return os.O_RDONLY | noFollow
 }()
 
 // waitFlock locks file, waiting for ctx without polling: the blocking lock
@@ -241,15 +256,19 @@ func (w *Workspace) Lock(ctx context.Context, names []string, fn func(tx *Tx) er
 	if err := ctxErr(ctx, strings.Join(names, ", ")); err != nil {
 		return err
 	}
-	held := make([]heldLock, 0, len(names))
+	keys, err := w.lockNames(names)
+	if err != nil {
+		return err
+	}
+	held := make([]heldLock, 0, len(keys))
 	defer func() {
 		for i := len(held) - 1; i >= 0; i-- {
 			if uerr := held[i].unlock(); uerr != nil && err == nil {
-				err = fail(names[i], "unlock", uerr)
+				err = fail(keys[i], "unlock", uerr)
 			}
 		}
 	}()
-	for _, name := range names {
+	for _, name := range keys {
 		h, err := w.lock(ctx, name)
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ func checkName(name string) error {
 			return refuse(fmt.Sprintf("%q element", elem))
 		}
 	}
-	if name == lockDir || strings.HasPrefix(name, lockDir+"/") || name == ".taskmd" {
+	if reserved(name) {
 		return refuse("reserved for lock files")
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,12 +26,14 @@ type operation struct {
 // a list, the number of tasks a clear removed, or the error that stopped the
 // batch.
 type operationResult struct {
-	Operation string        `json:"operation"`
-	Task      *taskRef      `json:"task,omitempty"`
-	Count     *int          `json:"count,omitempty"`
-	Tasks     []taskSummary `json:"tasks,omitzero"`
-	Removed   *int          `json:"removed,omitempty"`
-	Error     string        `json:"error,omitempty"`
+	Operation string `json:"operation"`
+	// Status is created, updated, listed, cleared or error.
+	Status  string        `json:"status"`
+	Task    *taskRef      `json:"task,omitempty"`
+	Count   *int          `json:"count,omitempty"`
+	Tasks   []taskSummary `json:"tasks,omitzero"`
+	Removed *int          `json:"removed,omitempty"`
+	Error   string        `json:"error,omitempty"`
 }
 
 // batchResult is the result of subagent_task and coordinator_task.
@@ -38,13 +41,19 @@ type operationResult struct {
 // when a batch stops at an error, operations[operations_completed:] were not
 // applied and can be sent again once the error is fixed.
 type batchResult struct {
+	// Success is true when every operation was applied.
+	Success             bool              `json:"success"`
+	Document            string            `json:"document"`
 	OperationsCompleted int               `json:"operations_completed"`
 	Results             []operationResult `json:"results"`
+	// Timestamp is the UTC date of the call, YYYY-MM-DD.
+	Timestamp string `json:"timestamp"`
 }
 
 // taskList is what a batch needs from one list of tasks: the Tasks section
 // of a document, or the coordinator list.
 type taskList interface {
+	document() string
 	create(ctx context.Context, tasks []taskdoc.NewTask) ([]taskdoc.Task, error)
 	edit(ctx context.Context, task string, e taskdoc.Edit) (taskdoc.Task, error)
 	list(ctx context.Context, statuses []taskdoc.Status) ([]taskdoc.Task, error)
@@ -64,7 +73,7 @@ func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []strin
 	if err := checkOperations(ops, allowed); err != nil {
 		return nil, batchResult{}, newToolError(err)
 	}
-	out := batchResult{Results: make([]operationResult, 0, len(ops))}
+	out := batchResult{Document: tl.document(), Results: make([]operationResult, 0, len(ops)), Timestamp: dateStamp()}
 	for i := 0; i < len(ops); {
 		n, results, err := runStep(ctx, tl, ops[i:])
 		if err != nil {
@@ -74,6 +83,7 @@ func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []strin
 		out.OperationsCompleted += n
 		i += n
 	}
+	out.Success = true
 	return nil, out, nil
 }
 
@@ -97,7 +107,7 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []operatio
 		}
 		results := make([]operationResult, 0, len(created))
 		for _, t := range created {
-			results = append(results, operationResult{Operation: "create", Task: toTaskRef(t)})
+			results = append(results, operationResult{Operation: "create", Status: "created", Task: toTaskRef(t)})
 		}
 		return n, results, nil
 	case "edit":
@@ -105,7 +115,7 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []operatio
 		if err != nil {
 			return 1, nil, err
 		}
-		return 1, []operationResult{{Operation: "edit", Task: toTaskRef(t)}}, nil
+		return 1, []operationResult{{Operation: "edit", Status: "updated", Task: toTaskRef(t)}}, nil
 	case "list":
 		var statuses []taskdoc.Status
 		if op.Status != "" {
@@ -120,13 +130,13 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []operatio
 			return 1, nil, err
 		}
 		count := len(tasks)
-		return 1, []operationResult{{Operation: "list", Count: &count, Tasks: toSummaries(tasks)}}, nil
+		return 1, []operationResult{{Operation: "list", Status: "listed", Count: &count, Tasks: toSummaries(tasks)}}, nil
 	default: // "clear"; checkOperations let nothing else through
 		removed, err := tl.clear(ctx)
 		if err != nil {
 			return 1, nil, err
 		}
-		return 1, []operationResult{{Operation: "clear", Removed: &removed}}, nil
+		return 1, []operationResult{{Operation: "clear", Status: "cleared", Removed: &removed}}, nil
 	}
 }
 
@@ -165,7 +175,7 @@ func checkOperations(ops []operation, allowed []string) error {
 // text starts with the code, carrying the results of the operations that
 // were applied before it.
 func stopped(out batchResult, ops []operation, at, n int, failure *toolError) (*mcp.CallToolResult, batchResult, error) {
-	out.Results = append(out.Results, operationResult{Operation: ops[at].Operation, Error: failure.Error()})
+	out.Results = append(out.Results, operationResult{Operation: ops[at].Operation, Status: "error", Error: failure.Error()})
 	where := fmt.Sprintf("operation %d (%s)", at+1, ops[at].Operation)
 	if n > 1 {
 		where = fmt.Sprintf("operations %d-%d (creates, written together: none of them was added)", at+1, at+n)
@@ -182,4 +192,18 @@ func stopped(out batchResult, ops []operation, at, n int, failure *toolError) (*
 	}}
 	res.SetError(failure)
 	return res, out, nil
+}
+
+// splitSlugs splits comma-separated slug lists ("phase-1,phase-2") and
+// drops blanks, so that an empty slug string means every task.
+func splitSlugs(lists ...string) []string {
+	var slugs []string
+	for _, list := range lists {
+		for _, slug := range strings.Split(list, ",") {
+			if slug = strings.TrimSpace(slug); slug != "" {
+				slugs = append(slugs, slug)
+			}
+		}
+	}
+	return slugs
 }

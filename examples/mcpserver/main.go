@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -34,16 +36,26 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+	// stdout carries the protocol and nothing else: anything that prints
+	// to os.Stdout from here on (a dependency, a stray debug line) goes to
+	// stderr instead of corrupting the stream.
+	stdout := os.Stdout
+	os.Stdout = os.Stderr
+	logger := log.New(os.Stderr, "mcpserver: ", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *root); err != nil {
-		fmt.Fprintln(os.Stderr, "mcpserver:", err)
+	if err := run(ctx, *root, os.Stdin, stdout, logger); err != nil {
+		logger.Print(err)
+		stop()
 		os.Exit(1)
 	}
 }
 
-// run serves until the client closes stdin or the process is signalled.
-func run(ctx context.Context, root string) error {
+// run serves MCP on in and out until the client closes in or ctx ends
+// (SIGINT, SIGTERM). Calls in flight then see their context cancelled: the
+// library gives up waiting for locks, and an update is either written whole
+// or not at all.
+func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *log.Logger) error {
 	ws, err := workspace.Open(root)
 	if err != nil {
 		return err
@@ -53,7 +65,7 @@ func run(ctx context.Context, root string) error {
 	if err != nil {
 		return err
 	}
-	err = server.Run(ctx, &mcp.StdioTransport{})
+	err = server.Run(ctx, &lineTransport{in: in, out: out, log: logger})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

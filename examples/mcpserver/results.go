@@ -1,8 +1,10 @@
 package main
 
 import (
+	"path"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -37,11 +39,16 @@ type workflowText struct {
 // references with @/path.md or @/path.md#section, with the documents it
 // references in turn.
 type referencedDocument struct {
-	Path     string               `json:"path"`
-	Title    string               `json:"title"`
-	Content  string               `json:"content"`
-	Depth    int                  `json:"depth"`
-	Children []referencedDocument `json:"children,omitempty"`
+	Path    string `json:"path"`
+	Title   string `json:"title"`
+	Content string `json:"content"`
+	Depth   int    `json:"depth"`
+	// Namespace is the document's folder below docs/, "api/specs" for
+	// /api/specs/auth.md, "" at the top.
+	Namespace string `json:"namespace"`
+	// Children is always present, [] when there are none, as agents of the
+	// AI-Prompt-Guide server expect.
+	Children []referencedDocument `json:"children"`
 }
 
 // startedTask is the task an agent is about to work on, with everything it
@@ -61,8 +68,16 @@ type startedTask struct {
 	Missing []string `json:"missing,omitempty"`
 }
 
+// The modes of a start or a complete: a subagent task is named by its
+// address, a coordinator task is the next one of the list.
+const (
+	modeAdHoc      = "adhoc"
+	modeSequential = "sequential"
+)
+
 // startResult is the result of start_subagent_task and start_coordinator_task.
 type startResult struct {
+	Mode     string      `json:"mode"`
 	Document string      `json:"document"`
 	Task     startedTask `json:"task"`
 }
@@ -80,6 +95,8 @@ type completedTask struct {
 type completeSubagentResult struct {
 	Document      string        `json:"document"`
 	CompletedTask completedTask `json:"completed_task"`
+	// Timestamp is the UTC date of the call, YYYY-MM-DD.
+	Timestamp string `json:"timestamp"`
 }
 
 // nextTask is the coordinator task that comes after the completed one.
@@ -94,6 +111,7 @@ type nextTask struct {
 // the next task, or where the list was archived after its last task, or the
 // blocked tasks that keep it from going on.
 type completeCoordinatorResult struct {
+	Mode          string        `json:"mode"`
 	Document      string        `json:"document"`
 	CompletedTask completedTask `json:"completed_task"`
 	NextTask      *nextTask     `json:"next_task,omitempty"`
@@ -101,16 +119,21 @@ type completeCoordinatorResult struct {
 	ArchivedTo    string        `json:"archived_to,omitempty"`
 	// Blocked names the tasks left when none of them can be started: there
 	// is no next task, yet the list is not finished.
-	Blocked []string `json:"blocked,omitempty"`
+	Blocked   []string `json:"blocked,omitempty"`
+	Timestamp string   `json:"timestamp"`
 }
 
 // viewedTask is a task as view_* shows it: whole, without starting it.
 type viewedTask struct {
-	Slug     string `json:"slug"`
-	Title    string `json:"title"`
-	Status   string `json:"status"`
-	Content  string `json:"content"`
-	FullPath string `json:"full_path"`
+	Slug             string `json:"slug"`
+	Title            string `json:"title"`
+	Status           string `json:"status"`
+	Content          string `json:"content"`
+	FullPath         string `json:"full_path"`
+	WordCount        int    `json:"word_count"`
+	HasWorkflow      bool   `json:"has_workflow"`
+	WorkflowName     string `json:"workflow_name,omitempty"`
+	MainWorkflowName string `json:"main_workflow_name,omitempty"`
 }
 
 // viewResult is the result of view_subagent_task and view_coordinator_task.
@@ -135,12 +158,19 @@ func toSummaries(tasks []taskdoc.Task) []taskSummary {
 func toViewResult(document string, tasks []taskdoc.Task) viewResult {
 	out := viewResult{Document: document, Count: len(tasks), Tasks: make([]viewedTask, 0, len(tasks))}
 	for _, t := range tasks {
+		content := t.Content()
+		workflow, _ := t.Field("Workflow")
+		mainWorkflow, _ := t.Field("Main-Workflow")
 		out.Tasks = append(out.Tasks, viewedTask{
-			Slug:     t.Slug,
-			Title:    t.Title,
-			Status:   string(t.Status),
-			Content:  t.Content(),
-			FullPath: fullPath(document, t.Slug),
+			Slug:             t.Slug,
+			Title:            t.Title,
+			Status:           string(t.Status),
+			Content:          content,
+			FullPath:         fullPath(document, t.Slug),
+			WordCount:        len(strings.Fields(content)),
+			HasWorkflow:      workflow != "",
+			WorkflowName:     workflow,
+			MainWorkflowName: mainWorkflow,
 		})
 	}
 	return out
@@ -167,21 +197,39 @@ func toWorkflow(w *workspace.Workflow) *workflowText {
 	return &workflowText{Name: w.Name, Content: w.Content}
 }
 
+// toReferences converts loaded documents; the result is never nil, so
+// that children is [] rather than null (start results still omit an empty
+// referenced_documents).
 func toReferences(docs []workspace.LoadedDocument) []referencedDocument {
-	if len(docs) == 0 {
-		return nil
-	}
 	out := make([]referencedDocument, 0, len(docs))
 	for _, d := range docs {
 		out = append(out, referencedDocument{
-			Path:     d.Path,
-			Title:    d.Title,
-			Content:  d.Content,
-			Depth:    d.Depth,
-			Children: toReferences(d.Children),
+			Path:      d.Path,
+			Title:     d.Title,
+			Content:   d.Content,
+			Depth:     d.Depth,
+			Namespace: namespaceOf(d.Path),
+			Children:  toReferences(d.Children),
 		})
 	}
 	return out
+}
+
+// namespaceOf is the folder of a document address below docs/:
+// "/api/specs/auth.md#jwt" → "api/specs", "/auth.md" → "".
+func namespaceOf(address string) string {
+	file, _, _ := strings.Cut(address, "#")
+	dir := path.Dir(strings.TrimPrefix(file, "/"))
+	if dir == "." {
+		return ""
+	}
+	return dir
+}
+
+// dateStamp is the timestamp of complete and batch results: the UTC date,
+// as the AI-Prompt-Guide server reports it.
+func dateStamp() string {
+	return time.Now().UTC().Format(time.DateOnly)
 }
 
 // fullPath is the address an agent passes back to the task tools.
@@ -206,13 +254,14 @@ func outputSchema[T any]() (*jsonschema.Schema, error) {
 	document := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
-			"path":     str,
-			"title":    str,
-			"content":  str,
-			"depth":    {Type: "integer"},
-			"children": {Type: "array", Items: &jsonschema.Schema{Type: "object"}},
+			"path":      str,
+			"title":     str,
+			"content":   str,
+			"depth":     {Type: "integer"},
+			"namespace": str,
+			"children":  {Type: "array", Items: &jsonschema.Schema{Type: "object"}},
 		},
-		Required: []string{"path", "title", "content", "depth"},
+		Required: []string{"path", "title", "content", "depth", "namespace", "children"},
 	}
 	return jsonschema.For[T](&jsonschema.ForOptions{
 		TypeSchemas: map[reflect.Type]*jsonschema.Schema{

@@ -27,6 +27,7 @@ type summaryJSON struct {
 
 type operationJSON struct {
 	Operation string        `json:"operation"`
+	Status    string        `json:"status"`
 	Task      *taskJSON     `json:"task"`
 	Count     *int          `json:"count"`
 	Tasks     []summaryJSON `json:"tasks"`
@@ -35,8 +36,11 @@ type operationJSON struct {
 }
 
 type batchJSON struct {
+	Success             bool            `json:"success"`
+	Document            string          `json:"document"`
 	OperationsCompleted int             `json:"operations_completed"`
 	Results             []operationJSON `json:"results"`
+	Timestamp           string          `json:"timestamp"`
 }
 
 type workflowJSON struct {
@@ -45,14 +49,16 @@ type workflowJSON struct {
 }
 
 type referenceJSON struct {
-	Path     string          `json:"path"`
-	Title    string          `json:"title"`
-	Content  string          `json:"content"`
-	Depth    int             `json:"depth"`
-	Children []referenceJSON `json:"children"`
+	Path      string          `json:"path"`
+	Title     string          `json:"title"`
+	Content   string          `json:"content"`
+	Depth     int             `json:"depth"`
+	Namespace string          `json:"namespace"`
+	Children  []referenceJSON `json:"children"`
 }
 
 type startJSON struct {
+	Mode     string `json:"mode"`
 	Document string `json:"document"`
 	Task     struct {
 		Slug                string          `json:"slug"`
@@ -77,9 +83,11 @@ type completedJSON struct {
 type completeSubagentJSON struct {
 	Document      string        `json:"document"`
 	CompletedTask completedJSON `json:"completed_task"`
+	Timestamp     string        `json:"timestamp"`
 }
 
 type completeCoordinatorJSON struct {
+	Mode          string        `json:"mode"`
 	Document      string        `json:"document"`
 	CompletedTask completedJSON `json:"completed_task"`
 	NextTask      *struct {
@@ -91,17 +99,22 @@ type completeCoordinatorJSON struct {
 	Archived   bool     `json:"archived"`
 	ArchivedTo string   `json:"archived_to"`
 	Blocked    []string `json:"blocked"`
+	Timestamp  string   `json:"timestamp"`
 }
 
 type viewJSON struct {
 	Document string `json:"document"`
 	Count    int    `json:"count"`
 	Tasks    []struct {
-		Slug     string `json:"slug"`
-		Title    string `json:"title"`
-		Status   string `json:"status"`
-		Content  string `json:"content"`
-		FullPath string `json:"full_path"`
+		Slug             string `json:"slug"`
+		Title            string `json:"title"`
+		Status           string `json:"status"`
+		Content          string `json:"content"`
+		FullPath         string `json:"full_path"`
+		WordCount        int    `json:"word_count"`
+		HasWorkflow      bool   `json:"has_workflow"`
+		WorkflowName     string `json:"workflow_name"`
+		MainWorkflowName string `json:"main_workflow_name"`
 	} `json:"tasks"`
 }
 
@@ -145,11 +158,16 @@ func TestCoordinatorScenario(t *testing.T) {
 	assert.Equal(t, &taskJSON{Slug: "research-authentication-approaches", Title: "Research authentication approaches"}, created.Results[0].Task)
 	assert.Equal(t, "implement-chosen-auth-system", created.Results[1].Task.Slug)
 	assert.Equal(t, "write-integration-tests", created.Results[2].Task.Slug)
+	assert.True(t, created.Success)
+	assert.Equal(t, "/coordinator/active.md", created.Document)
+	assert.Equal(t, "created", created.Results[0].Status)
+	assert.Equal(t, today(), created.Timestamp)
 
 	// The first start brings the Main-Workflow, the task's Workflow and its
 	// references.
 	var first startJSON
 	c.ok("start_coordinator_task", map[string]any{}, &first)
+	assert.Equal(t, "sequential", first.Mode)
 	assert.Equal(t, "/coordinator/active.md", first.Document)
 	assert.Equal(t, "research-authentication-approaches", first.Task.Slug)
 	assert.Equal(t, "/coordinator/active.md#research-authentication-approaches", first.Task.FullPath)
@@ -177,6 +195,8 @@ func TestCoordinatorScenario(t *testing.T) {
 		Slug: "research-authentication-approaches", Title: "Research authentication approaches",
 		Note: "Decided on JWT with refresh tokens. Created spec document.", CompletedDate: today(),
 	}, done1.CompletedTask)
+	assert.Equal(t, "sequential", done1.Mode)
+	assert.Equal(t, today(), done1.Timestamp)
 	require.NotNil(t, done1.NextTask)
 	assert.Equal(t, "implement-chosen-auth-system", done1.NextTask.Slug)
 	assert.False(t, done1.Archived)
@@ -273,17 +293,20 @@ func TestSubagentScenario(t *testing.T) {
 	assert.Nil(t, started.Task.MainWorkflow)
 	require.Len(t, started.Task.ReferencedDocuments, 1)
 	jwt := started.Task.ReferencedDocuments[0]
-	assert.Equal(t, referenceJSON{Path: "/specs/jwt-spec.md", Title: "JWT Spec", Content: jwtSpec, Depth: 1, Children: jwt.Children}, jwt)
+	assert.Equal(t, "adhoc", started.Mode)
+	assert.Equal(t, referenceJSON{Path: "/specs/jwt-spec.md", Title: "JWT Spec", Content: jwtSpec, Depth: 1, Namespace: "specs", Children: jwt.Children}, jwt)
 	require.Len(t, jwt.Children, 1)
-	assert.Equal(t, "/specs/security-requirements.md", jwt.Children[0].Path)
-	assert.Equal(t, 2, jwt.Children[0].Depth)
+	assert.Equal(t, referenceJSON{
+		Path: "/specs/security-requirements.md", Title: "Security Requirements", Content: securitySpec,
+		Depth: 2, Namespace: "specs", Children: []referenceJSON{},
+	}, jwt.Children[0], "children is [] when there are none, never null or missing")
 
 	var done completeSubagentJSON
 	c.ok("complete_subagent_task", map[string]any{"document": document + "#implement-jwt-signing", "note": "JWT signing implemented using RS256 algorithm"}, &done)
 	assert.Equal(t, completeSubagentJSON{Document: document, CompletedTask: completedJSON{
 		Slug: "implement-jwt-signing", Title: "Implement JWT signing",
 		Note: "JWT signing implemented using RS256 algorithm", CompletedDate: today(),
-	}}, done)
+	}, Timestamp: today()}, done)
 
 	// The coordinator reviews the document, then assigns another task out
 	// of order.

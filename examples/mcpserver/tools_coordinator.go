@@ -34,8 +34,11 @@ type completeCoordinatorInput struct {
 	Document            string `json:"document,omitempty" jsonschema:"not needed: the list is always /coordinator/active.md. Never a #slug: the current task is completed"`
 }
 
+// viewCoordinatorInput takes slugs as a list, or as the comma-separated
+// slug string that agents of the AI-Prompt-Guide server send.
 type viewCoordinatorInput struct {
 	Slugs []string `json:"slugs,omitempty" jsonschema:"only these tasks (default: every task of the list)"`
+	Slug  string   `json:"slug,omitempty" jsonschema:"only these tasks, comma-separated: phase-1,phase-2 (same as slugs)"`
 }
 
 const (
@@ -99,7 +102,7 @@ func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in 
 	task.MainWorkflow = toWorkflow(started.MainWorkflow)
 	task.ReferencedDocuments = toReferences(started.References)
 	task.Missing = started.Missing
-	return nil, startResult{Document: coordinator.Address, Task: task}, nil
+	return nil, startResult{Mode: modeSequential, Document: coordinator.Address, Task: task}, nil
 }
 
 func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeCoordinatorInput) (*mcp.CallToolResult, completeCoordinatorResult, error) {
@@ -111,8 +114,10 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 		return nil, completeCoordinatorResult{}, newToolError(err)
 	}
 	out := completeCoordinatorResult{
+		Mode:          modeSequential,
 		Document:      coordinator.Address,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
+		Timestamp:     dateStamp(),
 	}
 	if next := done.Next; next != nil {
 		out.NextTask = &nextTask{
@@ -130,7 +135,7 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 }
 
 func (c coordinatorTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewCoordinatorInput) (*mcp.CallToolResult, viewResult, error) {
-	tasks, err := c.list.View(ctx, in.Slugs...)
+	tasks, err := c.list.View(ctx, splitSlugs(append(in.Slugs, in.Slug)...)...)
 	if err != nil {
 		return nil, viewResult{}, newToolError(err)
 	}
@@ -185,3 +190,5 @@ func (c coordinatorTasks) list(ctx context.Context, statuses []taskdoc.Status) (
 func (c coordinatorTasks) clear(ctx context.Context) (int, error) {
 	return c.active.Clear(ctx)
 }
+
+func (c coordinatorTasks) document() string { return coordinator.Address }

@@ -30,7 +30,7 @@ type completeSubagentInput struct {
 
 type viewSubagentInput struct {
 	Document string   `json:"document" jsonschema:"the document, e.g. /api/authentication.md, or one task of it, /api/authentication.md#slug"`
-	Slugs    []string `json:"slugs,omitempty" jsonschema:"only these tasks (default: every task of the document)"`
+	Slugs    []string `json:"slugs,omitempty" jsonschema:"only these tasks (default: every task of the document); also written as document#slug1,slug2"`
 }
 
 const (
@@ -78,7 +78,7 @@ func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks) error {
 }
 
 func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, batchResult, error) {
-	return runBatch(ctx, documentTasks{tasks: s.tasks, document: in.Document}, in.Operations, subagentOperations)
+	return runBatch(ctx, documentTasks{tasks: s.tasks, address: in.Document}, in.Operations, subagentOperations)
 }
 
 func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, startResult, error) {
@@ -90,7 +90,7 @@ func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in sub
 	task.Workflow = toWorkflow(started.Workflow)
 	task.ReferencedDocuments = toReferences(started.References)
 	task.Missing = started.Missing
-	return nil, startResult{Document: started.Document, Task: task}, nil
+	return nil, startResult{Mode: modeAdHoc, Document: started.Document, Task: task}, nil
 }
 
 func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, completeSubagentResult, error) {
@@ -101,13 +101,16 @@ func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in 
 	return nil, completeSubagentResult{
 		Document:      done.Document,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
+		Timestamp:     dateStamp(),
 	}, nil
 }
 
+// view takes the tasks to show in slugs, or in the address as
+// AI-Prompt-Guide agents write it: "/api/auth.md#task1,task2".
 func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, viewResult, error) {
-	document, slugs := in.Document, in.Slugs
-	if path, slug, ok := strings.Cut(in.Document, "#"); ok {
-		document, slugs = path, append([]string{slug}, slugs...)
+	document, slugs := in.Document, splitSlugs(in.Slugs...)
+	if path, list, ok := strings.Cut(in.Document, "#"); ok {
+		document, slugs = path, append(splitSlugs(list), slugs...)
 	}
 	tasks, err := s.tasks.View(ctx, document, slugs...)
 	if err != nil {
@@ -118,12 +121,12 @@ func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in view
 
 // documentTasks is the task list of one document, for runBatch.
 type documentTasks struct {
-	tasks    *subagent.Tasks
-	document string
+	tasks   *subagent.Tasks
+	address string
 }
 
 func (d documentTasks) create(ctx context.Context, tasks []taskdoc.NewTask) ([]taskdoc.Task, error) {
-	return d.tasks.Create(ctx, d.document, tasks...)
+	return d.tasks.Create(ctx, d.address, tasks...)
 }
 
 // edit accepts the three forms of task that agents of the AI-Prompt-Guide
@@ -131,15 +134,17 @@ func (d documentTasks) create(ctx context.Context, tasks []taskdoc.NewTask) ([]t
 func (d documentTasks) edit(ctx context.Context, task string, e taskdoc.Edit) (taskdoc.Task, error) {
 	address := task
 	if !strings.HasPrefix(task, "/") {
-		address = d.document + "#" + strings.TrimPrefix(task, "#")
+		address = d.address + "#" + strings.TrimPrefix(task, "#")
 	}
 	return d.tasks.Edit(ctx, address, e)
 }
 
 func (d documentTasks) list(ctx context.Context, statuses []taskdoc.Status) ([]taskdoc.Task, error) {
-	return d.tasks.List(ctx, d.document, statuses...)
+	return d.tasks.List(ctx, d.address, statuses...)
 }
 
 func (d documentTasks) clear(context.Context) (int, error) {
 	return 0, argumentError("clear is an operation of coordinator_task only")
 }
+
+func (d documentTasks) document() string { return d.address }

@@ -1,0 +1,91 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// lockNames returns the names Lock takes locks on for the validated names:
+// each one's directory with symbolic links resolved, sorted and without
+// repeats. A link between two folders of the root ("docs/shared" ->
+// "team/shared") gives one file two names; both must take the same lock, or
+// two updates of that file could run at once and one would be lost. Sorting
+// the resolved names keeps the lock order the same for every spelling, so
+// callers still cannot deadlock.
+func (w *Workspace) lockNames(names []string) ([]string, error) {
+	keys := make([]string, 0, len(names))
+	for _, name := range names {
+		key := w.resolvedName(name)
+		if key != name && reserved(key) {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
+				Msg: fmt.Sprintf("path %q is refused: it leads into %s, which holds lock files", name, lockDir)}
+		}
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), nil
+}
+
+// resolvedName returns name with the symbolic links in its directory
+// resolved, relative to the root. The final element is kept as it is:
+// operations refuse a link there. Folders that do not exist yet are kept as
+// written, since they hold no link. When the directory cannot be resolved
+// inside the root, name is returned unchanged: the operation itself then
+// fails, as os.Root refuses the path.
+func (w *Workspace) resolvedName(name string) string {
+	dir, base := path.Split(name)
+	dir = strings.TrimSuffix(dir, "/")
+	if !w.linkedDir(dir) {
+		return name
+	}
+	missing := ""
+	for dir != "" {
+		real, err := filepath.EvalSymlinks(filepath.Join(w.lockKey, filepath.FromSlash(dir)))
+		if err == nil {
+			rel, err := filepath.Rel(w.lockKey, real)
+			if err != nil || !filepath.IsLocal(rel) {
+				return name
+			}
+			return path.Join(filepath.ToSlash(rel), missing, base)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+		parent, elem := path.Split(dir)
+		missing = path.Join(elem, missing)
+		dir = strings.TrimSuffix(parent, "/")
+	}
+	return name
+}
+
+// linkedDir reports whether a folder of dir (root-relative, "" for the
+// root) is a symbolic link, or may be: the common case, no link, costs one
+// lstat per folder. The root's own path has its links resolved already.
+func (w *Workspace) linkedDir(dir string) bool {
+	for i := 0; i < len(dir); i++ {
+		if i+1 < len(dir) && dir[i+1] != '/' {
+			continue
+		}
+		info, err := os.Lstat(filepath.Join(w.lockKey, filepath.FromSlash(dir[:i+1])))
+		if errors.Is(err, fs.ErrNotExist) {
+			return false // nothing below a missing folder exists either
+		}
+		if err != nil || info.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reserved reports whether name lies in the lock directory.
+func reserved(name string) bool {
+	return name == ".taskmd" || name == lockDir || strings.HasPrefix(name, lockDir+"/")
+}
