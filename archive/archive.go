@@ -70,7 +70,9 @@ func Coordinator(ctx context.Context, ws *workspace.Workspace, now time.Time) (s
 // If an archive with exactly these bytes exists, an earlier archive was cut
 // short after its copy was made: that archive is kept, active.md is removed,
 // and the existing name is returned. Two lists with identical bytes therefore
-// share one archive, which loses nothing.
+// share one archive, which loses nothing. active.md is removed only if it
+// still holds list: if it was edited without the lock meanwhile, it is kept
+// and the error is CONFLICT.
 func CoordinatorLocked(ctx context.Context, ws *workspace.Workspace, tx *workspace.Tx, list []byte, now time.Time) (string, error) {
 	name, err := identicalArchive(ctx, ws, tx, list)
 	if err != nil {
@@ -151,7 +153,10 @@ func Recover(ctx context.Context, ws *workspace.Workspace) error {
 }
 
 // identicalArchive returns the archived list whose bytes equal list, newest
-// first, or "" when there is none.
+// first, or "" when there is none. An archive that cannot be read (a file
+// put there by hand that is not UTF-8, say) is passed over: at worst the
+// list gets a second archive, whereas failing would stop every coordinator
+// operation over a file that is not the list.
 func identicalArchive(ctx context.Context, ws *workspace.Workspace, tx *workspace.Tx, list []byte) (string, error) {
 	entries, err := List(ctx, ws)
 	if err != nil {
@@ -159,11 +164,8 @@ func identicalArchive(ctx context.Context, ws *workspace.Workspace, tx *workspac
 	}
 	for _, e := range entries {
 		data, _, err := tx.Read(e.Name)
-		if isNotExist(err) {
-			continue
-		}
 		if err != nil {
-			return "", err
+			continue
 		}
 		if bytes.Equal(data, list) {
 			return e.Name, nil

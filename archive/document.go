@@ -68,7 +68,9 @@ func documentNames(document string) (source, base string, err error) {
 
 // placeDocument writes data to the first free name base.md, base-2.md, ...,
 // unless one of the taken names before it already holds exactly data (an
-// archive cut short by a crash), which is then reused.
+// archive cut short by a crash), which is then reused. A name taken by
+// something that cannot be read (a folder, a link, a file that is not
+// UTF-8) is passed over like any other taken name.
 func placeDocument(tx *workspace.Tx, base string, data []byte) (string, error) {
 	for n := 1; n <= maxClash; n++ {
 		name := clashName(base, n)
@@ -79,7 +81,10 @@ func placeDocument(tx *workspace.Tx, base string, data []byte) (string, error) {
 		case err == nil:
 			continue
 		case !isNotExist(err):
-			return "", err
+			if taskdoc.CodeOf(err) == taskdoc.CodeOutsideRoot {
+				return "", err
+			}
+			continue
 		}
 		err = tx.Create(name, data)
 		if errors.Is(err, fs.ErrExist) {

@@ -163,15 +163,11 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 		if err != nil {
 			return inList(err)
 		}
-		doc, err := parse(src)
-		if err != nil {
-			return err
-		}
 		newSlug := slug
 		if e.Title != "" {
 			newSlug = taskdoc.Slug(e.Title)
 		}
-		after, err := doc.Task(newSlug)
+		after, err := s.doc.TaskAfter(src, newSlug)
 		if err != nil {
 			return inList(err)
 		}
@@ -181,7 +177,7 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 				Msg: fmt.Sprintf("task %q in %s cannot be completed by an edit: complete it with a note instead", slug, Address),
 			}
 		}
-		if err := keepsMainWorkflow(checkMainWorkflow(s.doc) == nil, doc); err != nil {
+		if err := keepsFirstMainWorkflow(s.doc, before, after); err != nil {
 			return err
 		}
 		edited = *after
@@ -354,7 +350,12 @@ func checkMainWorkflow(doc *taskdoc.Document) error {
 	if len(doc.Tasks) == 0 {
 		return nil
 	}
-	first := doc.Tasks[0]
+	return checkFirst(&doc.Tasks[0])
+}
+
+// checkFirst enforces that first, the list's first task, carries
+// Main-Workflow.
+func checkFirst(first *taskdoc.Task) error {
 	if v, ok := first.Field(MainWorkflowField); ok && strings.TrimSpace(v) != "" {
 		return nil
 	}
@@ -373,6 +374,16 @@ func keepsMainWorkflow(wasValid bool, doc *taskdoc.Document) error {
 		return nil
 	}
 	return checkMainWorkflow(doc)
+}
+
+// keepsFirstMainWorkflow is keepsMainWorkflow for an edit of the task
+// before, which reads after once edited: an edit changes that task only, so
+// the list's first task changes only when before is the first task.
+func keepsFirstMainWorkflow(doc *taskdoc.Document, before, after *taskdoc.Task) error {
+	if before.Slug != doc.Tasks[0].Slug || checkMainWorkflow(doc) != nil {
+		return nil
+	}
+	return checkFirst(after)
 }
 
 // noList is the error for naming a task when there is no list.

@@ -74,6 +74,10 @@ func TestEdit(t *testing.T) {
 		{"address", "/coordinator/active.md#b", taskdoc.Edit{Title: "x"}, taskdoc.CodeSequentialOnly, ""},
 		{"unknown slug", "zzz", taskdoc.Edit{Title: "x"}, taskdoc.CodeTaskNotFound, ""},
 		{"first task loses Main-Workflow", "a", taskdoc.Edit{Content: "- Status: pending\n\nNo method."}, taskdoc.CodeMainWorkflowRequired, ""},
+		{"first task retitled keeps Main-Workflow", "a", taskdoc.Edit{Title: "Alpha"}, "", "alpha"},
+		{"first task retitled, loses Main-Workflow", "a", taskdoc.Edit{Title: "Alpha", Content: "- Status: pending"}, taskdoc.CodeMainWorkflowRequired, ""},
+		{"first task's Main-Workflow blanked", "a", taskdoc.Edit{Content: "- Status: pending\n- Main-Workflow:  "}, taskdoc.CodeMainWorkflowRequired, ""},
+		{"second task without Main-Workflow", "b", taskdoc.Edit{Content: "- Status: pending\n\nPlain."}, "", "b"},
 		{"completing by edit", "b", taskdoc.Edit{Content: "- Status: completed"}, taskdoc.CodeInvalidTransition, ""},
 		{"duplicate title", "b", taskdoc.Edit{Title: "a"}, taskdoc.CodeDuplicateTask, ""},
 	}

@@ -172,7 +172,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		if e.Title != "" {
 			slug = taskdoc.Slug(strings.TrimSpace(e.Title))
 		}
-		_, after, err := parseTask(t, src, true, slug)
+		after, err := doc.TaskAfter(src, slug)
 		if err != nil {
 			return nil, err
 		}

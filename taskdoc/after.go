@@ -113,11 +113,27 @@ func (d *Document) findInScan(sc *scan, tops []topBlock, end int, slug string) (
 				return nil, false
 			}
 			t, _ := buildTask(sc, tops[k:stop], taskEnd)
-			t.Line = 1 + bytes.Count(sc.src[:t.Span.Start], []byte("\n"))
+			t.Line = lineNumber(sc.src, t.Span.Start)
 			found = &t
 		}
 	}
 	return found, found != nil
+}
+
+// lineNumber is the 1-based number of the line starting at off, counting
+// a lone "\r" as a line ending as CommonMark does.
+func lineNumber(src []byte, off int) int {
+	n := 1 + bytes.Count(src[:off], []byte("\n"))
+	for at := 0; at < off; at++ {
+		i := bytes.IndexByte(src[at:off], '\r')
+		if i < 0 {
+			break
+		}
+		if at += i; at+1 < len(src) && src[at+1] != '\n' {
+			n++
+		}
+	}
+	return n
 }
 
 // bodyEnd is where the front matter (and BOM) end: an edit never touches

@@ -97,7 +97,7 @@ type Document struct {
 	TasksHeading *Heading  // nil when there is no Tasks section
 	TasksSpan    Span      // Tasks heading start .. end of the section; zero when none
 	Tasks        []Task
-	Newline      string // "\n" or "\r\n" (the document's first line ending; "\n" if none)
+	Newline      string // "\n", "\r\n" or "\r" (the document's first line ending; "\n" if none)
 
 	// text is Source with every lone "\r" (a line ending in CommonMark,
 	// but not to goldmark) read as "\n"; the structure is read from it.

@@ -30,16 +30,34 @@ type change struct {
 func splice(src []byte, cs []change) []byte {
 	n := len(src)
 	for _, c := range cs {
-		n += len(c.text) - (c.end - c.start)
+		n += len(c.text) - (c.end - c.start) + 2
 	}
 	out := make([]byte, 0, n)
 	at := 0
 	for _, c := range cs {
 		out = append(out, src[at:c.start]...)
-		out = append(out, c.text...)
+		out = append(out, keepLineEndings(src, c)...)
 		at = c.end
 	}
 	return append(out, src[at:]...)
+}
+
+// keepLineEndings returns the change's text, made such that it cannot
+// join a line ending next to it: in a document that mixes line endings, a
+// lone "\r" and a "\n" written side by side would read as one "\r\n",
+// losing a line. Such a "\r" or "\n" of the text becomes "\r\n".
+func keepLineEndings(src []byte, c change) string {
+	text := c.text
+	if text == "" {
+		return text
+	}
+	if text[len(text)-1] == '\r' && c.end < len(src) && src[c.end] == '\n' {
+		text += "\n"
+	}
+	if text[0] == '\n' && c.start > 0 && src[c.start-1] == '\r' {
+		text = "\r" + text
+	}
+	return text
 }
 
 // editTask applies changes inside task i and verifies the result.
@@ -255,7 +273,7 @@ func (d *Document) AddTask(nt NewTask) ([]byte, error) {
 	out := splice(d.Source, []change{{at, at, b.String()}})
 	want := Slug(title)
 	return d.finish(out, region{
-		start: at, oldEnd: at, newEnd: at + b.Len(), task: true, content: true,
+		start: at, oldEnd: at, newEnd: at + len(out) - len(src), task: true, content: true,
 		section: d.TasksHeading == nil,
 		check:   func(t *Task, _ *taskMeta) error { return d.checkNewTitle(t, want, -1) },
 	})

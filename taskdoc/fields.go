@@ -156,9 +156,13 @@ func (d *Document) insertLines(at int, lines []string) change {
 // listAfter starts a metadata list after the block ending at at, with a
 // blank line between them.
 func (d *Document) listAfter(at int, lines []string) change {
-	nl := d.Newline
-	list := strings.Join(lines, nl)
-	if at > 0 && d.text[at-1] != '\n' {
+	src, nl := d.text, d.Newline
+	next := at
+	for next < len(src) && isBlankLine(src, next) {
+		next = lineEnd(src, next)
+	}
+	list := strings.Join(clearOfNext(lines, "* ", src, next), nl)
+	if at > 0 && src[at-1] != '\n' {
 		return change{at, at, nl + nl + list}
 	}
 	return change{at, at, nl + list + nl}
@@ -168,22 +172,60 @@ func (d *Document) listAfter(at int, lines []string) change {
 // blank line on each side.
 func (d *Document) newList(t *Task, m *taskMeta, lines []string) change {
 	src, nl := d.text, d.Newline
-	list := strings.Join(lines, nl)
 	at := t.HeadingSpan.End
 	if at > 0 && src[at-1] != '\n' {
-		return change{at, at, nl + nl + list}
+		return change{at, at, nl + nl + strings.Join(lines, nl)}
 	}
-	if m.lastLine <= at {
+	// next is the first line after the list: the task's content or, in a
+	// task without any, the next heading.
+	next := at
+	for next < len(src) && isBlankLine(src, next) {
+		next = lineEnd(src, next)
+	}
+	list := strings.Join(clearOfNext(lines, "- ", src, next), nl)
+	switch {
+	case next == len(src) || (m.lastLine <= at && next > at):
 		return change{at, at, nl + list + nl}
-	}
-	first := at
-	for first < m.lastLine && isBlankLine(src, first) {
-		first = lineEnd(src, first)
-	}
-	if first == at {
+	case next == at:
+		// Keep a blank line before what follows, or a paragraph or the
+		// text of a setext heading would continue the list item.
 		return change{at, at, nl + list + nl + nl}
 	}
-	return change{first, first, list + nl + nl}
+	return change{next, next, list + nl + nl}
+}
+
+// clearOfNext makes new list items, written with bullet, stay apart from
+// the line after them (at next). A list item there with the same bullet
+// would join the new list, so the other bullet is used; and a line
+// indented as far as an item's text continues the item, even after a
+// blank line, so the bullet is widened: the text of "-    x" starts in
+// column 5, the furthest a bullet allows.
+func clearOfNext(lines []string, bullet string, src []byte, next int) []string {
+	indent, at := 0, next
+	for ; at < len(src) && (src[at] == ' ' || src[at] == '\t'); at++ {
+		if src[at] == '\t' {
+			indent += 4 - indent%4
+		} else {
+			indent++
+		}
+	}
+	mark := bullet[:1]
+	if at < len(src) && src[at] == mark[0] && (at+1 == len(src) || isSpaceOrEOL(src[at+1])) {
+		mark = map[string]string{"-": "*", "*": "-", "+": "-"}[mark]
+	}
+	wide := mark + strings.Repeat(" ", min(max(indent, 1), 4))
+	if wide == bullet {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for k, l := range lines {
+		out[k] = wide + strings.TrimPrefix(l, bullet)
+	}
+	return out
+}
+
+func isSpaceOrEOL(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
 }
 
 // removeFieldChanges deletes every field with key. A metadata block left

@@ -104,7 +104,7 @@ func lineFeeds(src []byte, from, to int) []byte {
 		return src
 	}
 	text := bytes.Clone(src)
-	for i := lone; i < len(text); i++ {
+	for i := 0; i < len(text); i++ {
 		if text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
 			text[i] = '\n'
 		}
@@ -113,10 +113,14 @@ func lineFeeds(src []byte, from, to int) []byte {
 }
 
 func detectNewline(src []byte) string {
-	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0 || src[i] == '\n':
+		return "\n"
+	case i+1 < len(src) && src[i+1] == '\n':
 		return "\r\n"
 	}
-	return "\n"
+	return "\r"
 }
 
 // frontMatterFormats maps an opening delimiter line to the format name.
@@ -250,8 +254,7 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 	rh.slug = Slug(rh.text)
 	rh.span.Start = lineStart(src, p)
 	lines := h.Lines()
-	rest := bytes.TrimLeft(src[p:lineEnd(src, p)], " \t")
-	rh.atx = len(rest) > 0 && rest[0] == '#'
+	rh.atx = isATXLine(src[p:lineEnd(src, p)])
 	switch {
 	case rh.atx:
 		rh.span.End = lineEnd(src, p)
@@ -268,6 +271,18 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 		rh.span.End = lineEnd(src, p)
 	}
 	sc.headings = append(sc.headings, rh)
+}
+
+// isATXLine reports whether line, from where its heading starts, opens an
+// ATX heading: one to six '#', then a space, a tab or the line's end. The
+// first line of a setext heading may start with '#' too ("#5 ideas").
+func isATXLine(line []byte) bool {
+	rest := bytes.TrimLeft(line, " \t")
+	n := 0
+	for n < len(rest) && rest[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && (n == len(rest) || rest[n] == ' ' || rest[n] == '\t' || rest[n] == '\r' || rest[n] == '\n')
 }
 
 // headingText is the plain text of a heading as GitHub reads it for

@@ -7,7 +7,7 @@ import (
 )
 
 func TestProbe(t *testing.T) {
-	src, _ := os.ReadFile(os.Getenv("PROBE"))
+	src := []byte(os.Getenv("PROBE"))
 	d, err := Parse(src)
 	fmt.Println(err)
 	for _, h := range d.Headings {

@@ -14,17 +14,20 @@ import (
 )
 
 // lockNames returns the names Lock takes locks on for the validated names:
-// each one's directory with symbolic links resolved, sorted and without
-// repeats. A link between two folders of the root ("docs/shared" ->
-// "team/shared") gives one file two names; both must take the same lock, or
-// two updates of that file could run at once and one would be lost. Sorting
-// the resolved names keeps the lock order the same for every spelling, so
-// callers still cannot deadlock.
+// each one's directory with symbolic links resolved, in lower case, sorted
+// and without repeats. A link between two folders of the root
+// ("docs/shared" -> "team/shared") gives one file two names, and so does a
+// file system that ignores case (APFS, NTFS: "docs/API.md" is docs/api.md);
+// every name of a file must take the same lock, or two updates of it could
+// run at once and one would be lost. Where case matters, two files whose
+// names differ only in case merely share a lock. Sorting the keys keeps the
+// lock order the same for every spelling, so callers still cannot
+// deadlock.
 func (w *Workspace) lockNames(names []string) ([]string, error) {
 	keys := make([]string, 0, len(names))
 	for _, name := range names {
-		key := w.resolvedName(name)
-		if key != name && reserved(key) {
+		key := strings.ToLower(w.resolvedName(name))
+		if reserved(key) {
 			return nil, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
 				Msg: fmt.Sprintf("path %q is refused: it leads into %s, which holds lock files", name, lockDir)}
 		}
@@ -85,7 +88,9 @@ func (w *Workspace) linkedDir(dir string) bool {
 	return false
 }
 
-// reserved reports whether name lies in the lock directory.
+// reserved reports whether name lies in the lock directory, whatever its
+// case: where case is ignored, ".TASKMD/locks" is that directory too.
 func reserved(name string) bool {
+	name = strings.ToLower(name)
 	return name == ".taskmd" || name == lockDir || strings.HasPrefix(name, lockDir+"/")
 }

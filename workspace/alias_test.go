@@ -162,3 +162,22 @@ func TestRootSpellingsShareLocks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "xxxxxx", string(got))
 }
+
+// Where the file system ignores case, "docs/API/Auth.md" and
+// "docs/api/auth.md" are one file, so they take one lock everywhere; the
+// lock directory is reserved in any case.
+func TestLockIgnoresCase(t *testing.T) {
+	ws, _ := newWorkspace(t)
+	err := ws.Lock(context.Background(), []string{"docs/API/Auth.md"}, func(*Tx) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		_, err := ws.Update(ctx, "docs/api/auth.md", func([]byte, bool) ([]byte, error) { return []byte("# A\n"), nil })
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		return nil
+	})
+	require.NoError(t, err)
+	for _, name := range []string{".TASKMD/locks/x.md", ".taskmd/LOCKS", ".Taskmd"} {
+		_, err := ws.Update(context.Background(), name, func([]byte, bool) ([]byte, error) { return []byte("x"), nil })
+		assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err), name)
+	}
+}

@@ -23,7 +23,7 @@
 // element is refused with SYMLINK_REFUSED (a symlinked document is never
 // read or written through). Links in directories are followed only while
 // they stay inside the root; one that leads outside, or any absolute link,
-// is OUTSIDE_ROOT. Names under .taskmd/locks are reserved.
+// is OUTSIDE_ROOT. Names under .taskmd/locks are reserved (in any case).
 //
 // # Versions and limits
 //
@@ -64,8 +64,9 @@
 //     takes several names in sorted order, so callers cannot deadlock.
 //     A name is locked with the symbolic links in its folders resolved, so
 //     a file reached through a linked folder ("docs/shared" -> "team") and
-//     through its real folder takes one lock; a linked folder that leads
-//     into .taskmd/locks is OUTSIDE_ROOT. Hard links are not detected: two
+//     through its real folder takes one lock, and in lower case, so names
+//     that differ only in case (one file where case is ignored) take one
+//     lock; a linked folder that leads into .taskmd/locks is OUTSIDE_ROOT. Hard links are not detected: two
 //     hard-linked names are two files to the library (a write replaces one
 //     of them and breaks the link).
 //   - Reads take no lock.
@@ -91,8 +92,8 @@
 // locks or not honoured at all, and processes on two machines sharing a
 // directory do not exclude each other. Deleting .taskmd while the library
 // is in use voids the exclusion guarantee. Lock files are named after the
-// path with '%' and '/' escaped ("docs%2Fapi%2Fauth.md.lock"), or a hash
-// for very long names.
+// path (links in its folders resolved, in lower case) with '%' and '/'
+// escaped ("docs%2Fapi%2Fauth.md.lock"), or a hash for very long names.
 //
 // On Windows the lock is LockFileEx (through gofrs/flock) and confinement
 // and atomic replacement work as on Unix, with two differences. Directories

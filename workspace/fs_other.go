@@ -12,6 +12,9 @@ import (
 // lock file is still checked against the one inside the root after locking.
 const noFollow = 0
 
+// noBlock is zero where named pipes cannot replace a file by name.
+const noBlock = 0
+
 // syncDir does nothing: outside Unix a directory cannot be opened and
 // flushed. NTFS journals the rename itself, so a power failure just after a
 // write may lose that newest write there, but never tears the file.

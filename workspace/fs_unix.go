@@ -10,6 +10,11 @@ import (
 // noFollow makes the lock file's open refuse a symbolic link.
 const noFollow = syscall.O_NOFOLLOW
 
+// noBlock keeps the open of a file to read from waiting, should the file
+// have been swapped for a named pipe since it was examined; for a regular
+// file it changes nothing.
+const noBlock = syscall.O_NONBLOCK
+
 // syncDir flushes the directory that holds name, making a rename, link or
 // removal in it durable.
 func (w *Workspace) syncDir(name string) error {

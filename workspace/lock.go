@@ -222,7 +222,9 @@ func (w *Workspace) ensureLockDir(force bool) error {
 		return fail(lockDir, "lock", err)
 	}
 	if w.lockDir != nil {
-		w.lockDir.Close()
+		// Another goroutine may be checking a lock file through the old
+		// handle right now; it is closed with the workspace.
+		w.oldLockDirs = append(w.oldLockDirs, w.lockDir)
 	}
 	w.lockDir = dir
 	return nil
@@ -239,7 +241,9 @@ func (w *Workspace) lockRoot() *os.Root {
 // locking overlapping sets can never deadlock; the locks are released in
 // reverse order when fn returns, also when it panics. Waiting honours ctx.
 // fn must not lock any of its names again: that would wait for itself until
-// ctx ends.
+// ctx ends (there is no way to tell the caller's goroutine apart). Nor
+// should it lock other names: two callers nesting in opposite orders wait
+// for each other; lock every name in one call instead.
 //
 // Operations on several files are not atomic as a whole: a crash between two
 // writes leaves the first done and the second not. Order them so that such a

@@ -29,8 +29,9 @@ type Workspace struct {
 	lockKey string // absolute path with symbolic links resolved: one key per directory
 	opts    options
 
-	lockDirMu sync.Mutex
-	lockDir   *os.Root // .taskmd/locks, opened on first lock
+	lockDirMu   sync.Mutex
+	lockDir     *os.Root   // .taskmd/locks, opened on first lock
+	oldLockDirs []*os.Root // earlier handles, if the directory was made again
 }
 
 // Option configures Open.
@@ -86,6 +87,9 @@ func (w *Workspace) Close() error {
 	w.lockDirMu.Lock()
 	if w.lockDir != nil {
 		w.lockDir.Close()
+	}
+	for _, old := range w.oldLockDirs {
+		old.Close()
 	}
 	w.lockDirMu.Unlock()
 	if err := w.root.Close(); err != nil {
@@ -201,7 +205,7 @@ func (w *Workspace) read(name string) ([]byte, fs.FileInfo, error) {
 
 // readSame reads name if the opened file is the one described by info.
 func (w *Workspace) readSame(name string, info fs.FileInfo) ([]byte, bool, error) {
-	f, err := w.root.Open(name)
+	f, err := w.root.OpenFile(name, os.O_RDONLY|noBlock, 0)
 	if err != nil {
 		if taskdoc.CodeOf(fail(name, "", err)) == taskdoc.CodeDocumentNotFound {
 			return nil, false, nil
@@ -213,7 +217,10 @@ func (w *Workspace) readSame(name string, info fs.FileInfo) ([]byte, bool, error
 	if err != nil {
 		return nil, false, fail(name, "read", err)
 	}
-	if !os.SameFile(info, opened) {
+	// A file replaced since the stat is not read; the file type is checked
+	// too, as a freed inode number may come back as a named pipe or a
+	// directory.
+	if !os.SameFile(info, opened) || !opened.Mode().IsRegular() {
 		return nil, false, nil
 	}
 	// One byte of headroom shows a file that grew past the limit after the

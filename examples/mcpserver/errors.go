@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,6 +23,7 @@ const codeInvalidArguments = taskdoc.CodeInvalidArguments
 type toolError struct {
 	code taskdoc.Code
 	err  error
+	hint string // what the agent should probably do instead, or ""
 }
 
 // newToolError wraps a library error. Every library error carries a code; a
@@ -41,7 +43,26 @@ func argumentError(format string, args ...any) error {
 	return &taskdoc.Error{Code: codeInvalidArguments, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (e *toolError) Error() string { return string(e.code) + ": " + e.err.Error() }
+func (e *toolError) Error() string {
+	if e.hint != "" {
+		return string(e.code) + ": " + e.err.Error() + "; " + e.hint
+	}
+	return string(e.code) + ": " + e.err.Error()
+}
+
+// addressError is newToolError for a call on a subagent address. The
+// AI-Prompt-Guide server writes the docs/ folder into its addresses
+// ("/docs/api/auth.md"), where addresses here are relative to docs/
+// ("/api/auth.md"); a document not found under such an address gets the
+// address the agent probably meant.
+func addressError(address string, err error) *toolError {
+	te := newToolError(err)
+	if te.code == taskdoc.CodeDocumentNotFound && strings.HasPrefix(address, "/docs/") {
+		te.hint = fmt.Sprintf("document addresses are relative to docs/: did you mean %s?",
+			strings.TrimPrefix(address, "/docs"))
+	}
+	return te
+}
 
 func (e *toolError) Unwrap() error { return e.err }
 

@@ -61,7 +61,7 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 		return err
 	}
 	defer ws.Close()
-	server, err := newServer(ws)
+	server, err := newServer(ctx, ws)
 	if err != nil {
 		return err
 	}
@@ -72,8 +72,9 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 	return err
 }
 
-// newServer wires the eight task tools to one workspace.
-func newServer(ws *workspace.Workspace) (*mcp.Server, error) {
+// newServer wires the eight task tools to one workspace. Calls in flight
+// when shutdown ends (SIGINT, SIGTERM) see their context cancelled.
+func newServer(shutdown context.Context, ws *workspace.Workspace) (*mcp.Server, error) {
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
 		&mcp.ServerOptions{Instructions: instructions},
@@ -84,8 +85,24 @@ func newServer(ws *workspace.Workspace) (*mcp.Server, error) {
 	if err := addCoordinatorTools(server, coordinator.New(ws)); err != nil {
 		return nil, err
 	}
-	server.AddReceivingMiddleware(codeSchemaErrors)
+	server.AddReceivingMiddleware(codeSchemaErrors, endWith(shutdown))
 	return server, nil
+}
+
+// endWith cancels every request when shutdown ends. The SDK's requests do
+// not inherit the context of Server.Run, and on shutdown the SDK waits for
+// the requests in flight: without this, a call waiting for a lock that
+// another process holds would keep a signalled server alive until the lock
+// is released.
+func endWith(shutdown context.Context) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(shutdown, cancel)()
+			return next(ctx, method, req)
+		}
+	}
 }
 
 func version() string {

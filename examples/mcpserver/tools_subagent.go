@@ -84,7 +84,7 @@ func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in sub
 func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, startResult, error) {
 	started, err := s.tasks.Start(ctx, in.Document)
 	if err != nil {
-		return nil, startResult{}, newToolError(err)
+		return nil, startResult{}, addressError(in.Document, err)
 	}
 	task := toStartedTask(started.Document, started.Task)
 	task.Workflow = toWorkflow(started.Workflow)
@@ -96,7 +96,7 @@ func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in sub
 func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, completeSubagentResult, error) {
 	done, err := s.tasks.Complete(ctx, in.Document, in.Note)
 	if err != nil {
-		return nil, completeSubagentResult{}, newToolError(err)
+		return nil, completeSubagentResult{}, addressError(in.Document, err)
 	}
 	return nil, completeSubagentResult{
 		Document:      done.Document,
@@ -114,7 +114,7 @@ func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in view
 	}
 	tasks, err := s.tasks.View(ctx, document, slugs...)
 	if err != nil {
-		return nil, viewResult{}, newToolError(err)
+		return nil, viewResult{}, addressError(in.Document, err)
 	}
 	return nil, toViewResult(document, tasks), nil
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // The server offers exactly the eight tools, with the inputs that agents of
-// the AI-Prompt-Guide server send (plus the optional document of the
-// coordinator's start and complete), and an output schema for each.
+// the AI-Prompt-Guide server send (slug for view_coordinator_task, as that
+// server takes it), plus the optional document of the coordinator's start
+// and complete and the slugs lists, and an output schema for each.
 func TestToolList(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	list, err := c.session.ListTools(context.Background(), nil)

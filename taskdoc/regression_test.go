@@ -1,0 +1,145 @@
+package taskdoc_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// TestEditsKeepNeighboursApart holds minimal documents in which an edit's
+// new lines used to merge with what follows them, changing the meaning
+// of text the edit did not touch (or being refused for it).
+func TestEditsKeepNeighboursApart(t *testing.T) {
+	day := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name, src string
+		edit      func(d *taskdoc.Document) ([]byte, error)
+		want      string
+	}{{
+		// The task's text would read as a lazy continuation of the new
+		// item, and the setext heading after the task would be lost.
+		name: "setext heading right after an empty task",
+		src:  "## Tasks\n\n### A\nNext\n---\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
+		want: "## Tasks\n\n### A\n\n- Status: blocked\n\nNext\n---\n",
+	}, {
+		// A "-" list in the body would join a new "-" metadata list.
+		name: "body list with the same bullet",
+		src:  "## Tasks\n\n### A\n\n- [ ] step one\n- [ ] step two\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusInProgress) },
+		want: "## Tasks\n\n### A\n\n* Status: in_progress\n\n- [ ] step one\n- [ ] step two\n",
+	}, {
+		name: "body list after bold fields",
+		src:  "## Tasks\n\n### A\n\n**Status:** pending\n\n* step\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.Complete("a", "done", day) },
+		want: "## Tasks\n\n### A\n\n**Status:** completed\n\n- Completed: 2026-03-04\n- Note: done\n\n* step\n",
+	}, {
+		// A line indented as far as the item's text would continue it.
+		name: "indented body",
+		src:  "## Tasks\n\n### A\n\n  indented text\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetField("a", "Owner", "me") },
+		want: "## Tasks\n\n### A\n\n-  Owner: me\n\n  indented text\n",
+	}, {
+		name: "tab-indented body",
+		src:  "## Tasks\n\n### A\n\n\tcode\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetField("a", "Owner", "me") },
+		want: "## Tasks\n\n### A\n\n-    Owner: me\n\n\tcode\n",
+	}, {
+		// The first line of a setext heading may start with '#'; it was
+		// taken for an ATX heading one line long.
+		name: "setext heading whose text starts with #",
+		src:  "## Tasks\n\n### A\n#5 ideas\n---\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
+		want: "## Tasks\n\n### A\n\n- Status: blocked\n\n#5 ideas\n---\n",
+	}, {
+		// The document's line ending is a lone "\r"; the "\r" written
+		// before a "\n" of the source must not read as one "\r\n".
+		name: "mixed lone CR and LF",
+		src:  "# D\r\r## Tasks\n\n### A\n\nNext\n---\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
+		want: "# D\r\r## Tasks\n\n### A\n\r- Status: blocked\r\n\nNext\n---\n",
+	}, {
+		name: "lone CR line endings",
+		src:  "# D\r## Tasks\r### A\r- Status: pending\r",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.Complete("a", "done", day) },
+		want: "# D\r## Tasks\r### A\r- Status: completed\r- Completed: 2026-03-04\r- Note: done\r",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := taskdoc.Parse([]byte(tt.src))
+			require.NoError(t, err)
+			out, err := tt.edit(doc)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(out))
+			after := assertEditProperty(t, doc.Source, out, "a")
+			was, _ := doc.Task("a")
+			now, err := after.Task("a")
+			require.NoError(t, err)
+			assert.Equal(t, was.Body, now.Body, "the body changed")
+		})
+	}
+}
+
+// TestParseReadsLikeCommonMark holds documents that Parse used to read
+// differently from a CommonMark reader such as GitHub.
+func TestParseReadsLikeCommonMark(t *testing.T) {
+	t.Run("lone CR ends a line", func(t *testing.T) {
+		doc, err := taskdoc.Parse([]byte("# D\r## Tasks\r\r### A\r- Status: blocked\r"))
+		require.NoError(t, err)
+		require.Len(t, doc.Headings, 3)
+		assert.Equal(t, "D", doc.Headings[0].Text)
+		assert.Equal(t, "\r", doc.Newline)
+		task, err := doc.Task("a")
+		require.NoError(t, err)
+		assert.Equal(t, taskdoc.StatusBlocked, task.Status)
+		assert.Equal(t, 4, task.Line)
+	})
+	t.Run("last task before the next section", func(t *testing.T) {
+		// The list under "## Notes" looks like the reference server's
+		// Completed/Note list; it was read as the empty task's.
+		doc, err := taskdoc.Parse([]byte("## Tasks\n\n### A\n\n## Notes\n\n* Note: not a task's\n"))
+		require.NoError(t, err)
+		task, err := doc.Task("a")
+		require.NoError(t, err)
+		assert.Empty(t, task.Fields)
+		assert.Equal(t, taskdoc.Span{Start: 10, End: 17}, task.Span)
+	})
+	t.Run("setext heading whose text starts with #", func(t *testing.T) {
+		doc, err := taskdoc.Parse([]byte("# D\n#5 ideas\n---\n"))
+		require.NoError(t, err)
+		require.Len(t, doc.Headings, 2)
+		assert.Equal(t, taskdoc.Heading{Level: 2, Text: "#5 ideas", Slug: "5-ideas", Line: 2,
+			Span: taskdoc.Span{Start: 4, End: 17}, TopLevel: true}, doc.Headings[1])
+	})
+}
+
+// TestThematicBreakThatLooksLikeFrontMatter: a document opening with
+// "---" has no front matter until a line closes it, so an edit that
+// writes such a line would turn everything above it into front matter.
+func TestThematicBreakThatLooksLikeFrontMatter(t *testing.T) {
+	src := "---\n\n# D\n\n## Tasks\n\n### A\n\n- Status: pending\n"
+	doc, err := taskdoc.Parse([]byte(src))
+	require.NoError(t, err)
+	require.Nil(t, doc.FrontMatter.Raw)
+
+	_, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "x\n\n---"})
+	require.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+	_, err = doc.EditTask("a", taskdoc.Edit{Content: "---\nk: v"})
+	require.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+
+	out, err := doc.SetStatus("a", taskdoc.StatusBlocked)
+	require.NoError(t, err)
+	assert.Equal(t, "---\n\n# D\n\n## Tasks\n\n### A\n\n- Status: blocked\n", string(out))
+	requireTaskAfter(t, doc, mustParse(t, out), "a")
+}
+
+func mustParse(t *testing.T, src []byte) *taskdoc.Document {
+	t.Helper()
+	doc, err := taskdoc.Parse(src)
+	require.NoError(t, err)
+	return doc
+}
