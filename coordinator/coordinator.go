@@ -142,7 +142,7 @@ func createdTasks(doc *taskdoc.Document, tasks []taskdoc.NewTask) ([]taskdoc.Tas
 }
 
 // Edit changes the title and/or content of the task with the plain slug
-// (an address with '#' is COORDINATOR_IS_SEQUENTIAL) and returns it as it is
+// (an address with '#' is COORDINATOR_NO_SLUG_ALLOWED) and returns it as it is
 // in the file. The first task must keep its Main-Workflow
 // (MAIN_WORKFLOW_REQUIRED), and an edit cannot complete a task
 // (INVALID_TRANSITION): Complete does that and records the note.
@@ -319,14 +319,14 @@ func completedSlugs(doc *taskdoc.Document) []string {
 }
 
 // CheckSequential refuses a task address: coordinator tasks are taken in
-// order, so an address or slug with '#' is COORDINATOR_IS_SEQUENTIAL. Servers
+// order, so an address or slug with '#' is COORDINATOR_NO_SLUG_ALLOWED. Servers
 // call it on the document argument of their start and complete tools.
 func CheckSequential(address string) error {
 	if !strings.Contains(address, "#") {
 		return nil
 	}
 	return &taskdoc.Error{
-		Code: taskdoc.CodeSequentialOnly,
+		Code: taskdoc.CodeNoSlugAllowed,
 		Path: address,
 		Msg:  fmt.Sprintf("coordinator tasks are sequential: %q names a task; start and complete take the next task, without a #slug", address),
 	}
@@ -336,7 +336,7 @@ func CheckSequential(address string) error {
 func checkSlug(slug string) error {
 	if strings.Contains(slug, "#") {
 		return &taskdoc.Error{
-			Code: taskdoc.CodeSequentialOnly,
+			Code: taskdoc.CodeNoSlugAllowed,
 			Path: Address,
 			Slug: slug,
 			Msg:  fmt.Sprintf("coordinator tasks are addressed by their plain slug, not %q: there is only one list, %s", slug, Address),

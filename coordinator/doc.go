@@ -56,7 +56,7 @@
 //   - Create appends one or many tasks in one locked update. The first task
 //     of a list without Main-Workflow is MAIN_WORKFLOW_REQUIRED; a task
 //     created completed is INVALID_TASK (completing records a note).
-//   - Edit and View take plain slugs; a '#' is COORDINATOR_IS_SEQUENTIAL, and
+//   - Edit and View take plain slugs; a '#' is COORDINATOR_NO_SLUG_ALLOWED, and
 //     CheckSequential applies the same rule to a server's address argument.
 //     An edit may not remove the first task's Main-Workflow
 //     (MAIN_WORKFLOW_REQUIRED) nor complete a task (INVALID_TRANSITION).

@@ -112,6 +112,6 @@ func ExampleCheckSequential() {
 	fmt.Println(taskdoc.CodeOf(coordinator.CheckSequential("/coordinator/active.md#plan")))
 	fmt.Println(coordinator.CheckSequential("/coordinator/active.md") == nil)
 	// Output:
-	// COORDINATOR_IS_SEQUENTIAL
+	// COORDINATOR_NO_SLUG_ALLOWED
 	// true
 }

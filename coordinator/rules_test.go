@@ -70,8 +70,8 @@ func TestEdit(t *testing.T) {
 		{"retitle", "b", taskdoc.Edit{Title: "Bee"}, "", "bee"},
 		{"new content", "b", taskdoc.Edit{Content: "- Status: blocked\n\nWaiting for keys."}, "", "b"},
 		{"first task keeps Main-Workflow", "a", taskdoc.Edit{Content: "- Status: pending\n- Main-Workflow: manual-verification-orchestration"}, "", "a"},
-		{"slug with #", "#b", taskdoc.Edit{Title: "x"}, taskdoc.CodeSequentialOnly, ""},
-		{"address", "/coordinator/active.md#b", taskdoc.Edit{Title: "x"}, taskdoc.CodeSequentialOnly, ""},
+		{"slug with #", "#b", taskdoc.Edit{Title: "x"}, taskdoc.CodeNoSlugAllowed, ""},
+		{"address", "/coordinator/active.md#b", taskdoc.Edit{Title: "x"}, taskdoc.CodeNoSlugAllowed, ""},
 		{"unknown slug", "zzz", taskdoc.Edit{Title: "x"}, taskdoc.CodeTaskNotFound, ""},
 		{"first task loses Main-Workflow", "a", taskdoc.Edit{Content: "- Status: pending\n\nNo method."}, taskdoc.CodeMainWorkflowRequired, ""},
 		{"first task retitled keeps Main-Workflow", "a", taskdoc.Edit{Title: "Alpha"}, "", "alpha"},
@@ -149,7 +149,7 @@ func TestListAndView(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b", "c", "d"}, slugsOf(all))
 	_, err = list.View(bg, "a#b")
-	requireCode(t, err, taskdoc.CodeSequentialOnly)
+	requireCode(t, err, taskdoc.CodeNoSlugAllowed)
 	e := requireCode(t, func() error { _, err := list.View(bg, "zzz"); return err }(), taskdoc.CodeTaskNotFound)
 	assert.Equal(t, []string{"a", "b", "c", "d"}, e.Available)
 }
@@ -326,8 +326,8 @@ func TestCheckSequential(t *testing.T) {
 			assert.NoError(t, err, tt.address)
 			continue
 		}
-		requireCode(t, err, taskdoc.CodeSequentialOnly)
-		assert.ErrorIs(t, err, taskdoc.ErrSequentialOnly)
+		requireCode(t, err, taskdoc.CodeNoSlugAllowed)
+		assert.ErrorIs(t, err, taskdoc.ErrNoSlugAllowed)
 	}
 }
 

@@ -45,7 +45,7 @@ type Reference struct {
 // Task is one task of the Tasks section.
 type Task struct {
 	Title       string
-	Slug        string // Slug(Title); unique within the Tasks section
+	Slug        string // the heading's GitHub anchor: Slug(Title), but a setext title's line break is dropped; unique within the Tasks section
 	Level       int
 	Status      Status      // StatusPending when there is no Status field
 	Fields      []Field     // metadata in source order
@@ -102,7 +102,7 @@ type Document struct {
 	// text is Source with every lone "\r" (a line ending in CommonMark,
 	// but not to goldmark) read as "\n"; the structure is read from it.
 	// It is Source itself when there is no lone "\r".
-	text    []byte
+	text []byte
 
 	openEnd bool             // the document ends inside an unclosed fence or HTML block
 	raw     []rawHeading     // parallel to Headings: how each is written

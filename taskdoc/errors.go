@@ -16,7 +16,7 @@ const (
 	CodeInvalidAddress       Code = "INVALID_ADDRESS"
 	CodeSubagentRequiresSlug Code = "SUBAGENT_REQUIRES_SLUG"
 	CodeInvalidNamespace     Code = "INVALID_NAMESPACE_FOR_SUBAGENT"
-	CodeSequentialOnly       Code = "COORDINATOR_IS_SEQUENTIAL"
+	CodeNoSlugAllowed        Code = "COORDINATOR_NO_SLUG_ALLOWED"
 	CodeInvalidTask          Code = "INVALID_TASK"
 	CodeUnknownStatus        Code = "UNKNOWN_STATUS"
 	CodeNoteRequired         Code = "NOTE_REQUIRED"
@@ -114,7 +114,7 @@ var (
 	ErrInvalidAddress       = &Error{Code: CodeInvalidAddress}
 	ErrSubagentRequiresSlug = &Error{Code: CodeSubagentRequiresSlug}
 	ErrInvalidNamespace     = &Error{Code: CodeInvalidNamespace}
-	ErrSequentialOnly       = &Error{Code: CodeSequentialOnly}
+	ErrNoSlugAllowed        = &Error{Code: CodeNoSlugAllowed}
 	ErrInvalidTask          = &Error{Code: CodeInvalidTask}
 	ErrUnknownStatus        = &Error{Code: CodeUnknownStatus}
 	ErrNoteRequired         = &Error{Code: CodeNoteRequired}

@@ -252,6 +252,11 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 	p := sc.pos(h)
 	rh := rawHeading{level: h.Level, top: top, text: headingText(h, src[sc.base:])}
 	rh.slug = Slug(rh.text)
+	if strings.IndexByte(rh.text, '\n') >= 0 {
+		// GitHub's anchor drops the line break of a setext heading's
+		// text; the text reads it as a space.
+		rh.text = strings.ReplaceAll(rh.text, "\n", " ")
+	}
 	rh.span.Start = lineStart(src, p)
 	lines := h.Lines()
 	rh.atx = isATXLine(src[p:lineEnd(src, p)])
@@ -288,7 +293,7 @@ func isATXLine(line []byte) bool {
 // headingText is the plain text of a heading as GitHub reads it for
 // anchors: the text of its inlines with escapes and entities resolved,
 // code spans' content kept, raw HTML tags and images dropped. A line break
-// inside a setext heading reads as a space.
+// inside a setext heading is a "\n".
 func headingText(h *ast.Heading, src []byte) string {
 	if t, ok := h.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
 		if v := t.Value(src); bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
@@ -306,23 +311,39 @@ func inlineText(n ast.Node, src []byte, b *strings.Builder) {
 		case *ast.Text:
 			b.Write(resolveText(v.Value(src)))
 			if v.SoftLineBreak() || v.HardLineBreak() {
-				b.WriteByte(' ')
+				b.WriteByte('\n')
 			}
 		case *ast.String:
 			b.Write(v.Value)
 		case *ast.CodeSpan:
-			for t := v.FirstChild(); t != nil; t = t.NextSibling() {
-				if s, ok := t.(*ast.Text); ok {
-					b.Write(s.Value(src))
-				} else if s, ok := t.(*ast.String); ok {
-					b.Write(s.Value)
-				}
-			}
+			codeSpanText(v, src, b)
 		case *ast.AutoLink:
 			b.Write(v.Label(src))
 		case *ast.RawHTML, *ast.Image:
 		default:
 			inlineText(c, src, b)
+		}
+	}
+}
+
+// codeSpanText writes a code span's content, in which a line ending
+// reads as a space (CommonMark).
+func codeSpanText(n *ast.CodeSpan, src []byte, b *strings.Builder) {
+	for t := n.FirstChild(); t != nil; t = t.NextSibling() {
+		var v []byte
+		if s, ok := t.(*ast.Text); ok {
+			v = s.Value(src)
+		} else if s, ok := t.(*ast.String); ok {
+			v = s.Value
+		}
+		if bytes.IndexByte(v, '\r') >= 0 {
+			v = bytes.ReplaceAll(v, []byte("\r\n"), []byte("\n"))
+		}
+		for _, c := range v {
+			if c == '\n' || c == '\r' {
+				c = ' '
+			}
+			b.WriteByte(c)
 		}
 	}
 }

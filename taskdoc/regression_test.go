@@ -108,6 +108,17 @@ func TestParseReadsLikeCommonMark(t *testing.T) {
 		assert.Empty(t, task.Fields)
 		assert.Equal(t, taskdoc.Span{Start: 10, End: 17}, task.Span)
 	})
+	t.Run("line breaks in a setext heading", func(t *testing.T) {
+		// GitHub's anchor drops a heading's line break (a control
+		// character); inside a code span the break reads as a space.
+		doc, err := taskdoc.Parse([]byte("Foo\r\nbar\r\n---\r\n\n`a\r\nb`\n===\n"))
+		require.NoError(t, err)
+		require.Len(t, doc.Headings, 2)
+		assert.Equal(t, "Foo bar", doc.Headings[0].Text)
+		assert.Equal(t, "foobar", doc.Headings[0].Slug)
+		assert.Equal(t, "a b", doc.Headings[1].Text)
+		assert.Equal(t, "a-b", doc.Headings[1].Slug)
+	})
 	t.Run("setext heading whose text starts with #", func(t *testing.T) {
 		doc, err := taskdoc.Parse([]byte("# D\n#5 ideas\n---\n"))
 		require.NoError(t, err)

@@ -31,7 +31,7 @@
 // not take). start_coordinator_task and complete_coordinator_task accept an
 // optional document, which may only name /coordinator/active.md: an agent
 // that passes "/coordinator/active.md#slug" out of habit gets
-// COORDINATOR_IS_SEQUENTIAL, which tells it why, instead of a schema error.
+// COORDINATOR_NO_SLUG_ALLOWED, which tells it why, instead of a schema error.
 //
 // # Batches
 //
@@ -95,9 +95,6 @@
 //     refused rather than sent to another document.
 //   - A workflow is {name, content}: workflow texts are plain files, with no
 //     description or whenToUse.
-//   - The refusal of a #slug given to the coordinator is
-//     COORDINATOR_IS_SEQUENTIAL (the reference says
-//     COORDINATOR_NO_SLUG_ALLOWED).
 //
 // # Protocol
 //

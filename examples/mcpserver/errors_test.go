@@ -66,8 +66,8 @@ func TestToolErrors(t *testing.T) {
 		{"unknown status filter", "subagent_task", map[string]any{"document": doc, "operations": []any{map[string]any{"operation": "list", "status": "done"}}}, "UNKNOWN_STATUS", "done"},
 
 		// Slugs given to the coordinator tools.
-		{"slug to start_coordinator_task", "start_coordinator_task", map[string]any{"document": "/coordinator/active.md#research"}, "COORDINATOR_IS_SEQUENTIAL", "#research"},
-		{"slug to complete_coordinator_task", "complete_coordinator_task", map[string]any{"note": "n", "document": "#research"}, "COORDINATOR_IS_SEQUENTIAL", "#research"},
+		{"slug to start_coordinator_task", "start_coordinator_task", map[string]any{"document": "/coordinator/active.md#research"}, "COORDINATOR_NO_SLUG_ALLOWED", "#research"},
+		{"slug to complete_coordinator_task", "complete_coordinator_task", map[string]any{"note": "n", "document": "#research"}, "COORDINATOR_NO_SLUG_ALLOWED", "#research"},
 		{"subagent document to start_coordinator_task", "start_coordinator_task", map[string]any{"document": doc}, "INVALID_ADDRESS", doc},
 		{"subagent task to coordinator edit", "coordinator_task", map[string]any{"operations": []any{map[string]any{"operation": "edit", "task": doc + "#add-token-validation", "title": "T"}}}, "INVALID_ADDRESS", doc},
 
