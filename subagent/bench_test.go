@@ -112,3 +112,49 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScenario is seed 003's ad-hoc scenario at scale, one iteration
+// per document: create n tasks in batches of 100 (one call each), start and
+// complete every task, then list the document. It is the whole-workload
+// figure, so that cost growing with the square of the task count shows.
+func BenchmarkScenario(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("tasks=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				b.StopTimer()
+				tasks, _ := setup(b, map[string]string{"workflows/tdd-incremental-orchestration.md": "# TDD\n"})
+				b.StartTimer()
+				runScenario(ctx, b, tasks, n)
+			}
+		})
+	}
+}
+
+func runScenario(ctx context.Context, b *testing.B, tasks *subagent.Tasks, n int) {
+	for first := 0; first < n; first += 100 {
+		batch := make([]taskdoc.NewTask, 0, 100)
+		for i := first; i < min(first+100, n); i++ {
+			batch = append(batch, taskdoc.NewTask{
+				Title:   fmt.Sprintf("Implement step %d", i),
+				Content: "- Status: pending\n- Workflow: tdd-incremental-orchestration\n\nImplement the step and test it.",
+			})
+		}
+		if _, err := tasks.Create(ctx, "/api/scenario.md", batch...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range n {
+		address := fmt.Sprintf("/api/scenario.md#implement-step-%d", i)
+		if _, err := tasks.Start(ctx, address); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tasks.Complete(ctx, address, "done"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	done, err := tasks.List(ctx, "/api/scenario.md", taskdoc.StatusCompleted)
+	if err != nil || len(done) != n {
+		b.Fatalf("listed %d completed tasks (err %v), want %d", len(done), err, n)
+	}
+}
