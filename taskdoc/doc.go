@@ -15,7 +15,8 @@
 //
 // A document is CommonMark, optionally preceded by a byte order mark and
 // by YAML ("---") or TOML ("+++") front matter, which is decoded into
-// FrontMatter.Values and kept byte for byte.
+// FrontMatter.Values and kept byte for byte. Lines end in "\n", "\r\n" or
+// a lone "\r", mixed as they come, as in CommonMark.
 //
 //	---
 //	owner: platform-team
@@ -109,15 +110,20 @@
 // TaskAfter reads the edited task from an edit's result at the same cost,
 // for callers that return it.
 //
-// New lines follow the document: its line ending (that of its first line),
-// the bullet, indentation and key style of the metadata list they join,
-// lower-case keys when all of the task's keys are lower-case, setext task
-// headings when the Tasks heading is setext, and no final newline when the
-// document has none. Decisions the format leaves open:
+// New lines follow the document: its line ending (that of its first line,
+// written so that it cannot join a different one next to it into one
+// "\r\n"), the bullet, indentation and key style of the metadata list
+// they join, lower-case keys when all of the task's keys are lower-case,
+// setext task headings when the Tasks heading is setext, and no final
+// newline when the document has none. Decisions the format leaves open:
 //
 //   - SetStatus puts a missing Status first in the metadata; other new
 //     fields go last. A task without metadata gets a "- Key: value" list
-//     under its heading, with a blank line on each side.
+//     under its heading, with a blank line on each side; its bullet is
+//     "*" when the body starts with a "-" list (which it would otherwise
+//     join), and is followed by more spaces when the body's first line is
+//     indented (which would otherwise continue the item). Likewise the
+//     "* Completed:" list below "**Status:**" lines.
 //   - Complete writes Status, Completed (YYYY-MM-DD in the location of the
 //     time given) and Note into the metadata at the top of the task, never
 //     after its body or sub-sections; an existing Completed or Note (a

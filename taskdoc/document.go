@@ -21,7 +21,7 @@ type FrontMatter struct {
 type Heading struct {
 	Level    int
 	Text     string // plain text
-	Slug     string // outline anchor, unique in the document: "x", then "x-1", "x-2" (GitHub)
+	Slug     string // outline anchor, unique in the document: "x", then "x-1", "x-2" (GitHub); Slug(Text) but for a line break (dropped) and space next to HTML at an end ("-")
 	Line     int    // 1-based
 	Span     Span   // start of the heading's first line .. end of its last line incl. line ending
 	TopLevel bool   // a direct child of the document (not inside a list or blockquote)
@@ -45,7 +45,7 @@ type Reference struct {
 // Task is one task of the Tasks section.
 type Task struct {
 	Title       string
-	Slug        string // the heading's GitHub anchor: Slug(Title), but a setext title's line break is dropped; unique within the Tasks section
+	Slug        string // the heading's GitHub anchor (see Heading.Slug), without a -1 suffix; unique within the Tasks section
 	Level       int
 	Status      Status      // StatusPending when there is no Status field
 	Fields      []Field     // metadata in source order
@@ -174,6 +174,10 @@ func (d *Document) Section(slug string) (string, bool) {
 // normaliseText turns source bytes into text with \n line endings and no
 // leading or trailing blank lines.
 func normaliseText(b []byte) string {
+	if bytes.IndexByte(b, '\r') >= 0 {
+		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+		b = bytes.ReplaceAll(b, []byte("\r"), []byte("\n"))
+	}
 	start, end := 0, len(b)
 	for start < end {
 		next := bytes.IndexByte(b[start:end], '\n')
@@ -189,10 +193,5 @@ func normaliseText(b []byte) string {
 		}
 		end = prev
 	}
-	b = bytes.TrimRight(b[start:end], "\r\n")
-	if bytes.IndexByte(b, '\r') < 0 {
-		return string(b)
-	}
-	s := strings.ReplaceAll(string(b), "\r\n", "\n")
-	return strings.ReplaceAll(s, "\r", "\n")
+	return string(bytes.TrimRight(b[start:end], "\n"))
 }

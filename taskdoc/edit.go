@@ -44,18 +44,23 @@ func splice(src []byte, cs []change) []byte {
 
 // keepLineEndings returns the change's text, made such that it cannot
 // join a line ending next to it: in a document that mixes line endings, a
-// lone "\r" and a "\n" written side by side would read as one "\r\n",
-// losing a line. Such a "\r" or "\n" of the text becomes "\r\n".
+// lone "\r" and a "\n" that end up side by side would read as one "\r\n",
+// losing a line. A "\n" is added to make such a "\r" a "\r\n" of its
+// own.
 func keepLineEndings(src []byte, c change) string {
 	text := c.text
-	if text == "" {
-		return text
+	var after byte
+	if c.end < len(src) {
+		after = src[c.end]
 	}
-	if text[len(text)-1] == '\r' && c.end < len(src) && src[c.end] == '\n' {
+	if text != "" && text[len(text)-1] == '\r' && after == '\n' {
 		text += "\n"
 	}
-	if text[0] == '\n' && c.start > 0 && src[c.start-1] == '\r' {
-		text = "\r" + text
+	if text != "" {
+		after = text[0]
+	}
+	if c.start > 0 && src[c.start-1] == '\r' && after == '\n' {
+		text = "\n" + text
 	}
 	return text
 }
@@ -67,6 +72,20 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, 
 	return d.finish(out, region{
 		start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source),
 		task: true, content: content, check: check,
+	})
+}
+
+// editFields applies changes to task i's metadata. Beyond check, the
+// result must keep the task's body as it read: new metadata lines must
+// never take in body text (a lazy continuation, an indented line, a list
+// with the same bullet), nor removed ones turn body text into metadata.
+func (d *Document) editFields(i int, cs []change, content bool, check func(*Task) error) ([]byte, error) {
+	return d.editTask(i, cs, content, func(t *Task, _ *taskMeta) error {
+		if t.Body != d.Tasks[i].Body {
+			return &Error{Code: CodeEditChangedOutside, Slug: d.Tasks[i].Slug,
+				Msg: "the edit would change how the body of " + quote(d.Tasks[i].Slug) + " reads; nothing was written"}
+		}
+		return check(t)
 	})
 }
 
@@ -91,7 +110,7 @@ func (d *Document) SetStatus(slug string, s Status) ([]byte, error) {
 		return nil, err
 	}
 	cs := d.fieldChanges(i, []fieldSet{{key: "Status", value: string(status), top: true}})
-	return d.editTask(i, cs, false, func(t *Task, _ *taskMeta) error {
+	return d.editFields(i, cs, false, func(t *Task) error {
 		if t.Status != status {
 			return d.notShown(slug, "status "+quote(string(status)))
 		}
@@ -121,7 +140,7 @@ func (d *Document) SetField(slug, key, value string) ([]byte, error) {
 		return nil, err
 	}
 	cs := d.fieldChanges(i, []fieldSet{{key: key, value: value, top: strings.EqualFold(key, "Status")}})
-	return d.editTask(i, cs, true, func(t *Task, _ *taskMeta) error {
+	return d.editFields(i, cs, true, func(t *Task) error {
 		if got, ok := t.Field(key); !ok || got != value {
 			return &Error{Code: CodeInvalidTask, Slug: slug,
 				Msg: "the value of " + quote(key) + " does not read back as written; it breaks the metadata list"}
@@ -154,7 +173,7 @@ func (d *Document) RemoveField(slug, key string) ([]byte, error) {
 	if len(cs) == 0 {
 		return bytes.Clone(d.Source), nil
 	}
-	return d.editTask(i, cs, false, func(t *Task, _ *taskMeta) error {
+	return d.editFields(i, cs, false, func(t *Task) error {
 		if _, ok := t.Field(key); ok {
 			return d.notShown(slug, "removal of "+quote(key))
 		}
@@ -188,7 +207,7 @@ func (d *Document) Complete(slug, note string, date time.Time) ([]byte, error) {
 		{key: "Completed", value: day},
 		{key: "Note", value: note},
 	})
-	return d.editTask(i, cs, true, func(t *Task, _ *taskMeta) error {
+	return d.editFields(i, cs, true, func(t *Task) error {
 		completed, _ := t.Field("Completed")
 		got, _ := t.Field("Note")
 		if t.Status != StatusCompleted || completed != day {
@@ -408,14 +427,20 @@ func (d *Document) contentChange(t *Task, m *taskMeta, content string) change {
 		return change{at, m.lastLine, ""}
 	}
 	text := nl + content
+	end := max(m.lastLine, at)
 	switch {
 	case at > 0 && src[at-1] != '\n':
 		text = nl + text
 	case m.lastLine > at && src[m.lastLine-1] != '\n':
+	case end < len(src) && !isBlankLine(src, end) && !isATXLine(src[end:lineEnd(src, end)]):
+		// The text of a setext heading follows without a blank line
+		// (after a fence or a rule, say): the new content's last
+		// paragraph would take it in.
+		text += nl + nl
 	default:
 		text += nl
 	}
-	return change{at, max(m.lastLine, at), text}
+	return change{at, end, text}
 }
 
 // RemoveTask removes a task: its heading, content and the blank lines
@@ -426,6 +451,14 @@ func (d *Document) RemoveTask(slug string) ([]byte, error) {
 		return nil, err
 	}
 	span := d.Tasks[i].Span
-	out := splice(d.Source, []change{{span.Start, span.End, ""}})
-	return d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.Start})
+	gap := ""
+	if src := d.text; span.Start > 0 && span.End < len(src) && !isBlankLine(src, lineStart(src, span.Start-1)) &&
+		!isATXLine(src[span.End:lineEnd(src, span.End)]) {
+		// A setext heading follows the task and text precedes it: without
+		// a blank line between them, that text would take in the
+		// heading's.
+		gap = d.Newline
+	}
+	out := splice(d.Source, []change{{span.Start, span.End, gap}})
+	return d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source)})
 }

@@ -42,6 +42,9 @@ var fuzzSeeds = []string{
 	"# D\n\n## Tasks\n\n### A\n\n[ref]: /url\n> lazy\ncontinuation\n\n### B\n",
 	"# D\r\n## Tasks\r\n### A\r\n- Status: pending\r\n### B",
 	"## Tasks\n\n### A\n\n## Notes\n\n* Completed: x\n* Note: y\n",
+	"# D\r## Tasks\r### A\r- Status: pending\r\r### B\n\nNext\n---\n",
+	"---\n\n# D\n\n## Tasks\n\n### A\n\n- [ ] step\n\n### B\n#5 ideas\n---\n",
+	"## Tasks\n\n### A\n\n  indented\n\n### B\n\n**Status:** pending\n\n* item\n",
 }
 
 // requireTypedError fails unless err is a *taskdoc.Error with a code and
@@ -179,7 +182,7 @@ func requireSameFrontMatter(t testing.TB, before, after []byte) {
 	}
 	added := string(bytes.TrimPrefix(after, before))
 	require.True(t, bytes.HasPrefix(after, before) && !bytes.HasSuffix(before, []byte("\n")) &&
-		(added == "\n" || added == "\r\n"), "front matter changed: %q -> %q", before, after)
+		(added == "\n" || added == "\r\n" || added == "\r"), "front matter changed: %q -> %q", before, after)
 }
 
 // plain reports whether s is simple enough that its Markdown reading is the
@@ -225,7 +228,7 @@ func FuzzParse(f *testing.F) {
 func checkDocument(t testing.TB, doc *taskdoc.Document, src []byte) {
 	t.Helper()
 	require.Equal(t, src, doc.Source, "Source is not the input")
-	require.Contains(t, []string{"\n", "\r\n"}, doc.Newline)
+	require.Contains(t, []string{"\n", "\r\n", "\r"}, doc.Newline)
 	if doc.FrontMatter.Raw != nil {
 		at := bytes.Index(src, doc.FrontMatter.Raw)
 		require.True(t, at == 0 || (at == 3 && bytes.HasPrefix(src, []byte("\ufeff"))),

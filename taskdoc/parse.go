@@ -249,38 +249,57 @@ func (sc *scan) nestedHeadings(n ast.Node) {
 
 func (sc *scan) addHeading(h *ast.Heading, top bool) {
 	src := sc.src
-	p := sc.pos(h)
-	rh := rawHeading{level: h.Level, top: top, text: headingText(h, src[sc.base:])}
-	rh.slug = Slug(rh.text)
-	if strings.IndexByte(rh.text, '\n') >= 0 {
-		// GitHub's anchor drops the line break of a setext heading's
-		// text; the text reads it as a space.
-		rh.text = strings.ReplaceAll(rh.text, "\n", " ")
-	}
-	rh.span.Start = lineStart(src, p)
+	// The anchor is made from the text exactly as GitHub reads it, with
+	// a setext heading's line break (dropped) and the space next to raw
+	// HTML or an image at either end (a '-'); Text reads the break as a
+	// space and is trimmed.
+	anchorText := headingText(h, src[sc.base:])
+	rh := rawHeading{level: h.Level, top: top, slug: Slug(anchorText)}
+	rh.text = strings.TrimSpace(strings.ReplaceAll(anchorText, "\n", " "))
 	lines := h.Lines()
-	rh.atx = isATXLine(src[p:lineEnd(src, p)])
-	switch {
-	case rh.atx:
-		rh.span.End = lineEnd(src, p)
+	if lines.Len() == 0 { // an empty ATX heading: "###"
+		p := emptyHeadingMark(src, sc.pos(h))
+		rh.atx = true
+		rh.span = Span{lineStart(src, p), lineEnd(src, p)}
 		rh.textSpan = Span{p + h.Level, p + h.Level}
-		if lines.Len() > 0 {
-			seg := lines.At(0)
-			rh.textSpan = Span{sc.base + seg.Start, sc.base + seg.Stop}
-		}
-	case lines.Len() > 0:
-		first, last := lines.At(0), lines.At(lines.Len()-1)
-		rh.span.End = lineEnd(src, lineEnd(src, sc.base+last.Start))
-		rh.textSpan = Span{sc.base + first.Start, contentEnd(src, sc.base+last.Start)}
-	default:
-		rh.span.End = lineEnd(src, p)
+		sc.headings = append(sc.headings, rh)
+		return
+	}
+	// Read the lines, not the node's position, which goldmark may put
+	// past the columns of a tab. The opening '#'s of an ATX heading come
+	// before its text on its line; a setext heading's text starts its
+	// line, after any container markers (and may start with '#').
+	first, last := sc.base+lines.At(0).Start, sc.base+lines.At(lines.Len()-1).Start
+	rh.span.Start = lineStart(src, first)
+	rh.atx = bytes.IndexByte(src[rh.span.Start:first], '#') >= 0
+	if rh.atx {
+		rh.span.End = lineEnd(src, first)
+		rh.textSpan = Span{first, sc.base + lines.At(0).Stop}
+	} else {
+		rh.span.End = lineEnd(src, lineEnd(src, last))
+		rh.textSpan = Span{first, contentEnd(src, last)}
 	}
 	sc.headings = append(sc.headings, rh)
 }
 
+// emptyHeadingMark returns the offset of the first '#' of the empty ATX
+// heading goldmark places at p. With a tab in its indentation, p may be
+// past its '#'s, even past the end of its line.
+func emptyHeadingMark(src []byte, p int) int {
+	p = min(p, len(src))
+	if p < len(src) && src[p] == '#' {
+		return p
+	}
+	q := bytes.LastIndexByte(src[:p], '#')
+	if q < 0 {
+		return p
+	}
+	ls := lineStart(src, q)
+	return ls + bytes.IndexByte(src[ls:], '#')
+}
+
 // isATXLine reports whether line, from where its heading starts, opens an
-// ATX heading: one to six '#', then a space, a tab or the line's end. The
-// first line of a setext heading may start with '#' too ("#5 ideas").
+// ATX heading: one to six '#', then a space, a tab or the line's end.
 func isATXLine(line []byte) bool {
 	rest := bytes.TrimLeft(line, " \t")
 	n := 0
@@ -292,17 +311,19 @@ func isATXLine(line []byte) bool {
 
 // headingText is the plain text of a heading as GitHub reads it for
 // anchors: the text of its inlines with escapes and entities resolved,
-// code spans' content kept, raw HTML tags and images dropped. A line break
-// inside a setext heading is a "\n".
+// code spans' content kept, raw HTML tags and images dropped, and not
+// trimmed (goldmark has trimmed the heading's content; what remains at its
+// ends is next to raw HTML or an image). A line break inside a setext
+// heading is a "\n".
 func headingText(h *ast.Heading, src []byte) string {
 	if t, ok := h.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
 		if v := t.Value(src); bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
-			return string(bytes.TrimSpace(v))
+			return string(v)
 		}
 	}
 	var b strings.Builder
 	inlineText(h, src, &b)
-	return strings.TrimSpace(b.String())
+	return b.String()
 }
 
 func inlineText(n ast.Node, src []byte, b *strings.Builder) {

@@ -1,6 +1,7 @@
 package taskdoc_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ func TestEditsKeepNeighboursApart(t *testing.T) {
 		name, src string
 		edit      func(d *taskdoc.Document) ([]byte, error)
 		want      string
+		newBody   string // "" when the edit keeps the body
 	}{{
 		// The task's text would read as a lazy continuation of the new
 		// item, and the setext heading after the task would be lost.
@@ -26,6 +28,19 @@ func TestEditsKeepNeighboursApart(t *testing.T) {
 		src:  "## Tasks\n\n### A\nNext\n---\n",
 		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
 		want: "## Tasks\n\n### A\n\n- Status: blocked\n\nNext\n---\n",
+	}, {
+		// The new content's paragraph would take in the heading's text.
+		name:    "setext heading right after a fenced block",
+		src:     "## Tasks\n\n### A\n```\ncode\n```\nNext\n---\n",
+		edit:    func(d *taskdoc.Document) ([]byte, error) { return d.EditTask("a", taskdoc.Edit{Content: "plain"}) },
+		want:    "## Tasks\n\n### A\n\nplain\n\nNext\n---\n",
+		newBody: "plain",
+	}, {
+		// The text before the removed task would take in the heading's.
+		name: "removed task between text and a setext heading",
+		src:  "## Tasks\n\n### B\ntext\n### A\nNext\n---\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.RemoveTask("a") },
+		want: "## Tasks\n\n### B\ntext\n\nNext\n---\n",
 	}, {
 		// A "-" list in the body would join a new "-" metadata list.
 		name: "body list with the same bullet",
@@ -63,6 +78,13 @@ func TestEditsKeepNeighboursApart(t *testing.T) {
 		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
 		want: "# D\r\r## Tasks\n\n### A\n\r- Status: blocked\r\n\nNext\n---\n",
 	}, {
+		// Deleting the "\n"-ended item after a lone "\r" would join that
+		// "\r" and the blank line's "\n", and Body would continue Status.
+		name: "removed item between lone CR and LF",
+		src:  "## Tasks\n\n### A\n\n- Status: pending\r- Note: x\n\nBody\n",
+		edit: func(d *taskdoc.Document) ([]byte, error) { return d.RemoveField("a", "Note") },
+		want: "## Tasks\n\n### A\n\n- Status: pending\r\n\nBody\n",
+	}, {
 		name: "lone CR line endings",
 		src:  "# D\r## Tasks\r### A\r- Status: pending\r",
 		edit: func(d *taskdoc.Document) ([]byte, error) { return d.Complete("a", "done", day) },
@@ -78,10 +100,28 @@ func TestEditsKeepNeighboursApart(t *testing.T) {
 			after := assertEditProperty(t, doc.Source, out, "a")
 			was, _ := doc.Task("a")
 			now, err := after.Task("a")
+			if errors.Is(err, taskdoc.ErrTaskNotFound) {
+				return // removed
+			}
 			require.NoError(t, err)
-			assert.Equal(t, was.Body, now.Body, "the body changed")
+			if tt.newBody == "" {
+				tt.newBody = was.Body
+			}
+			assert.Equal(t, tt.newBody, now.Body)
 		})
 	}
+}
+
+// TestFieldEditKeepsTheBody: removing the metadata list would make the
+// body's own "Key: value" list the task's metadata.
+func TestFieldEditKeepsTheBody(t *testing.T) {
+	doc := mustParse(t, []byte("## Tasks\n\n### A\n\n- Status: pending\n\n* Owner: named in the body\n"))
+	task, err := doc.Task("a")
+	require.NoError(t, err)
+	require.Equal(t, "* Owner: named in the body", task.Body)
+	out, err := doc.RemoveField("a", "Status")
+	require.ErrorIs(t, err, taskdoc.ErrEditChangedOutside)
+	require.Nil(t, out)
 }
 
 // TestParseReadsLikeCommonMark holds documents that Parse used to read
@@ -118,6 +158,28 @@ func TestParseReadsLikeCommonMark(t *testing.T) {
 		assert.Equal(t, "foobar", doc.Headings[0].Slug)
 		assert.Equal(t, "a b", doc.Headings[1].Text)
 		assert.Equal(t, "a-b", doc.Headings[1].Slug)
+	})
+	t.Run("space next to raw HTML at an end of a heading", func(t *testing.T) {
+		// GitHub's anchor is made from the rendered text, untrimmed.
+		doc, err := taskdoc.Parse([]byte("## Foo <!-- c -->\n## <img src=x> Bar\n## Baz &#32;\n## a <b>b</b>\n"))
+		require.NoError(t, err)
+		var texts, slugs []string
+		for _, h := range doc.Headings {
+			texts, slugs = append(texts, h.Text), append(slugs, h.Slug)
+		}
+		assert.Equal(t, []string{"Foo", "Bar", "Baz", "a b"}, texts)
+		assert.Equal(t, []string{"foo-", "-bar", "baz--", "a-b"}, slugs)
+	})
+	t.Run("empty heading after a tab in a list item", func(t *testing.T) {
+		// goldmark places it past the tab's columns, at the next line
+		// or beyond the end of the input.
+		for _, src := range []string{"*\n\t#\n", "*\n\t#"} {
+			doc, err := taskdoc.Parse([]byte(src))
+			require.NoError(t, err, "%q", src)
+			require.Len(t, doc.Headings, 1)
+			assert.Equal(t, taskdoc.Span{Start: 2, End: len(src)}, doc.Headings[0].Span, "%q", src)
+			assert.Equal(t, 2, doc.Headings[0].Line)
+		}
 	})
 	t.Run("setext heading whose text starts with #", func(t *testing.T) {
 		doc, err := taskdoc.Parse([]byte("# D\n#5 ideas\n---\n"))

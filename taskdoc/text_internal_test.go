@@ -13,6 +13,7 @@ func TestNormaliseText(t *testing.T) {
 		{"\n\n  body  \n\n", "  body  "},
 		{"a\r\n\r\nb\r\n\r\n", "a\n\nb"},
 		{"a\rb", "a\nb"},
+		{"\r \r a\r\r", " a"},
 		{"\r\n  \r\nlast line without newline", "last line without newline"},
 		{"x\n  \ny\n \t \n", "x\n  \ny"},
 	}
