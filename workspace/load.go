@@ -17,9 +17,16 @@ const (
 
 // Workflow is the text of a workflow file, workflows/<Name>.md, as a task's
 // Workflow or Main-Workflow field names it.
+//
+// Workflow files may open with YAML front matter, as the AI-Prompt-Guide
+// server's do; its title, description and whenToUse keys are read into the
+// fields below. Content is always the whole file.
 type Workflow struct {
-	Name    string // "tdd-incremental-orchestration"
-	Content string // the whole file
+	Name        string   // "tdd-incremental-orchestration"
+	Content     string   // the whole file
+	Title       string   // front matter "title", if any
+	Description string   // front matter "description", if any
+	WhenToUse   []string // front matter "whenToUse" (a list or one string), if any
 }
 
 // LoadedDocument is a document, or one outline section of it, loaded
@@ -59,7 +66,32 @@ func (w *Workspace) LoadWorkflow(ctx context.Context, name string) (Workflow, er
 		}
 		return Workflow{}, err
 	}
-	return Workflow{Name: name, Content: string(data)}, nil
+	wf := Workflow{Name: name, Content: string(data)}
+	wf.describe(data)
+	return wf, nil
+}
+
+// describe reads the workflow's front matter. A workflow whose front matter
+// does not decode is still served whole: its text is what the agent needs,
+// and the description fields are only a summary of it.
+func (wf *Workflow) describe(data []byte) {
+	doc, err := taskdoc.Parse(data)
+	if err != nil || doc.FrontMatter.Values == nil {
+		return
+	}
+	values := doc.FrontMatter.Values
+	wf.Title, _ = values["title"].(string)
+	wf.Description, _ = values["description"].(string)
+	switch v := values["whenToUse"].(type) {
+	case string:
+		wf.WhenToUse = []string{v}
+	case []any:
+		for _, item := range v {
+			if text, ok := item.(string); ok {
+				wf.WhenToUse = append(wf.WhenToUse, text)
+			}
+		}
+	}
 }
 
 func checkWorkflowName(name string) error {

@@ -61,6 +61,34 @@ func TestLoadWorkflow(t *testing.T) {
 	}
 }
 
+func TestLoadWorkflowDescription(t *testing.T) {
+	const described = "---\ntitle: \"Multi-Option Trade-off\"\ndescription: \"Choose between approaches\"\nwhenToUse:\n  - \"Picking a cache\"\n  - \"Sync or async\"\n---\n\n# Multi-Option Trade-off\n"
+	ws := loadWorkspace(t, map[string]string{
+		"workflows/tradeoff.md": described,
+		"workflows/single.md":   "---\nwhenToUse: one situation\n---\n# Single\n",
+		"workflows/broken.md":   "---\ntitle: [unclosed\n---\n# Broken\n",
+	})
+	ctx := context.Background()
+
+	wf, err := ws.LoadWorkflow(ctx, "tradeoff")
+	require.NoError(t, err)
+	assert.Equal(t, workspace.Workflow{
+		Name: "tradeoff", Content: described,
+		Title: "Multi-Option Trade-off", Description: "Choose between approaches",
+		WhenToUse: []string{"Picking a cache", "Sync or async"},
+	}, wf)
+
+	wf, err = ws.LoadWorkflow(ctx, "single")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"one situation"}, wf.WhenToUse)
+
+	// Front matter that does not decode leaves the summary empty; the
+	// workflow is still served whole.
+	wf, err = ws.LoadWorkflow(ctx, "broken")
+	require.NoError(t, err)
+	assert.Equal(t, workspace.Workflow{Name: "broken", Content: "---\ntitle: [unclosed\n---\n# Broken\n"}, wf)
+}
+
 func TestLoadWorkflowRefusesSymlink(t *testing.T) {
 	ws := loadWorkspace(t, map[string]string{"docs/target.md": "# Target\n"})
 	require.NoError(t, os.MkdirAll(filepath.Join(ws.Root(), "workflows"), 0o755))

@@ -93,8 +93,6 @@
 //   - In a subagent_task batch, task names the task to edit ("slug",
 //     "#slug" or "/other.md#slug"); a create or list that gives task is
 //     refused rather than sent to another document.
-//   - A workflow is {name, content}: workflow texts are plain files, with no
-//     description or whenToUse.
 //
 // # Protocol
 //

@@ -29,10 +29,14 @@ type taskSummary struct {
 	Status string `json:"status"`
 }
 
-// workflowText is a workflow file, by name and text.
+// workflowText is a workflow file, by name and text, with the summary its
+// front matter gives (description, whenToUse), as the AI-Prompt-Guide
+// server sends it.
 type workflowText struct {
-	Name    string `json:"name"`
-	Content string `json:"content"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Content     string   `json:"content"`
+	WhenToUse   []string `json:"whenToUse,omitempty"`
 }
 
 // referencedDocument is a document (or one section of it) that a task
@@ -194,7 +198,7 @@ func toWorkflow(w *workspace.Workflow) *workflowText {
 	if w == nil {
 		return nil
 	}
-	return &workflowText{Name: w.Name, Content: w.Content}
+	return &workflowText{Name: w.Name, Description: w.Description, Content: w.Content, WhenToUse: w.WhenToUse}
 }
 
 // toReferences converts loaded documents; the result is never nil, so

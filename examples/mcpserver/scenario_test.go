@@ -44,8 +44,10 @@ type batchJSON struct {
 }
 
 type workflowJSON struct {
-	Name    string `json:"name"`
-	Content string `json:"content"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Content     string   `json:"content"`
+	WhenToUse   []string `json:"whenToUse"`
 }
 
 type referenceJSON struct {
@@ -121,7 +123,7 @@ type viewJSON struct {
 // Workflow and reference texts of the seed scenarios.
 const (
 	tddWorkflow      = "# TDD incremental orchestration\n\nRed, green, refactor; one task at a time.\n"
-	tradeoffWorkflow = "# Multi-option trade-off\n\nList the options, score them, pick one.\n"
+	tradeoffWorkflow = "---\ndescription: \"Choose between approaches\"\nwhenToUse:\n  - \"Several valid designs\"\n---\n# Multi-option trade-off\n\nList the options, score them, pick one.\n"
 	reviewWorkflow   = "# Code review, issue based\n\nFile one issue per finding.\n"
 	securitySpec     = "# Security Requirements\n\nTokens expire after 15 minutes.\n"
 	jwtSpec          = "# JWT Spec\n\nSign with RS256.\n\n@/specs/security-requirements.md\n"
@@ -174,7 +176,8 @@ func TestCoordinatorScenario(t *testing.T) {
 	assert.Equal(t, "in_progress", first.Task.Status)
 	assert.Contains(t, first.Task.Content, "Compare JWT vs session-based auth")
 	assert.Equal(t, &workflowJSON{Name: "tdd-incremental-orchestration", Content: tddWorkflow}, first.Task.MainWorkflow)
-	assert.Equal(t, &workflowJSON{Name: "multi-option-tradeoff", Content: tradeoffWorkflow}, first.Task.Workflow)
+	assert.Equal(t, &workflowJSON{Name: "multi-option-tradeoff", Description: "Choose between approaches",
+		Content: tradeoffWorkflow, WhenToUse: []string{"Several valid designs"}}, first.Task.Workflow)
 	require.Len(t, first.Task.ReferencedDocuments, 1)
 	assert.Equal(t, "/specs/security-requirements.md", first.Task.ReferencedDocuments[0].Path)
 	assert.Equal(t, securitySpec, first.Task.ReferencedDocuments[0].Content)
