@@ -112,6 +112,50 @@ func lineFeeds(src []byte, from, to int) []byte {
 	return text
 }
 
+// emptyItemsBeforeCRLF returns src, or when src[from:to] has an empty
+// list item ("*", "-", "+", "1." alone on its line) ended by "\r\n", a
+// copy with a space for that "\r": goldmark takes such a marker for text,
+// continuing the paragraph above, unless a space or "\n" follows it. The
+// copy is only parsed; offsets stay valid and text is read from src.
+func emptyItemsBeforeCRLF(src []byte, from, to int) []byte {
+	var out []byte
+	for at := from; at < to; {
+		i := bytes.Index(src[at:to], []byte("\r\n"))
+		if i < 0 {
+			break
+		}
+		at += i
+		if isListMarker(bytes.TrimLeft(src[lineStart(src, at):at], " \t>")) {
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[at] = ' '
+		}
+		at += 2
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// isListMarker reports whether b is a bullet or an ordered list marker.
+func isListMarker(b []byte) bool {
+	if len(b) == 1 {
+		return b[0] == '-' || b[0] == '*' || b[0] == '+'
+	}
+	n := len(b) - 1
+	if n < 1 || n > 9 || (b[n] != '.' && b[n] != ')') {
+		return false
+	}
+	for _, c := range b[:n] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 func detectNewline(src []byte) string {
 	i := bytes.IndexAny(src, "\r\n")
 	switch {
@@ -198,7 +242,8 @@ type scan struct {
 func scanBlocks(src []byte, from, to, lineFloor int) *scan {
 	src = lineFeeds(src, from, to)
 	pc := parser.NewContext()
-	root := mdParser.Parse(text.NewReader(src[from:to:to]), parser.WithContext(pc))
+	input := emptyItemsBeforeCRLF(src, from, to)
+	root := mdParser.Parse(text.NewReader(input[from:to:to]), parser.WithContext(pc))
 	sc := &scan{src: src, base: from, hasRefs: len(pc.References()) > 0,
 		tops: make([]topBlock, 0, root.ChildCount())}
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {

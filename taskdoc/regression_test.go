@@ -181,6 +181,15 @@ func TestParseReadsLikeCommonMark(t *testing.T) {
 			assert.Equal(t, 2, doc.Headings[0].Line)
 		}
 	})
+	t.Run("empty list item ended by CRLF", func(t *testing.T) {
+		// goldmark read "*\r\n" as text continuing the item above.
+		doc, err := taskdoc.Parse([]byte("## Tasks\r\n\r\n### A\r\n\r\n* Note: x\r\n*\r\n"))
+		require.NoError(t, err)
+		task, err := doc.Task("a")
+		require.NoError(t, err)
+		note, _ := task.Field("Note")
+		assert.Equal(t, "x", note)
+	})
 	t.Run("setext heading whose text starts with #", func(t *testing.T) {
 		doc, err := taskdoc.Parse([]byte("# D\n#5 ideas\n---\n"))
 		require.NoError(t, err)
