@@ -303,7 +303,7 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 	rh.text = strings.TrimSpace(strings.ReplaceAll(anchorText, "\n", " "))
 	lines := h.Lines()
 	if lines.Len() == 0 { // an empty ATX heading: "###"
-		p := emptyHeadingMark(src, sc.pos(h))
+		p := emptyHeadingMark(src, sc.pos(h), top)
 		rh.atx = true
 		rh.span = Span{lineStart(src, p), lineEnd(src, p)}
 		rh.textSpan = Span{p + h.Level, p + h.Level}
@@ -329,13 +329,21 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 
 // emptyHeadingMark returns the offset of the first '#' of the empty ATX
 // heading goldmark places at p. With a tab in its indentation, p may be
-// past its '#'s, even past the end of its line.
-func emptyHeadingMark(src []byte, p int) int {
+// past its '#'s, even past the end of its line and onto the next one, where
+// it can land on another heading's '#'. A '#' at p is the heading's own
+// only when it opens its run of '#'s and, for a heading inside a container,
+// is not at the start of a line (a container's heading is always indented
+// or after a marker); otherwise the mark is on an earlier line.
+func emptyHeadingMark(src []byte, p int, top bool) int {
 	p = min(p, len(src))
+	before := p
 	if p < len(src) && src[p] == '#' {
-		return p
+		if (p == 0 || src[p-1] != '#') && (top || p != lineStart(src, p)) {
+			return p
+		}
+		before = lineStart(src, p)
 	}
-	q := bytes.LastIndexByte(src[:p], '#')
+	q := bytes.LastIndexByte(src[:before], '#')
 	if q < 0 {
 		return p
 	}
