@@ -277,7 +277,10 @@ func checkTasks(t testing.TB, doc *taskdoc.Document) {
 		} else {
 			require.Equal(t, doc.TasksSpan.End, task.Span.End, "last task does not reach the end of the section")
 		}
-		require.Equal(t, taskdoc.Slug(task.Title), task.Slug)
+		// The slug is made from the heading's text as GitHub reads it (not
+		// trimmed: "### \v 0" is "-0"; a setext line break dropped), while
+		// Title is trimmed and reads a break as a space, so the slug is not
+		// always Slug(Title); what must hold is that it finds the task.
 		found, err := doc.Task(task.Slug)
 		if shared[task.Slug] > 1 {
 			require.ErrorIs(t, err, taskdoc.ErrDuplicateTask, "slug %q of several tasks", task.Slug)

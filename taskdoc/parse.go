@@ -329,21 +329,21 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 
 // emptyHeadingMark returns the offset of the first '#' of the empty ATX
 // heading goldmark places at p. With a tab in its indentation, p may be
-// past its '#'s, even past the end of its line and onto the next one, where
-// it can land on another heading's '#'. A '#' at p is the heading's own
-// only when it opens its run of '#'s and, for a heading inside a container,
-// is not at the start of a line (a container's heading is always indented
-// or after a marker); otherwise the mark is on an earlier line.
+// past its first '#', past the end of its line, even on the next line. A
+// '#' at p belongs to the heading's run of '#'s unless that run starts a
+// line and the heading is inside a container (whose headings are always
+// after a marker or indentation): then the mark is on an earlier line.
 func emptyHeadingMark(src []byte, p int, top bool) int {
 	p = min(p, len(src))
-	before := p
 	if p < len(src) && src[p] == '#' {
-		if (p == 0 || src[p-1] != '#') && (top || p != lineStart(src, p)) {
+		for p > 0 && src[p-1] == '#' {
+			p--
+		}
+		if top || p != lineStart(src, p) {
 			return p
 		}
-		before = lineStart(src, p)
 	}
-	q := bytes.LastIndexByte(src[:before], '#')
+	q := bytes.LastIndexByte(src[:p], '#')
 	if q < 0 {
 		return p
 	}
