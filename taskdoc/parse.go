@@ -14,11 +14,21 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// mdParser is plain CommonMark: the task format needs no extension, and a
-// GFM table is read as a paragraph, which is all heading detection needs.
-// A goldmark parser keeps its per-parse state in the parse context, so one
-// value serves concurrent parses.
-var mdParser = goldmark.New().Parser()
+// mdParser reads plain CommonMark block structure only. Inline markup
+// never changes which lines are headings or where blocks end, so parsing
+// it in every paragraph of the document (a fifth of goldmark's time) is
+// skipped; the few headings whose text holds markup are read again with
+// inlineParser to make their anchors. The task format needs no extension,
+// and a GFM table is read as a paragraph, which is all heading detection
+// needs. A goldmark parser keeps its per-parse state in the parse context,
+// so one value serves concurrent parses.
+var mdParser = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
+
+// inlineParser is full CommonMark, for the text of headings with markup.
+var inlineParser = goldmark.New().Parser()
 
 var bom = []byte("\ufeff")
 
@@ -234,6 +244,7 @@ type scan struct {
 	tops     []topBlock
 	headings []rawHeading
 	hasRefs  bool
+	refs     []parser.Reference // link reference definitions, for heading text
 }
 
 // scanBlocks parses src[from:to] and maps the AST to offsets of src. Only
@@ -244,7 +255,7 @@ func scanBlocks(src []byte, from, to, lineFloor int) *scan {
 	pc := parser.NewContext()
 	input := emptyItemsBeforeCRLF(src, from, to)
 	root := mdParser.Parse(text.NewReader(input[from:to:to]), parser.WithContext(pc))
-	sc := &scan{src: src, base: from, hasRefs: len(pc.References()) > 0,
+	sc := &scan{src: src, base: from, refs: pc.References(), hasRefs: len(pc.References()) > 0,
 		tops: make([]topBlock, 0, root.ChildCount())}
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		tb := topBlock{node: n, start: max(lineStart(src, sc.pos(n)), lineFloor), heading: -1}
@@ -298,7 +309,7 @@ func (sc *scan) addHeading(h *ast.Heading, top bool) {
 	// a setext heading's line break (dropped) and the space next to raw
 	// HTML or an image at either end (a '-'); Text reads the break as a
 	// space and is trimmed.
-	anchorText := headingText(h, src[sc.base:])
+	anchorText := sc.headingText(h)
 	rh := rawHeading{level: h.Level, top: top, slug: Slug(anchorText)}
 	rh.text = strings.TrimSpace(strings.ReplaceAll(anchorText, "\n", " "))
 	lines := h.Lines()
@@ -368,15 +379,77 @@ func isATXLine(line []byte) bool {
 // trimmed (goldmark has trimmed the heading's content; what remains at its
 // ends is next to raw HTML or an image). A line break inside a setext
 // heading is a "\n".
-func headingText(h *ast.Heading, src []byte) string {
+func (sc *scan) headingText(h *ast.Heading) string {
+	src := sc.src[sc.base:]
 	if t, ok := h.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
-		if v := t.Value(src); bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
+		if v := t.Value(src); bytes.IndexAny(v, inlineMarks+"\\&") < 0 {
 			return string(v)
 		}
+	}
+	if marked := sc.markedHeading(h, src); marked != nil {
+		h, src = marked.heading, marked.src
 	}
 	var b strings.Builder
 	inlineText(h, src, &b)
 	return b.String()
+}
+
+// inlineMarks are the characters that open inline markup other than
+// escapes and entities (which resolveText reads): code spans, links and
+// images, autolinks and raw HTML, emphasis.
+const inlineMarks = "`[]<*_"
+
+// markedHeading is a heading whose text holds inline markup, parsed again
+// with inlineParser on its own, with the document's link references.
+type markedHeading struct {
+	heading *ast.Heading
+	src     []byte
+}
+
+// markedHeading reparses h's text when it holds inline markup. An ATX
+// heading is written back as "# text #" (the closing '#' keeps a text that
+// ends in '#' whole), a setext heading as its lines over "=". It returns
+// nil when h has no markup, or (never expected) the copy is not a heading.
+func (sc *scan) markedHeading(h *ast.Heading, src []byte) *markedHeading {
+	lines := h.Lines()
+	var raw []byte
+	for i := range lines.Len() {
+		if i > 0 {
+			raw = append(raw, '\n')
+		}
+		seg := lines.At(i)
+		raw = append(raw, bytes.TrimRight(seg.Value(src), "\r\n")...)
+	}
+	if bytes.IndexAny(raw, inlineMarks) < 0 {
+		return nil
+	}
+	var mini []byte
+	if sc.isATX(h, src) {
+		mini = append(append([]byte("# "), raw...), " #\n"...)
+	} else {
+		mini = append(raw, "\n=\n"...)
+	}
+	pc := parser.NewContext()
+	for _, r := range sc.refs {
+		pc.AddReference(r)
+	}
+	root := inlineParser.Parse(text.NewReader(mini), parser.WithContext(pc))
+	heading, ok := root.FirstChild().(*ast.Heading)
+	if !ok || root.ChildCount() != 1 {
+		return nil
+	}
+	return &markedHeading{heading: heading, src: mini}
+}
+
+// isATX reports whether h is an ATX heading: its first line holds the
+// opening '#'s before its text.
+func (sc *scan) isATX(h *ast.Heading, src []byte) bool {
+	lines := h.Lines()
+	if lines.Len() != 1 {
+		return false
+	}
+	first := lines.At(0).Start
+	return bytes.IndexByte(src[lineStart(src, first):first], '#') >= 0
 }
 
 func inlineText(n ast.Node, src []byte, b *strings.Builder) {
