@@ -100,13 +100,13 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 			return err
 		}
 		wasValid := checkMainWorkflow(doc) == nil
-		for _, t := range tasks {
-			if src, err = doc.AddTask(t); err != nil {
-				return inList(err)
-			}
-			if doc, err = parse(src); err != nil {
-				return err
-			}
+		// One AddTasks call and one parse: a parse per task would make
+		// creating a long list quadratic.
+		if src, err = doc.AddTasks(tasks); err != nil {
+			return inList(err)
+		}
+		if doc, err = parse(src); err != nil {
+			return err
 		}
 		if created, err = createdTasks(doc, tasks); err != nil {
 			return err

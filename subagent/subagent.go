@@ -93,13 +93,13 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		if err != nil {
 			return nil, err
 		}
-		for _, nt := range tasks {
-			if src, err = doc.AddTask(nt); err != nil {
-				return nil, err
-			}
-			if doc, err = taskdoc.Parse(src); err != nil {
-				return nil, err
-			}
+		// One AddTasks call and one parse: a parse per task would make
+		// creating a plan in a large document quadratic.
+		if src, err = doc.AddTasks(tasks); err != nil {
+			return nil, err
+		}
+		if doc, err = taskdoc.Parse(src); err != nil {
+			return nil, err
 		}
 		created, err = createdTasks(doc, tasks)
 		return src, err

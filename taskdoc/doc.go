@@ -108,7 +108,10 @@
 // of the edited task, not of the document: see the comment on region in
 // verify.go for why that is sound, and when it falls back to a full parse.
 // TaskAfter reads the edited task from an edit's result at the same cost,
-// for callers that return it.
+// for callers that return it. AddTasks adds many tasks with the bytes and
+// errors of one AddTask per task, but in one splice and one check when
+// they go to one place in order, so a batch costs one parse, not one per
+// task.
 //
 // New lines follow the document: its line ending (that of its first line,
 // written so that it cannot join a different one next to it into one

@@ -382,7 +382,7 @@ func isATXLine(line []byte) bool {
 func (sc *scan) headingText(h *ast.Heading) string {
 	src := sc.src[sc.base:]
 	if t, ok := h.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
-		if v := t.Value(src); bytes.IndexAny(v, inlineMarks+"\\&") < 0 {
+		if v := t.Value(src); !bytes.ContainsAny(v, inlineMarks+"\\&") {
 			return string(v)
 		}
 	}
@@ -420,7 +420,7 @@ func (sc *scan) markedHeading(h *ast.Heading, src []byte) *markedHeading {
 		seg := lines.At(i)
 		raw = append(raw, bytes.TrimRight(seg.Value(src), "\r\n")...)
 	}
-	if bytes.IndexAny(raw, inlineMarks) < 0 {
+	if !bytes.ContainsAny(raw, inlineMarks) {
 		return nil
 	}
 	var mini []byte

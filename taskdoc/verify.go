@@ -206,12 +206,15 @@ type outlineKey struct {
 	top               bool
 }
 
+// A heading before the edit ends at start at the latest: text inserted
+// right after a last line without a line ending gives that line one, which
+// is a change to the inserted bytes, not to the heading.
 func outsideOutline(hs []Heading, start, end, shift int) []outlineKey {
 	var keys []outlineKey
 	for _, h := range hs {
 		switch {
 		case h.Span.Start < start:
-			keys = append(keys, outlineKey{h.Span.Start, h.Span.End, h.Level, h.Text, h.TopLevel})
+			keys = append(keys, outlineKey{h.Span.Start, min(h.Span.End, start), h.Level, h.Text, h.TopLevel})
 		case h.Span.Start >= end:
 			keys = append(keys, outlineKey{h.Span.Start + shift, h.Span.End + shift, h.Level, h.Text, h.TopLevel})
 		}
