@@ -25,7 +25,7 @@ func (d *Document) TaskAfter(out []byte, slug string) (*Task, error) {
 // false when a full parse must answer.
 func (d *Document) taskAfterLocal(out []byte, slug string) (*Task, bool) {
 	src := d.Source
-	if d.hasRefs || d.TasksHeading == nil || d.unclosedFrontMatter() || !bytes.Equal(out[:min(d.bodyEnd(), len(out))], src[:min(d.bodyEnd(), len(out))]) {
+	if d.hasRefs || d.TasksHeading == nil || d.unclosedFrontMatter() || !bytes.Equal(out[:min(d.body, len(out))], src[:min(d.body, len(out))]) {
 		return nil, false
 	}
 	prefix := commonPrefix(src, out)
@@ -134,15 +134,6 @@ func lineNumber(src []byte, off int) int {
 		}
 	}
 	return n
-}
-
-// bodyEnd is where the front matter (and BOM) end: an edit never touches
-// them.
-func (d *Document) bodyEnd() int {
-	if d.FrontMatter.Raw == nil {
-		return 0
-	}
-	return bytes.Index(d.Source, d.FrontMatter.Raw) + len(d.FrontMatter.Raw)
 }
 
 // commonPrefix is the length of the longest common prefix; whole chunks

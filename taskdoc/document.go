@@ -104,6 +104,7 @@ type Document struct {
 	// It is Source itself when there is no lone "\r".
 	text []byte
 
+	body    int              // where the Markdown starts, after the BOM and front matter
 	openEnd bool             // the document ends inside an unclosed fence or HTML block
 	raw     []rawHeading     // parallel to Headings: how each is written
 	hasRefs bool             // the document defines link references

@@ -48,20 +48,11 @@ func Parse(src []byte) (doc *Document, err error) {
 		return nil, err
 	}
 	d := &Document{Source: src, text: text, Newline: detectNewline(src)}
-	start := 0
-	if bytes.HasPrefix(text, bom) {
-		start = len(bom)
-	}
-	fm, err := parseFrontMatter(text, start)
+	fm, body, err := frontMatterOf(src, text)
 	if err != nil {
 		return nil, err
 	}
-	fm.Raw = src[start : start+len(fm.Raw) : start+len(fm.Raw)]
-	if fm.Format == "" {
-		fm.Raw = nil
-	}
-	d.FrontMatter = fm
-	body := start + len(fm.Raw)
+	d.FrontMatter, d.body = fm, body
 	sc := scanBlocks(text, body, len(text), body)
 	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
 	d.Headings = outline(text, sc.headings)
@@ -187,6 +178,34 @@ func frontMatterDelimiter(rest []byte) (delim, name string, ok bool) {
 	delim = string(bytes.TrimSpace(rest[:lineEnd(rest, 0)]))
 	name, ok = frontMatterFormats[delim]
 	return delim, name, ok
+}
+
+// ParseFrontMatter reads only the front matter of src (YAML "---" or TOML
+// "+++" on the first line, after a BOM), as Parse would, without parsing
+// the Markdown after it: for callers that need a file's metadata and not
+// its tasks. A document without front matter gives a zero FrontMatter.
+func ParseFrontMatter(src []byte) (FrontMatter, error) {
+	fm, _, err := frontMatterOf(src, lineFeeds(src, 0, len(src)))
+	return fm, err
+}
+
+// frontMatterOf reads the front matter of src, whose structure is read
+// from text (src with lone "\r" as "\n"), and returns it with the offset
+// where the Markdown body starts (after the BOM and front matter).
+func frontMatterOf(src, text []byte) (FrontMatter, int, error) {
+	start := 0
+	if bytes.HasPrefix(text, bom) {
+		start = len(bom)
+	}
+	fm, err := parseFrontMatter(text, start)
+	if err != nil {
+		return FrontMatter{}, 0, err
+	}
+	fm.Raw = src[start : start+len(fm.Raw) : start+len(fm.Raw)]
+	if fm.Format == "" {
+		fm.Raw = nil
+	}
+	return fm, start + len(fm.Raw), nil
 }
 
 func parseFrontMatter(src []byte, start int) (FrontMatter, error) {

@@ -75,11 +75,11 @@ func (w *Workspace) LoadWorkflow(ctx context.Context, name string) (Workflow, er
 // does not decode is still served whole: its text is what the agent needs,
 // and the description fields are only a summary of it.
 func (wf *Workflow) describe(data []byte) {
-	doc, err := taskdoc.Parse(data)
-	if err != nil || doc.FrontMatter.Values == nil {
+	fm, err := taskdoc.ParseFrontMatter(data)
+	if err != nil || fm.Values == nil {
 		return
 	}
-	values := doc.FrontMatter.Values
+	values := fm.Values
 	wf.Title, _ = values["title"].(string)
 	wf.Description, _ = values["description"].(string)
 	switch v := values["whenToUse"].(type) {
