@@ -114,24 +114,9 @@ func (d *Document) batchPoint(tasks []NewTask) (int, bool) {
 // add appends one task's bytes as AddTask would write them into the
 // document as it reads with the batch so far in place.
 func (b *batch) add(title, content string) {
-	d, nl := b.d, b.d.Newline
-	var t strings.Builder
-	t.WriteString(b.separator())
-	if d.TasksHeading == nil && len(b.heads) == 0 {
-		t.WriteString("## Tasks" + nl + nl)
-	}
-	head := t.Len()
-	t.WriteString(d.headingLine(d.taskLevel(), title))
-	if c := formatContent(content, nl); c != "" {
-		t.WriteString(nl + nl + c)
-	}
-	switch {
-	case b.at < len(d.text):
-		t.WriteString(nl + nl)
-	case b.endsLine():
-		t.WriteString(nl)
-	}
-	raw := t.String()
+	d := b.d
+	raw, head := d.newTaskText(b.separator(), d.TasksHeading == nil && len(b.heads) == 0, title, content,
+		b.at < len(d.text), b.endsLine())
 	fixed := keepLineEndings(b.around(), change{b.before(), b.before(), raw})
 	if around := b.around(); b.before() == 1 && around[0] == '\r' && raw[0] == '\n' {
 		head++ // keepLineEndings put a "\n" first

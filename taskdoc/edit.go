@@ -274,28 +274,41 @@ func (d *Document) AddTask(nt NewTask) ([]byte, error) {
 	if level > 6 {
 		return nil, &Error{Code: CodeInvalidTask, Msg: "the Tasks heading is at level 6, so tasks cannot be one level deeper"}
 	}
-	var b strings.Builder
-	b.WriteString(separator(src, at, nl))
-	if d.TasksHeading == nil {
-		b.WriteString("## Tasks" + nl + nl)
-	}
-	b.WriteString(d.headingLine(level, title))
-	if content := formatContent(nt.Content, nl); content != "" {
-		b.WriteString(nl + nl + content)
-	}
-	switch {
-	case at < len(src):
-		b.WriteString(nl + nl)
-	case len(src) == 0 || src[len(src)-1] == '\n':
-		b.WriteString(nl)
-	}
-	out := splice(d.Source, []change{{at, at, b.String()}})
+	text, _ := d.newTaskText(separator(src, at, nl), d.TasksHeading == nil, title, nt.Content,
+		at < len(src), len(src) == 0 || src[len(src)-1] == '\n')
+	out := splice(d.Source, []change{{at, at, text}})
 	want := Slug(title)
 	return d.finish(out, region{
 		start: at, oldEnd: at, newEnd: at + len(out) - len(src), task: true, content: true,
 		section: d.TasksHeading == nil,
 		check:   func(t *Task, _ *taskMeta) error { return d.checkNewTitle(t, want, -1) },
 	})
+}
+
+// newTaskText is the text AddTask inserts for one task: sep (the line
+// endings that give it a blank line before), the "## Tasks" heading when
+// section, the task's heading and content, then a blank line when more
+// text follows, or a final line ending when the document ends with one.
+// head is the offset of the task's heading in text.
+func (d *Document) newTaskText(sep string, section bool, title, content string, followed, endsLine bool) (text string, head int) {
+	nl := d.Newline
+	var b strings.Builder
+	b.WriteString(sep)
+	if section {
+		b.WriteString("## Tasks" + nl + nl)
+	}
+	head = b.Len()
+	b.WriteString(d.headingLine(d.taskLevel(), title))
+	if c := formatContent(content, nl); c != "" {
+		b.WriteString(nl + nl + c)
+	}
+	switch {
+	case followed:
+		b.WriteString(nl + nl)
+	case endsLine:
+		b.WriteString(nl)
+	}
+	return b.String(), head
 }
 
 // headingLine renders a new task heading: ATX, or setext when the
