@@ -19,33 +19,36 @@ import (
 // verifies it with one full parse; other orders, and any batch its
 // verification refuses, are added one by one, so that errors are exactly
 // those of AddTask.
-func (d *Document) AddTasks(tasks []NewTask) ([]byte, error) {
+//
+// It returns the new document and the tasks it added, in the order given,
+// as they read in it.
+func (d *Document) AddTasks(tasks []NewTask) (*Document, []*Task, error) {
 	if len(tasks) == 0 {
-		return bytes.Clone(d.Source), nil
+		return d, nil, nil
 	}
-	if out, ok := d.addBatch(tasks); ok {
-		return out, nil
+	if nd, added, ok := d.addBatch(tasks); ok {
+		return nd, added, nil
 	}
 	return d.addOneByOne(tasks)
 }
 
-// addOneByOne is AddTasks the slow way: AddTask and a parse per task.
-func (d *Document) addOneByOne(tasks []NewTask) ([]byte, error) {
+// addOneByOne is AddTasks the slow way: one AddTask per task.
+func (d *Document) addOneByOne(tasks []NewTask) (*Document, []*Task, error) {
 	doc := d
-	var out []byte
+	slugs := make([]string, len(tasks))
 	for k, nt := range tasks {
-		var err error
-		if out, err = doc.AddTask(nt); err != nil {
-			return nil, err
+		nd, t, err := doc.AddTask(nt)
+		if err != nil {
+			return nil, nil, err
 		}
-		if k == len(tasks)-1 {
-			break
-		}
-		if doc, err = Parse(out); err != nil {
-			return nil, err
-		}
+		doc, slugs[k] = nd, t.Slug
 	}
-	return out, nil
+	// Each added slug is unique in the result: AddTask refuses a taken one.
+	added := make([]*Task, len(tasks))
+	for k, slug := range slugs {
+		added[k] = &doc.Tasks[doc.bySlug[slug]]
+	}
+	return doc, added, nil
 }
 
 // batch is a run of new tasks inserted together at one offset of the
@@ -62,28 +65,28 @@ type batch struct {
 // addBatch adds tasks in one splice when they all go to one place, each
 // after the one before; ok is false when they do not, or when the result
 // does not verify, and the tasks must be added one by one.
-func (d *Document) addBatch(tasks []NewTask) (out []byte, ok bool) {
+func (d *Document) addBatch(tasks []NewTask) (*Document, []*Task, bool) {
 	at, ok := d.batchPoint(tasks)
 	if !ok || d.taskLevel() > 6 {
-		return nil, false
+		return nil, nil, false
 	}
 	b := &batch{d: d, at: at}
 	seen := make(map[string]bool, len(tasks))
 	for _, nt := range tasks {
 		if checkText("", "task", nt.Title, nt.Content) != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		title, err := d.checkTitle(nt.Title, -1)
 		if err != nil || seen[Slug(title)] {
-			return nil, false
+			return nil, nil, false
 		}
 		seen[Slug(title)] = true
 		b.add(title, nt.Content)
 	}
 	src := d.Source
-	out = make([]byte, 0, len(src)+len(b.text))
+	out := make([]byte, 0, len(src)+len(b.text))
 	out = append(append(append(out, src[:at]...), b.text...), src[at:]...)
-	return out, d.verifyBatch(out, b)
+	return d.verifyBatch(out, b)
 }
 
 // batchPoint returns the offset where all tasks go when each goes right
@@ -177,37 +180,39 @@ func (b *batch) before() int {
 // the outline outside the inserted range are as they were, the new tasks'
 // headings, and no others, are where they were written at the task level,
 // each with the slug of its title and the content's deeper headings only.
-func (d *Document) verifyBatch(out []byte, b *batch) bool {
+func (d *Document) verifyBatch(out []byte, b *batch) (*Document, []*Task, bool) {
 	r := region{start: b.at, oldEnd: b.at, newEnd: b.at + len(b.text)}
 	src := d.Source
 	if !bytes.Equal(out[:r.start], src[:r.start]) || !bytes.Equal(out[r.newEnd:], src[r.oldEnd:]) {
-		return false
+		return nil, nil, false
 	}
 	if !d.nothingSwallowed(b) {
-		return false
+		return nil, nil, false
 	}
 	nd, err := Parse(out)
 	if err != nil || len(nd.Tasks) != len(d.Tasks)+len(b.heads) || nd.TasksHeading == nil || nd.taskLevel() != d.taskLevel() {
-		return false
+		return nil, nil, false
 	}
 	if nd.hasRefs && bytes.Contains(b.text, []byte("]:")) {
 		// A link reference defined by a new task could change how an
 		// earlier one's heading read before it was added.
-		return false
+		return nil, nil, false
 	}
 	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)
 	after := outsideOutline(nd.Headings, r.start, r.newEnd, 0)
 	if !equalKeys(before, after) {
-		return false
+		return nil, nil, false
 	}
-	return nd.newTasksAt(b, d.TasksHeading == nil)
+	added, ok := nd.newTasksAt(b, d.TasksHeading == nil)
+	return nd, added, ok
 }
 
 // newTasksAt reports whether the top-level headings of d in the batch's
 // range are the Tasks heading (when section), then exactly the batch's
 // task headings with their slugs, each followed by deeper headings only.
-func (d *Document) newTasksAt(b *batch, section bool) bool {
+func (d *Document) newTasksAt(b *batch, section bool) ([]*Task, bool) {
 	level, k := d.taskLevel(), 0
+	added := make([]*Task, 0, len(b.heads))
 	for _, h := range d.Headings {
 		off := h.Span.Start - b.at
 		if off < 0 || off >= len(b.text) || !h.TopLevel {
@@ -219,14 +224,15 @@ func (d *Document) newTasksAt(b *batch, section bool) bool {
 		case k < len(b.heads) && off == b.heads[k] && h.Level == level:
 			t, err := d.Task(b.slugs[k])
 			if err != nil || t.Span.Start != h.Span.Start {
-				return false
+				return nil, false
 			}
+			added = append(added, t)
 			k++
 		default:
-			return false
+			return nil, false
 		}
 	}
-	return k == len(b.heads)
+	return added, k == len(b.heads)
 }
 
 // nothingSwallowed checks what the final parse cannot see: AddTask, adding

@@ -66,7 +66,7 @@ func keepLineEndings(src []byte, c change) string {
 }
 
 // editTask applies changes inside task i and verifies the result.
-func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, *taskMeta) error) ([]byte, error) {
+func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, *taskMeta) error) (*Document, *Task, error) {
 	span := d.Tasks[i].Span
 	out := splice(d.Source, cs)
 	return d.finish(out, region{
@@ -79,7 +79,7 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, 
 // result must keep the task's body as it read: new metadata lines must
 // never take in body text (a lazy continuation, an indented line, a list
 // with the same bullet), nor removed ones turn body text into metadata.
-func (d *Document) editFields(i int, cs []change, content bool, check func(*Task) error) ([]byte, error) {
+func (d *Document) editFields(i int, cs []change, content bool, check func(*Task) error) (*Document, *Task, error) {
 	return d.editTask(i, cs, content, func(t *Task, _ *taskMeta) error {
 		if t.Body != d.Tasks[i].Body {
 			return &Error{Code: CodeEditChangedOutside, Slug: d.Tasks[i].Slug,
@@ -100,14 +100,14 @@ func (d *Document) find(slug string) (int, error) {
 // SetStatus sets a task's Status field, adding it at the top of the
 // metadata when it is missing. It validates s only: which transitions are
 // allowed is the caller's rule.
-func (d *Document) SetStatus(slug string, s Status) ([]byte, error) {
+func (d *Document) SetStatus(slug string, s Status) (*Document, *Task, error) {
 	status, err := ParseStatus(string(s))
 	if err != nil {
-		return nil, withSlug(err, slug)
+		return nil, nil, withSlug(err, slug)
 	}
 	i, err := d.find(slug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cs := d.fieldChanges(i, []fieldSet{{key: "Status", value: string(status), top: true}})
 	return d.editFields(i, cs, false, func(t *Task) error {
@@ -122,22 +122,22 @@ func (d *Document) SetStatus(slug string, s Status) ([]byte, error) {
 // field with that key (matched ignoring case, its spelling kept) or adding
 // an item at the end of the metadata list in the list's own bullet and
 // indentation. The value must be a single line.
-func (d *Document) SetField(slug, key, value string) ([]byte, error) {
+func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	if err := checkText(slug, "field", key, value); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := validField(slug, key, value); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if strings.EqualFold(key, "Status") {
 		if _, err := ParseStatus(value); err != nil {
-			return nil, withSlug(err, slug)
+			return nil, nil, withSlug(err, slug)
 		}
 	}
 	i, err := d.find(slug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cs := d.fieldChanges(i, []fieldSet{{key: key, value: value, top: strings.EqualFold(key, "Status")}})
 	return d.editFields(i, cs, true, func(t *Task) error {
@@ -163,15 +163,15 @@ func validField(slug, key, value string) error {
 
 // RemoveField removes every field with the given key (ignoring case).
 // Removing a field the task does not have changes nothing.
-func (d *Document) RemoveField(slug, key string) ([]byte, error) {
+func (d *Document) RemoveField(slug, key string) (*Document, *Task, error) {
 	i, err := d.find(slug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	key = strings.TrimSpace(key)
 	cs := d.removeFieldChanges(i, key)
 	if len(cs) == 0 {
-		return bytes.Clone(d.Source), nil
+		return d, &d.Tasks[i], nil
 	}
 	return d.editFields(i, cs, false, func(t *Task) error {
 		if _, ok := t.Field(key); ok {
@@ -186,20 +186,20 @@ func (d *Document) RemoveField(slug, key string) ([]byte, error) {
 // metadata at the top, never after its body or sub-sections. The note is
 // required; its lines are joined into one. A completed task cannot be
 // completed again (ErrInvalidTransition).
-func (d *Document) Complete(slug, note string, date time.Time) ([]byte, error) {
+func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task, error) {
 	if err := checkText(slug, "note", note); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	note = strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(note)), " ")
 	if note == "" {
-		return nil, &Error{Code: CodeNoteRequired, Slug: slug, Msg: "completing " + quote(slug) + " needs a note"}
+		return nil, nil, &Error{Code: CodeNoteRequired, Slug: slug, Msg: "completing " + quote(slug) + " needs a note"}
 	}
 	i, err := d.find(slug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.Tasks[i].Status == StatusCompleted {
-		return nil, &Error{Code: CodeInvalidTransition, Slug: slug, Msg: "task " + quote(slug) + " is already completed"}
+		return nil, nil, &Error{Code: CodeInvalidTransition, Slug: slug, Msg: "task " + quote(slug) + " is already completed"}
 	}
 	day := date.Format(time.DateOnly)
 	cs := d.fieldChanges(i, []fieldSet{
@@ -250,13 +250,13 @@ func withSlug(err error, slug string) error {
 // The title must be one line that has a slug not used by another task
 // (ErrDuplicateTask); the content goes under the heading as it is given,
 // with the document's line endings.
-func (d *Document) AddTask(nt NewTask) ([]byte, error) {
+func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
 	if err := checkText(Slug(nt.Title), "task", nt.Title, nt.Content); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	title, err := d.checkTitle(nt.Title, -1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src, nl := d.text, d.Newline
 	at := len(src)
@@ -264,7 +264,7 @@ func (d *Document) AddTask(nt NewTask) ([]byte, error) {
 	case nt.After != "":
 		i, err := d.find(nt.After)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		at = d.Tasks[i].Span.End
 	case d.TasksHeading != nil:
@@ -272,7 +272,7 @@ func (d *Document) AddTask(nt NewTask) ([]byte, error) {
 	}
 	level := d.taskLevel()
 	if level > 6 {
-		return nil, &Error{Code: CodeInvalidTask, Msg: "the Tasks heading is at level 6, so tasks cannot be one level deeper"}
+		return nil, nil, &Error{Code: CodeInvalidTask, Msg: "the Tasks heading is at level 6, so tasks cannot be one level deeper"}
 	}
 	text, _ := d.newTaskText(separator(src, at, nl), d.TasksHeading == nil, title, nt.Content,
 		at < len(src), len(src) == 0 || src[len(src)-1] == '\n')
@@ -396,16 +396,16 @@ func (d *Document) checkNewTitle(t *Task, want string, self int) error {
 
 // EditTask replaces a task's title, its content (metadata and body), or
 // both. Trailing blank lines before the next task stay as they are.
-func (d *Document) EditTask(slug string, e Edit) ([]byte, error) {
+func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 	i, err := d.find(slug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if e.Title == "" && e.Content == "" {
-		return bytes.Clone(d.Source), nil
+		return d, &d.Tasks[i], nil
 	}
 	if err := checkText(slug, "task", e.Title, e.Content); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t, m := &d.Tasks[i], &d.metas[i]
 	var cs []change
@@ -413,7 +413,7 @@ func (d *Document) EditTask(slug string, e Edit) ([]byte, error) {
 	if e.Title != "" {
 		title, err := d.checkTitle(e.Title, i)
 		if err != nil {
-			return nil, withSlug(err, Slug(strings.TrimSpace(e.Title)))
+			return nil, nil, withSlug(err, Slug(strings.TrimSpace(e.Title)))
 		}
 		want = Slug(title)
 		text := title
@@ -458,7 +458,7 @@ func (d *Document) contentChange(t *Task, m *taskMeta, content string) change {
 
 // RemoveTask removes a task: its heading, content and the blank lines
 // before the next task.
-func (d *Document) RemoveTask(slug string) ([]byte, error) {
+func (d *Document) RemoveTask(slug string) (*Document, error) {
 	i, err := d.find(slug)
 	if err != nil {
 		return nil, err
@@ -473,5 +473,6 @@ func (d *Document) RemoveTask(slug string) ([]byte, error) {
 		gap = d.Newline
 	}
 	out := splice(d.Source, []change{{span.Start, span.End, gap}})
-	return d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source)})
+	nd, _, err := d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source)})
+	return nd, err
 }

@@ -40,24 +40,22 @@ type region struct {
 	check func(t *Task, m *taskMeta) error
 }
 
-// finish verifies an edit's result and returns it, or returns no bytes
-// and the reason it was refused.
-func (d *Document) finish(out []byte, r region) ([]byte, error) {
+// finish verifies an edit's result and returns it as a Document, with the
+// task the edit wrote (nil for a removal), or returns the reason it was
+// refused.
+func (d *Document) finish(out []byte, r region) (*Document, *Task, error) {
 	src := d.Source
 	if r.newEnd-r.start < 0 || len(out)-r.newEnd != len(src)-r.oldEnd ||
 		!bytes.Equal(out[:r.start], src[:r.start]) || !bytes.Equal(out[r.newEnd:], src[r.oldEnd:]) {
-		return nil, &Error{Code: CodeEditChangedOutside, Msg: "the edit changed bytes outside the task; nothing was written"}
+		return nil, nil, &Error{Code: CodeEditChangedOutside, Msg: "the edit changed bytes outside the task; nothing was written"}
 	}
-	if done, err := d.checkLocal(out, r); done {
+	if nd, t, done, err := d.checkLocal(out, r); done {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return out, nil
+		return nd, t, nil
 	}
-	if err := d.checkFull(out, r); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return d.checkFull(out, r)
 }
 
 // headingAt returns the index in d.raw of the top-level heading starting
@@ -84,24 +82,24 @@ func (d *Document) taskLevel() int {
 // checkLocal verifies the edit by parsing only the new bytes and the
 // heading after them. done is false when that is not sound and a full
 // parse must decide.
-func (d *Document) checkLocal(out []byte, r region) (done bool, err error) {
+func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done bool, err error) {
 	src := d.Source
 	if d.hasRefs || r.section || d.unclosedFrontMatter() {
-		return false, nil
+		return nil, nil, false, nil
 	}
 	next := -1
 	limit := r.newEnd
 	if r.oldEnd < len(src) {
 		if next = d.headingAt(r.oldEnd); next < 0 || (!r.task && !d.raw[next].atx) {
-			return false, nil
+			return nil, nil, false, nil
 		}
 		limit += d.raw[next].span.End - d.raw[next].span.Start
 	} else if r.start == len(src) && d.openEnd {
-		return false, nil
+		return nil, nil, false, nil
 	}
 	sc := scanBlocks(out, r.start, limit, r.start)
 	if sc.hasRefs {
-		return false, nil
+		return nil, nil, false, nil
 	}
 	tops := sc.tops
 	if next >= 0 {
@@ -109,21 +107,48 @@ func (d *Document) checkLocal(out []byte, r region) (done bool, err error) {
 		n := len(tops) - 1
 		if n < 0 || tops[n].heading < 0 || tops[n].start != r.newEnd ||
 			sc.headings[tops[n].heading].level != want.level || sc.headings[tops[n].heading].text != want.text {
-			return true, d.swallowed(r, want)
+			return nil, nil, true, d.swallowed(r, want)
 		}
 		tops = tops[:n]
 	}
 	if !r.task {
-		return len(tops) == 0, nil
+		if len(tops) != 0 {
+			return nil, nil, false, nil
+		}
+		nd, err := d.assemble(out, r, sc, nil)
+		return nd, nil, err == nil, err
 	}
 	if len(tops) == 0 || tops[0].heading < 0 || !sc.headings[tops[0].heading].atx {
-		return false, nil
+		return nil, nil, false, nil
 	}
 	if err := d.checkTaskHeadings(sc, tops, r); err != nil {
-		return true, err
+		return nil, nil, true, err
 	}
-	t, m := buildTask(sc, tops, r.newEnd)
-	return true, r.check(&t, &m)
+	nt, m := buildTask(sc, tops, r.newEnd)
+	if err := r.check(&nt, &m); err != nil {
+		return nil, nil, true, err
+	}
+	nd, err = d.assemble(out, r, sc, tops)
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	return nd, nd.taskAt(nt.Span.Start), true, nil
+}
+
+// assemble builds the Document of out, the result of an edit of d that
+// checkLocal has verified: sc is the parse of the edited range and tops its
+// blocks (nil for a removal).
+func (d *Document) assemble(out []byte, r region, sc *scan, tops []topBlock) (*Document, error) {
+	return Parse(out)
+}
+
+// taskAt returns the task whose heading starts at off, or nil.
+func (d *Document) taskAt(off int) *Task {
+	i := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= off })
+	if i < len(d.Tasks) && d.Tasks[i].Span.Start == off {
+		return &d.Tasks[i]
+	}
+	return nil
 }
 
 // unclosedFrontMatter reports whether the document opens with a front
@@ -223,24 +248,25 @@ func outsideOutline(hs []Heading, start, end, shift int) []outlineKey {
 }
 
 // checkFull verifies an edit with a full parse of the result.
-func (d *Document) checkFull(out []byte, r region) error {
+func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
+	fail := func(err error) (*Document, *Task, error) { return nil, nil, err }
 	nd, err := Parse(out)
 	if err != nil {
-		return d.invalid(r, "the edited document does not parse: "+err.Error())
+		return fail(d.invalid(r, "the edited document does not parse: "+err.Error()))
 	}
 	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)
 	after := outsideOutline(nd.Headings, r.start, r.newEnd, 0)
 	if !equalKeys(before, after) {
-		return d.invalid(r, "the edit would change headings outside the task")
+		return fail(d.invalid(r, "the edit would change headings outside the task"))
 	}
 	if !r.task {
 		if len(nd.Tasks) != len(d.Tasks)-1 {
-			return d.invalid(r, "the edit would change other tasks")
+			return fail(d.invalid(r, "the edit would change other tasks"))
 		}
-		return nil
+		return nd, nil, nil
 	}
 	if r.section && (nd.TasksHeading == nil || nd.TasksHeading.Span.Start < r.start) {
-		return d.invalid(r, "the new Tasks section does not read as one")
+		return fail(d.invalid(r, "the new Tasks section does not read as one"))
 	}
 	found := -1
 	level := nd.taskLevel()
@@ -253,19 +279,22 @@ func (d *Document) checkFull(out []byte, r region) error {
 		case h.Level == level && found < 0:
 			found = i
 		case h.Level <= level:
-			return d.headingTooHigh(r, h.Level, h.Text, level)
+			return fail(d.headingTooHigh(r, h.Level, h.Text, level))
 		}
 	}
 	for i := range nd.Tasks {
 		if found >= 0 && nd.Tasks[i].Span.Start == nd.Headings[found].Span.Start {
-			return r.check(&nd.Tasks[i], &nd.metas[i])
+			if err := r.check(&nd.Tasks[i], &nd.metas[i]); err != nil {
+				return fail(err)
+			}
+			return nd, &nd.Tasks[i], nil
 		}
 	}
 	if r.start == len(d.Source) && d.openEnd {
-		return d.invalid(r, "the document ends inside an unclosed code fence or HTML block, "+
-			"which would swallow the new task; close it first")
+		return fail(d.invalid(r, "the document ends inside an unclosed code fence or HTML block, "+
+			"which would swallow the new task; close it first"))
 	}
-	return d.invalid(r, "the new task does not read as a task")
+	return fail(d.invalid(r, "the new task does not read as a task"))
 }
 
 func equalKeys(a, b []outlineKey) bool {
