@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -13,14 +14,16 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// addOneByOne is what AddTasks must equal: AddTask and Parse per task.
+// addOneByOne is what AddTasks must equal: AddTask and Parse per task
+// (the parse keeps it independent of the Document AddTask returns).
 func addOneByOne(doc *taskdoc.Document, tasks []taskdoc.NewTask) ([]byte, error) {
 	var out []byte
 	for _, nt := range tasks {
-		var err error
-		if out, err = doc.AddTask(nt); err != nil {
+		nd, _, err := doc.AddTask(nt)
+		if err != nil {
 			return nil, err
 		}
+		out = nd.Source
 		if doc, err = taskdoc.Parse(out); err != nil {
 			return nil, err
 		}
@@ -73,16 +76,50 @@ func requireSameAsOneByOne(t *testing.T, name string, doc *taskdoc.Document, r *
 	}
 	for shape, tasks := range batchShapes(existing, r) {
 		want, wantErr := addOneByOne(doc, tasks)
-		got, err := doc.AddTasks(tasks)
+		nd, added, err := doc.AddTasks(tasks)
 		msg := fmt.Sprintf("%s, %s: %+q\n%q", name, shape, tasks, doc.Source)
 		if wantErr != nil {
 			require.Error(t, err, msg)
 			require.Equal(t, wantErr.Error(), err.Error(), msg)
-			requireTypedError(t, err, got)
+			requireTypedError(t, err, nd)
+			require.Nil(t, added, msg)
 			continue
 		}
 		require.NoError(t, err, msg)
-		require.Equal(t, string(want), string(got), msg)
+		require.Equal(t, string(want), string(nd.Source), msg)
+		requireAdded(t, nd, added, tasks, msg)
+	}
+}
+
+// requireAdded checks what AddTasks returned: a Document equal to a parse
+// of its bytes, and one task per new task, in the order given, pointing
+// into its Tasks, each the task a parse finds there with its title.
+func requireAdded(t *testing.T, nd *taskdoc.Document, added []*taskdoc.Task, tasks []taskdoc.NewTask, msg string) {
+	t.Helper()
+	parsed, err := taskdoc.Parse(nd.Source)
+	require.NoError(t, err, msg)
+	require.Equal(t, parsed, nd, "the returned Document differs from a parse of its bytes: %s", msg)
+	require.Len(t, added, len(tasks), msg)
+	prev := -1
+	for k, task := range added {
+		i := slices.IndexFunc(nd.Tasks, func(x taskdoc.Task) bool { return x.Span == task.Span })
+		require.GreaterOrEqual(t, i, 0, msg)
+		require.Same(t, &nd.Tasks[i], task, "added task %d does not point into the Document: %s", k, msg)
+		if tasks[k].After == "" || (k > 0 && tasks[k].After == added[k-1].Slug) {
+			require.Greater(t, i, prev, "added tasks out of order: %s", msg)
+		}
+		prev = i
+		if plain(tasks[k].Title) {
+			require.Equal(t, tasks[k].Title, task.Title, msg)
+			require.Equal(t, taskdoc.Slug(tasks[k].Title), task.Slug, msg)
+		}
+		// A later task after the same one goes in between.
+		if after := tasks[k].After; after != "" &&
+			!slices.ContainsFunc(tasks[k+1:], func(nt taskdoc.NewTask) bool { return nt.After == after }) {
+			before, err := nd.Task(tasks[k].After)
+			require.NoError(t, err, msg)
+			require.Equal(t, before.Span.End, task.Span.Start, "task %d is not after %q: %s", k, tasks[k].After, msg)
+		}
 	}
 }
 
@@ -127,11 +164,12 @@ func TestAddTasksSingleEqualsAddTask(t *testing.T) {
 		{Title: "Write API docs", Content: goldenContent},
 		{Title: "Write API docs", After: benchSlug(10)},
 	} {
-		want, err := doc.AddTask(nt)
+		want, task, err := doc.AddTask(nt)
 		require.NoError(t, err)
-		got, err := doc.AddTasks([]taskdoc.NewTask{nt})
+		got, added, err := doc.AddTasks([]taskdoc.NewTask{nt})
 		require.NoError(t, err)
-		require.Equal(t, string(want), string(got))
+		require.Equal(t, string(want.Source), string(got.Source))
+		require.Equal(t, []*taskdoc.Task{task}, added)
 	}
 }
 
@@ -152,9 +190,10 @@ func TestAddTasksErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := doc.AddTasks(tt.tasks)
+			nd, added, err := doc.AddTasks(tt.tasks)
 			require.ErrorIs(t, err, tt.want)
-			require.Nil(t, out)
+			require.Nil(t, nd)
+			require.Nil(t, added)
 		})
 	}
 }
@@ -163,9 +202,10 @@ func TestAddTasksNone(t *testing.T) {
 	src := benchDocument(3)
 	doc, err := taskdoc.Parse(src)
 	require.NoError(t, err)
-	out, err := doc.AddTasks(nil)
+	nd, added, err := doc.AddTasks(nil)
 	require.NoError(t, err)
-	require.Equal(t, src, out)
+	require.Same(t, doc, nd)
+	require.Empty(t, added)
 }
 
 // BenchmarkAddTasks adds 100 tasks at the end of a 1,000-task document:
@@ -183,7 +223,13 @@ func BenchmarkAddTasks(b *testing.B) {
 		name string
 		add  func(*taskdoc.Document, []taskdoc.NewTask) ([]byte, error)
 	}{
-		{"batch", (*taskdoc.Document).AddTasks},
+		{"batch", func(d *taskdoc.Document, tasks []taskdoc.NewTask) ([]byte, error) {
+			nd, _, err := d.AddTasks(tasks)
+			if err != nil {
+				return nil, err
+			}
+			return nd.Source, nil
+		}},
 		{"one-by-one", addOneByOne},
 	} {
 		b.Run(bb.name, func(b *testing.B) {
@@ -204,10 +250,12 @@ func BenchmarkAddTasks(b *testing.B) {
 func TestAddTaskAfterHeadingWithoutLineEnding(t *testing.T) {
 	doc, err := taskdoc.Parse([]byte("# Doc\n\n[used]: /there\n\n## Tasks\n\n### A"))
 	require.NoError(t, err)
-	out, err := doc.AddTask(taskdoc.NewTask{Title: "B"})
+	nd, task, err := doc.AddTask(taskdoc.NewTask{Title: "B"})
 	require.NoError(t, err)
-	require.Equal(t, "# Doc\n\n[used]: /there\n\n## Tasks\n\n### A\n\n### B", string(out))
-	got, err := doc.AddTasks([]taskdoc.NewTask{{Title: "B"}, {Title: "C", Content: "Body."}})
+	require.Equal(t, "# Doc\n\n[used]: /there\n\n## Tasks\n\n### A\n\n### B", string(nd.Source))
+	assertEditProperty(t, doc.Source, nd, task, "b")
+	nd, added, err := doc.AddTasks([]taskdoc.NewTask{{Title: "B"}, {Title: "C", Content: "Body."}})
 	require.NoError(t, err)
-	require.Equal(t, "# Doc\n\n[used]: /there\n\n## Tasks\n\n### A\n\n### B\n\n### C\n\nBody.", string(got))
+	require.Equal(t, "# Doc\n\n[used]: /there\n\n## Tasks\n\n### A\n\n### B\n\n### C\n\nBody.", string(nd.Source))
+	requireAdded(t, nd, added, []taskdoc.NewTask{{Title: "B"}, {Title: "C", Content: "Body."}}, "")
 }

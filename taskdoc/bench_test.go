@@ -68,7 +68,7 @@ func TestBenchDocument(t *testing.T) {
 		assert.Equal(t, taskdoc.StatusPending, task.Status)
 		lines := bytes.Count(src, []byte("\n"))
 		assert.InDelta(t, 50, len(src)/lines, 25, "bytes per line")
-		_, err = doc.Complete(task.Slug, "benchmark note", fuzzDate)
+		_, _, err = doc.Complete(task.Slug, "benchmark note", fuzzDate)
 		require.NoError(t, err)
 	}
 }
@@ -102,7 +102,7 @@ func BenchmarkComplete(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := doc.Complete(slug, "benchmark note", fuzzDate); err != nil {
+				if _, _, err := doc.Complete(slug, "benchmark note", fuzzDate); err != nil {
 					b.Fatal(err)
 				}
 			}

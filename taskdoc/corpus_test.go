@@ -151,13 +151,13 @@ func definesLinkReferences(md string) bool {
 // corpusEdits are the neighbour edits run on every generated document.
 var corpusEdits = []struct {
 	name   string
-	apply  func(d *taskdoc.Document, slug string) ([]byte, error)
+	apply  func(d *taskdoc.Document, slug string) (*taskdoc.Document, *taskdoc.Task, error)
 	status taskdoc.Status
 }{
-	{"set-status", func(d *taskdoc.Document, slug string) ([]byte, error) {
+	{"set-status", func(d *taskdoc.Document, slug string) (*taskdoc.Document, *taskdoc.Task, error) {
 		return d.SetStatus(slug, taskdoc.StatusInProgress)
 	}, taskdoc.StatusInProgress},
-	{"complete", func(d *taskdoc.Document, slug string) ([]byte, error) {
+	{"complete", func(d *taskdoc.Document, slug string) (*taskdoc.Document, *taskdoc.Task, error) {
 		return d.Complete(slug, "done with the neighbour", fuzzDate)
 	}, taskdoc.StatusCompleted},
 }
@@ -219,17 +219,18 @@ func checkCorpusExample(t *testing.T, c corpusDoc, example string) string {
 // instead fail with a typed error. Either way no byte outside the edited
 // task changes, so the example survives byte for byte.
 func checkNeighbourEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, example string, intact bool,
-	apply func(*taskdoc.Document, string) ([]byte, error), status taskdoc.Status) {
-	out, err := apply(doc, c.neighbour)
+	apply func(*taskdoc.Document, string) (*taskdoc.Document, *taskdoc.Task, error), status taskdoc.Status) {
+	nd, task, err := apply(doc, c.neighbour)
 	if !intact && err != nil {
-		requireTypedError(t, err, out)
+		requireTypedError(t, err, nd)
 		return
 	}
 	require.NoError(t, err, "edit of %q:\n%s", c.neighbour, c.src)
+	out := nd.Source
 	neighbour, err := doc.Task(c.neighbour)
 	require.NoError(t, err)
 	after := checkSplice(t, doc, out, neighbour.Span)
-	assertEditProperty(t, c.src, out, c.neighbour)
+	assertEditProperty(t, c.src, nd, task, c.neighbour)
 	requireTaskStatus(t, after, c.neighbour, status)
 	delta := len(out) - len(c.src)
 	at := c.example.Start
@@ -252,16 +253,17 @@ func checkNeighbourEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, exampl
 // checkHostEdit changes the status of the task whose body is the example:
 // a metadata edit rewrites the metadata, never the body.
 func checkHostEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, example string, intact bool) {
-	out, err := doc.SetStatus(c.host, taskdoc.StatusBlocked)
+	nd, task, err := doc.SetStatus(c.host, taskdoc.StatusBlocked)
 	if !intact && err != nil {
-		requireTypedError(t, err, out)
+		requireTypedError(t, err, nd)
 		return
 	}
 	require.NoError(t, err, "edit of %q:\n%s", c.host, c.src)
+	out := nd.Source
 	host, err := doc.Task(c.host)
 	require.NoError(t, err)
 	after := checkSplice(t, doc, out, host.Span)
-	assertEditProperty(t, c.src, out, c.host)
+	assertEditProperty(t, c.src, nd, task, c.host)
 	requireTaskStatus(t, after, c.host, taskdoc.StatusBlocked)
 	if intact {
 		at := c.example.Start + len(out) - len(c.src)

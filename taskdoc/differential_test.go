@@ -132,8 +132,8 @@ var diffArgs = []string{"Next step|value", "Title|```", "Title|<!--", "Key|[x]: 
 // TestEditsAgreeWithFullParse runs every edit on every task of generated
 // documents and checks each result against a full parse of it: bytes
 // outside the task unchanged, headings and tasks outside it unchanged, the
-// edit visible, a field edit's body unchanged, and TaskAfter equal to the
-// full parse's task.
+// edit visible, a field edit's body unchanged, and the returned Document
+// and task equal to the full parse's.
 func TestEditsAgreeWithFullParse(t *testing.T) {
 	seed, docs := uint64(1), 400
 	if testing.Short() {
@@ -157,10 +157,10 @@ func TestEditsAgreeWithFullParse(t *testing.T) {
 			for op := range uint8(7) {
 				arg := diffArgs[(n+pick+int(op))%len(diffArgs)]
 				e := chooseEdit(doc, op, uint8(pick), arg)
-				out, err := e.apply(doc)
+				nd, task, err := e.apply(doc)
 				name := fmt.Sprintf("doc %d op %d task %d arg %q\n%q", n, op, pick, arg, src)
 				if err != nil {
-					requireTypedError(t, err, out)
+					requireTypedError(t, err, nd)
 					// Setting a known status, or plain text, is never refused.
 					plainEdit := op == 4 && arg == diffArgs[0] && len(doc.Tasks) > 0 &&
 						taskdoc.CodeOf(err) != taskdoc.CodeDuplicateTask
@@ -171,18 +171,17 @@ func TestEditsAgreeWithFullParse(t *testing.T) {
 				}
 				ok := t.Run(fmt.Sprint(n), func(t *testing.T) {
 					t.Log(name)
-					after := checkSplice(t, doc, out, e.span)
+					after := checkSplice(t, doc, nd.Source, e.span)
 					e.shows(t, after)
 					if op <= 2 || op == 6 { // a field edit keeps the body
 						was, _ := doc.Task(e.slug)
 						now, err := after.Task(e.slug)
 						require.NoError(t, err)
-						require.Equal(t, was.Body, now.Body, "the body changed:\n%s", out)
+						require.Equal(t, was.Body, now.Body, "the body changed:\n%s", nd.Source)
 					}
-					assertEditProperty(t, doc.Source, out, editedSlug(doc, after, e))
-					for _, task := range after.Tasks { // TaskAfter reads every task right
-						requireTaskAfter(t, doc, after, task.Slug)
-					}
+					// The returned Document equals a parse of its bytes, every
+					// task and all.
+					assertEditProperty(t, doc.Source, nd, task, editedSlug(doc, after, e))
 				})
 				if !ok {
 					t.FailNow()

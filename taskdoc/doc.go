@@ -3,13 +3,14 @@
 //
 // People keep these documents in git next to their specs and edit them by
 // hand; agents edit them through this package. Every edit therefore
-// returns the document's bytes with one task changed and every other byte
+// gives the document's bytes with one task changed and every other byte
 // exactly as it was: front matter, spacing, bullet characters, setext
 // headings, escapes, line endings and a missing final newline all
 // survive. The package never renders Markdown.
 //
-// taskdoc does no I/O: it takes bytes and returns bytes. Reading, locking
-// and writing files belong to the caller (see package workspace).
+// taskdoc does no I/O: it takes bytes and returns documents, whose Source
+// is the bytes to write. Reading, locking and writing files belong to the
+// caller (see package workspace).
 //
 // # Format
 //
@@ -98,20 +99,20 @@
 // # Edits
 //
 // AddTask, EditTask, SetField, RemoveField, SetStatus, Complete and
-// RemoveTask each return new bytes; the Document is not changed. Each
-// edit splices bytes into the range of one task, then reparses the result
-// and returns no bytes and an error when anything outside that range
-// changed meaning or the edit does not show: ErrInvalidTask when the
-// caller's text is to blame (content holding a heading at the task's level
-// or above, or an unclosed code fence or HTML comment that would swallow
-// the next task), ErrEditChangedOutside otherwise. The check costs a parse
-// of the edited task, not of the document: see the comment on region in
-// verify.go for why that is sound, and when it falls back to a full parse.
-// TaskAfter reads the edited task from an edit's result at the same cost,
-// for callers that return it. AddTasks adds many tasks with the bytes and
-// errors of one AddTask per task, but in one splice and one check when
-// they go to one place in order, so a batch costs one parse, not one per
-// task.
+// RemoveTask each return a new Document (its Source the new bytes) and,
+// but for RemoveTask, the task as it reads there; the Document edited is
+// not changed. Each edit splices bytes into the range of one task, then
+// reparses that range and returns no document and an error when anything
+// outside it changed meaning or the edit does not show: ErrInvalidTask
+// when the caller's text is to blame (content holding a heading at the
+// task's level or above, or an unclosed code fence or HTML comment that
+// would swallow the next task), ErrEditChangedOutside otherwise. The check
+// costs a parse of the edited task, not of the document: see the comment
+// on region in verify.go for why that is sound, and when it falls back to
+// a full parse. AddTasks adds
+// many tasks with the bytes and errors of one AddTask per task, but in one
+// splice and one check when they go to one place in order, and returns
+// the tasks it added.
 //
 // New lines follow the document: its line ending (that of its first line,
 // written so that it cannot join a different one next to it into one
@@ -137,7 +138,7 @@
 //   - Field values are single lines; SetField refuses line breaks.
 //   - RemoveField removes every field with the key and, when that empties
 //     the metadata list, the list and the blank line that separated it.
-//     Removing a field the task does not have returns the bytes unchanged.
+//     Removing a field the task does not have returns the Document itself.
 //   - AddTask keeps a blank line before the new heading, adding line
 //     endings before it when the text above does not end in one (those
 //     bytes extend the task or heading above). A document without a Tasks
@@ -147,7 +148,7 @@
 //   - A title is written as given, Markdown and all. Markdown in it can make
 //     the heading's text, and so the slug, differ from Slug(title) ("a
 //     <b>b</b>" reads as "a b"); the edit checks that slug instead, and
-//     callers learn it by parsing the result.
+//     callers learn it from the task the edit returns.
 //   - EditTask replaces the title in place (redrawing a setext underline to
 //     the new length) and the content between the heading and the task's
 //     last non-blank line, so the spacing before the next task stays.
@@ -177,9 +178,10 @@
 //	if err != nil {
 //		return err
 //	}
-//	out, err := doc.Complete("implement-jwt-signing", "Signed with RS256.", time.Now())
+//	doc, task, err = doc.Complete("implement-jwt-signing", "Signed with RS256.", time.Now())
 //	if err != nil {
 //		return err // nothing to write
 //	}
-//	// out differs from src only inside the task "implement-jwt-signing".
+//	// doc.Source differs from src only inside task.Span; doc reads as
+//	// Parse(doc.Source) would, ready for the next edit.
 package taskdoc

@@ -88,7 +88,7 @@ func (t *Task) Content() string {
 }
 
 // Document is a parsed Markdown document. It is immutable: every edit
-// returns new bytes and leaves the Document as it was, so one *Document
+// returns a new Document and leaves this one as it was, so one *Document
 // may be used by many goroutines at once.
 type Document struct {
 	Source       []byte

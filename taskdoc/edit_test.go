@@ -23,44 +23,68 @@ func parseEditDoc(t *testing.T) *taskdoc.Document {
 func TestEditErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(d *taskdoc.Document) ([]byte, error)
+		edit func(d *taskdoc.Document) (*taskdoc.Document, error)
 		code taskdoc.Code
 		msg  string
 	}{
-		{"unknown status", func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("setup", "done") }, taskdoc.CodeUnknownStatus, `unknown status "done"`},
-		{"unknown status via field", func(d *taskdoc.Document) ([]byte, error) { return d.SetField("setup", "status", "later") }, taskdoc.CodeUnknownStatus, "later"},
-		{"missing task", func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("nope", taskdoc.StatusBlocked) }, taskdoc.CodeTaskNotFound, "setup, done-task"},
-		{"complete twice", func(d *taskdoc.Document) ([]byte, error) { return d.Complete("done-task", "again", goldenDate) }, taskdoc.CodeInvalidTransition, "already completed"},
-		{"empty note", func(d *taskdoc.Document) ([]byte, error) { return d.Complete("setup", " \n\t", goldenDate) }, taskdoc.CodeNoteRequired, "needs a note"},
-		{"note not UTF-8", func(d *taskdoc.Document) ([]byte, error) { return d.Complete("setup", "caf\xe9", goldenDate) }, taskdoc.CodeInvalidUTF8, "note"},
-		{"duplicate on create", func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(taskdoc.NewTask{Title: "SETUP"}) }, taskdoc.CodeDuplicateTask, `"setup" already exists`},
-		{"duplicate on rename", func(d *taskdoc.Document) ([]byte, error) {
-			return d.EditTask("setup", taskdoc.Edit{Title: "Done task"})
+		{"unknown status", func(d *taskdoc.Document) (*taskdoc.Document, error) { return edited(d.SetStatus("setup", "done")) }, taskdoc.CodeUnknownStatus, `unknown status "done"`},
+		{"unknown status via field", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.SetField("setup", "status", "later"))
+		}, taskdoc.CodeUnknownStatus, "later"},
+		{"missing task", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.SetStatus("nope", taskdoc.StatusBlocked))
+		}, taskdoc.CodeTaskNotFound, "setup, done-task"},
+		{"complete twice", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.Complete("done-task", "again", goldenDate))
+		}, taskdoc.CodeInvalidTransition, "already completed"},
+		{"empty note", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.Complete("setup", " \n\t", goldenDate))
+		}, taskdoc.CodeNoteRequired, "needs a note"},
+		{"note not UTF-8", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.Complete("setup", "caf\xe9", goldenDate))
+		}, taskdoc.CodeInvalidUTF8, "note"},
+		{"duplicate on create", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "SETUP"}))
+		}, taskdoc.CodeDuplicateTask, `"setup" already exists`},
+		{"duplicate on rename", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.EditTask("setup", taskdoc.Edit{Title: "Done task"}))
 		}, taskdoc.CodeDuplicateTask, `"done-task" already exists`},
-		{"empty title", func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(taskdoc.NewTask{Title: "  "}) }, taskdoc.CodeInvalidTask, "needs a title"},
-		{"title with newline", func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(taskdoc.NewTask{Title: "a\nb"}) }, taskdoc.CodeInvalidTask, "single line"},
-		{"title without slug", func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(taskdoc.NewTask{Title: "!!!"}) }, taskdoc.CodeInvalidTask, "no letter or digit"},
-		{"after missing task", func(d *taskdoc.Document) ([]byte, error) {
-			return d.AddTask(taskdoc.NewTask{Title: "New", After: "nope"})
+		{"empty title", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "  "}))
+		}, taskdoc.CodeInvalidTask, "needs a title"},
+		{"title with newline", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "a\nb"}))
+		}, taskdoc.CodeInvalidTask, "single line"},
+		{"title without slug", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "!!!"}))
+		}, taskdoc.CodeInvalidTask, "no letter or digit"},
+		{"after missing task", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "New", After: "nope"}))
 		}, taskdoc.CodeTaskNotFound, "nope"},
-		{"content with a task-level heading", func(d *taskdoc.Document) ([]byte, error) {
-			return d.AddTask(taskdoc.NewTask{Title: "New", Content: "- Status: pending\n\n### Sneaky"})
+		{"content with a task-level heading", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "New", Content: "- Status: pending\n\n### Sneaky"}))
 		}, taskdoc.CodeInvalidTask, `level-3 heading "Sneaky", which would end the task`},
-		{"content with a section heading", func(d *taskdoc.Document) ([]byte, error) {
-			return d.EditTask("setup", taskdoc.Edit{Content: "Body\n\n## Breaks the section"})
+		{"content with a section heading", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.EditTask("setup", taskdoc.Edit{Content: "Body\n\n## Breaks the section"}))
 		}, taskdoc.CodeInvalidTask, "level-2 heading"},
-		{"content with a setext section heading", func(d *taskdoc.Document) ([]byte, error) {
-			return d.EditTask("setup", taskdoc.Edit{Content: "Body\n\nBreaks\n======"})
+		{"content with a setext section heading", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.EditTask("setup", taskdoc.Edit{Content: "Body\n\nBreaks\n======"}))
 		}, taskdoc.CodeInvalidTask, "level-1 heading"},
-		{"unclosed fence swallows the next task", func(d *taskdoc.Document) ([]byte, error) {
-			return d.EditTask("setup", taskdoc.Edit{Content: "```\nopen"})
+		{"unclosed fence swallows the next task", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.EditTask("setup", taskdoc.Edit{Content: "```\nopen"}))
 		}, taskdoc.CodeInvalidTask, `swallow the heading "Done task"`},
-		{"unclosed comment swallows the section end", func(d *taskdoc.Document) ([]byte, error) {
-			return d.AddTask(taskdoc.NewTask{Title: "New", Content: "<!-- open"})
+		{"unclosed comment swallows the section end", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.AddTask(taskdoc.NewTask{Title: "New", Content: "<!-- open"}))
 		}, taskdoc.CodeInvalidTask, `swallow the heading "Notes"`},
-		{"field key", func(d *taskdoc.Document) ([]byte, error) { return d.SetField("setup", "Bad:key", "x") }, taskdoc.CodeInvalidTask, "invalid field key"},
-		{"field value on two lines", func(d *taskdoc.Document) ([]byte, error) { return d.SetField("setup", "Owner", "a\nb") }, taskdoc.CodeInvalidTask, "single line"},
-		{"field value not UTF-8", func(d *taskdoc.Document) ([]byte, error) { return d.SetField("setup", "Owner", "\xff") }, taskdoc.CodeInvalidUTF8, "field"},
+		{"field key", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.SetField("setup", "Bad:key", "x"))
+		}, taskdoc.CodeInvalidTask, "invalid field key"},
+		{"field value on two lines", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.SetField("setup", "Owner", "a\nb"))
+		}, taskdoc.CodeInvalidTask, "single line"},
+		{"field value not UTF-8", func(d *taskdoc.Document) (*taskdoc.Document, error) {
+			return edited(d.SetField("setup", "Owner", "\xff"))
+		}, taskdoc.CodeInvalidUTF8, "field"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,9 +101,9 @@ func TestEditErrors(t *testing.T) {
 
 func TestCompleteMultiLineNote(t *testing.T) {
 	doc := parseEditDoc(t)
-	out, err := doc.Complete("setup", "first line\n\n  second line\r\n", goldenDate)
+	nd, task, err := doc.Complete("setup", "first line\n\n  second line\r\n", goldenDate)
 	require.NoError(t, err)
-	after := assertEditProperty(t, doc.Source, out, "setup")
+	after := assertEditProperty(t, doc.Source, nd, task, "setup")
 	requireField(t, after, "setup", "Note", "first line second line")
 }
 
@@ -87,25 +111,25 @@ func TestCompleteReopenedTaskReplacesItsFields(t *testing.T) {
 	src := "## Tasks\n\n### A\n\n- Status: pending\n- Completed: 2026-01-02\n- Note: old\n"
 	doc, err := taskdoc.Parse([]byte(src))
 	require.NoError(t, err)
-	out, err := doc.Complete("a", "new", goldenDate)
+	nd, task, err := doc.Complete("a", "new", goldenDate)
 	require.NoError(t, err)
-	assert.Equal(t, "## Tasks\n\n### A\n\n- Status: completed\n- Completed: 2026-11-23\n- Note: new\n", string(out))
-	assertEditProperty(t, doc.Source, out, "a")
+	assert.Equal(t, "## Tasks\n\n### A\n\n- Status: completed\n- Completed: 2026-11-23\n- Note: new\n", string(nd.Source))
+	assertEditProperty(t, doc.Source, nd, task, "a")
 }
 
 func TestEditKeepsUnrelatedFieldsAndKeySpelling(t *testing.T) {
 	src := "## Tasks\n\n### A\n\n- STATUS:   pending\n- X-Custom: kept\n- Note:\n"
 	doc, err := taskdoc.Parse([]byte(src))
 	require.NoError(t, err)
-	out, err := doc.SetStatus("a", taskdoc.StatusBlocked)
+	nd, _, err := doc.SetStatus("a", taskdoc.StatusBlocked)
 	require.NoError(t, err)
-	assert.Equal(t, "## Tasks\n\n### A\n\n- STATUS:   blocked\n- X-Custom: kept\n- Note:\n", string(out))
-	out, err = doc.SetField("a", "note", "filled")
+	assert.Equal(t, "## Tasks\n\n### A\n\n- STATUS:   blocked\n- X-Custom: kept\n- Note:\n", string(nd.Source))
+	nd, _, err = doc.SetField("a", "note", "filled")
 	require.NoError(t, err)
-	assert.Equal(t, "## Tasks\n\n### A\n\n- STATUS:   pending\n- X-Custom: kept\n- Note: filled\n", string(out))
-	out, err = doc.SetField("a", "x-custom", "")
+	assert.Equal(t, "## Tasks\n\n### A\n\n- STATUS:   pending\n- X-Custom: kept\n- Note: filled\n", string(nd.Source))
+	nd, _, err = doc.SetField("a", "x-custom", "")
 	require.NoError(t, err)
-	assert.Equal(t, "## Tasks\n\n### A\n\n- STATUS:   pending\n- X-Custom:\n- Note:\n", string(out))
+	assert.Equal(t, "## Tasks\n\n### A\n\n- STATUS:   pending\n- X-Custom:\n- Note:\n", string(nd.Source))
 }
 
 func TestSetStatusAddsMissingStatusFirst(t *testing.T) {
@@ -120,10 +144,10 @@ func TestSetStatusAddsMissingStatusFirst(t *testing.T) {
 	for _, tt := range tests {
 		doc, err := taskdoc.Parse([]byte(tt.src))
 		require.NoError(t, err)
-		out, err := doc.SetStatus("a", taskdoc.StatusBlocked)
+		nd, task, err := doc.SetStatus("a", taskdoc.StatusBlocked)
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, string(out))
-		after := assertEditProperty(t, doc.Source, out, "a")
+		assert.Equal(t, tt.want, string(nd.Source))
+		after := assertEditProperty(t, doc.Source, nd, task, "a")
 		requireTaskStatus(t, after, "a", taskdoc.StatusBlocked)
 	}
 }
@@ -138,29 +162,32 @@ func TestRemoveFieldDropsEmptyList(t *testing.T) {
 	for _, tt := range tests {
 		doc, err := taskdoc.Parse([]byte(tt.src))
 		require.NoError(t, err)
-		out, err := doc.RemoveField("a", tt.key)
+		nd, task, err := doc.RemoveField("a", tt.key)
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, string(out))
-		assertEditProperty(t, doc.Source, out, "a")
+		assert.Equal(t, tt.want, string(nd.Source))
+		assertEditProperty(t, doc.Source, nd, task, "a")
 	}
 }
 
 func TestEditTask(t *testing.T) {
 	doc := parseEditDoc(t)
-	out, err := doc.EditTask("setup", taskdoc.Edit{Title: "Set up CI"})
+	nd, renamed, err := doc.EditTask("setup", taskdoc.Edit{Title: "Set up CI"})
 	require.NoError(t, err)
-	assert.Equal(t, strings.Replace(editDoc, "### Setup", "### Set up CI", 1), string(out))
-	assertEditProperty(t, doc.Source, out, "setup")
+	assert.Equal(t, strings.Replace(editDoc, "### Setup", "### Set up CI", 1), string(nd.Source))
+	assertEditProperty(t, doc.Source, nd, renamed, "setup")
+	assert.Equal(t, "set-up-ci", renamed.Slug)
 
 	task, err := doc.Task("setup")
 	require.NoError(t, err)
-	out, err = doc.EditTask("setup", taskdoc.Edit{Content: task.Content()})
+	nd, same, err := doc.EditTask("setup", taskdoc.Edit{Content: task.Content()})
 	require.NoError(t, err)
-	assert.Equal(t, editDoc, string(out), "Content round-trips through EditTask")
+	assert.Equal(t, editDoc, string(nd.Source), "Content round-trips through EditTask")
+	assertEditProperty(t, doc.Source, nd, same, "setup")
 
-	out, err = doc.EditTask("setup", taskdoc.Edit{})
+	nd, same, err = doc.EditTask("setup", taskdoc.Edit{})
 	require.NoError(t, err)
-	assert.Equal(t, editDoc, string(out))
+	assert.Same(t, doc, nd, "an empty edit returns the document itself")
+	assert.Same(t, task, same)
 }
 
 func TestAddTaskCreatesTasksSection(t *testing.T) {
@@ -172,18 +199,19 @@ func TestAddTaskCreatesTasksSection(t *testing.T) {
 	for _, tt := range tests {
 		doc, err := taskdoc.Parse([]byte(tt.src))
 		require.NoError(t, err)
-		out, err := doc.AddTask(taskdoc.NewTask{Title: "New", Content: "- Status: pending\n"})
+		nd, task, err := doc.AddTask(taskdoc.NewTask{Title: "New", Content: "- Status: pending\n"})
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, string(out))
-		assertEditProperty(t, doc.Source, out, "new")
+		assert.Equal(t, tt.want, string(nd.Source))
+		assertEditProperty(t, doc.Source, nd, task, "new")
 	}
 }
 
 func TestAddTaskAfterUnclosedFenceAtEnd(t *testing.T) {
 	doc, err := taskdoc.Parse([]byte("## Tasks\n\n### A\n\n```\ncode that never closes\n"))
 	require.NoError(t, err)
-	out, err := doc.AddTask(taskdoc.NewTask{Title: "B"})
-	requireTypedError(t, err, out)
+	nd, task, err := doc.AddTask(taskdoc.NewTask{Title: "B"})
+	requireTypedError(t, err, nd)
+	assert.Nil(t, task)
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTask)
 }
 
@@ -194,20 +222,21 @@ func TestDocumentIsSafeForConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var out []byte
+			var nd *taskdoc.Document
 			var err error
 			switch i % 4 {
 			case 0:
-				out, err = doc.Complete("setup", "done", goldenDate)
+				nd, _, err = doc.Complete("setup", "done", goldenDate)
 			case 1:
-				out, err = doc.SetField("setup", "Owner", "ana")
+				nd, _, err = doc.SetField("setup", "Owner", "ana")
 			case 2:
-				out, err = doc.AddTask(taskdoc.NewTask{Title: "Other"})
+				nd, _, err = doc.AddTask(taskdoc.NewTask{Title: "Other"})
 			default:
-				out, err = doc.RemoveTask("done-task")
+				nd, err = doc.RemoveTask("done-task")
 			}
-			assert.NoError(t, err)
-			assert.NotEmpty(t, out)
+			if assert.NoError(t, err) {
+				assert.NotEqual(t, editDoc, string(nd.Source))
+			}
 		}()
 	}
 	wg.Wait()
@@ -223,10 +252,10 @@ func TestRenameTaskWithEmptyHeading(t *testing.T) {
 	for _, tt := range tests {
 		doc, err := taskdoc.Parse([]byte(tt.src))
 		require.NoError(t, err)
-		out, err := doc.EditTask("", taskdoc.Edit{Title: "Named"})
+		nd, task, err := doc.EditTask("", taskdoc.Edit{Title: "Named"})
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, string(out))
-		assertEditProperty(t, doc.Source, out, "")
+		assert.Equal(t, tt.want, string(nd.Source))
+		assertEditProperty(t, doc.Source, nd, task, "")
 	}
 }
 
@@ -249,10 +278,10 @@ func TestNewFieldsKeepTheListsStyle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := taskdoc.Parse([]byte(tt.src))
 			require.NoError(t, err)
-			out, err := doc.Complete("a", "done", goldenDate)
+			nd, task, err := doc.Complete("a", "done", goldenDate)
 			require.NoError(t, err)
-			assert.Equal(t, tt.want, string(out))
-			assertEditProperty(t, doc.Source, out, "a")
+			assert.Equal(t, tt.want, string(nd.Source))
+			assertEditProperty(t, doc.Source, nd, task, "a")
 		})
 	}
 }

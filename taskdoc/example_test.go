@@ -52,18 +52,18 @@ func ExampleDocument_Complete() {
 		return
 	}
 	date := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	out, err := doc.Complete("add-token-validation", "Middleware checks exp and aud.", date)
+	doc, task, err := doc.Complete("add-token-validation", "Middleware checks exp and aud.", date)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	// Only the task's metadata list changed; every other byte is as it was.
-	doc, _ = taskdoc.Parse(out)
-	task, _ := doc.Task("add-token-validation")
-	fmt.Print(string(out[task.Span.Start:task.Span.End]))
+	// Only the task's metadata list changed; every other byte is as it
+	// was. The edit returns the new document and the task as it reads
+	// there: no parse of the result is needed.
+	fmt.Print(string(doc.Source[task.Span.Start:task.Span.End]))
 
 	// Completing twice is an error, not a second note.
-	_, err = doc.Complete("add-token-validation", "again", date)
+	_, _, err = doc.Complete("add-token-validation", "again", date)
 	fmt.Println(errors.Is(err, taskdoc.ErrInvalidTransition))
 	// Output:
 	// ### Add token validation

@@ -48,13 +48,13 @@ var fuzzSeeds = []string{
 }
 
 // requireTypedError fails unless err is a *taskdoc.Error with a code and
-// the failed call returned no bytes.
-func requireTypedError(t testing.TB, err error, out []byte) {
+// the failed call returned no document.
+func requireTypedError(t testing.TB, err error, out *taskdoc.Document) {
 	t.Helper()
 	var e *taskdoc.Error
 	require.True(t, errors.As(err, &e), "error is not a *taskdoc.Error: %T %v", err, err)
 	require.NotEmpty(t, e.Code, "error without a code: %v", err)
-	require.Nil(t, out, "a failed edit returned bytes")
+	require.Nil(t, out, "a failed edit returned a document")
 }
 
 // headingKey and taskKey are what must survive an edit for every heading and
@@ -325,15 +325,16 @@ func FuzzEdit(f *testing.F) {
 			return
 		}
 		e := chooseEdit(doc, op, pick, arg)
-		out, err := e.apply(doc)
+		nd, task, err := e.apply(doc)
 		require.Equal(t, src, string(doc.Source), "edit changed the parsed document")
 		if err != nil {
-			requireTypedError(t, err, out)
+			requireTypedError(t, err, nd)
+			require.Nil(t, task, "a failed edit returned a task")
 			return
 		}
-		after := checkSplice(t, doc, out, e.span)
+		after := checkSplice(t, doc, nd.Source, e.span)
 		e.shows(t, after)
-		assertEditProperty(t, doc.Source, out, editedSlug(doc, after, e))
+		assertEditProperty(t, doc.Source, nd, task, editedSlug(doc, after, e))
 	})
 }
 
@@ -358,7 +359,7 @@ func editedSlug(before, after *taskdoc.Document, e fuzzEdit) string {
 // fuzzEdit is one edit chosen by the fuzzer: how to apply it, the range of
 // the source it may change, and how its result shows in a reparse.
 type fuzzEdit struct {
-	apply  func(d *taskdoc.Document) ([]byte, error)
+	apply  func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error)
 	slug   string       // the task edited; "" for an added task
 	span   taskdoc.Span // empty for an added task: where it goes in
 	insert bool
@@ -387,13 +388,13 @@ func chooseEdit(doc *taskdoc.Document, op, pick uint8, arg string) fuzzEdit {
 	switch op % 7 {
 	case 0:
 		s := fuzzStatuses[len(a)%len(fuzzStatuses)]
-		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus(slug, s) }
+		e.apply = func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return d.SetStatus(slug, s) }
 		e.shows = func(t *testing.T, after *taskdoc.Document) {
 			require.NotEqual(t, taskdoc.Status("bogus"), s, "an unknown status was accepted")
 			requireTaskStatus(t, after, slug, s)
 		}
 	case 1:
-		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.SetField(slug, a, b) }
+		e.apply = func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return d.SetField(slug, a, b) }
 		e.shows = func(t *testing.T, after *taskdoc.Document) {
 			// A key with surrounding space may be trimmed on write; its
 			// lookup is then ambiguous, so only the value is checked.
@@ -402,7 +403,9 @@ func chooseEdit(doc *taskdoc.Document, op, pick uint8, arg string) fuzzEdit {
 			}
 		}
 	case 2:
-		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.Complete(slug, arg, fuzzDate) }
+		e.apply = func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.Complete(slug, arg, fuzzDate)
+		}
 		e.shows = func(t *testing.T, after *taskdoc.Document) {
 			requireTaskStatus(t, after, slug, taskdoc.StatusCompleted)
 			requireField(t, after, slug, "Completed", "2026-11-23")
@@ -414,13 +417,15 @@ func chooseEdit(doc *taskdoc.Document, op, pick uint8, arg string) fuzzEdit {
 	case 4:
 		e = chooseEditTask(task, slug, a, b)
 	case 5:
-		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.RemoveTask(slug) }
+		e.apply = func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return removed(d.RemoveTask(slug))
+		}
 		e.shows = func(t *testing.T, after *taskdoc.Document) {
 			_, err := after.Task(slug)
 			require.ErrorIs(t, err, taskdoc.ErrTaskNotFound, "removed task %q still there", slug)
 		}
 	default:
-		e.apply = func(d *taskdoc.Document) ([]byte, error) { return d.RemoveField(slug, a) }
+		e.apply = func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return d.RemoveField(slug, a) }
 		e.shows = func(t *testing.T, after *taskdoc.Document) {
 			if a != "" && a == strings.TrimSpace(a) {
 				got, err := after.Task(slug)
@@ -448,7 +453,7 @@ func chooseAdd(doc *taskdoc.Document, task *taskdoc.Task, pick uint8, title, bod
 	return fuzzEdit{
 		insert: true,
 		span:   taskdoc.Span{Start: at, End: at},
-		apply:  func(d *taskdoc.Document) ([]byte, error) { return d.AddTask(nt) },
+		apply:  func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return d.AddTask(nt) },
 		shows: func(t *testing.T, after *taskdoc.Document) {
 			require.GreaterOrEqual(t, len(after.Tasks), len(doc.Tasks)+1, "no task was added")
 			if !plain(title) {
@@ -482,7 +487,7 @@ func chooseEditTask(task *taskdoc.Task, slug, title, body string) fuzzEdit {
 	return fuzzEdit{
 		slug:  slug,
 		span:  span,
-		apply: func(d *taskdoc.Document) ([]byte, error) { return d.EditTask(slug, e) },
+		apply: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return d.EditTask(slug, e) },
 		shows: func(t *testing.T, after *taskdoc.Document) {
 			want := slug
 			if title != "" {

@@ -24,67 +24,68 @@ const goldenSlug = "implement-jwt-signing"
 var goldenDate = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 
 // goldenEdits are the edit kinds run on every testdata/<case>.md. Each
-// returns the new bytes and the slug whose span the edit may change.
+// returns what the edit returned and the slug whose span the edit may
+// change.
 var goldenEdits = []struct {
 	name  string
-	apply func(d *taskdoc.Document) ([]byte, string, error)
+	apply func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error)
 	shows func(t *testing.T, after *taskdoc.Document)
 }{
-	{"status", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.SetStatus(goldenSlug, taskdoc.StatusBlocked)
-		return out, goldenSlug, err
+	{"status", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.SetStatus(goldenSlug, taskdoc.StatusBlocked)
+		return nd, task, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		requireTaskStatus(t, after, goldenSlug, taskdoc.StatusBlocked)
 	}},
-	{"set-field", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.SetField(goldenSlug, "Workflow", "spec-first-delivery")
-		return out, goldenSlug, err
+	{"set-field", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.SetField(goldenSlug, "Workflow", "spec-first-delivery")
+		return nd, task, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		requireField(t, after, goldenSlug, "Workflow", "spec-first-delivery")
 	}},
-	{"add-field", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.SetField(goldenSlug, "Owner", "ana")
-		return out, goldenSlug, err
+	{"add-field", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.SetField(goldenSlug, "Owner", "ana")
+		return nd, task, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		requireField(t, after, goldenSlug, "Owner", "ana")
 	}},
-	{"remove-field", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.RemoveField(goldenSlug, "workflow")
-		return out, goldenSlug, err
+	{"remove-field", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.RemoveField(goldenSlug, "workflow")
+		return nd, task, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		task, err := after.Task(goldenSlug)
 		require.NoError(t, err)
 		_, ok := task.Field("Workflow")
 		require.False(t, ok)
 	}},
-	{"complete", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.Complete(goldenSlug, "Signed with RS256; keys rotate daily.", goldenDate)
-		return out, goldenSlug, err
+	{"complete", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.Complete(goldenSlug, "Signed with RS256; keys rotate daily.", goldenDate)
+		return nd, task, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		requireTaskStatus(t, after, goldenSlug, taskdoc.StatusCompleted)
 		requireField(t, after, goldenSlug, "Completed", "2026-11-23")
 		requireField(t, after, goldenSlug, "Note", "Signed with RS256; keys rotate daily.")
 	}},
-	{"add", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.AddTask(taskdoc.NewTask{Title: "Write API docs", Content: goldenContent})
-		return out, "write-api-docs", err
+	{"add", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.AddTask(taskdoc.NewTask{Title: "Write API docs", Content: goldenContent})
+		return nd, task, "write-api-docs", err
 	}, requireGoldenNewTask},
-	{"add-after", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.AddTask(taskdoc.NewTask{Title: "Write API docs", Content: goldenContent, After: goldenSlug})
-		return out, "write-api-docs", err
+	{"add-after", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.AddTask(taskdoc.NewTask{Title: "Write API docs", Content: goldenContent, After: goldenSlug})
+		return nd, task, "write-api-docs", err
 	}, requireGoldenNewTask},
-	{"edit", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.EditTask(goldenSlug, taskdoc.Edit{Title: "Sign tokens with RS256", Content: "- Status: blocked\n\nWaiting for the key vault."})
-		return out, goldenSlug, err
+	{"edit", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, task, err := d.EditTask(goldenSlug, taskdoc.Edit{Title: "Sign tokens with RS256", Content: "- Status: blocked\n\nWaiting for the key vault."})
+		return nd, task, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		task, err := after.Task("sign-tokens-with-rs256")
 		require.NoError(t, err)
 		require.Equal(t, taskdoc.StatusBlocked, task.Status)
 		require.Equal(t, "Waiting for the key vault.", task.Body)
 	}},
-	{"remove", func(d *taskdoc.Document) ([]byte, string, error) {
-		out, err := d.RemoveTask(goldenSlug)
-		return out, goldenSlug, err
+	{"remove", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, string, error) {
+		nd, err := d.RemoveTask(goldenSlug)
+		return nd, nil, goldenSlug, err
 	}, func(t *testing.T, after *taskdoc.Document) {
 		_, err := after.Task(goldenSlug)
 		require.ErrorIs(t, err, taskdoc.ErrTaskNotFound)
@@ -116,13 +117,14 @@ func TestGolden(t *testing.T) {
 			t.Run(name+"/"+edit.name, func(t *testing.T) {
 				doc, err := taskdoc.Parse(src)
 				require.NoError(t, err)
-				out, slug, err := edit.apply(doc)
-				got := out
+				nd, task, slug, err := edit.apply(doc)
+				var got []byte
 				if err != nil {
-					requireTypedError(t, err, out)
+					requireTypedError(t, err, nd)
 					got = []byte(fmt.Sprintf("error %s\n", taskdoc.CodeOf(err)))
 				} else {
-					after := assertEditProperty(t, src, out, slug)
+					got = nd.Source
+					after := assertEditProperty(t, src, nd, task, slug)
 					edit.shows(t, after)
 				}
 				compareGolden(t, filepath.Join("testdata", name+"."+edit.name+".golden"), got)

@@ -10,7 +10,8 @@ import (
 )
 
 // assertEditProperty asserts the byte-exact editing property of one
-// successful edit of the task slug, and returns the reparsed result:
+// successful edit of the task slug, given the Document and the task the
+// edit returned, and returns a full parse of its result:
 //
 //   - when before has the task, every byte outside its span is identical
 //     in after (the edit changed, renamed or removed it);
@@ -21,9 +22,13 @@ import (
 //   - after parses, and every heading and task outside the edited range
 //     keeps its position (shifted by the change in length) and meaning;
 //   - the front matter is byte for byte the same (but for a line ending
-//     added after it when the document ended with it).
-func assertEditProperty(t testing.TB, before, after []byte, slug string) *taskdoc.Document {
+//     added after it when the document ended with it);
+//   - the returned Document is exactly what Parse gives for its bytes, and
+//     the returned task is the edited one (see requireReturned).
+func assertEditProperty(t testing.TB, before []byte, nd *taskdoc.Document, task *taskdoc.Task, slug string) *taskdoc.Document {
 	t.Helper()
+	require.NotNil(t, nd, "the edit returned no document")
+	after := nd.Source
 	old, err := taskdoc.Parse(before)
 	require.NoError(t, err, "the document before the edit does not parse")
 	got, err := taskdoc.Parse(after)
@@ -34,9 +39,10 @@ func assertEditProperty(t testing.TB, before, after []byte, slug string) *taskdo
 		"front matter changed")
 
 	var window taskdoc.Span // the edited range in before
+	at := -1                // where the edited task's heading starts in after
 	delta := len(after) - len(before)
 	if task, err := old.Task(slug); err == nil {
-		window = task.Span
+		window, at = task.Span, task.Span.Start
 		require.Equal(t, string(before[:window.Start]), string(after[:window.Start]),
 			"bytes before task %q changed", slug)
 		require.Equal(t, string(before[window.End:]), string(after[window.End+delta:]),
@@ -56,27 +62,37 @@ func assertEditProperty(t testing.TB, before, after []byte, slug string) *taskdo
 			require.Empty(t, inserted, "only line endings may precede the new task")
 		}
 		require.Equal(t, string(before[start:]), string(after[added.Span.End:]), "bytes after the new task changed")
-		window = taskdoc.Span{Start: start, End: start}
+		window, at = taskdoc.Span{Start: start, End: start}, added.Span.Start
 	}
 	requireSameOutside(t, old, got, window, delta)
-	requireTaskAfter(t, old, got, slug)
+	requireReturned(t, got, nd, task, slug, at)
 	return got
 }
 
-// requireTaskAfter checks that Document.TaskAfter, which parses only the
-// changed part of an edit's result, reads the edited task exactly as a
-// full parse does.
-func requireTaskAfter(t testing.TB, old, got *taskdoc.Document, slug string) {
+// requireReturned checks what an edit returned against a full parse of its
+// bytes. The edit builds its Document from the old one and a parse of the
+// edited range only, so it must be exactly the parsed one, unexported
+// fields included (require.Equal compares with reflect.DeepEqual): the
+// outline, tasks, metadata locations and slug index that later edits rely
+// on. The task must point into its Tasks and be the one whose heading
+// starts at at (-1 for a removal, which returns no task).
+func requireReturned(t testing.TB, parsed, nd *taskdoc.Document, task *taskdoc.Task, slug string, at int) {
 	t.Helper()
-	want, wantErr := got.Task(slug)
-	have, err := old.TaskAfter(got.Source, slug)
-	if wantErr != nil {
-		require.Error(t, err, "TaskAfter found %q, a full parse does not", slug)
-		require.Equal(t, taskdoc.CodeOf(wantErr), taskdoc.CodeOf(err))
+	require.Equal(t, parsed, nd, "the returned Document differs from a parse of its bytes")
+	if task == nil {
+		_, err := parsed.Task(slug)
+		require.ErrorIs(t, err, taskdoc.ErrTaskNotFound, "no task returned, yet %q is still there", slug)
 		return
 	}
-	require.NoError(t, err, "TaskAfter(%q)", slug)
-	require.Equal(t, *want, *have, "TaskAfter(%q) differs from a full parse", slug)
+	k := -1
+	for i := range nd.Tasks {
+		if &nd.Tasks[i] == task {
+			k = i
+		}
+	}
+	require.GreaterOrEqual(t, k, 0, "the returned task does not point into the returned Document")
+	require.Equal(t, parsed.Tasks[k], *task, "the returned task differs from a parse")
+	require.Equal(t, at, task.Span.Start, "the returned task is not the edited one")
 }
 
 // requireSameOutside compares headings and tasks that start outside the
@@ -112,4 +128,15 @@ func requireSameOutside(t testing.TB, old, got *taskdoc.Document, window taskdoc
 	gotH, gotT := outside(got, newWindow, 0)
 	require.Equal(t, oldH, gotH, "headings outside the edited range changed")
 	require.Equal(t, oldT, gotT, "tasks outside the edited range changed")
+}
+
+// edited drops the task an edit returns, for tables that need only the
+// document (or the error).
+func edited(nd *taskdoc.Document, _ *taskdoc.Task, err error) (*taskdoc.Document, error) {
+	return nd, err
+}
+
+// removed gives RemoveTask the shape of the other edits: it returns no task.
+func removed(nd *taskdoc.Document, err error) (*taskdoc.Document, *taskdoc.Task, error) {
+	return nd, nil, err
 }

@@ -18,7 +18,7 @@ func TestEditsKeepNeighboursApart(t *testing.T) {
 	day := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name, src string
-		edit      func(d *taskdoc.Document) ([]byte, error)
+		edit      func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error)
 		want      string
 		newBody   string // "" when the edit keeps the body
 	}{{
@@ -26,78 +26,96 @@ func TestEditsKeepNeighboursApart(t *testing.T) {
 		// item, and the setext heading after the task would be lost.
 		name: "setext heading right after an empty task",
 		src:  "## Tasks\n\n### A\nNext\n---\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("a", taskdoc.StatusBlocked)
+		},
 		want: "## Tasks\n\n### A\n\n- Status: blocked\n\nNext\n---\n",
 	}, {
 		// The new content's paragraph would take in the heading's text.
-		name:    "setext heading right after a fenced block",
-		src:     "## Tasks\n\n### A\n```\ncode\n```\nNext\n---\n",
-		edit:    func(d *taskdoc.Document) ([]byte, error) { return d.EditTask("a", taskdoc.Edit{Content: "plain"}) },
+		name: "setext heading right after a fenced block",
+		src:  "## Tasks\n\n### A\n```\ncode\n```\nNext\n---\n",
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Content: "plain"})
+		},
 		want:    "## Tasks\n\n### A\n\nplain\n\nNext\n---\n",
 		newBody: "plain",
 	}, {
 		// The text before the removed task would take in the heading's.
 		name: "removed task between text and a setext heading",
 		src:  "## Tasks\n\n### B\ntext\n### A\nNext\n---\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.RemoveTask("a") },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return removed(d.RemoveTask("a")) },
 		want: "## Tasks\n\n### B\ntext\n\nNext\n---\n",
 	}, {
 		// A "-" list in the body would join a new "-" metadata list.
 		name: "body list with the same bullet",
 		src:  "## Tasks\n\n### A\n\n- [ ] step one\n- [ ] step two\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusInProgress) },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("a", taskdoc.StatusInProgress)
+		},
 		want: "## Tasks\n\n### A\n\n* Status: in_progress\n\n- [ ] step one\n- [ ] step two\n",
 	}, {
 		name: "body list after bold fields",
 		src:  "## Tasks\n\n### A\n\n**Status:** pending\n\n* step\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.Complete("a", "done", day) },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.Complete("a", "done", day)
+		},
 		want: "## Tasks\n\n### A\n\n**Status:** completed\n\n- Completed: 2026-03-04\n- Note: done\n\n* step\n",
 	}, {
 		// A line indented as far as the item's text would continue it.
 		name: "indented body",
 		src:  "## Tasks\n\n### A\n\n  indented text\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetField("a", "Owner", "me") },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetField("a", "Owner", "me")
+		},
 		want: "## Tasks\n\n### A\n\n-  Owner: me\n\n  indented text\n",
 	}, {
 		name: "tab-indented body",
 		src:  "## Tasks\n\n### A\n\n\tcode\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetField("a", "Owner", "me") },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetField("a", "Owner", "me")
+		},
 		want: "## Tasks\n\n### A\n\n-    Owner: me\n\n\tcode\n",
 	}, {
 		// The first line of a setext heading may start with '#'; it was
 		// taken for an ATX heading one line long.
 		name: "setext heading whose text starts with #",
 		src:  "## Tasks\n\n### A\n#5 ideas\n---\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("a", taskdoc.StatusBlocked)
+		},
 		want: "## Tasks\n\n### A\n\n- Status: blocked\n\n#5 ideas\n---\n",
 	}, {
 		// The document's line ending is a lone "\r"; the "\r" written
 		// before a "\n" of the source must not read as one "\r\n".
 		name: "mixed lone CR and LF",
 		src:  "# D\r\r## Tasks\n\n### A\n\nNext\n---\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.SetStatus("a", taskdoc.StatusBlocked) },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("a", taskdoc.StatusBlocked)
+		},
 		want: "# D\r\r## Tasks\n\n### A\n\r- Status: blocked\r\n\nNext\n---\n",
 	}, {
 		// Deleting the "\n"-ended item after a lone "\r" would join that
 		// "\r" and the blank line's "\n", and Body would continue Status.
 		name: "removed item between lone CR and LF",
 		src:  "## Tasks\n\n### A\n\n- Status: pending\r- Note: x\n\nBody\n",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.RemoveField("a", "Note") },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) { return d.RemoveField("a", "Note") },
 		want: "## Tasks\n\n### A\n\n- Status: pending\r\n\nBody\n",
 	}, {
 		name: "lone CR line endings",
 		src:  "# D\r## Tasks\r### A\r- Status: pending\r",
-		edit: func(d *taskdoc.Document) ([]byte, error) { return d.Complete("a", "done", day) },
+		edit: func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.Complete("a", "done", day)
+		},
 		want: "# D\r## Tasks\r### A\r- Status: completed\r- Completed: 2026-03-04\r- Note: done\r",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := taskdoc.Parse([]byte(tt.src))
 			require.NoError(t, err)
-			out, err := tt.edit(doc)
+			nd, task, err := tt.edit(doc)
 			require.NoError(t, err)
-			assert.Equal(t, tt.want, string(out))
-			after := assertEditProperty(t, doc.Source, out, "a")
+			assert.Equal(t, tt.want, string(nd.Source))
+			after := assertEditProperty(t, doc.Source, nd, task, "a")
 			was, _ := doc.Task("a")
 			now, err := after.Task("a")
 			if errors.Is(err, taskdoc.ErrTaskNotFound) {
@@ -119,9 +137,10 @@ func TestFieldEditKeepsTheBody(t *testing.T) {
 	task, err := doc.Task("a")
 	require.NoError(t, err)
 	require.Equal(t, "* Owner: named in the body", task.Body)
-	out, err := doc.RemoveField("a", "Status")
+	nd, task, err := doc.RemoveField("a", "Status")
 	require.ErrorIs(t, err, taskdoc.ErrEditChangedOutside)
-	require.Nil(t, out)
+	require.Nil(t, nd)
+	require.Nil(t, task)
 }
 
 // TestParseReadsLikeCommonMark holds documents that Parse used to read
@@ -208,15 +227,15 @@ func TestThematicBreakThatLooksLikeFrontMatter(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, doc.FrontMatter.Raw)
 
-	_, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "x\n\n---"})
+	_, _, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "x\n\n---"})
 	require.ErrorIs(t, err, taskdoc.ErrInvalidTask)
-	_, err = doc.EditTask("a", taskdoc.Edit{Content: "---\nk: v"})
+	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: "---\nk: v"})
 	require.ErrorIs(t, err, taskdoc.ErrInvalidTask)
 
-	out, err := doc.SetStatus("a", taskdoc.StatusBlocked)
+	nd, task, err := doc.SetStatus("a", taskdoc.StatusBlocked)
 	require.NoError(t, err)
-	assert.Equal(t, "---\n\n# D\n\n## Tasks\n\n### A\n\n- Status: blocked\n", string(out))
-	requireTaskAfter(t, doc, mustParse(t, out), "a")
+	assert.Equal(t, "---\n\n# D\n\n## Tasks\n\n### A\n\n- Status: blocked\n", string(nd.Source))
+	assertEditProperty(t, doc.Source, nd, task, "a")
 }
 
 func mustParse(t *testing.T, src []byte) *taskdoc.Document {

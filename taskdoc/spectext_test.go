@@ -36,48 +36,48 @@ func TestEditsWithSpecExamplesAsText(t *testing.T) {
 // checkSpecTextEdits runs every edit with text as the caller's text.
 func checkSpecTextEdits(t *testing.T, doc *taskdoc.Document, text string) {
 	first, _, _ := strings.Cut(text, "\n")
-	edits := map[string]func() ([]byte, string, error){
-		"add": func() ([]byte, string, error) {
-			out, err := doc.AddTask(taskdoc.NewTask{Title: "Spec example", Content: text})
-			return out, "spec-example", err
+	edits := map[string]func() (*taskdoc.Document, *taskdoc.Task, string, error){
+		"add": func() (*taskdoc.Document, *taskdoc.Task, string, error) {
+			nd, task, err := doc.AddTask(taskdoc.NewTask{Title: "Spec example", Content: text})
+			return nd, task, "spec-example", err
 		},
-		"add-titled": func() ([]byte, string, error) {
-			out, err := doc.AddTask(taskdoc.NewTask{Title: first, After: goldenSlug})
-			return out, "", err
+		"add-titled": func() (*taskdoc.Document, *taskdoc.Task, string, error) {
+			nd, task, err := doc.AddTask(taskdoc.NewTask{Title: first, After: goldenSlug})
+			return nd, task, "", err
 		},
-		"edit": func() ([]byte, string, error) {
-			out, err := doc.EditTask(goldenSlug, taskdoc.Edit{Content: text})
-			return out, goldenSlug, err
+		"edit": func() (*taskdoc.Document, *taskdoc.Task, string, error) {
+			nd, task, err := doc.EditTask(goldenSlug, taskdoc.Edit{Content: text})
+			return nd, task, goldenSlug, err
 		},
-		"rename": func() ([]byte, string, error) {
-			out, err := doc.EditTask(goldenSlug, taskdoc.Edit{Title: first})
-			return out, goldenSlug, err
+		"rename": func() (*taskdoc.Document, *taskdoc.Task, string, error) {
+			nd, task, err := doc.EditTask(goldenSlug, taskdoc.Edit{Title: first})
+			return nd, task, goldenSlug, err
 		},
-		"field": func() ([]byte, string, error) {
-			out, err := doc.SetField(goldenSlug, "Owner", first)
-			return out, goldenSlug, err
+		"field": func() (*taskdoc.Document, *taskdoc.Task, string, error) {
+			nd, task, err := doc.SetField(goldenSlug, "Owner", first)
+			return nd, task, goldenSlug, err
 		},
-		"complete": func() ([]byte, string, error) {
-			out, err := doc.Complete(goldenSlug, text, goldenDate)
-			return out, goldenSlug, err
+		"complete": func() (*taskdoc.Document, *taskdoc.Task, string, error) {
+			nd, task, err := doc.Complete(goldenSlug, text, goldenDate)
+			return nd, task, goldenSlug, err
 		},
 	}
 	for name, edit := range edits {
-		out, slug, err := edit()
+		nd, task, slug, err := edit()
 		if err != nil {
-			requireTypedError(t, err, out)
+			requireTypedError(t, err, nd)
 			continue
 		}
 		if slug == "" {
 			// The title's Markdown decides the slug: find the new task.
-			after, err := taskdoc.Parse(out)
-			require.NoError(t, err, "%s:\n%s", name, out)
-			for _, task := range after.Tasks {
-				if _, err := doc.Task(task.Slug); err != nil {
-					slug = task.Slug
+			after, err := taskdoc.Parse(nd.Source)
+			require.NoError(t, err, "%s:\n%s", name, nd.Source)
+			for _, nt := range after.Tasks {
+				if _, err := doc.Task(nt.Slug); err != nil {
+					slug = nt.Slug
 				}
 			}
 		}
-		assertEditProperty(t, doc.Source, out, slug)
+		assertEditProperty(t, doc.Source, nd, task, slug)
 	}
 }

@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,40 +67,65 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 				r   region
 			}{out, region{start: at, oldEnd: at, newEnd: at + len(ins), task: true, content: true, check: accept}}
 			for name, e := range edits {
-				done, lerr := d.checkLocal(e.out, e.r)
+				ld, lt, done, lerr := d.checkLocal(e.out, e.r)
 				if !done {
 					continue
 				}
 				local++
-				ferr := d.checkFull(e.out, e.r)
+				fd, ft, ferr := d.checkFull(e.out, e.r)
 				// Both must accept or both refuse; a refusal's reason may
 				// differ (a full parse meets a duplicate slug first).
-				require.Equal(t, ferr == nil, lerr == nil,
-					"host %d, example %d, %s: local %v, full %v\n%s", h, ex.Example, name, lerr, ferr, e.out)
+				msg := fmt.Sprintf("host %d, example %d, %s: local %v, full %v\n%s", h, ex.Example, name, lerr, ferr, e.out)
+				require.Equal(t, ferr == nil, lerr == nil, msg)
+				if lerr == nil {
+					// And build the same document and task.
+					require.Equal(t, fd, ld, msg)
+					require.Equal(t, *ft, *lt, msg)
+				}
 			}
 		}
 	}
 	require.Greater(t, local, 4000, "the local check should decide most of these edits")
 }
 
-// TestTaskAfterParsesOnlyTheChange checks that TaskAfter answers common
-// edits without a full parse.
-func TestTaskAfterParsesOnlyTheChange(t *testing.T) {
+// TestCommonEditsAreDecidedLocally checks that the edits agents make all
+// the time are verified, and their Document built, by checkLocal from a
+// parse of the edited task alone.
+func TestCommonEditsAreDecidedLocally(t *testing.T) {
 	src := "---\nx: 1\n---\n# D\n\n## Tasks\n\n### A\n\n- Status: pending\n\n### B\n\n- Status: pending\n\n## Notes\n"
 	d, err := Parse([]byte(src))
 	require.NoError(t, err)
-	edits := map[string]func() ([]byte, error){
-		"b": func() ([]byte, error) { return d.SetStatus("b", StatusBlocked) },
-		"a": func() ([]byte, error) { return d.Complete("a", "done", time.Time{}) },
-		"c": func() ([]byte, error) { return d.AddTask(NewTask{Title: "C", After: "a"}) },
-		"d": func() ([]byte, error) { return d.AddTask(NewTask{Title: "D"}) },
-		"e": func() ([]byte, error) { return d.EditTask("a", Edit{Title: "E"}) },
+	a, b := d.Tasks[0].Span, d.Tasks[1].Span
+	edits := []struct {
+		name string
+		edit func() (*Document, *Task, error)
+		span Span // the range of d the edit replaces
+	}{
+		{"status", func() (*Document, *Task, error) { return d.SetStatus("b", StatusBlocked) }, b},
+		{"complete", func() (*Document, *Task, error) { return d.Complete("a", "done", time.Time{}) }, a},
+		{"field", func() (*Document, *Task, error) { return d.SetField("a", "Owner", "ana") }, a},
+		{"remove field", func() (*Document, *Task, error) { return d.RemoveField("b", "Status") }, b},
+		{"add after", func() (*Document, *Task, error) { return d.AddTask(NewTask{Title: "C", After: "a"}) }, Span{a.End, a.End}},
+		{"add", func() (*Document, *Task, error) { return d.AddTask(NewTask{Title: "D"}) }, Span{b.End, b.End}},
+		{"rename", func() (*Document, *Task, error) { return d.EditTask("a", Edit{Title: "E"}) }, a},
+		{"content", func() (*Document, *Task, error) { return d.EditTask("b", Edit{Content: "- Status: blocked\n\nWhy."}) }, b},
+		{"remove", func() (*Document, *Task, error) { nd, err := d.RemoveTask("a"); return nd, nil, err }, a},
 	}
-	for slug, edit := range edits {
-		out, err := edit()
-		require.NoError(t, err)
-		task, ok := d.taskAfterLocal(out, slug)
-		require.True(t, ok, "TaskAfter(%q) fell back to a full parse", slug)
-		require.Equal(t, slug, task.Slug)
+	accept := func(*Task, *taskMeta) error { return nil }
+	for _, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			nd, task, err := e.edit()
+			require.NoError(t, err)
+			delta := len(nd.Source) - len(d.Source)
+			r := region{start: e.span.Start, oldEnd: e.span.End, newEnd: e.span.End + delta,
+				task: task != nil, check: accept}
+			ld, lt, done, err := d.checkLocal(nd.Source, r)
+			require.NoError(t, err)
+			require.True(t, done, "checkLocal left the edit to a full parse")
+			require.Equal(t, nd, ld)
+			if task != nil {
+				require.Equal(t, *task, *lt)
+			}
+		})
 	}
 }
