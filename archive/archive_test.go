@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/archive"
+	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -85,14 +86,14 @@ func requireCode(t *testing.T, err error, code taskdoc.Code) {
 }
 
 func TestCoordinatorMovesTheListByteForByte(t *testing.T) {
-	ws, root := newWorkspace(t, map[string]string{archive.ActiveList: openList})
+	ws, root := newWorkspace(t, map[string]string{coordinator.File: openList})
 	name, err := archive.Coordinator(bg, ws, now.In(time.FixedZone("CET", 3600)))
 	require.NoError(t, err)
 	assert.Equal(t, "archived/coordinator/active-2026-11-22-093000.md", name, "named in UTC")
 	text, ok := readFile(t, root, name)
 	require.True(t, ok)
 	assert.Equal(t, openList, text, "an unfinished list can be archived by hand")
-	_, ok = readFile(t, root, archive.ActiveList)
+	_, ok = readFile(t, root, coordinator.File)
 	assert.False(t, ok)
 }
 
@@ -103,7 +104,7 @@ func TestCoordinatorSameSecond(t *testing.T) {
 	var names []string
 	for i := range 4 {
 		// Different bytes each time, so no archive is taken for another's copy.
-		writeFile(t, root, archive.ActiveList, openList+strings.Repeat("\nmore\n", i))
+		writeFile(t, root, coordinator.File, openList+strings.Repeat("\nmore\n", i))
 		name, err := archive.Coordinator(bg, ws, now)
 		require.NoError(t, err)
 		names = append(names, name)
@@ -136,26 +137,26 @@ func TestRecover(t *testing.T) {
 		wantFiles  int // archives afterwards
 	}{
 		{"no list", nil, false, 0},
-		{"work left", map[string]string{archive.ActiveList: openList}, true, 0},
-		{"no tasks", map[string]string{archive.ActiveList: "# Coordinator Tasks\n\n## Tasks\n"}, true, 0},
-		{"unparsable list", map[string]string{archive.ActiveList: "# Tasks\n\n\xff\n"}, true, 0},
-		{"finished, copy made", map[string]string{archive.ActiveList: finishedList, earlier: finishedList}, false, 1},
-		{"finished, no copy", map[string]string{archive.ActiveList: finishedList}, false, 1},
-		{"finished, other archives differ", map[string]string{archive.ActiveList: finishedList, earlier: openList}, false, 2},
+		{"work left", map[string]string{coordinator.File: openList}, true, 0},
+		{"no tasks", map[string]string{coordinator.File: "# Coordinator Tasks\n\n## Tasks\n"}, true, 0},
+		{"unparsable list", map[string]string{coordinator.File: "# Tasks\n\n\xff\n"}, true, 0},
+		{"finished, copy made", map[string]string{coordinator.File: finishedList, earlier: finishedList}, false, 1},
+		{"finished, no copy", map[string]string{coordinator.File: finishedList}, false, 1},
+		{"finished, other archives differ", map[string]string{coordinator.File: finishedList, earlier: openList}, false, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws, root := newWorkspace(t, tt.files)
-			before, _ := readFile(t, root, archive.ActiveList)
+			before, _ := readFile(t, root, coordinator.File)
 			require.NoError(t, archive.Recover(bg, ws))
-			after, active := readFile(t, root, archive.ActiveList)
+			after, active := readFile(t, root, coordinator.File)
 			assert.Equal(t, tt.wantActive, active)
 			if active {
 				assert.Equal(t, before, after, "left alone")
 			}
-			archived := filesUnder(t, root, archive.CoordinatorDir)
+			archived := filesUnder(t, root, coordinator.ArchiveDir)
 			assert.Len(t, archived, tt.wantFiles)
-			if tt.files[archive.ActiveList] == finishedList {
+			if tt.files[coordinator.File] == finishedList {
 				found := 0
 				for _, name := range archived {
 					if text, _ := readFile(t, root, name); text == finishedList {
@@ -165,7 +166,7 @@ func TestRecover(t *testing.T) {
 				assert.Equal(t, 1, found, "the finished list is archived exactly once")
 			}
 			require.NoError(t, archive.Recover(bg, ws), "recovering twice is harmless")
-			assert.Equal(t, archived, filesUnder(t, root, archive.CoordinatorDir))
+			assert.Equal(t, archived, filesUnder(t, root, coordinator.ArchiveDir))
 		})
 	}
 }
@@ -211,7 +212,7 @@ func TestRead(t *testing.T) {
 	ws, _ := newWorkspace(t, map[string]string{
 		"archived/coordinator/active-2026-11-22-093000.md": "list",
 		"archived/docs/api/auth.md":                        "doc",
-		archive.ActiveList:                                 openList,
+		coordinator.File:                                   openList,
 		"docs/secret.md":                                   "not archived",
 	})
 	tests := []struct {
@@ -223,7 +224,7 @@ func TestRead(t *testing.T) {
 		{"/archived/coordinator/active-2026-11-22-093000.md", "list", ""},
 		{"archived/docs/api/auth.md", "doc", ""},
 		{"archived/coordinator/active-2000-01-01-000000.md", "", taskdoc.CodeDocumentNotFound},
-		{archive.ActiveList, "", taskdoc.CodeInvalidAddress},
+		{coordinator.File, "", taskdoc.CodeInvalidAddress},
 		{"docs/secret.md", "", taskdoc.CodeInvalidAddress},
 		{"archived/../docs/secret.md", "", taskdoc.CodeInvalidAddress},
 		{"archived/./docs/api/auth.md", "", taskdoc.CodeInvalidAddress},
@@ -281,7 +282,7 @@ func TestDocumentAfterCrash(t *testing.T) {
 }
 
 func TestDocumentRefusals(t *testing.T) {
-	files := map[string]string{"docs/api/auth.md": "# Auth\n", archive.ActiveList: openList}
+	files := map[string]string{"docs/api/auth.md": "# Auth\n", coordinator.File: openList}
 	tests := []struct {
 		document string
 		code     taskdoc.Code
@@ -318,7 +319,7 @@ func TestFinished(t *testing.T) {
 	} {
 		doc, err := taskdoc.Parse([]byte(tt.text))
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, archive.Finished(doc), tt.text)
+		assert.Equal(t, tt.want, coordinator.Finished(doc), tt.text)
 	}
 }
 
@@ -326,14 +327,14 @@ func TestFinished(t *testing.T) {
 // left both files; archiving again keeps the one copy.
 func TestCoordinatorAfterCrash(t *testing.T) {
 	copyName := "archived/coordinator/active-2026-11-21-170000.md"
-	ws, root := newWorkspace(t, map[string]string{archive.ActiveList: openList, copyName: openList})
+	ws, root := newWorkspace(t, map[string]string{coordinator.File: openList, copyName: openList})
 	require.NoError(t, archive.Recover(bg, ws))
-	_, active := readFile(t, root, archive.ActiveList)
+	_, active := readFile(t, root, coordinator.File)
 	require.True(t, active, "Recover leaves a list with work left alone")
 	name, err := archive.Coordinator(bg, ws, now)
 	require.NoError(t, err)
 	assert.Equal(t, copyName, name)
-	assert.Equal(t, []string{copyName}, filesUnder(t, root, archive.CoordinatorDir))
-	_, active = readFile(t, root, archive.ActiveList)
+	assert.Equal(t, []string{copyName}, filesUnder(t, root, coordinator.ArchiveDir))
+	_, active = readFile(t, root, coordinator.File)
 	assert.False(t, active)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/archive"
+	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -23,11 +24,11 @@ func TestEditDuringArchiveIsKept(t *testing.T) {
 		text   string
 		run    func(ws *workspace.Workspace) error
 	}{
-		{"coordinator", archive.ActiveList, finishedList, func(ws *workspace.Workspace) error {
+		{"coordinator", coordinator.File, finishedList, func(ws *workspace.Workspace) error {
 			_, err := archive.Coordinator(bg, ws, now)
 			return err
 		}},
-		{"recover", archive.ActiveList, finishedList, func(ws *workspace.Workspace) error {
+		{"recover", coordinator.File, finishedList, func(ws *workspace.Workspace) error {
 			return archive.Recover(bg, ws)
 		}},
 		{"document", "docs/api/auth.md", "# Auth\n\n## Tasks\n", func(ws *workspace.Workspace) error {
@@ -57,7 +58,7 @@ func TestEditDuringArchiveIsKept(t *testing.T) {
 // Several Workspace values (as several processes would) recovering one
 // finished list at once make exactly one archive and report no error.
 func TestConcurrentRecover(t *testing.T) {
-	_, root := newWorkspace(t, map[string]string{archive.ActiveList: finishedList})
+	_, root := newWorkspace(t, map[string]string{coordinator.File: finishedList})
 	var wg sync.WaitGroup
 	for range 8 {
 		ws, err := workspace.Open(root)
@@ -66,9 +67,9 @@ func TestConcurrentRecover(t *testing.T) {
 		wg.Go(func() { assert.NoError(t, archive.Recover(bg, ws)) })
 	}
 	wg.Wait()
-	_, active := readFile(t, root, archive.ActiveList)
+	_, active := readFile(t, root, coordinator.File)
 	assert.False(t, active)
-	archived := filesUnder(t, root, archive.CoordinatorDir)
+	archived := filesUnder(t, root, coordinator.ArchiveDir)
 	require.Len(t, archived, 1)
 	text, _ := readFile(t, root, archived[0])
 	assert.Equal(t, finishedList, text)
@@ -80,11 +81,11 @@ func TestConcurrentRecover(t *testing.T) {
 func TestUnreadableArchivesArePassedOver(t *testing.T) {
 	t.Run("coordinator", func(t *testing.T) {
 		broken := "archived/coordinator/active-2026-11-21-170000.md"
-		ws, root := newWorkspace(t, map[string]string{archive.ActiveList: finishedList, broken: "# Broken \xff\n"})
+		ws, root := newWorkspace(t, map[string]string{coordinator.File: finishedList, broken: "# Broken \xff\n"})
 		require.NoError(t, archive.Recover(bg, ws))
-		_, active := readFile(t, root, archive.ActiveList)
+		_, active := readFile(t, root, coordinator.File)
 		assert.False(t, active)
-		archived := filesUnder(t, root, archive.CoordinatorDir)
+		archived := filesUnder(t, root, coordinator.ArchiveDir)
 		require.Len(t, archived, 2)
 		text, _ := readFile(t, root, archived[1])
 		assert.Equal(t, finishedList, text)

@@ -6,137 +6,53 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"time"
 
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
-
-// Field names the coordinator reads.
-const (
-	MainWorkflowField = "Main-Workflow"
-	WorkflowField     = "Workflow"
-)
-
-// Address is the list's address, as errors name it.
-const Address = "/coordinator/active.md"
-
-// The head of a new list, written when Create finds no coordinator/active.md.
-const (
-	listTitle    = "Coordinator Tasks"
-	listOverview = "Sequential coordinator task list. Auto-archives when all tasks complete."
-)
-
-// DefaultReferenceDepth is how deep Start follows @references by default.
-const DefaultReferenceDepth = 3
-
-// List is the sequential coordinator task list of one workspace. It holds
-// no state of its own: every call reads coordinator/active.md under the
-// file's lock, so any number of List values, goroutines and processes can
-// share a workspace.
-type List struct {
-	ws    *workspace.Workspace
-	now   func() time.Time
-	depth int
-}
-
-// Option configures a List.
-type Option func(*config)
-
-type config struct {
-	now   func() time.Time
-	depth int
-}
-
-// WithClock sets the clock used for Completed dates and archive names
-// (both in UTC). The default is time.Now.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.now = now }
-}
-
-// WithReferenceDepth sets how many levels of @references Start loads (1: the
-// task's own references only; 0 or less: none). The default is
-// DefaultReferenceDepth.
-func WithReferenceDepth(n int) Option {
-	return func(c *config) { c.depth = max(n, 0) }
-}
-
-// New returns the coordinator list of ws.
-func New(ws *workspace.Workspace, opts ...Option) *List {
-	cfg := config{now: time.Now, depth: DefaultReferenceDepth}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
-	return &List{ws: ws, now: cfg.now, depth: cfg.depth}
-}
-
-// newList is the text of a list before its first task.
-func newList() []byte {
-	return []byte("# " + listTitle + "\n\n" + listOverview + "\n\n## Tasks\n")
-}
 
 // Create appends tasks to the list (each after NewTask.After when set) in
 // one locked update, creating coordinator/active.md when there is none, and
 // returns the created tasks as they are in the file. The first task of a
-// list must carry Main-Workflow (MAIN_WORKFLOW_REQUIRED); a task may not be
-// created completed (INVALID_TASK), since completing records a note. On any
-// error nothing is written.
+// list must carry Main-Workflow (MAIN_WORKFLOW_REQUIRED); a Status that is
+// not a known status is UNKNOWN_STATUS; a task may not be created completed
+// (INVALID_TASK), since completing records a note. On any error nothing is
+// written.
 //
 // Main-Workflow is enforced on every change that would take it from a valid
 // list. A list whose first task lost it by hand is not blocked: Create and
 // Edit still work on it, and an Edit of its first task can put it back.
 func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.Task, error) {
 	if len(tasks) == 0 {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: Address, Msg: "no tasks to create in " + Address}
+		_, _, err := c.flow.Create(nil, nil)
+		return nil, err
 	}
 	var created []taskdoc.Task
-	err := c.withList(ctx, func(s *state) error {
-		src := s.source
-		if src == nil {
-			src = newList()
+	err := c.withList(ctx, nil, func(s *state) error {
+		doc := s.doc
+		if doc == nil {
+			var err error
+			if doc, err = taskdoc.Parse(newList()); err != nil {
+				return err
+			}
 		}
-		doc, err := parse(src)
+		wasValid := checkMainWorkflow(doc) == nil
+		nd, added, err := c.flow.Create(doc, tasks)
 		if err != nil {
 			return err
 		}
-		wasValid := checkMainWorkflow(doc) == nil
-		// One AddTasks call and one parse: a parse per task would make
-		// creating a long list quadratic.
-		if src, err = doc.AddTasks(tasks); err != nil {
-			return inList(err)
+		if wasValid {
+			if err := checkMainWorkflow(nd); err != nil {
+				return err
+			}
 		}
-		if doc, err = parse(src); err != nil {
-			return err
+		created = make([]taskdoc.Task, len(added))
+		for i, t := range added {
+			created[i] = *t
 		}
-		if created, err = createdTasks(doc, tasks); err != nil {
-			return err
-		}
-		if err := keepsMainWorkflow(wasValid, doc); err != nil {
-			return err
-		}
-		return s.write(src)
+		return s.write(nd.Source)
 	})
 	if err != nil {
 		return nil, err
-	}
-	return created, nil
-}
-
-// createdTasks looks the new tasks up in doc and refuses completed ones.
-func createdTasks(doc *taskdoc.Document, tasks []taskdoc.NewTask) ([]taskdoc.Task, error) {
-	created := make([]taskdoc.Task, 0, len(tasks))
-	for _, t := range tasks {
-		task, err := doc.Task(taskdoc.Slug(t.Title))
-		if err != nil {
-			return nil, inList(err)
-		}
-		if task.Status == taskdoc.StatusCompleted {
-			return nil, &taskdoc.Error{
-				Code: taskdoc.CodeInvalidTask, Path: Address, Slug: task.Slug,
-				Msg: fmt.Sprintf("task %q in %s cannot be created completed: complete it with a note instead", task.Slug, Address),
-			}
-		}
-		created = append(created, *task)
 	}
 	return created, nil
 }
@@ -151,71 +67,46 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
-	err := c.withList(ctx, func(s *state) error {
+	err := c.withList(ctx, nil, func(s *state) error {
 		if s.doc == nil {
 			return noList(slug)
 		}
-		before, err := s.doc.Task(slug)
+		nd, after, err := c.flow.Edit(s.doc, slug, e)
 		if err != nil {
-			return inList(err)
-		}
-		src, err := s.doc.EditTask(slug, e)
-		if err != nil {
-			return inList(err)
-		}
-		newSlug := slug
-		if e.Title != "" {
-			newSlug = taskdoc.Slug(e.Title)
-		}
-		after, err := s.doc.TaskAfter(src, newSlug)
-		if err != nil {
-			return inList(err)
-		}
-		if after.Status == taskdoc.StatusCompleted && before.Status != taskdoc.StatusCompleted {
-			return &taskdoc.Error{
-				Code: taskdoc.CodeInvalidTransition, Path: Address, Slug: slug,
-				Msg: fmt.Sprintf("task %q in %s cannot be completed by an edit: complete it with a note instead", slug, Address),
-			}
-		}
-		if err := keepsFirstMainWorkflow(s.doc, before, after); err != nil {
 			return err
 		}
+		// An edit changes one task, so the list's first task changes only
+		// when it is the one edited; a list broken by hand stays editable.
+		if slug == s.doc.Tasks[0].Slug && checkMainWorkflow(s.doc) == nil {
+			if err := checkMainWorkflow(nd); err != nil {
+				return err
+			}
+		}
 		edited = *after
-		return s.write(src)
+		return s.write(nd.Source)
 	})
 	return edited, err
 }
 
 // List returns the list's tasks in order, only those with one of statuses
-// when any are given. No list is an empty list.
+// when any are given (read with taskdoc.ParseStatus, so " In_Progress " is
+// in_progress and an unknown one is UNKNOWN_STATUS). No list is an empty
+// list.
 func (c *List) List(ctx context.Context, statuses ...taskdoc.Status) ([]taskdoc.Task, error) {
-	for _, st := range statuses {
-		if _, err := taskdoc.ParseStatus(string(st)); err != nil {
-			return nil, err
-		}
+	if _, err := c.flow.StatusSet(statuses); err != nil {
+		return nil, err
 	}
 	var tasks []taskdoc.Task
-	err := c.withList(ctx, func(s *state) error {
-		if s.doc == nil {
-			return nil
+	err := c.withList(ctx, nil, func(s *state) error {
+		var all []taskdoc.Task
+		if s.doc != nil {
+			all = s.doc.Tasks
 		}
-		for _, t := range s.doc.Tasks {
-			if len(statuses) == 0 || hasStatus(statuses, t.Status) {
-				tasks = append(tasks, t)
-			}
-		}
-		return nil
+		var err error
+		tasks, err = c.flow.Filter(all, statuses)
+		return err
 	})
 	return tasks, err
-}
-
-func hasStatus(statuses []taskdoc.Status, s taskdoc.Status) bool {
-	for _, want := range statuses {
-		if strings.EqualFold(string(want), string(s)) {
-			return true
-		}
-	}
-	return false
 }
 
 // View returns the tasks with the given plain slugs, in the order asked, or
@@ -228,7 +119,7 @@ func (c *List) View(ctx context.Context, slugs ...string) ([]taskdoc.Task, error
 		}
 	}
 	var tasks []taskdoc.Task
-	err := c.withList(ctx, func(s *state) error {
+	err := c.withList(ctx, nil, func(s *state) error {
 		if s.doc == nil {
 			if len(slugs) == 0 {
 				return nil
@@ -242,7 +133,7 @@ func (c *List) View(ctx context.Context, slugs ...string) ([]taskdoc.Task, error
 		for _, slug := range slugs {
 			t, err := s.doc.Task(slug)
 			if err != nil {
-				return inList(err)
+				return err
 			}
 			tasks = append(tasks, *t)
 		}
@@ -256,56 +147,49 @@ func (c *List) View(ctx context.Context, slugs ...string) ([]taskdoc.Task, error
 // new first task (unless that task has its own), so the list stays valid and
 // the next task still knows its orchestration method. Clear never removes
 // the whole list: a list whose tasks are all completed is archived instead.
+// The removals are a chain of edits of one parsed list: one parse in all.
 func (c *List) Clear(ctx context.Context) (int, error) {
 	removed := 0
-	err := c.withList(ctx, func(s *state) error {
+	err := c.withList(ctx, nil, func(s *state) error {
 		if s.doc == nil {
 			return nil
 		}
-		doc := s.doc
-		src, doc, err := keepMainWorkflow(s.source, doc)
+		doc, err := keepMainWorkflow(s.doc)
 		if err != nil {
 			return err
 		}
 		for _, slug := range completedSlugs(doc) {
-			if src, err = doc.RemoveTask(slug); err != nil {
-				return inList(err)
-			}
-			if doc, err = parse(src); err != nil {
+			if doc, err = doc.RemoveTask(slug); err != nil {
 				return err
 			}
 			removed++
 		}
-		return s.write(src)
+		return s.write(doc.Source)
 	})
 	return removed, err
 }
 
 // keepMainWorkflow copies a completed first task's Main-Workflow to the
 // first task that is not completed, if that one has none.
-func keepMainWorkflow(src []byte, doc *taskdoc.Document) ([]byte, *taskdoc.Document, error) {
+func keepMainWorkflow(doc *taskdoc.Document) (*taskdoc.Document, error) {
 	if len(doc.Tasks) == 0 || doc.Tasks[0].Status != taskdoc.StatusCompleted {
-		return src, doc, nil
+		return doc, nil
 	}
-	main, ok := doc.Tasks[0].Field(MainWorkflowField)
-	if !ok || strings.TrimSpace(main) == "" {
-		return src, doc, nil
+	main := mainWorkflowName(doc)
+	if main == "" {
+		return doc, nil
 	}
 	for _, t := range doc.Tasks {
 		if t.Status == taskdoc.StatusCompleted {
 			continue
 		}
-		if v, ok := t.Field(MainWorkflowField); ok && strings.TrimSpace(v) != "" {
-			return src, doc, nil
+		if v, ok := t.Field(taskdoc.KeyMainWorkflow); ok && strings.TrimSpace(v) != "" {
+			return doc, nil
 		}
-		out, err := doc.SetField(t.Slug, MainWorkflowField, main)
-		if err != nil {
-			return nil, nil, inList(err)
-		}
-		newDoc, err := parse(out)
-		return out, newDoc, err
+		nd, _, err := doc.SetField(t.Slug, taskdoc.KeyMainWorkflow, main)
+		return nd, err
 	}
-	return src, doc, nil
+	return doc, nil
 }
 
 func completedSlugs(doc *taskdoc.Document) []string {
@@ -345,45 +229,27 @@ func checkSlug(slug string) error {
 	return nil
 }
 
-// checkMainWorkflow enforces that the list's first task carries Main-Workflow.
-func checkMainWorkflow(doc *taskdoc.Document) error {
-	if len(doc.Tasks) == 0 {
-		return nil
-	}
-	return checkFirst(&doc.Tasks[0])
-}
-
-// checkFirst enforces that first, the list's first task, carries
+// checkMainWorkflow enforces that the list's first task carries
 // Main-Workflow.
-func checkFirst(first *taskdoc.Task) error {
-	if v, ok := first.Field(MainWorkflowField); ok && strings.TrimSpace(v) != "" {
+func checkMainWorkflow(doc *taskdoc.Document) error {
+	if len(doc.Tasks) == 0 || mainWorkflowName(doc) != "" {
 		return nil
 	}
+	first := doc.Tasks[0]
 	return &taskdoc.Error{
 		Code: taskdoc.CodeMainWorkflowRequired, Path: Address, Slug: first.Slug,
 		Msg: fmt.Sprintf("the first task of %s, %q, must carry a %s field (like \"- %s: tdd-incremental-orchestration\")",
-			Address, first.Slug, MainWorkflowField, MainWorkflowField),
+			Address, first.Slug, taskdoc.KeyMainWorkflow, taskdoc.KeyMainWorkflow),
 	}
 }
 
-// keepsMainWorkflow refuses a change that leaves a valid list (a new list
-// included) without Main-Workflow on its first task. A list broken by hand
-// can still be changed, so that it can be repaired.
-func keepsMainWorkflow(wasValid bool, doc *taskdoc.Document) error {
-	if !wasValid {
-		return nil
+// mainWorkflowName is the first task's Main-Workflow, or "".
+func mainWorkflowName(doc *taskdoc.Document) string {
+	if len(doc.Tasks) == 0 {
+		return ""
 	}
-	return checkMainWorkflow(doc)
-}
-
-// keepsFirstMainWorkflow is keepsMainWorkflow for an edit of the task
-// before, which reads after once edited: an edit changes that task only, so
-// the list's first task changes only when before is the first task.
-func keepsFirstMainWorkflow(doc *taskdoc.Document, before, after *taskdoc.Task) error {
-	if before.Slug != doc.Tasks[0].Slug || checkMainWorkflow(doc) != nil {
-		return nil
-	}
-	return checkFirst(after)
+	v, _ := doc.Tasks[0].Field(taskdoc.KeyMainWorkflow)
+	return strings.TrimSpace(v)
 }
 
 // noList is the error for naming a task when there is no list.
@@ -392,25 +258,6 @@ func noList(slug string) error {
 		Code: taskdoc.CodeTaskNotFound, Path: Address, Slug: slug,
 		Msg: fmt.Sprintf("task %q not found: there is no coordinator list (%s); create tasks first", slug, Address),
 	}
-}
-
-// inList sets the list's address on a *taskdoc.Error that has no path.
-func inList(err error) error {
-	var e *taskdoc.Error
-	if errors.As(err, &e) && e.Path == "" {
-		copied := *e
-		copied.Path = Address
-		return &copied
-	}
-	return err
-}
-
-func parse(src []byte) (*taskdoc.Document, error) {
-	doc, err := taskdoc.Parse(src)
-	if err != nil {
-		return nil, inList(err)
-	}
-	return doc, nil
 }
 
 func isNotExist(err error) bool {

@@ -284,7 +284,7 @@ func TestClear(t *testing.T) {
 	assert.Equal(t, 2, removed)
 	doc := parseFile(t, root, activeFile)
 	assert.Equal(t, []string{"c", "d"}, slugsOf(doc.Tasks))
-	assert.Equal(t, "tdd-incremental-orchestration", field(t, doc.Tasks[0], coordinator.MainWorkflowField))
+	assert.Equal(t, "tdd-incremental-orchestration", field(t, doc.Tasks[0], taskdoc.KeyMainWorkflow))
 	assert.Equal(t, taskdoc.StatusInProgress, doc.Tasks[0].Status)
 
 	before := mustRead(t, root, activeFile)
@@ -308,7 +308,7 @@ func TestClearKeepsOwnMainWorkflow(t *testing.T) {
 	require.NoError(t, err)
 	doc := parseFile(t, root, activeFile)
 	require.Len(t, doc.Tasks, 1)
-	assert.Equal(t, "other", field(t, doc.Tasks[0], coordinator.MainWorkflowField))
+	assert.Equal(t, "other", field(t, doc.Tasks[0], taskdoc.KeyMainWorkflow))
 }
 
 func TestCheckSequential(t *testing.T) {
@@ -377,7 +377,7 @@ func TestListBrokenByHand(t *testing.T) {
 	require.NoError(t, err)
 	_, err = list.Edit(bg, "a", taskdoc.Edit{Content: "- Status: pending\n- Main-Workflow: tdd-incremental-orchestration"})
 	require.NoError(t, err)
-	assert.Equal(t, "tdd-incremental-orchestration", field(t, parseFile(t, root, activeFile).Tasks[0], coordinator.MainWorkflowField))
+	assert.Equal(t, "tdd-incremental-orchestration", field(t, parseFile(t, root, activeFile).Tasks[0], taskdoc.KeyMainWorkflow))
 	_, err = list.Edit(bg, "a", taskdoc.Edit{Content: "- Status: pending"})
 	requireCode(t, err, taskdoc.CodeMainWorkflowRequired)
 }

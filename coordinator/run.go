@@ -1,16 +1,14 @@
 package coordinator
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/taskmd/taskmd/archive"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // StartOptions tunes Start.
@@ -31,9 +29,9 @@ type CompleteOptions struct {
 // Started is the task to work on, with what it needs.
 type Started struct {
 	Task         taskdoc.Task
-	MainWorkflow *workspace.Workflow // on the list's first start, or with FullContext
-	Workflow     *workspace.Workflow // the task's Workflow field; nil when it has none
-	References   []workspace.LoadedDocument
+	MainWorkflow *taskcontext.Workflow // on the list's first start, or with FullContext
+	Workflow     *taskcontext.Workflow // the task's Workflow field; nil when it has none
+	References   []taskcontext.LoadedDocument
 	// Missing names the workflows and references (as written) that do not
 	// exist. They do not stop the start.
 	Missing []string
@@ -66,33 +64,66 @@ type Completed struct {
 // the list's first start, judged from the file: no task was in progress or
 // completed before this call. It comes again whenever opt.FullContext is
 // set. The task's Workflow and its references (depth-limited) always come;
-// missing ones are listed in Missing.
+// missing ones are listed in Missing. They are loaded before the list is
+// locked and checked again under the lock (see package taskflow), so a
+// failure to load them leaves the list as it was.
 func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
-	var (
-		task      taskdoc.Task
-		mainName  string
-		firstTime bool
-	)
-	err := c.withList(ctx, func(s *state) error {
+	snap := c.snapshot(ctx)
+	var pre *taskflow.Preloaded
+	if snap != nil && !Finished(snap.Doc) {
+		if t, err := next(snap.Doc); err == nil {
+			var err error
+			if pre, err = taskflow.Preload(ctx, c.ws, c.startRequest(snap.Doc, t, opt)); err != nil {
+				return nil, taskflow.At(err, Address, "")
+			}
+		}
+	}
+	var started *Started
+	err := c.withList(ctx, snap, func(s *state) error {
 		if s.doc == nil {
 			return noneAvailable(nil)
 		}
-		firstTime = firstStart(s.doc)
-		mainName = mainWorkflowName(s.doc)
-		t, src, err := startNext(s.source, s.doc)
+		t, err := next(s.doc)
 		if err != nil {
 			return err
 		}
-		task = t
-		return s.write(src)
+		req := c.startRequest(s.doc, t, opt)
+		nd, task, err := c.flow.Start(s.doc, t.Slug)
+		if err != nil {
+			return err
+		}
+		if started, err = c.started(ctx, pre, task, req); err != nil {
+			return err
+		}
+		return s.write(nd.Source)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if !firstTime && !opt.FullContext {
-		mainName = ""
+	return started, nil
+}
+
+// startRequest is what a start of t loads from doc, the list before the
+// start: Main-Workflow on the list's first start or when asked for, and
+// t's Workflow and references.
+func (c *List) startRequest(doc *taskdoc.Document, t *taskdoc.Task, opt StartOptions) taskcontext.Request {
+	req := taskcontext.Request{Task: t, Depth: c.cfg.Depth}
+	if firstStart(doc) || opt.FullContext {
+		req.MainWorkflow = mainWorkflowName(doc)
 	}
-	return c.load(ctx, task, mainName, true)
+	return req
+}
+
+// started loads (or takes the preloaded) context of task, which req was
+// made for in the list before the edit, and returns it with the task.
+func (c *List) started(ctx context.Context, pre *taskflow.Preloaded, task *taskdoc.Task, req taskcontext.Request) (*Started, error) {
+	req.Task = task
+	loaded, err := pre.Context(ctx, c.ws, req)
+	if err != nil {
+		return nil, err
+	}
+	return &Started{Task: *task, MainWorkflow: loaded.MainWorkflow, Workflow: loaded.Workflow,
+		References: loaded.References, Missing: loaded.Missing}, nil
 }
 
 // Complete completes the current task with note (required: NOTE_REQUIRED
@@ -102,131 +133,106 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 // that skipped Start loses nothing. When every task is then completed, the
 // list is archived in the same critical section and ArchivedTo names the
 // archive; the next Create starts a fresh list.
+//
+// With IncludeFullWorkflow the next task's context is loaded as Start
+// loads it, before anything is written: a failure to load it leaves the
+// list as it was.
 func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (*Completed, error) {
-	if strings.TrimSpace(note) == "" {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: Address, Msg: "completing a task of " + Address + " needs a note"}
+	if err := c.flow.CheckNote(note, ""); err != nil {
+		return nil, err
 	}
-	now := c.now().UTC()
-	var (
-		res  Completed
-		next *taskdoc.Task
-	)
-	err := c.withList(ctx, func(s *state) error {
+	now := c.cfg.Today()
+	var snap *taskflow.Snapshot
+	var pre *taskflow.Preloaded
+	if opt.IncludeFullWorkflow {
+		var err error
+		if snap, pre, err = c.preloadNext(ctx, note, now); err != nil {
+			return nil, err
+		}
+	}
+	var res Completed
+	err := c.withList(ctx, snap, func(s *state) error {
 		if s.doc == nil {
 			return noneAvailable(nil)
 		}
-		current, err := pick(s.doc)
+		current, err := next(s.doc)
 		if err != nil {
 			return err
 		}
-		src, err := s.doc.Complete(current.Slug, note, now)
-		if err != nil {
-			return inList(err)
-		}
-		if onlyOneLeft(s.doc, current) {
-			return c.completeLast(ctx, s, &res, src, current.Slug, note, now)
-		}
-		doc, err := parse(src)
+		doc, done, err := c.flow.Complete(s.doc, current.Slug, note, now)
 		if err != nil {
 			return err
 		}
-		done, err := doc.Task(current.Slug)
-		if err != nil {
-			return inList(err)
+		res.Task = *done
+		res.Note, res.Date = taskflow.CompletedFields(done, note, now)
+		if Finished(doc) {
+			if err := s.write(doc.Source); err != nil {
+				return err
+			}
+			res.ArchivedTo, err = c.archiveLocked(ctx, s.tx, doc.Source)
+			return err
 		}
-		res.record(done, note, now)
-		t, src, err := startNext(src, doc)
-		switch {
-		case errors.Is(err, taskdoc.ErrNoAvailableTasks):
+		t, err := next(doc)
+		if err != nil {
 			res.Blocked = waitingSlugs(doc)
-		case err != nil:
-			return err
-		default:
-			next = &t
+			return s.write(doc.Source)
 		}
-		return s.write(src)
+		req := taskcontext.Request{Task: t, Depth: c.cfg.Depth}
+		doc, task, err := c.flow.Start(doc, t.Slug)
+		if err != nil {
+			return err
+		}
+		if opt.IncludeFullWorkflow {
+			if res.Next, err = c.started(ctx, pre, task, req); err != nil {
+				return err
+			}
+		} else {
+			res.Next = &Started{Task: *task}
+		}
+		return s.write(doc.Source)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if next != nil {
-		if res.Next, err = c.load(ctx, *next, "", opt.IncludeFullWorkflow); err != nil {
-			return nil, err
-		}
-	}
 	return &res, nil
 }
 
-// completeLast writes the list with its last task completed (src) and
-// archives it in the same critical section. The completed task is read back
-// from src without parsing the whole list again.
-func (c *List) completeLast(ctx context.Context, s *state, res *Completed, src []byte, slug, note string, now time.Time) error {
-	done, err := s.doc.TaskAfter(src, slug)
+// preloadNext reads the list without its lock, completes its current task
+// in memory and loads the context of the task that would come next.
+func (c *List) preloadNext(ctx context.Context, note string, now time.Time) (*taskflow.Snapshot, *taskflow.Preloaded, error) {
+	snap := c.snapshot(ctx)
+	if snap == nil || Finished(snap.Doc) {
+		return snap, nil, nil
+	}
+	current, err := next(snap.Doc)
 	if err != nil {
-		return inList(err)
+		return snap, nil, nil
 	}
-	res.record(done, note, now)
-	if err := s.write(src); err != nil {
-		return err
+	doc, _, err := c.flow.Complete(snap.Doc, current.Slug, note, now)
+	if err != nil || Finished(doc) {
+		return snap, nil, nil
 	}
-	res.ArchivedTo, err = archive.CoordinatorLocked(ctx, c.ws, s.tx, src, now)
-	return err
+	t, err := next(doc)
+	if err != nil {
+		return snap, nil, nil
+	}
+	pre, err := taskflow.Preload(ctx, c.ws, taskcontext.Request{Task: t, Depth: c.cfg.Depth})
+	if err != nil {
+		return nil, nil, taskflow.At(err, Address, "")
+	}
+	return snap, pre, nil
 }
 
-// onlyOneLeft reports whether completing current finishes the list: every
-// other task is completed already.
-func onlyOneLeft(doc *taskdoc.Document, current *taskdoc.Task) bool {
-	for i := range doc.Tasks {
-		if &doc.Tasks[i] != current && doc.Tasks[i].Status != taskdoc.StatusCompleted {
-			return false
-		}
-	}
-	return true
-}
-
-// record fills the completed task, its note and its date as the file has
-// them.
-func (r *Completed) record(t *taskdoc.Task, note string, now time.Time) {
-	r.Task, r.Note, r.Date = *t, note, now.Format("2006-01-02")
-	if v, ok := t.Field("Note"); ok {
-		r.Note = v
-	}
-	if v, ok := t.Field("Completed"); ok {
-		r.Date = v
-	}
-}
-
-// startNext picks the task to work on and marks it in_progress when it is
-// pending. It returns the task and the (possibly unchanged) list; the task
-// is read back from the edited list without parsing all of it.
-func startNext(src []byte, doc *taskdoc.Document) (taskdoc.Task, []byte, error) {
-	t, err := pick(doc)
-	if err != nil {
-		return taskdoc.Task{}, src, err
-	}
-	if t.Status == taskdoc.StatusInProgress {
-		return *t, src, nil
-	}
-	out, err := doc.SetStatus(t.Slug, taskdoc.StatusInProgress)
-	if err != nil {
-		return taskdoc.Task{}, src, inList(err)
-	}
-	started, err := doc.TaskAfter(out, t.Slug)
-	if err != nil {
-		return taskdoc.Task{}, src, inList(err)
-	}
-	return *started, out, nil
-}
-
-// pick returns the task in progress, else the first pending task.
-func pick(doc *taskdoc.Document) (*taskdoc.Task, error) {
+// next is the coordinator's "pick next" rule: the task in progress, else
+// the first task the start move can take (pending).
+func next(doc *taskdoc.Document) (*taskdoc.Task, error) {
 	for i := range doc.Tasks {
 		if doc.Tasks[i].Status == taskdoc.StatusInProgress {
 			return &doc.Tasks[i], nil
 		}
 	}
 	for i := range doc.Tasks {
-		if doc.Tasks[i].Status == taskdoc.StatusPending {
+		if taskflow.Startable(&doc.Tasks[i]) {
 			return &doc.Tasks[i], nil
 		}
 	}
@@ -234,13 +240,11 @@ func pick(doc *taskdoc.Document) (*taskdoc.Task, error) {
 }
 
 // waitingSlugs lists the tasks that are neither completed nor startable
-// (blocked, or a status this package does not start).
+// (blocked, or a status the start move does not take).
 func waitingSlugs(doc *taskdoc.Document) []string {
 	var slugs []string
-	for _, t := range doc.Tasks {
-		switch t.Status {
-		case taskdoc.StatusCompleted, taskdoc.StatusPending, taskdoc.StatusInProgress:
-		default:
+	for i, t := range doc.Tasks {
+		if t.Status != taskdoc.StatusCompleted && !taskflow.Startable(&doc.Tasks[i]) {
 			slugs = append(slugs, t.Slug)
 		}
 	}
@@ -256,8 +260,8 @@ func noneAvailable(doc *taskdoc.Document) error {
 	case len(waitingSlugs(doc)) > 0:
 		e.Available = waitingSlugs(doc)
 		var names []string
-		for _, t := range doc.Tasks {
-			if t.Status != taskdoc.StatusCompleted && t.Status != taskdoc.StatusPending && t.Status != taskdoc.StatusInProgress {
+		for i, t := range doc.Tasks {
+			if t.Status != taskdoc.StatusCompleted && !taskflow.Startable(&doc.Tasks[i]) {
 				names = append(names, fmt.Sprintf("%q (%s)", t.Slug, t.Status))
 			}
 		}
@@ -277,110 +281,4 @@ func firstStart(doc *taskdoc.Document) bool {
 		}
 	}
 	return true
-}
-
-// mainWorkflowName is the first task's Main-Workflow, or "".
-func mainWorkflowName(doc *taskdoc.Document) string {
-	if len(doc.Tasks) == 0 {
-		return ""
-	}
-	v, _ := doc.Tasks[0].Field(MainWorkflowField)
-	return strings.TrimSpace(v)
-}
-
-// load reads what a started task needs, outside the list's lock: the
-// workflows and references are other files and the task is already marked.
-// mainName is the Main-Workflow to load, "" for none; full loads the task's
-// Workflow and references.
-func (c *List) load(ctx context.Context, task taskdoc.Task, mainName string, full bool) (*Started, error) {
-	st := &Started{Task: task}
-	var err error
-	if mainName != "" {
-		if st.MainWorkflow, err = c.workflow(ctx, mainName, st); err != nil {
-			return nil, err
-		}
-	}
-	if !full {
-		return st, nil
-	}
-	if name, ok := task.Field(WorkflowField); ok && strings.TrimSpace(name) != "" {
-		if st.Workflow, err = c.workflow(ctx, strings.TrimSpace(name), st); err != nil {
-			return nil, err
-		}
-	}
-	if c.depth > 0 && len(task.References) > 0 {
-		docs, missing, err := c.ws.LoadReferences(ctx, task.References, c.depth)
-		if err != nil {
-			return nil, err
-		}
-		st.References = docs
-		st.Missing = append(st.Missing, missing...)
-	}
-	return st, nil
-}
-
-// workflow loads a workflow by name; a missing one (or a name that cannot
-// name a workflow file) is added to st.Missing instead of failing the start.
-func (c *List) workflow(ctx context.Context, name string, st *Started) (*workspace.Workflow, error) {
-	wf, err := c.ws.LoadWorkflow(ctx, name)
-	switch taskdoc.CodeOf(err) {
-	case "":
-		if err != nil {
-			return nil, err
-		}
-		return &wf, nil
-	case taskdoc.CodeDocumentNotFound, taskdoc.CodeInvalidAddress, taskdoc.CodeOutsideRoot, taskdoc.CodeSymlink:
-		st.Missing = append(st.Missing, name)
-		return nil, nil
-	default:
-		return nil, err
-	}
-}
-
-// state is the list inside one critical section.
-type state struct {
-	tx     *workspace.Tx
-	source []byte            // the file's bytes; nil when there is no list
-	doc    *taskdoc.Document // parsed source; nil when there is no list
-}
-
-// write replaces the list with src unless it is unchanged. It ends the
-// critical section's changes: s.doc no longer describes the file.
-func (s *state) write(src []byte) error {
-	if s.source != nil && bytes.Equal(src, s.source) {
-		return nil
-	}
-	if err := s.tx.Write(archive.ActiveList, src); err != nil {
-		return err
-	}
-	s.source, s.doc = src, nil
-	return nil
-}
-
-// withList runs fn holding the list's lock, with the list read and parsed.
-// It first finishes an archive that a crash interrupted (a list whose tasks
-// are all completed is archived, see archive.Recover); fn then sees no list.
-func (c *List) withList(ctx context.Context, fn func(s *state) error) error {
-	return c.ws.Lock(ctx, []string{archive.ActiveList}, func(tx *workspace.Tx) error {
-		s := &state{tx: tx}
-		data, _, err := tx.Read(archive.ActiveList)
-		if isNotExist(err) {
-			return fn(s)
-		}
-		if err != nil {
-			return err
-		}
-		doc, err := parse(data)
-		if err != nil {
-			return err
-		}
-		if archive.Finished(doc) {
-			if _, err := archive.CoordinatorLocked(ctx, c.ws, tx, data, c.now()); err != nil {
-				return err
-			}
-			return fn(s)
-		}
-		s.source, s.doc = data, doc
-		return fn(s)
-	})
 }

@@ -1,21 +1,12 @@
 package subagent
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
-
-// docsDir is the workspace folder that document addresses are relative to:
-// "/api/auth.md" is the file docs/api/auth.md.
-const docsDir = "docs"
-
-// Folders that other systems own. Their addresses would map into docs/, but
-// a caller who writes them means the coordinator list or an archive, so
-// they are refused rather than silently created as documents.
-var foreignNamespaces = []string{"coordinator", "archived"}
 
 // target is a parsed caller address: what errors report, and the file.
 type target struct {
@@ -23,6 +14,8 @@ type target struct {
 	slug string // "" for a document address
 	name string // "docs/api/auth.md"
 }
+
+func (t target) flow() taskflow.Flow { return taskflow.Flow{Path: t.path} }
 
 // taskTarget parses "/doc.md#slug", the address of one task.
 func taskTarget(address string) (target, error) {
@@ -50,46 +43,23 @@ func documentTarget(document string) (target, error) {
 	return t, nil
 }
 
-// parseTarget checks the namespace before anything else, so that a
+// parseTarget checks the folder before anything else, so that a
 // coordinator address gets the error that points to the right system
-// whether or not it has a slug.
+// whether or not it has a slug. Addresses in /coordinator/ and /archived/
+// belong to other systems: a caller who writes them means the coordinator
+// list or an archive, so they are refused rather than read as documents.
 func parseTarget(address string) (target, error) {
 	a, err := taskdoc.ParseAddress(address)
 	if err != nil {
 		path, slug, _ := strings.Cut(address, "#")
-		return target{path: path, slug: slug}, at(err, path, slug)
+		return target{path: path, slug: slug}, taskflow.At(err, path, slug)
 	}
-	t := target{path: a.Path, slug: a.Slug, name: docsDir + a.Path}
-	first, _, _ := strings.Cut(strings.TrimPrefix(a.Path, "/"), "/")
-	for _, ns := range foreignNamespaces {
-		if strings.EqualFold(first, ns) {
-			return t, &taskdoc.Error{Code: taskdoc.CodeInvalidNamespace, Path: a.Path, Slug: a.Slug,
-				Msg: fmt.Sprintf("%s is in /%s/, which subagent tasks do not use: they live in documents under docs/ (use the coordinator for /coordinator/, the archive for /archived/)", a.Path, first)}
-		}
+	t := target{path: a.Path, slug: a.Slug, name: a.File()}
+	if folder := a.Folder(); folder != taskdoc.FolderDocs {
+		first, _, _ := strings.Cut(strings.TrimPrefix(a.Path, "/"), "/")
+		return t, &taskdoc.Error{Code: taskdoc.CodeInvalidNamespace, Path: a.Path, Slug: a.Slug,
+			Msg: fmt.Sprintf("%s is in /%s/, which subagent tasks do not use: they live in documents under %s/ (use the coordinator for /%s/, the archive for /%s/)",
+				a.Path, first, taskdoc.FolderDocs, taskdoc.FolderCoordinator, taskdoc.FolderArchived)}
 	}
 	return t, nil
-}
-
-// at returns err as a *taskdoc.Error that carries the caller's path, and
-// slug when the caller named a task: the workspace reports root-relative
-// names ("docs/api/auth.md"), a caller thinks in addresses. The code, the
-// cause are kept, and the message names the path.
-func at(err error, path, slug string) error {
-	if err == nil {
-		return nil
-	}
-	var e *taskdoc.Error
-	if !errors.As(err, &e) {
-		return &taskdoc.Error{Code: taskdoc.CodeIO, Path: path, Slug: slug, Err: err,
-			Msg: fmt.Sprintf("%s: %v", path, err)}
-	}
-	copied := *e
-	copied.Path = path
-	if copied.Msg != "" && !strings.Contains(copied.Msg, path) {
-		copied.Msg = path + ": " + copied.Msg
-	}
-	if slug != "" {
-		copied.Slug = slug
-	}
-	return &copied
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // The ad-hoc scenario: three tasks created in one document, then started
@@ -61,14 +61,14 @@ Implement refresh token endpoint
 	assert.Equal(t, "Implement JWT signing", started.Task.Title)
 	assert.Equal(t, taskdoc.StatusInProgress, started.Task.Status)
 	require.NotNil(t, started.Workflow)
-	assert.Equal(t, workspace.Workflow{Name: "tdd-incremental-orchestration", Content: scenarioFiles["workflows/tdd-incremental-orchestration.md"]}, *started.Workflow)
+	assert.Equal(t, taskcontext.Workflow{Name: "tdd-incremental-orchestration", Content: scenarioFiles["workflows/tdd-incremental-orchestration.md"]}, *started.Workflow)
 	assert.Empty(t, started.Missing)
 	require.Len(t, started.References, 1)
 	assert.Equal(t, "/specs/jwt-spec.md", started.References[0].Path)
 	assert.Equal(t, "JWT spec", started.References[0].Title)
 	assert.Equal(t, scenarioFiles["docs/specs/jwt-spec.md"], started.References[0].Content)
 	require.Len(t, started.References[0].Children, 1)
-	assert.Equal(t, workspace.LoadedDocument{Path: "/specs/keys.md#rotation", Title: "Rotation", Content: "## Rotation\n\nMonthly.\n", Depth: 2},
+	assert.Equal(t, taskcontext.LoadedDocument{Path: "/specs/keys.md#rotation", Title: "Rotation", Content: "## Rotation\n\nMonthly.\n", Depth: 2},
 		started.References[0].Children[0])
 	afterStart := strings.Replace(afterCreate, "- Status: pending\n- Workflow", "- Status: in_progress\n- Workflow", 1)
 	assert.Equal(t, afterStart, readFile(t, root, file))

@@ -2,12 +2,10 @@ package subagent
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"time"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // Started is what a subagent needs to work on a task: the task itself, the
@@ -19,10 +17,10 @@ type Started struct {
 	Task     taskdoc.Task // as it is in the file, in progress
 	// Workflow is the task's Workflow, nil when it has none or when the
 	// workflow file does not exist (then Missing names it).
-	Workflow *workspace.Workflow
+	Workflow *taskcontext.Workflow
 	// References are the documents and sections the task references, each
 	// with the ones it references in turn, down to the reference depth.
-	References []workspace.LoadedDocument
+	References []taskcontext.LoadedDocument
 	// Missing lists, by name, the workflow and by raw text ("@/x.md#y") the
 	// references that do not exist. They do not make Start fail: the task
 	// can still be worked on, and the caller can tell its user.
@@ -44,79 +42,57 @@ type Completed struct {
 // resuming after its context was lost); a completed or blocked task is
 // INVALID_TRANSITION.
 //
-// The workflow and the references are read while the document is locked
-// and before it is written, so a failure to load them (a reference that is
-// a symbolic link, say) leaves the task as it was.
+// The workflow and the references are loaded before the document is
+// locked, from an unlocked read of it, and checked again under the lock
+// (see package taskcontext for what is missing and what is an error). A
+// failure to load them (a reference that is a symbolic link, say) leaves
+// the task as it was.
 func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 	t, err := taskTarget(address)
 	if err != nil {
 		return nil, err
 	}
+	snap, err := s.snapshot(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	var pre *taskflow.Preloaded
+	if task, err := snap.Doc.Task(t.slug); err == nil && taskflow.Startable(task) {
+		if pre, err = taskflow.Preload(ctx, s.ws, s.request(task)); err != nil {
+			return nil, taskflow.At(err, t.path, t.slug)
+		}
+	}
 	started := &Started{Document: t.path}
 	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
-		doc, task, err := parseTask(t, current, exists, t.slug)
+		if !exists {
+			return nil, notFound(t)
+		}
+		doc, err := snap.Parse(current)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkStatus(task); err != nil {
+		nd, task, err := t.flow().Start(doc, t.slug)
+		if err != nil {
 			return nil, err
 		}
-		src := current
-		switch task.Status {
-		case taskdoc.StatusInProgress:
-		case taskdoc.StatusPending:
-			if src, err = doc.SetStatus(t.slug, taskdoc.StatusInProgress); err != nil {
-				return nil, err
-			}
-			if task, err = doc.TaskAfter(src, task.Slug); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, notStartable(t, task)
+		loaded, err := pre.Context(ctx, s.ws, s.request(task))
+		if err != nil {
+			return nil, err
 		}
 		started.Task = *task
-		return src, s.loadContext(ctx, started)
+		started.Workflow, started.References, started.Missing = loaded.Workflow, loaded.References, loaded.Missing
+		return nd.Source, nil
 	})
 	if err != nil {
-		return nil, at(err, t.path, t.slug)
+		return nil, taskflow.At(err, t.path, t.slug)
 	}
 	return started, nil
 }
 
-func notStartable(t target, task *taskdoc.Task) error {
-	why := "it is completed"
-	if task.Status == taskdoc.StatusBlocked {
-		why = "it is blocked; set its Status to pending with Edit once it can go on"
-	} else if task.Status != taskdoc.StatusCompleted {
-		why = fmt.Sprintf("its status is %s", task.Status)
-	}
-	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition,
-		Msg: fmt.Sprintf("task %q in %s cannot be started: %s", t.slug, t.path, why)}
-}
-
-// loadContext fills in the task's Workflow and references.
-func (s *Tasks) loadContext(ctx context.Context, st *Started) error {
-	if name, ok := st.Task.Field(WorkflowField); ok && strings.TrimSpace(name) != "" {
-		name = strings.TrimSpace(name)
-		wf, err := s.ws.LoadWorkflow(ctx, name)
-		switch code := taskdoc.CodeOf(err); {
-		case err == nil:
-			st.Workflow = &wf
-		case code == taskdoc.CodeDocumentNotFound || code == taskdoc.CodeInvalidAddress:
-			// A name that cannot be a workflow file names no workflow
-			// either: both are a field a person has to correct.
-			st.Missing = append(st.Missing, name)
-		default:
-			return err
-		}
-	}
-	docs, missing, err := s.ws.LoadReferences(ctx, st.Task.References, s.depth)
-	if err != nil {
-		return err
-	}
-	st.References = docs
-	st.Missing = append(st.Missing, missing...)
-	return nil
+// request is what Start loads for task: its Workflow and references, never
+// a Main-Workflow.
+func (s *Tasks) request(task *taskdoc.Task) taskcontext.Request {
+	return taskcontext.Request{Task: task, Depth: s.cfg.Depth}
 }
 
 // Complete marks the task at address completed, recording the date (UTC,
@@ -129,48 +105,26 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	if err != nil {
 		return nil, err
 	}
-	note = strings.TrimSpace(note)
-	if note == "" {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: t.path, Slug: t.slug,
-			Msg: fmt.Sprintf("completing task %q in %s needs a note saying what was done", t.slug, t.path)}
+	if err := t.flow().CheckNote(note, t.slug); err != nil {
+		return nil, err
 	}
-	date := s.now().UTC()
-	done := &Completed{Document: t.path, Note: note, Date: date.Format(time.DateOnly)}
+	date := s.cfg.Today()
+	done := &Completed{Document: t.path}
 	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
-		doc, task, err := parseTask(t, current, exists, t.slug)
+		doc, err := parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkStatus(task); err != nil {
-			return nil, err
-		}
-		if task.Status == taskdoc.StatusCompleted {
-			return nil, alreadyCompleted(t, task)
-		}
-		src, err := doc.Complete(t.slug, note, date)
+		nd, task, err := t.flow().Complete(doc, t.slug, note, date)
 		if err != nil {
-			return nil, err
-		}
-		if task, err = doc.TaskAfter(src, task.Slug); err != nil {
 			return nil, err
 		}
 		done.Task = *task
-		if v, ok := task.Field("Note"); ok {
-			done.Note = v
-		}
-		return src, nil
+		done.Note, done.Date = taskflow.CompletedFields(task, note, date)
+		return nd.Source, nil
 	})
 	if err != nil {
-		return nil, at(err, t.path, t.slug)
+		return nil, taskflow.At(err, t.path, t.slug)
 	}
 	return done, nil
-}
-
-func alreadyCompleted(t target, task *taskdoc.Task) error {
-	when := ""
-	if d, ok := task.Field("Completed"); ok {
-		when = " on " + d
-	}
-	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition,
-		Msg: fmt.Sprintf("task %q in %s was completed%s already; it keeps its first note", t.slug, t.path, when)}
 }

@@ -6,62 +6,41 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// Field names the subagent system reads.
-const (
-	StatusField   = "Status"
-	WorkflowField = "Workflow"
-)
-
 // DefaultReferenceDepth is how many levels of @/ references Start loads
 // unless WithReferenceDepth says otherwise.
-const DefaultReferenceDepth = 3
+const DefaultReferenceDepth = taskflow.DefaultReferenceDepth
 
 // Tasks gives access to the subagent tasks of one workspace. It keeps no
 // state of its own: every call reads the document it names (and changes it
 // under that file's lock), so any number of Tasks values, goroutines and
 // processes can work on one workspace at once.
 type Tasks struct {
-	ws    *workspace.Workspace
-	now   func() time.Time
-	depth int
+	ws  *workspace.Workspace
+	cfg taskflow.Config
 }
 
-// Option configures Tasks.
-type Option func(*config)
-
-type config struct {
-	now   func() time.Time
-	depth int
-}
+// An Option configures Tasks. Options are shared with package coordinator:
+// subagent.WithClock and coordinator.WithClock are the same option. A nil
+// Option is ignored.
+type Option = taskflow.Option
 
 // WithClock sets the clock that dates completions (in UTC). The default is
-// time.Now.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) {
-		if now != nil {
-			c.now = now
-		}
-	}
-}
+// time.Now; a nil clock is ignored.
+func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
 
 // WithReferenceDepth sets how many levels of @/ references Start loads: 1
 // loads the task's own references only, 0 or less loads none. The default
 // is DefaultReferenceDepth.
-func WithReferenceDepth(n int) Option {
-	return func(c *config) { c.depth = max(n, 0) }
-}
+func WithReferenceDepth(n int) Option { return taskflow.WithReferenceDepth(n) }
 
 // New returns the subagent tasks of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Tasks {
-	cfg := config{now: time.Now, depth: DefaultReferenceDepth}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
-	return &Tasks{ws: ws, now: cfg.now, depth: cfg.depth}
+	return &Tasks{ws: ws, cfg: taskflow.NewConfig(opts)}
 }
 
 // Create adds tasks to document ("/api/auth.md"), each after NewTask.After
@@ -80,68 +59,37 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		return nil, err
 	}
 	if len(tasks) == 0 {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: t.path,
-			Msg: fmt.Sprintf("no tasks to create in %s", t.path)}
+		_, _, err := t.flow().Create(nil, nil)
+		return nil, err
 	}
 	var created []taskdoc.Task
 	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
-		src := current
 		if !exists {
-			src = taskdoc.NewDocument(taskdoc.TitleFromPath(t.path))
+			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.path))
 		}
-		doc, err := taskdoc.Parse(src)
+		doc, err := taskdoc.Parse(current)
 		if err != nil {
 			return nil, err
 		}
-		// One AddTasks call and one parse: a parse per task would make
-		// creating a plan in a large document quadratic.
-		if src, err = doc.AddTasks(tasks); err != nil {
+		nd, added, err := t.flow().Create(doc, tasks)
+		if err != nil {
 			return nil, err
 		}
-		if doc, err = taskdoc.Parse(src); err != nil {
-			return nil, err
-		}
-		created, err = createdTasks(doc, tasks)
-		return src, err
+		created = values(added)
+		return nd.Source, nil
 	})
 	if err != nil {
-		return nil, at(err, t.path, "")
+		return nil, taskflow.At(err, t.path, "")
 	}
 	return created, nil
 }
 
-// createdTasks looks the new tasks up in doc and checks their status.
-func createdTasks(doc *taskdoc.Document, tasks []taskdoc.NewTask) ([]taskdoc.Task, error) {
-	created := make([]taskdoc.Task, 0, len(tasks))
-	for _, nt := range tasks {
-		task, err := doc.Task(taskdoc.Slug(strings.TrimSpace(nt.Title)))
-		if err != nil {
-			return nil, err
-		}
-		if err := checkStatus(task); err != nil {
-			return nil, err
-		}
-		if task.Status == taskdoc.StatusCompleted {
-			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Slug: task.Slug,
-				Msg: fmt.Sprintf("task %q cannot be created completed: create it pending, then complete it with a note", task.Slug)}
-		}
-		created = append(created, *task)
+func values(tasks []*taskdoc.Task) []taskdoc.Task {
+	out := make([]taskdoc.Task, len(tasks))
+	for i, t := range tasks {
+		out[i] = *t
 	}
-	return created, nil
-}
-
-// checkStatus refuses a Status field that is not a known status: the
-// parser reads it leniently, but a write must not leave a value that the
-// status rules cannot reason about.
-func checkStatus(task *taskdoc.Task) error {
-	v, ok := task.Field(StatusField)
-	if !ok {
-		return nil
-	}
-	if _, err := taskdoc.ParseStatus(v); err != nil {
-		return at(err, "", task.Slug)
-	}
-	return nil
+	return out
 }
 
 // Edit changes the title and/or the content (metadata and body) of the task
@@ -155,70 +103,44 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		return taskdoc.Task{}, err
 	}
 	if e.Title == "" && e.Content == "" {
-		return taskdoc.Task{}, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: t.path, Slug: t.slug,
-			Msg: fmt.Sprintf("edit of task %q in %s changes nothing: give a title, content or both", t.slug, t.path)}
+		_, _, err := t.flow().Edit(nil, t.slug, e)
+		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
 	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
-		doc, before, err := parseTask(t, current, exists, t.slug)
+		doc, err := parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
-		src, err := doc.EditTask(t.slug, e)
+		nd, task, err := t.flow().Edit(doc, t.slug, e)
 		if err != nil {
 			return nil, err
 		}
-		slug := t.slug
-		if e.Title != "" {
-			slug = taskdoc.Slug(strings.TrimSpace(e.Title))
-		}
-		after, err := doc.TaskAfter(src, slug)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkStatus(after); err != nil {
-			return nil, err
-		}
-		if after.Status == taskdoc.StatusCompleted && before.Status != taskdoc.StatusCompleted {
-			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition,
-				Msg: fmt.Sprintf("task %q in %s cannot be completed by an edit: complete it with a note instead", t.slug, t.path)}
-		}
-		edited = *after
-		return src, nil
+		edited = *task
+		return nd.Source, nil
 	})
 	if err != nil {
-		return taskdoc.Task{}, at(err, t.path, t.slug)
+		return taskdoc.Task{}, taskflow.At(err, t.path, t.slug)
 	}
 	return edited, nil
 }
 
 // List returns the tasks of document in order; only those with one of
 // statuses when any are given (statuses are read with taskdoc.ParseStatus,
-// so "In_Progress" is in_progress and an unknown one is UNKNOWN_STATUS).
+// so " In_Progress " is in_progress and an unknown one is UNKNOWN_STATUS).
 func (s *Tasks) List(ctx context.Context, document string, statuses ...taskdoc.Status) ([]taskdoc.Task, error) {
 	t, err := documentTarget(document)
 	if err != nil {
 		return nil, err
 	}
-	want := make(map[taskdoc.Status]bool, len(statuses))
-	for _, st := range statuses {
-		parsed, err := taskdoc.ParseStatus(string(st))
-		if err != nil {
-			return nil, at(err, t.path, "")
-		}
-		want[parsed] = true
+	if _, err := t.flow().StatusSet(statuses); err != nil {
+		return nil, err
 	}
 	doc, err := s.read(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	tasks := []taskdoc.Task{}
-	for _, task := range doc.Tasks {
-		if len(want) == 0 || want[task.Status] {
-			tasks = append(tasks, task)
-		}
-	}
-	return tasks, nil
+	return t.flow().Filter(doc.Tasks, statuses)
 }
 
 // View returns the tasks of document with the given slugs, in the order
@@ -241,7 +163,7 @@ func (s *Tasks) View(ctx context.Context, document string, slugs ...string) ([]t
 	for _, slug := range slugs {
 		task, err := doc.Task(strings.TrimPrefix(slug, "#"))
 		if err != nil {
-			return nil, at(err, t.path, slug)
+			return nil, taskflow.At(err, t.path, slug)
 		}
 		tasks = append(tasks, *task)
 	}
@@ -251,31 +173,35 @@ func (s *Tasks) View(ctx context.Context, document string, slugs ...string) ([]t
 // read parses the document at t without a lock: the workspace replaces
 // files atomically, so a read sees one whole version.
 func (s *Tasks) read(ctx context.Context, t target) (*taskdoc.Document, error) {
-	src, _, err := s.ws.Read(ctx, t.name)
+	snap, err := s.snapshot(ctx, t)
 	if err != nil {
-		return nil, at(err, t.path, t.slug)
+		return nil, err
 	}
-	doc, err := taskdoc.Parse(src)
-	if err != nil {
-		return nil, at(err, t.path, t.slug)
-	}
-	return doc, nil
+	return snap.Doc, nil
 }
 
-// parseTask parses the document at t, as Update passes it, and finds the
-// task slug in it.
-func parseTask(t target, src []byte, exists bool, slug string) (*taskdoc.Document, *taskdoc.Task, error) {
-	if !exists {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound,
-			Msg: fmt.Sprintf("document %s not found (no %s)", t.path, t.name)}
+// snapshot reads and parses the document at t without a lock.
+func (s *Tasks) snapshot(ctx context.Context, t target) (*taskflow.Snapshot, error) {
+	src, _, err := s.ws.Read(ctx, t.name)
+	if err != nil {
+		return nil, taskflow.At(err, t.path, t.slug)
 	}
 	doc, err := taskdoc.Parse(src)
 	if err != nil {
-		return nil, nil, err
+		return nil, taskflow.At(err, t.path, t.slug)
 	}
-	task, err := doc.Task(slug)
-	if err != nil {
-		return nil, nil, err
+	return &taskflow.Snapshot{Source: src, Doc: doc}, nil
+}
+
+// parseDocument parses the document at t, as Update passes it.
+func parseDocument(t target, src []byte, exists bool) (*taskdoc.Document, error) {
+	if !exists {
+		return nil, notFound(t)
 	}
-	return doc, task, nil
+	return taskdoc.Parse(src)
+}
+
+func notFound(t target) error {
+	return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound,
+		Msg: fmt.Sprintf("document %s not found (no %s)", t.path, t.name)}
 }

@@ -8,6 +8,17 @@ import (
 	"unicode/utf8"
 )
 
+// The folders of a workspace, relative to its root. Document addresses are
+// relative to FolderDocs ("/api/auth.md" is docs/api/auth.md), except those
+// whose first element is FolderCoordinator or FolderArchived, which name
+// those folders ("/coordinator/active.md" is coordinator/active.md).
+const (
+	FolderDocs        = "docs"        // knowledge-graph documents and their tasks
+	FolderCoordinator = "coordinator" // the coordinator's list
+	FolderArchived    = "archived"    // finished lists and documents
+	FolderWorkflows   = "workflows"   // workflow prompts, by name
+)
+
 // Address names a document, and optionally one of its tasks, the way
 // callers write it: "/api/auth.md#implement-jwt-signing".
 type Address struct {
@@ -58,6 +69,32 @@ func ParseAddress(s string) (Address, error) {
 		return bad(`the path does not name a ".md" document`)
 	}
 	return Address{Path: p, Slug: slug}, nil
+}
+
+// Folder returns the workspace folder the address names a file in:
+// FolderCoordinator or FolderArchived when its first element is that name,
+// in any case (as a file system that ignores case would read it), and
+// FolderDocs otherwise.
+func (a Address) Folder() string {
+	first, _, _ := strings.Cut(strings.TrimPrefix(a.Path, "/"), "/")
+	for _, f := range []string{FolderCoordinator, FolderArchived} {
+		if strings.EqualFold(first, f) {
+			return f
+		}
+	}
+	return FolderDocs
+}
+
+// File returns the root-relative name of the file the address names:
+// "docs/api/auth.md" for "/api/auth.md", "coordinator/active.md" for
+// "/coordinator/active.md", "archived/docs/x.md" for "/archived/docs/x.md".
+func (a Address) File() string {
+	rel := strings.TrimPrefix(a.Path, "/")
+	if f := a.Folder(); f != FolderDocs {
+		_, rest, _ := strings.Cut(rel, "/")
+		return f + "/" + rest
+	}
+	return FolderDocs + "/" + rel
 }
 
 // String returns the address as ParseAddress reads it.

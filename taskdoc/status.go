@@ -1,6 +1,9 @@
 package taskdoc
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Status is the state of a task as written in its Status field.
 type Status string
@@ -13,21 +16,78 @@ const (
 	StatusBlocked    Status = "blocked"
 )
 
-// knownStatuses lists the statuses ParseStatus accepts, in the order they
-// are shown to a caller who gave an unknown one.
-var knownStatuses = []Status{StatusPending, StatusInProgress, StatusCompleted, StatusBlocked}
+// Statuses lists every known status, in the order they are shown to a
+// caller who gave an unknown one.
+var Statuses = []Status{StatusPending, StatusInProgress, StatusCompleted, StatusBlocked}
+
+// A Move is one way a task's status changes, named after the operation
+// that makes it.
+type Move string
+
+// The moves.
+const (
+	// MoveStart is a worker taking the task (Start).
+	MoveStart Move = "start"
+	// MoveComplete records the task's note and date (Complete).
+	MoveComplete Move = "complete"
+	// MoveEdit is a person or an agent writing the Status field by hand
+	// (an edit of the task's content, or SetField).
+	MoveEdit Move = "edit"
+)
+
+// moves is the status machine: for each move, the statuses it may leave and
+// the ones it may reach from each. Every write path checks its move here
+// (CheckMove); a status a move does not list is refused as
+// INVALID_TRANSITION. Starting a task in progress is allowed and changes
+// nothing: a worker resuming after losing its context. An edit may set any
+// status but completed, which only Complete reaches, with a note.
+var moves = map[Move]map[Status][]Status{
+	MoveStart: {
+		StatusPending:    {StatusInProgress},
+		StatusInProgress: {StatusInProgress},
+	},
+	MoveComplete: {
+		StatusPending:    {StatusCompleted},
+		StatusInProgress: {StatusCompleted},
+		StatusBlocked:    {StatusCompleted},
+	},
+	MoveEdit: {
+		StatusPending:    {StatusPending, StatusInProgress, StatusBlocked},
+		StatusInProgress: {StatusPending, StatusInProgress, StatusBlocked},
+		StatusBlocked:    {StatusPending, StatusInProgress, StatusBlocked},
+		StatusCompleted:  {StatusPending, StatusInProgress, StatusBlocked, StatusCompleted},
+	},
+}
+
+// CheckMove reports whether move may take a task from status from to
+// status to: nil when it may, ErrInvalidTransition when it may not.
+func CheckMove(move Move, from, to Status) error {
+	if slices.Contains(moves[move][from], to) {
+		return nil
+	}
+	return &Error{Code: CodeInvalidTransition,
+		Msg: "a task cannot " + string(move) + " from " + string(from) + " to " + string(to)}
+}
+
+// MoveTarget returns the status move leads to from status from when there is
+// exactly one (start and complete), and whether move may leave from at all.
+func MoveTarget(move Move, from Status) (Status, bool) {
+	to := moves[move][from]
+	if len(to) != 1 {
+		return "", false
+	}
+	return to[0], true
+}
 
 // ParseStatus reads a status the way people write it: surrounding space is
 // ignored and case does not matter. Anything else is ErrUnknownStatus.
 func ParseStatus(s string) (Status, error) {
 	v := Status(strings.ToLower(strings.TrimSpace(s)))
-	for _, k := range knownStatuses {
-		if v == k {
-			return k, nil
-		}
+	if slices.Contains(Statuses, v) {
+		return v, nil
 	}
-	names := make([]string, len(knownStatuses))
-	for i, k := range knownStatuses {
+	names := make([]string, len(Statuses))
+	for i, k := range Statuses {
 		names[i] = string(k)
 	}
 	return "", &Error{

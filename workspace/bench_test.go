@@ -51,7 +51,11 @@ func flip(cur []byte, slug string) ([]byte, error) {
 	if task.Status == taskdoc.StatusInProgress {
 		next = taskdoc.StatusPending
 	}
-	return doc.SetStatus(slug, next)
+	nd, _, err := doc.SetStatus(slug, next)
+	if err != nil {
+		return nil, err
+	}
+	return nd.Source, nil
 }
 
 // rawWrite is the floor of a durable replace.

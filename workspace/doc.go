@@ -74,15 +74,17 @@
 // People editing files by hand, and tools that do not use these locks, are
 // not excluded; UpdateIf is how an editor detects that they changed a file.
 //
-// # Start context
+// # Moving a file aside
 //
-// LoadWorkflow reads workflows/<name>.md, and LoadReferences reads the
-// documents a task refers to with @/path.md or @/path.md#section (relative
-// to docs/), following their own references level by level up to a depth
-// limit: each document is loaded once, at the shallowest depth it is
-// reached from, so cycles end. A reference that names no file is reported
-// as missing, never fatal; one that leaves the root is never read. Both
-// are plain reads: they take no lock.
+// Tx.MoveAside moves a locked file to a new name (base.md, base-2.md, ...)
+// without ever losing it: the copy is durable before the original goes, the
+// copy never replaces a file, and the original is removed only if it still
+// holds the bytes copied (CONFLICT otherwise). A crash between the two
+// steps leaves a duplicate, and calling MoveAside again finishes the move.
+// The coordinator archives its finished lists with it, and package archive
+// moves documents aside by hand. What a task needs to be worked on
+// (workflows, referenced documents) is loaded by package taskcontext, above
+// this one.
 //
 // # Supported systems
 //

@@ -111,7 +111,11 @@ func setCount(i int) func([]byte, bool) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return doc.SetField(slug, "Count", strconv.Itoa(n+1))
+		nd, _, err := doc.SetField(slug, "Count", strconv.Itoa(n+1))
+		if err != nil {
+			return nil, err
+		}
+		return nd.Source, nil
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // The result types below are what agents read. Their JSON names are the
@@ -194,7 +194,7 @@ func toCompletedTask(t taskdoc.Task, note, date string) completedTask {
 	return completedTask{Slug: t.Slug, Title: t.Title, Note: note, CompletedDate: date}
 }
 
-func toWorkflow(w *workspace.Workflow) *workflowText {
+func toWorkflow(w *taskcontext.Workflow) *workflowText {
 	if w == nil {
 		return nil
 	}
@@ -204,7 +204,7 @@ func toWorkflow(w *workspace.Workflow) *workflowText {
 // toReferences converts loaded documents; the result is never nil, so
 // that children is [] rather than null (start results still omit an empty
 // referenced_documents).
-func toReferences(docs []workspace.LoadedDocument) []referencedDocument {
+func toReferences(docs []taskcontext.LoadedDocument) []referencedDocument {
 	out := make([]referencedDocument, 0, len(docs))
 	for _, d := range docs {
 		out = append(out, referencedDocument{

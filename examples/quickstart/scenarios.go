@@ -9,6 +9,7 @@ import (
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -139,7 +140,7 @@ func review(ctx context.Context, tasks *subagent.Tasks, doc string, out io.Write
 }
 
 // describe prints what a start returned.
-func describe(out io.Writer, step string, task taskdoc.Task, main, wf *workspace.Workflow, refs []workspace.LoadedDocument, missing []string) {
+func describe(out io.Writer, step string, task taskdoc.Task, main, wf *taskcontext.Workflow, refs []taskcontext.LoadedDocument, missing []string) {
 	fmt.Fprintf(out, "%s: %q (%s)\n", step, task.Title, task.Status)
 	if main != nil {
 		fmt.Fprintf(out, "  main workflow: %s\n", main.Name)
@@ -153,7 +154,7 @@ func describe(out io.Writer, step string, task taskdoc.Task, main, wf *workspace
 	}
 }
 
-func printReferences(out io.Writer, refs []workspace.LoadedDocument) {
+func printReferences(out io.Writer, refs []taskcontext.LoadedDocument) {
 	for _, r := range refs {
 		fmt.Fprintf(out, "  %sreference %s (%q)\n", strings.Repeat("  ", r.Depth-1), r.Path, r.Title)
 		printReferences(out, r.Children)

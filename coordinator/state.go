@@ -1,0 +1,75 @@
+package coordinator
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// state is the list inside one critical section.
+type state struct {
+	tx     *workspace.Tx
+	source []byte            // the file's bytes; nil when there is no list
+	doc    *taskdoc.Document // parsed source; nil when there is no list
+}
+
+// write replaces the list with src unless it is unchanged. It ends the
+// critical section's changes: s.doc no longer describes the file.
+func (s *state) write(src []byte) error {
+	if s.source != nil && bytes.Equal(src, s.source) {
+		return nil
+	}
+	if err := s.tx.Write(File, src); err != nil {
+		return err
+	}
+	s.source, s.doc = src, nil
+	return nil
+}
+
+// withList runs fn holding the list's lock, with the list read and parsed
+// (snap's parse when the list has not changed since snap was read; snap may
+// be nil). It first finishes an archive that a crash interrupted: a
+// Finished list is archived, and fn then sees no list.
+func (c *List) withList(ctx context.Context, snap *taskflow.Snapshot, fn func(s *state) error) error {
+	err := c.ws.Lock(ctx, []string{File}, func(tx *workspace.Tx) error {
+		s := &state{tx: tx}
+		data, _, err := tx.Read(File)
+		if isNotExist(err) {
+			return fn(s)
+		}
+		if err != nil {
+			return err
+		}
+		doc, err := snap.Parse(data)
+		if err != nil {
+			return err
+		}
+		if Finished(doc) {
+			if _, err := c.archiveLocked(ctx, tx, data); err != nil {
+				return err
+			}
+			return fn(s)
+		}
+		s.source, s.doc = data, doc
+		return fn(s)
+	})
+	return taskflow.At(err, Address, "")
+}
+
+// snapshot reads and parses the list without its lock, for loading a
+// task's context before taking it; nil when there is no list to read or it
+// does not parse (the locked call then reports why).
+func (c *List) snapshot(ctx context.Context) *taskflow.Snapshot {
+	data, _, err := c.ws.Read(ctx, File)
+	if err != nil {
+		return nil
+	}
+	doc, err := taskdoc.Parse(data)
+	if err != nil {
+		return nil
+	}
+	return &taskflow.Snapshot{Source: data, Doc: doc}
+}

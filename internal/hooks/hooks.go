@@ -1,0 +1,8 @@
+// Package hooks holds the points where tests step into the middle of an
+// operation, to do what a person or another process could do there. Code
+// outside tests never sets them; each costs one function call.
+package hooks
+
+// BeforeRemoveUnchanged runs in workspace.Tx.RemoveUnchanged between the
+// copy of a file being made and the original being checked and removed.
+var BeforeRemoveUnchanged = func() {}

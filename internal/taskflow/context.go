@@ -1,0 +1,53 @@
+package taskflow
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/taskmd/taskmd/taskcontext"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Snapshot is a document read without its lock, and its parse.
+type Snapshot struct {
+	Source []byte
+	Doc    *taskdoc.Document
+}
+
+// Parse returns the Document of src, the bytes read under the lock: the
+// snapshot's own parse when nothing changed in between, so a call parses
+// the document once. A nil Snapshot parses src.
+func (s *Snapshot) Parse(src []byte) (*taskdoc.Document, error) {
+	if s != nil && s.Doc != nil && bytes.Equal(src, s.Source) {
+		return s.Doc, nil
+	}
+	return taskdoc.Parse(src)
+}
+
+// Preloaded is a task's context loaded outside the document's lock.
+type Preloaded struct {
+	inputs string
+	loaded *taskcontext.Context
+}
+
+// Preload loads req's context now, before the lock is taken. A failure is
+// the call's failure: nothing has been written yet.
+func Preload(ctx context.Context, ws *workspace.Workspace, req taskcontext.Request) (*Preloaded, error) {
+	loaded, err := taskcontext.Load(ctx, ws, req)
+	if err != nil {
+		return nil, err
+	}
+	return &Preloaded{inputs: req.Inputs(), loaded: loaded}, nil
+}
+
+// Context returns the context of req, decided under the lock: the preloaded
+// one when req reads the same inputs, else a fresh load (the document
+// changed between the unlocked read and the lock). Call it before writing,
+// so that a failed load writes nothing. A nil Preloaded always loads.
+func (p *Preloaded) Context(ctx context.Context, ws *workspace.Workspace, req taskcontext.Request) (*taskcontext.Context, error) {
+	if p != nil && p.inputs == req.Inputs() {
+		return p.loaded, nil
+	}
+	return taskcontext.Load(ctx, ws, req)
+}

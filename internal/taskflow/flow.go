@@ -1,0 +1,227 @@
+package taskflow
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Flow applies the task rules to the documents of one address; Path is
+// the address errors name ("/api/auth.md", "/coordinator/active.md"). Its
+// methods take a parsed document and return the edited one, without I/O.
+type Flow struct {
+	Path string
+}
+
+// Create adds tasks to doc in one batch and reads them back as written: a
+// Status that is not a known status is UNKNOWN_STATUS, and a task cannot
+// be created completed (INVALID_TASK), since completing is what records
+// the note. No tasks is INVALID_TASK.
+func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.Document, []*taskdoc.Task, error) {
+	if len(tasks) == 0 {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path,
+			Msg: fmt.Sprintf("no tasks to create in %s", f.Path)}
+	}
+	nd, added, err := doc.AddTasks(tasks)
+	if err != nil {
+		return nil, nil, At(err, f.Path, "")
+	}
+	for _, t := range added {
+		if err := f.knownStatus(t); err != nil {
+			return nil, nil, err
+		}
+		if t.Status == taskdoc.StatusCompleted {
+			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: t.Slug,
+				Msg: fmt.Sprintf("task %q in %s cannot be created completed: create it pending, then complete it with a note", t.Slug, f.Path)}
+		}
+	}
+	return nd, added, nil
+}
+
+// Edit changes a task's title and/or content. The Status it leaves must be
+// a move an edit may make: an edit cannot complete a task
+// (INVALID_TRANSITION), Complete does, with a note. An empty edit is
+// INVALID_TASK.
+func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc.Document, *taskdoc.Task, error) {
+	if e.Title == "" && e.Content == "" {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("edit of task %q in %s changes nothing: give a title, content or both", slug, f.Path)}
+	}
+	before, err := doc.Task(slug)
+	if err != nil {
+		return nil, nil, At(err, f.Path, slug)
+	}
+	nd, after, err := doc.EditTask(slug, e)
+	if err != nil {
+		return nil, nil, At(err, f.Path, slug)
+	}
+	if err := f.knownStatus(after); err != nil {
+		return nil, nil, err
+	}
+	if err := taskdoc.CheckMove(taskdoc.MoveEdit, editedFrom(before.Status), after.Status); err != nil {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s cannot be completed by an edit: complete it with a note instead", slug, f.Path)}
+	}
+	return nd, after, nil
+}
+
+// editedFrom is the status an edit moves from. A status the machine does
+// not know (written by hand) reads as pending, so that an edit can repair
+// it.
+func editedFrom(s taskdoc.Status) taskdoc.Status {
+	if _, err := taskdoc.ParseStatus(string(s)); err != nil {
+		return taskdoc.StatusPending
+	}
+	return s
+}
+
+// Start marks the task slug in progress. A task in progress already is
+// returned as it is (a worker resuming after losing its context); a task
+// the start move cannot leave (completed, blocked) is INVALID_TRANSITION.
+func (f Flow) Start(doc *taskdoc.Document, slug string) (*taskdoc.Document, *taskdoc.Task, error) {
+	task, err := f.task(doc, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	to, ok := taskdoc.MoveTarget(taskdoc.MoveStart, task.Status)
+	if !ok {
+		return nil, nil, f.notStartable(task)
+	}
+	if to == task.Status {
+		return doc, task, nil
+	}
+	nd, started, err := doc.SetStatus(slug, to)
+	if err != nil {
+		return nil, nil, At(err, f.Path, slug)
+	}
+	return nd, started, nil
+}
+
+// Startable reports whether Start may take task.
+func Startable(task *taskdoc.Task) bool {
+	_, ok := taskdoc.MoveTarget(taskdoc.MoveStart, task.Status)
+	return ok
+}
+
+func (f Flow) notStartable(task *taskdoc.Task) error {
+	why := "it is completed"
+	switch task.Status {
+	case taskdoc.StatusCompleted:
+	case taskdoc.StatusBlocked:
+		why = "it is blocked; set its Status to pending with Edit once it can go on"
+	default:
+		why = fmt.Sprintf("its status is %s", task.Status)
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: task.Slug,
+		Msg: fmt.Sprintf("task %q in %s cannot be started: %s", task.Slug, f.Path, why)}
+}
+
+// CheckNote refuses an empty note (NOTE_REQUIRED) before any file is read;
+// slug is "" when the task is not known yet.
+func (f Flow) CheckNote(note, slug string) error {
+	if strings.TrimSpace(note) != "" {
+		return nil
+	}
+	what := fmt.Sprintf("task %q in %s", slug, f.Path)
+	if slug == "" {
+		what = "a task of " + f.Path
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,
+		Msg: fmt.Sprintf("completing %s needs a note saying what was done", what)}
+}
+
+// Complete marks the task completed with the date (in UTC) and the note.
+// A completed task is INVALID_TRANSITION: it keeps its first note.
+func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time) (*taskdoc.Document, *taskdoc.Task, error) {
+	if err := f.CheckNote(note, slug); err != nil {
+		return nil, nil, err
+	}
+	task, err := f.task(doc, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, ok := taskdoc.MoveTarget(taskdoc.MoveComplete, task.Status); !ok {
+		when := ""
+		if d, ok := task.Field(taskdoc.KeyCompleted); ok {
+			when = " on " + d
+		}
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s was completed%s already; it keeps its first note", slug, f.Path, when)}
+	}
+	nd, done, err := doc.Complete(slug, strings.TrimSpace(note), date.UTC())
+	if err != nil {
+		return nil, nil, At(err, f.Path, slug)
+	}
+	return nd, done, nil
+}
+
+// task finds slug and refuses a Status value that is not a known status:
+// the parser reads it leniently, but a write must not act on a value the
+// status machine cannot reason about.
+func (f Flow) task(doc *taskdoc.Document, slug string) (*taskdoc.Task, error) {
+	task, err := doc.Task(slug)
+	if err != nil {
+		return nil, At(err, f.Path, slug)
+	}
+	return task, f.knownStatus(task)
+}
+
+func (f Flow) knownStatus(task *taskdoc.Task) error {
+	v, ok := task.Field(taskdoc.KeyStatus)
+	if !ok {
+		return nil
+	}
+	if _, err := taskdoc.ParseStatus(v); err != nil {
+		return At(err, f.Path, task.Slug)
+	}
+	return nil
+}
+
+// Filter returns the tasks with one of statuses, or all tasks when none
+// is given, as a non-nil slice. Statuses are read with taskdoc.ParseStatus
+// (" In_Progress " is in_progress); an unknown one is UNKNOWN_STATUS.
+func (f Flow) Filter(tasks []taskdoc.Task, statuses []taskdoc.Status) ([]taskdoc.Task, error) {
+	want, err := f.StatusSet(statuses)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]taskdoc.Task, 0, len(tasks))
+	for _, t := range tasks {
+		if want == nil || want[t.Status] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// StatusSet reads a status filter; nil means every status. Check it before
+// any file is read, so that a bad filter fails fast.
+func (f Flow) StatusSet(statuses []taskdoc.Status) (map[taskdoc.Status]bool, error) {
+	if len(statuses) == 0 {
+		return nil, nil
+	}
+	want := make(map[taskdoc.Status]bool, len(statuses))
+	for _, st := range statuses {
+		parsed, err := taskdoc.ParseStatus(string(st))
+		if err != nil {
+			return nil, At(err, f.Path, "")
+		}
+		want[parsed] = true
+	}
+	return want, nil
+}
+
+// CompletedFields returns the note and date recorded on a completed task,
+// falling back to what was asked when the fields are absent.
+func CompletedFields(t *taskdoc.Task, note string, date time.Time) (string, string) {
+	day := date.UTC().Format(time.DateOnly)
+	if v, ok := t.Field(taskdoc.KeyNote); ok {
+		note = v
+	}
+	if v, ok := t.Field(taskdoc.KeyCompleted); ok {
+		day = v
+	}
+	return note, day
+}

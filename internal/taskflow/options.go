@@ -1,0 +1,53 @@
+package taskflow
+
+import "time"
+
+// DefaultReferenceDepth is how many levels of @/ references a start loads
+// unless WithReferenceDepth says otherwise.
+const DefaultReferenceDepth = 3
+
+// An Option configures a task system (subagent.Tasks, coordinator.List).
+// It is sealed: options are made by this package's constructors, and the
+// systems re-export them, so one option works with either system.
+type Option interface{ apply(*Config) }
+
+// Config is the result of the options.
+type Config struct {
+	Now   func() time.Time // the clock; completion dates and archive names use it in UTC
+	Depth int              // levels of @/ references a start loads
+}
+
+type optionFunc func(*Config)
+
+func (f optionFunc) apply(c *Config) { f(c) }
+
+// WithClock sets the clock. A nil clock is ignored (the default, time.Now,
+// stays), as is a nil Option.
+func WithClock(now func() time.Time) Option {
+	return optionFunc(func(c *Config) {
+		if now != nil {
+			c.Now = now
+		}
+	})
+}
+
+// WithReferenceDepth sets how many levels of @/ references a start loads:
+// 1 the task's own references only, 0 or less none.
+func WithReferenceDepth(n int) Option {
+	return optionFunc(func(c *Config) { c.Depth = max(n, 0) })
+}
+
+// NewConfig applies opts, in order, to the defaults; nil options are
+// ignored.
+func NewConfig(opts []Option) Config {
+	c := Config{Now: time.Now, Depth: DefaultReferenceDepth}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(&c)
+		}
+	}
+	return c
+}
+
+// Today is the clock's time in UTC.
+func (c Config) Today() time.Time { return c.Now().UTC() }

@@ -1,0 +1,20 @@
+package taskdoc
+
+// The metadata keys the library reads and writes. Keys match ignoring case
+// (Task.Field) and keep the spelling a document already uses; these are the
+// spellings written into a task that has no such field yet.
+const (
+	// KeyStatus holds the task's Status (see Status). A task without it
+	// is pending.
+	KeyStatus = "Status"
+	// KeyWorkflow names the workflow prompt (workflows/<name>.md) that a
+	// worker follows for this task.
+	KeyWorkflow = "Workflow"
+	// KeyMainWorkflow names the orchestration workflow of a coordinator
+	// list; the list's first task carries it.
+	KeyMainWorkflow = "Main-Workflow"
+	// KeyCompleted is the date (YYYY-MM-DD) Complete records.
+	KeyCompleted = "Completed"
+	// KeyNote is the note Complete records: what was done.
+	KeyNote = "Note"
+)

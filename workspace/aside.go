@@ -1,0 +1,98 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/taskmd/taskmd/internal/hooks"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// maxAside bounds the -2, -3, ... suffixes MoveAside tries for one name.
+// Reaching it means something other than moved files occupies those names.
+const maxAside = 10000
+
+// MoveAside moves name, whose bytes the caller read in this transaction as
+// data, to a new file and returns the new file's name: base+".md", or
+// base+"-2.md", base+"-3.md", ..., the first that is free, or that already
+// holds exactly data (a move that a crash cut short after its copy: it is
+// finished, not repeated). It is how finished work is archived without
+// ever losing it:
+//
+//   - the copy is written and made durable (AsideCopy) before name is
+//     removed, so a crash in between leaves the same bytes in both places,
+//     a duplicate and never a loss, and calling MoveAside again finishes
+//     the move;
+//   - the copy never replaces a file, so concurrent moves get distinct
+//     names, and it needs no lock of its own;
+//   - name is removed only if it still holds data (RemoveUnchanged).
+//
+// name must be locked by the transaction; base is root-relative, without
+// ".md".
+func (tx *Tx) MoveAside(name string, data []byte, base string) (string, error) {
+	dest, err := tx.AsideCopy(base, data)
+	if err != nil {
+		return "", err
+	}
+	return dest, tx.RemoveUnchanged(name, data)
+}
+
+// AsideCopy writes data to the first of base+".md", base+"-2.md", ... that
+// is free, or returns the first of them that holds exactly data already.
+// A name taken by something that cannot be read (a folder, a link, a file
+// that is not UTF-8) is passed over like any other taken name; a name that
+// leads outside the root is an error.
+func (tx *Tx) AsideCopy(base string, data []byte) (string, error) {
+	for n := 1; n <= maxAside; n++ {
+		name := AsideName(base, n)
+		existing, _, err := tx.Read(name)
+		switch {
+		case err == nil && bytes.Equal(existing, data):
+			return name, nil
+		case err == nil:
+			continue
+		case taskdoc.CodeOf(err) == taskdoc.CodeOutsideRoot:
+			return "", err
+		case !errors.Is(err, fs.ErrNotExist) && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound:
+			continue
+		}
+		err = tx.Create(name, data)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return name, nil
+	}
+	return "", &taskdoc.Error{Code: taskdoc.CodeConflict, Path: base + ".md",
+		Msg: fmt.Sprintf("no free name for %s.md after %d tries", base, maxAside)}
+}
+
+// AsideName is base+".md" for n == 1 and base+"-n.md" after that.
+func AsideName(base string, n int) string {
+	if n == 1 {
+		return base + ".md"
+	}
+	return fmt.Sprintf("%s-%d.md", base, n)
+}
+
+// RemoveUnchanged removes name only if it still holds exactly data. People
+// and tools that take no lock may save the file at any moment; removing
+// their edit would lose it, so the file is kept and the result is CONFLICT
+// (a copy made before holds the version before the edit; repeat the
+// operation for the new one).
+func (tx *Tx) RemoveUnchanged(name string, data []byte) error {
+	hooks.BeforeRemoveUnchanged()
+	current, _, err := tx.Read(name)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(current, data) {
+		return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name,
+			Msg: fmt.Sprintf("%s changed while it was being moved aside; it is kept as it is now, and the copy holds the version before the change", name)}
+	}
+	return tx.Remove(name)
+}
