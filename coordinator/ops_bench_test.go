@@ -55,7 +55,10 @@ func BenchmarkOps(b *testing.B) {
 		op         func(*coordinator.List) error
 	}{
 		{"start", false, func(l *coordinator.List) error { _, err := l.Start(bg, coordinator.StartOptions{}); return err }},
-		{"complete", true, func(l *coordinator.List) error { _, err := l.Complete(bg, "done", coordinator.CompleteOptions{}); return err }},
+		{"complete", true, func(l *coordinator.List) error {
+			_, err := l.Complete(bg, "done", coordinator.CompleteOptions{})
+			return err
+		}},
 		{"clear", false, func(l *coordinator.List) error { _, err := l.Clear(bg); return err }},
 		{"create100", false, func(l *coordinator.List) error { _, err := l.Create(bg, batch...); return err }},
 	}
