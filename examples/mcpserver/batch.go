@@ -69,11 +69,11 @@ type taskList interface {
 //
 // Arguments that do not fit an operation are found before anything runs, so
 // such a batch changes nothing.
-func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []string) (*mcp.CallToolResult, batchResult, error) {
+func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []string, stamp string) (*mcp.CallToolResult, batchResult, error) {
 	if err := checkOperations(ops, allowed); err != nil {
 		return nil, batchResult{}, newToolError(err)
 	}
-	out := batchResult{Document: tl.document(), Results: make([]operationResult, 0, len(ops)), Timestamp: dateStamp()}
+	out := batchResult{Document: tl.document(), Results: make([]operationResult, 0, len(ops)), Timestamp: stamp}
 	for i := 0; i < len(ops); {
 		n, results, err := runStep(ctx, tl, ops[i:])
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,7 +62,7 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 		return err
 	}
 	defer ws.Close()
-	server, err := newServer(ctx, ws)
+	server, err := newServer(ctx, ws, time.Now)
 	if err != nil {
 		return err
 	}
@@ -72,17 +73,18 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 	return err
 }
 
-// newServer wires the eight task tools to one workspace. Calls in flight
+// newServer wires the eight task tools to one workspace, with one clock for
+// completion dates, archive names and result timestamps. Calls in flight
 // when shutdown ends (SIGINT, SIGTERM) see their context cancelled.
-func newServer(shutdown context.Context, ws *workspace.Workspace) (*mcp.Server, error) {
+func newServer(shutdown context.Context, ws *workspace.Workspace, now func() time.Time) (*mcp.Server, error) {
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
 		&mcp.ServerOptions{Instructions: instructions},
 	)
-	if err := addSubagentTools(server, subagent.New(ws)); err != nil {
+	if err := addSubagentTools(server, subagent.New(ws, subagent.WithClock(now)), now); err != nil {
 		return nil, err
 	}
-	if err := addCoordinatorTools(server, coordinator.New(ws)); err != nil {
+	if err := addCoordinatorTools(server, coordinator.New(ws, coordinator.WithClock(now)), now); err != nil {
 		return nil, err
 	}
 	server.AddReceivingMiddleware(codeSchemaErrors, endWith(shutdown))

@@ -270,7 +270,7 @@ func TestCancelledCallStopsWaiting(t *testing.T) {
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	defer ws.Close()
-	tools := subagentTools{tasks: subagent.New(ws)}
+	tools := subagentTools{tasks: subagent.New(ws), now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())
 	returned := make(chan error, 1)
 	go func() {

@@ -230,10 +230,10 @@ func namespaceOf(address string) string {
 	return dir
 }
 
-// dateStamp is the timestamp of complete and batch results: the UTC date,
-// as the AI-Prompt-Guide server reports it.
-func dateStamp() string {
-	return time.Now().UTC().Format(time.DateOnly)
+// dateStamp is the timestamp of complete and batch results: the clock's
+// UTC date, as the AI-Prompt-Guide server reports it.
+func dateStamp(now func() time.Time) string {
+	return now().UTC().Format(time.DateOnly)
 }
 
 // fullPath is the address an agent passes back to the task tools.

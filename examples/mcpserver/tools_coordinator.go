@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -67,10 +68,11 @@ var coordinatorOperations = []string{"create", "edit", "list", "clear"}
 // coordinatorTools serves the four coordinator tools.
 type coordinatorTools struct {
 	list *coordinator.List
+	now  func() time.Time
 }
 
-func addCoordinatorTools(server *mcp.Server, list *coordinator.List) error {
-	c := coordinatorTools{list: list}
+func addCoordinatorTools(server *mcp.Server, list *coordinator.List, now func() time.Time) error {
+	c := coordinatorTools{list: list, now: now}
 	batchSchema, err := batchInputSchema[coordinatorBatchInput](
 		coordinatorOperations,
 		`slug of the task to edit ("slug" or "#slug")`)
@@ -86,7 +88,7 @@ func addCoordinatorTools(server *mcp.Server, list *coordinator.List) error {
 }
 
 func (c coordinatorTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in coordinatorBatchInput) (*mcp.CallToolResult, batchResult, error) {
-	return runBatch(ctx, coordinatorTasks{active: c.list}, in.Operations, coordinatorOperations)
+	return runBatch(ctx, coordinatorTasks{active: c.list}, in.Operations, coordinatorOperations, dateStamp(c.now))
 }
 
 func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in startCoordinatorInput) (*mcp.CallToolResult, startResult, error) {
@@ -117,7 +119,7 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 		Mode:          modeSequential,
 		Document:      coordinator.Address,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
-		Timestamp:     dateStamp(),
+		Timestamp:     dateStamp(c.now),
 	}
 	if next := done.Next; next != nil {
 		out.NextTask = &nextTask{

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,10 +60,11 @@ var subagentOperations = []string{"create", "edit", "list"}
 // subagentTools serves the four subagent tools.
 type subagentTools struct {
 	tasks *subagent.Tasks
+	now   func() time.Time
 }
 
-func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks) error {
-	s := subagentTools{tasks: tasks}
+func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks, now func() time.Time) error {
+	s := subagentTools{tasks: tasks, now: now}
 	batchSchema, err := batchInputSchema[subagentBatchInput](
 		subagentOperations,
 		`slug of the task to edit: "slug" or "#slug" (in document), or "/other.md#slug" (in another document)`)
@@ -78,7 +80,7 @@ func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks) error {
 }
 
 func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, batchResult, error) {
-	return runBatch(ctx, documentTasks{tasks: s.tasks, address: in.Document}, in.Operations, subagentOperations)
+	return runBatch(ctx, documentTasks{tasks: s.tasks, address: in.Document}, in.Operations, subagentOperations, dateStamp(s.now))
 }
 
 func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, startResult, error) {
@@ -101,7 +103,7 @@ func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in 
 	return nil, completeSubagentResult{
 		Document:      done.Document,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
-		Timestamp:     dateStamp(),
+		Timestamp:     dateStamp(s.now),
 	}, nil
 }
 

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// The server has one clock, passed in: completion dates in the files, the
+// timestamps of results and archive names all come from it, never from the
+// wall clock.
+func TestOneClock(t *testing.T) {
+	root := newRoot(t, map[string]string{
+		"docs/api.md": "# API\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n",
+		"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Lead\n\n" +
+			"- Status: in_progress\n- Main-Workflow: tdd\n",
+	})
+	ws, err := workspace.Open(root)
+	require.NoError(t, err)
+	defer ws.Close()
+	day := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC)
+	server, err := newServer(context.Background(), ws, func() time.Time { return day })
+	require.NoError(t, err)
+
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := server.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "clock", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	defer session.Close()
+
+	call := func(tool string, args any) map[string]any {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		require.NoError(t, err)
+		require.False(t, res.IsError, "%s: %+v", tool, res.Content)
+		raw, err := json.Marshal(res.StructuredContent)
+		require.NoError(t, err)
+		var out map[string]any
+		require.NoError(t, json.Unmarshal(raw, &out))
+		return out
+	}
+	done := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
+	assert.Equal(t, "2031-02-03", done["timestamp"])
+	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Completed: 2031-02-03\n")
+
+	last := call("complete_coordinator_task", map[string]any{"note": "led"})
+	assert.Equal(t, "2031-02-03", last["timestamp"])
+	files := snapshot(t, root)
+	assert.Contains(t, files, "archived/coordinator/active-2031-02-03-040506.md", "the archive is named by the server's clock")
+}
