@@ -253,7 +253,7 @@ func (d *Document) nothingSwallowed(b *batch) bool {
 	for k := 0; k < len(b.starts)-1; k++ {
 		task := b.text[b.starts[k]:b.starts[k+1]]
 		buf := append(bytes.Clone(task), d.Source[b.at:h.span.End]...)
-		sc := scanBlocks(buf, 0, len(buf), 0)
+		sc := scanBlocks(buf, 0, len(buf), 0, false)
 		n := len(sc.tops) - 1
 		if n < 0 || sc.tops[n].heading < 0 || sc.tops[n].start != len(task) {
 			return false

@@ -12,6 +12,8 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/taskmd/taskmd/internal/parsecount"
 )
 
 // mdParser reads plain CommonMark block structure only. Inline markup
@@ -53,7 +55,7 @@ func Parse(src []byte) (doc *Document, err error) {
 		return nil, err
 	}
 	d.FrontMatter, d.body = fm, body
-	sc := scanBlocks(text, body, len(text), body)
+	sc := scanBlocks(text, body, len(text), body, true)
 	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
 	d.Headings = outline(text, sc.headings)
 	d.findTasks(sc)
@@ -269,7 +271,14 @@ type scan struct {
 // scanBlocks parses src[from:to] and maps the AST to offsets of src. Only
 // block nodes are visited: paragraphs' inlines matter only for headings.
 // lineFloor is the first offset a line may start at (after front matter).
-func scanBlocks(src []byte, from, to, lineFloor int) *scan {
+// whole says that this is the parse of a whole document's body, which
+// parsecount counts apart from the parses of parts.
+func scanBlocks(src []byte, from, to, lineFloor int, whole bool) *scan {
+	if whole {
+		parsecount.Documents.Add(1)
+	} else {
+		parsecount.Regions.Add(1)
+	}
 	src = lineFeeds(src, from, to)
 	pc := parser.NewContext()
 	input := emptyItemsBeforeCRLF(src, from, to)

@@ -97,7 +97,7 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	} else if r.start == len(src) && d.openEnd {
 		return nil, nil, false, nil
 	}
-	sc := scanBlocks(out, r.start, limit, r.start)
+	sc := scanBlocks(out, r.start, limit, r.start, false)
 	if sc.hasRefs {
 		return nil, nil, false, nil
 	}
