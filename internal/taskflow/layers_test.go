@@ -1,0 +1,75 @@
+package taskflow_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/taskmd/taskmd/"
+
+// layers is what each package of the library may import from the module:
+// taskdoc ← workspace ← taskcontext ← subagent, coordinator ← archive ←
+// examples, with the internal helpers beside them. No import points back
+// up, and the two task systems do not import each other.
+var layers = map[string][]string{
+	"internal/parsecount": nil,
+	"internal/hooks":      nil,
+	"taskdoc":             {"internal/parsecount"},
+	"workspace":           {"taskdoc", "internal/hooks"},
+	"taskcontext":         {"taskdoc", "workspace"},
+	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext"},
+	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
+	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
+	"archive":             {"taskdoc", "workspace", "coordinator"},
+}
+
+// TestLayers reads the imports of every package's non-test files and
+// checks them against layers; a new package must be given its place.
+func TestLayers(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "examples") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		require.NoError(t, err)
+		pkg := filepath.ToSlash(rel)
+		allowed, known := layers[pkg]
+		if !assert.True(t, known, "package %s has no place in the layers", pkg) {
+			return nil
+		}
+		seen[pkg] = true
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			require.NoError(t, err)
+			if dep, ok := strings.CutPrefix(p, module); ok {
+				assert.True(t, slices.Contains(allowed, dep), "%s imports %s, which it may not (layers: %v)", rel, dep, allowed)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	for pkg := range layers {
+		assert.True(t, seen[pkg], "package %s is gone: update layers", pkg)
+	}
+}

@@ -1,0 +1,139 @@
+package subagent_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/parsecount"
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+var bg = context.Background()
+
+// Create returns the tasks as they read in the file, whatever Markdown
+// their titles hold: it reads back what it wrote instead of deriving slugs
+// from the titles again.
+func TestCreateTitlesWithMarkup(t *testing.T) {
+	tests := []struct{ title, slug string }{
+		{"Fix [bug](https://x.y/1)", "fix-bug"},
+		{"a <b>b</b>", "a-b"},
+		{"Step ###", "step"},
+		{"Use &amp; entities", "use--entities"},
+		{"  Lead", "lead"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.title, func(t *testing.T) {
+			tasks, _ := setup(t, nil)
+			created, err := tasks.Create(bg, "/api/auth.md", taskdoc.NewTask{Title: tt.title})
+			require.NoError(t, err)
+			require.Len(t, created, 1)
+			assert.Equal(t, tt.slug, created[0].Slug)
+			viewed, err := tasks.View(bg, "/api/auth.md", tt.slug)
+			require.NoError(t, err)
+			assert.Equal(t, created, viewed)
+		})
+	}
+}
+
+// A nil Option and a nil clock are ignored, as in package coordinator.
+func TestNilOptionsIgnored(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n"})
+	ws, err := workspace.Open(root)
+	require.NoError(t, err)
+	defer ws.Close()
+	tasks := subagent.New(ws, nil, subagent.WithClock(nil))
+	before := time.Now().UTC().Format(time.DateOnly)
+	done, err := tasks.Complete(bg, "/a.md#one", "done")
+	require.NoError(t, err)
+	assert.Contains(t, []string{before, time.Now().UTC().Format(time.DateOnly)}, done.Date)
+}
+
+// A workflow that is a symbolic link is an error, as it is for the
+// coordinator and for references, and the task stays as it was.
+func TestSymlinkedWorkflowRefused(t *testing.T) {
+	tasks, root := setup(t, map[string]string{
+		"docs/a.md":         "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n- Workflow: linked\n",
+		"workflows/real.md": "# Real\n",
+	})
+	require.NoError(t, os.Symlink("real.md", filepath.Join(root, "workflows", "linked.md")))
+	before := snapshot(t, root)
+	_, err := tasks.Start(bg, "/a.md#one")
+	assert.Equal(t, taskdoc.CodeSymlink, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, before, snapshot(t, root))
+}
+
+// Start loads a task's context before it takes the document's lock: a load
+// that fails returns at once, even while another holder keeps the document
+// locked, and writes nothing.
+func TestContextLoadedOutsideTheLock(t *testing.T) {
+	tasks, root := setup(t, map[string]string{
+		"docs/a.md":         "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n\n@/real.md\n",
+		"docs/elsewhere.md": "# Elsewhere\n",
+	})
+	require.NoError(t, os.Symlink("elsewhere.md", filepath.Join(root, "docs", "real.md")))
+	ws, err := workspace.Open(root)
+	require.NoError(t, err)
+	defer ws.Close()
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- ws.Lock(bg, []string{"docs/a.md"}, func(*workspace.Tx) error {
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	ctx, cancel := context.WithTimeout(bg, 30*time.Second)
+	defer cancel()
+	_, err = tasks.Start(ctx, "/a.md#one")
+	close(release)
+	require.NoError(t, <-done)
+	assert.Equal(t, taskdoc.CodeSymlink, taskdoc.CodeOf(err), "%v", err)
+	assert.Contains(t, readFile(t, root, "docs/a.md"), "- Status: pending\n")
+}
+
+// Each operation parses the document once: the edit's own check reads the
+// edited task, and the context loaded before the lock comes with a parse
+// that is reused when the document did not change.
+func TestOneParsePerOperation(t *testing.T) {
+	tasks, _ := setup(t, map[string]string{
+		"docs/plan.md":      benchDocument(50),
+		"workflows/tdd-incremental-orchestration.md": "# TDD\n",
+		"docs/specs/jwt-spec.md":                     "# JWT spec\n",
+	})
+	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
+	ops := []struct {
+		name string
+		op   func() error
+		want int64 // parses of the edited document
+	}{
+		{"create", func() error { _, err := tasks.Create(bg, "/plan.md", batch...); return err }, 1},
+		{"start", func() error { _, err := tasks.Start(bg, "/plan.md#implement-step-3"); return err }, 1},
+		{"resume", func() error { _, err := tasks.Start(bg, "/plan.md#implement-step-3"); return err }, 1},
+		{"complete", func() error { _, err := tasks.Complete(bg, "/plan.md#implement-step-3", "done"); return err }, 1},
+		{"edit", func() error {
+			_, err := tasks.Edit(bg, "/plan.md#implement-step-4", taskdoc.Edit{Content: "- Status: blocked\n\nWaiting."})
+			return err
+		}, 1},
+	}
+	for _, op := range ops {
+		docs, _ := parsecount.Snapshot()
+		require.NoError(t, op.op(), op.name)
+		after, _ := parsecount.Snapshot()
+		// Start also parses the one referenced document, once.
+		extra := int64(0)
+		if op.name == "start" || op.name == "resume" {
+			extra = 1
+		}
+		assert.Equal(t, op.want+extra, after-docs, "%s: full parses", op.name)
+	}
+}
