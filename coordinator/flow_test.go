@@ -141,4 +141,3 @@ func TestOneParsePerOperation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, tasks, "clear removed every completed task")
 }
-

@@ -106,7 +106,7 @@ func TestContextLoadedOutsideTheLock(t *testing.T) {
 // that is reused when the document did not change.
 func TestOneParsePerOperation(t *testing.T) {
 	tasks, _ := setup(t, map[string]string{
-		"docs/plan.md":      benchDocument(50),
+		"docs/plan.md": benchDocument(50),
 		"workflows/tdd-incremental-orchestration.md": "# TDD\n",
 		"docs/specs/jwt-spec.md":                     "# JWT spec\n",
 	})
