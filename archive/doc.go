@@ -1,4 +1,5 @@
-// Package archive moves finished work out of the way without losing it:
+// Package archive holds helpers that move finished work out of the way
+// without losing it, on top of the packages that own the files:
 // the coordinator's list when its last task is completed, and docs documents
 // archived by hand.
 //
@@ -20,8 +21,10 @@
 // temporary file, synced, and linked to its name (never replacing a file),
 // and the directory is synced, before the original is removed. A crash
 // between the two leaves the same bytes in both places: a duplicate, never a
-// loss. The next operation finishes the job by itself: Recover (which the
-// coordinator runs before each operation) sees a coordinator list whose
+// loss (workspace.Tx.MoveAside). The next operation finishes the job by
+// itself: Recover (which the coordinator runs before each operation, as
+// coordinator.List.Recover, and which owns the list's file name, its
+// "finished" rule and its archive names) sees a coordinator list whose
 // tasks are all completed, finds the archive with identical bytes and only
 // removes the list, or archives the list if no such archive exists. Document
 // does the same when called again for the same document. Two different lists

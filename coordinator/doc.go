@@ -79,26 +79,28 @@
 //     Workflow and references. When only blocked tasks remain, Next is nil
 //     and Completed.Blocked names them.
 //   - When Complete finishes the last task, the list is written with the
-//     final note and moved to archived/coordinator/ (package archive) in the
-//     same critical section; Completed.ArchivedTo names the archive. The next
-//     Create starts a fresh active.md.
+//     final note and moved to archived/coordinator/ in the same critical
+//     section (List.Archive, built on workspace.Tx.MoveAside);
+//     Completed.ArchivedTo names the archive. The next Create starts a fresh
+//     active.md. List.Archives lists the archives, newest first.
 //   - Clear removes completed tasks. If that removes the first task, its
 //     Main-Workflow moves to the new first task (unless it has its own), so
 //     the list stays valid.
 //   - Dates (Completed:) and archive names use the clock in UTC.
 //   - Missing workflows and references do not fail a start; they are listed
-//     in Started.Missing. A reference that exists but cannot be read (a
-//     symbolic link, a path leaving the root, invalid UTF-8) is an error, as
-//     in package workspace; the task stays in progress and the next Start,
-//     once the reference is fixed, resumes it.
+//     in Started.Missing. One that exists but cannot be read (a symbolic
+//     link, a path leaving the root, invalid UTF-8) is an error (the rule of
+//     package taskcontext, the same for subagent tasks). Context is loaded
+//     before the list is locked and before anything is written, so such an
+//     error leaves the list as it was: no task started, none completed.
 //   - Errors are *taskdoc.Error with a code; bad input writes nothing.
 //
 // # Crash safety and recovery
 //
 // Every operation starts, under the list's lock, by finishing an archive a
 // crash cut short: a list whose tasks are all completed is archived (or, if
-// its archive copy already exists, only removed), exactly as archive.Recover
-// does. A crash therefore never loses a task and never needs a person.
+// its archive copy already exists, only removed), exactly as List.Recover
+// does, naming a new archive by the list's clock. A crash therefore never loses a task and never needs a person.
 //
 // # Concurrency
 //
@@ -107,6 +109,8 @@
 // goroutines and processes sharing a workspace see one task at a time
 // pass through start and complete: each task is completed exactly once and a
 // finished list is archived exactly once. Workflows and references are
-// loaded after the lock is released. List values are safe for concurrent
-// use.
+// loaded before the lock is taken, from an unlocked read of the list, and
+// used only if the task taken under the lock reads the same inputs
+// (otherwise they are loaded again there). List values are safe for
+// concurrent use.
 package coordinator

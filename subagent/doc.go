@@ -57,12 +57,18 @@
 //     and the documents it references, followed recursively to the
 //     configured depth (WithReferenceDepth, default 3) with cycles and
 //     repeats cut. A workflow or reference that does not exist is listed in
-//     Started.Missing and does not make Start fail. Start never returns a
-//     Main-Workflow: that is orchestration, the coordinator's business.
+//     Started.Missing and does not make Start fail; one that cannot be read
+//     (a symbolic link, a file outside the root) is an error and the task
+//     stays as it was (package taskcontext has the rule, the same for the
+//     coordinator). The context is loaded before the document is locked,
+//     from an unlocked read, and checked again under the lock. Start never
+//     returns a Main-Workflow: that is orchestration, the coordinator's
+//     business.
 //   - Complete needs a note (NOTE_REQUIRED when empty after trimming) and
 //     records Status: completed, Completed: <date> (UTC, from WithClock's
 //     clock) and Note: <note> in the task's metadata list, in the list's own
-//     bullet style; a note's line breaks are joined into one line. Completing a completed task is INVALID_TRANSITION, never
+//     bullet style; a note's line breaks are joined into one line. Completing
+//     a completed task is INVALID_TRANSITION, never
 //     a second note. Complete returns a confirmation, never a next task.
 //   - Titles are unique within a document's Tasks section: Create and Edit
 //     refuse a second task with the same slug (DUPLICATE_TASK). An unknown
