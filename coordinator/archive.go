@@ -55,10 +55,10 @@ func (c *List) Archive(ctx context.Context) (string, error) {
 		if err != nil {
 			return err
 		}
-		name, err = c.archiveLocked(ctx, tx, list)
+		name, err = c.archiveLocked(ctx, tx, list, list)
 		return err
 	})
-	return name, err
+	return name, c.flow.At(err, "")
 }
 
 // Recover finishes an archive that a crash interrupted: a Finished list is
@@ -68,7 +68,7 @@ func (c *List) Archive(ctx context.Context) (string, error) {
 // a broken list themselves. Every operation of the List recovers first, so
 // calling Recover is only needed to tidy up without working on the list.
 func (c *List) Recover(ctx context.Context) error {
-	return c.ws.Lock(ctx, []string{File}, func(tx *workspace.Tx) error {
+	err := c.ws.Lock(ctx, []string{File}, func(tx *workspace.Tx) error {
 		list, _, err := tx.Read(File)
 		switch {
 		case isNotExist(err), unreadable(err):
@@ -80,9 +80,10 @@ func (c *List) Recover(ctx context.Context) error {
 		if err != nil || !Finished(doc) {
 			return nil
 		}
-		_, err = c.archiveLocked(ctx, tx, list)
+		_, err = c.archiveLocked(ctx, tx, list, list)
 		return err
 	})
+	return c.flow.At(err, "")
 }
 
 // unreadable reports an error that a person has to fix in the list itself.
@@ -94,21 +95,28 @@ func unreadable(err error) bool {
 	return false
 }
 
-// archiveLocked archives list, the bytes of File read under tx's lock. If
-// an archive with exactly these bytes exists, an earlier archive was cut
-// short after its copy was made: that archive is kept and only the list is
-// removed. Two lists with identical bytes therefore share one archive,
-// which loses nothing. The list is removed only if it still holds list.
-func (c *List) archiveLocked(ctx context.Context, tx *workspace.Tx, list []byte) (string, error) {
+// archiveLocked archives list, the list as it ends, and removes File if it
+// still holds current, its bytes read under tx's lock. list differs from
+// current when Complete finishes the list: the archive gets the last
+// completion and active.md is never written, so a failure to archive
+// changes nothing, and a crash between the copy and the removal leaves the
+// list as it was before the call (a retry completes the task again and
+// finds this archive). If an archive with exactly list's bytes exists, an
+// earlier archive was cut short after its copy was made: that archive is
+// kept and only the list is removed. Two lists with identical bytes
+// therefore share one archive, which loses nothing.
+func (c *List) archiveLocked(ctx context.Context, tx *workspace.Tx, current, list []byte) (string, error) {
 	name, err := c.identicalArchive(ctx, tx, list)
 	if err != nil {
 		return "", err
 	}
-	if name != "" {
-		return name, tx.RemoveUnchanged(File, list)
+	if name == "" {
+		base := path.Join(ArchiveDir, "active-"+c.cfg.Today().Format(archiveTimeLayout))
+		if name, err = tx.AsideCopy(File, base, list); err != nil {
+			return "", err
+		}
 	}
-	base := path.Join(ArchiveDir, "active-"+c.cfg.Today().Format(archiveTimeLayout))
-	return tx.MoveAside(File, list, base)
+	return name, tx.RemoveUnchanged(File, current)
 }
 
 // identicalArchive returns the archived list whose bytes equal list, newest
@@ -139,7 +147,7 @@ func (c *List) Archives(ctx context.Context) ([]Archived, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, taskflow.At(err, Address, "")
+		return nil, taskflow.At(err, ArchiveDir, "")
 	}
 	type ranked struct {
 		Archived

@@ -55,7 +55,7 @@ func WithReferenceDepth(n int) Option { return taskflow.WithReferenceDepth(n) }
 
 // New returns the coordinator list of ws.
 func New(ws *workspace.Workspace, opts ...Option) *List {
-	return &List{ws: ws, cfg: taskflow.NewConfig(opts), flow: taskflow.Flow{Path: Address}}
+	return &List{ws: ws, cfg: taskflow.NewConfig(opts), flow: taskflow.Flow{Path: Address, File: File}}
 }
 
 // newList is the text of a list before its first task.

@@ -74,7 +74,7 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 		if t, err := next(snap.Doc); err == nil {
 			var err error
 			if pre, err = taskflow.Preload(ctx, c.ws, c.startRequest(snap.Doc, t, opt)); err != nil {
-				return nil, taskflow.At(err, Address, "")
+				return nil, c.flow.At(err, "")
 			}
 		}
 	}
@@ -166,10 +166,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		res.Task = *done
 		res.Note, res.Date = taskflow.CompletedFields(done, note, now)
 		if Finished(doc) {
-			if err := s.write(doc.Source); err != nil {
-				return err
-			}
-			res.ArchivedTo, err = c.archiveLocked(ctx, s.tx, doc.Source)
+			res.ArchivedTo, err = c.archiveLocked(ctx, s.tx, s.source, doc.Source)
 			return err
 		}
 		t, err := next(doc)
@@ -218,7 +215,7 @@ func (c *List) preloadNext(ctx context.Context, note string, now time.Time) (*ta
 	}
 	pre, err := taskflow.Preload(ctx, c.ws, taskcontext.Request{Task: t, Depth: c.cfg.Depth})
 	if err != nil {
-		return nil, nil, taskflow.At(err, Address, "")
+		return nil, nil, c.flow.At(err, "")
 	}
 	return snap, pre, nil
 }

@@ -48,7 +48,7 @@ func (c *List) withList(ctx context.Context, snap *taskflow.Snapshot, fn func(s 
 			return err
 		}
 		if Finished(doc) {
-			if _, err := c.archiveLocked(ctx, tx, data); err != nil {
+			if _, err := c.archiveLocked(ctx, tx, data, data); err != nil {
 				return err
 			}
 			return fn(s)
@@ -56,7 +56,7 @@ func (c *List) withList(ctx context.Context, snap *taskflow.Snapshot, fn func(s 
 		s.source, s.doc = data, doc
 		return fn(s)
 	})
-	return taskflow.At(err, Address, "")
+	return c.flow.At(err, "")
 }
 
 // snapshot reads and parses the list without its lock, for loading a

@@ -15,7 +15,7 @@ type target struct {
 	name string // "docs/api/auth.md"
 }
 
-func (t target) flow() taskflow.Flow { return taskflow.Flow{Path: t.path} }
+func (t target) flow() taskflow.Flow { return taskflow.Flow{Path: t.path, File: t.name} }
 
 // taskTarget parses "/doc.md#slug", the address of one task.
 func taskTarget(address string) (target, error) {

@@ -52,12 +52,11 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap, err := s.snapshot(ctx, t)
-	if err != nil {
-		return nil, err
-	}
+	// A document that cannot be read or parsed now is read again under the
+	// lock, which reports why; only context loading needs the snapshot.
+	snap, _ := s.snapshot(ctx, t)
 	var pre *taskflow.Preloaded
-	if task, err := snap.Doc.Task(t.slug); err == nil && taskflow.Startable(task) {
+	if task, err := snap.Task(t.slug); err == nil && taskflow.Startable(task) {
 		if pre, err = taskflow.Preload(ctx, s.ws, s.request(task)); err != nil {
 			return nil, taskflow.At(err, t.path, t.slug)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/taskmd/taskmd/internal/hooks"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -32,25 +33,33 @@ const maxAside = 10000
 // name must be locked by the transaction; base is root-relative, without
 // ".md".
 func (tx *Tx) MoveAside(name string, data []byte, base string) (string, error) {
-	dest, err := tx.AsideCopy(base, data)
+	dest, err := tx.AsideCopy(name, base, data)
 	if err != nil {
 		return "", err
 	}
 	return dest, tx.RemoveUnchanged(name, data)
 }
 
-// AsideCopy writes data to the first of base+".md", base+"-2.md", ... that
-// is free, or returns the first of them that holds exactly data already.
-// A name taken by something that cannot be read (a folder, a link, a file
-// that is not UTF-8) is passed over like any other taken name; a name that
-// leads outside the root is an error.
-func (tx *Tx) AsideCopy(base string, data []byte) (string, error) {
+// AsideCopy is the copy of MoveAside: it writes data to the first of
+// base+".md", base+"-2.md", ... that is free, or returns the first of them
+// that holds exactly data already, and is not the file name itself (reached
+// through a linked folder, say: taking the original for its own copy would
+// remove the only one). A name taken by something that cannot be read (a
+// folder, a link, a file that is not UTF-8) is passed over like any other
+// taken name; a name that leads outside the root is an error. The data may
+// differ from name's bytes: a list is archived with its last completion,
+// and then the original is removed without ever being written.
+func (tx *Tx) AsideCopy(name, base string, data []byte) (string, error) {
+	original, err := tx.w.stat(name)
+	if err != nil && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound {
+		return "", err
+	}
 	for n := 1; n <= maxAside; n++ {
-		name := AsideName(base, n)
-		existing, _, err := tx.Read(name)
+		dest := AsideName(base, n)
+		existing, _, err := tx.Read(dest)
 		switch {
-		case err == nil && bytes.Equal(existing, data):
-			return name, nil
+		case err == nil && bytes.Equal(existing, data) && !tx.sameFile(original, dest):
+			return dest, nil
 		case err == nil:
 			continue
 		case taskdoc.CodeOf(err) == taskdoc.CodeOutsideRoot:
@@ -58,17 +67,26 @@ func (tx *Tx) AsideCopy(base string, data []byte) (string, error) {
 		case !errors.Is(err, fs.ErrNotExist) && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound:
 			continue
 		}
-		err = tx.Create(name, data)
+		err = tx.Create(dest, data)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return "", err
 		}
-		return name, nil
+		return dest, nil
 	}
 	return "", &taskdoc.Error{Code: taskdoc.CodeConflict, Path: base + ".md",
 		Msg: fmt.Sprintf("no free name for %s.md after %d tries", base, maxAside)}
+}
+
+// sameFile reports whether name is the file original describes.
+func (tx *Tx) sameFile(original fs.FileInfo, name string) bool {
+	if original == nil {
+		return false
+	}
+	info, err := tx.w.stat(name)
+	return err == nil && os.SameFile(original, info)
 }
 
 // AsideName is base+".md" for n == 1 and base+"-n.md" after that.

@@ -119,7 +119,7 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 		Mode:          modeSequential,
 		Document:      coordinator.Address,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
-		Timestamp:     dateStamp(c.now),
+		Timestamp:     done.Date, // the completion's own reading of the clock
 	}
 	if next := done.Next; next != nil {
 		out.NextTask = &nextTask{

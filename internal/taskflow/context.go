@@ -25,6 +25,14 @@ func (s *Snapshot) Parse(src []byte) (*taskdoc.Document, error) {
 	return taskdoc.Parse(src)
 }
 
+// Task finds slug in the snapshot; a nil Snapshot has no tasks.
+func (s *Snapshot) Task(slug string) (*taskdoc.Task, error) {
+	if s == nil {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeTaskNotFound, Slug: slug}
+	}
+	return s.Doc.Task(slug)
+}
+
 // Preloaded is a task's context loaded outside the document's lock.
 type Preloaded struct {
 	inputs string

@@ -12,8 +12,17 @@ import (
 // (path), and slug when the caller named a task: lower layers report
 // root-relative file names ("docs/api/auth.md") or nothing, a caller thinks
 // in addresses. The code and the cause are kept, and the message names the
-// path. An error that is not a *taskdoc.Error is wrapped as IO_ERROR.
-func At(err error, path, slug string) error {
+// path. An error that is not a *taskdoc.Error is wrapped as IO_ERROR (and
+// still matches its cause with errors.Is).
+func At(err error, path, slug string) error { return at(err, path, "", slug) }
+
+// At is the package At for an error about f's document: one that names
+// another file (an archive, a referenced document) keeps its path.
+func (f Flow) At(err error, slug string) error { return at(err, f.Path, f.File, slug) }
+
+// at rewrites the path of an error about file (every error when file is
+// "") to path.
+func at(err error, path, file, slug string) error {
 	if err == nil {
 		return nil
 	}
@@ -23,8 +32,11 @@ func At(err error, path, slug string) error {
 			Msg: fmt.Sprintf("%s: %v", path, err)}
 	}
 	copied := *e
+	if file != "" && copied.Path != "" && copied.Path != path && copied.Path != file {
+		return &copied
+	}
 	copied.Path = path
-	if copied.Msg != "" && !strings.Contains(copied.Msg, path) {
+	if copied.Msg != "" && !strings.Contains(copied.Msg, path) && (file == "" || !strings.Contains(copied.Msg, file)) {
 		copied.Msg = path + ": " + copied.Msg
 	}
 	if slug != "" {

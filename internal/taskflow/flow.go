@@ -8,11 +8,11 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// Flow applies the task rules to the documents of one address; Path is
-// the address errors name ("/api/auth.md", "/coordinator/active.md"). Its
+// Flow applies the task rules to the documents of one address. Its
 // methods take a parsed document and return the edited one, without I/O.
 type Flow struct {
-	Path string
+	Path string // the address errors name: "/api/auth.md", "/coordinator/active.md"
+	File string // the file it names, root-relative: "docs/api/auth.md"
 }
 
 // Create adds tasks to doc in one batch and reads them back as written: a
@@ -26,7 +26,7 @@ func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.D
 	}
 	nd, added, err := doc.AddTasks(tasks)
 	if err != nil {
-		return nil, nil, At(err, f.Path, "")
+		return nil, nil, f.At(err, "")
 	}
 	for _, t := range added {
 		if err := f.knownStatus(t); err != nil {
@@ -51,11 +51,11 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	}
 	before, err := doc.Task(slug)
 	if err != nil {
-		return nil, nil, At(err, f.Path, slug)
+		return nil, nil, f.At(err, slug)
 	}
 	nd, after, err := doc.EditTask(slug, e)
 	if err != nil {
-		return nil, nil, At(err, f.Path, slug)
+		return nil, nil, f.At(err, slug)
 	}
 	if err := f.knownStatus(after); err != nil {
 		return nil, nil, err
@@ -94,7 +94,7 @@ func (f Flow) Start(doc *taskdoc.Document, slug string) (*taskdoc.Document, *tas
 	}
 	nd, started, err := doc.SetStatus(slug, to)
 	if err != nil {
-		return nil, nil, At(err, f.Path, slug)
+		return nil, nil, f.At(err, slug)
 	}
 	return nd, started, nil
 }
@@ -152,7 +152,7 @@ func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time)
 	}
 	nd, done, err := doc.Complete(slug, strings.TrimSpace(note), date.UTC())
 	if err != nil {
-		return nil, nil, At(err, f.Path, slug)
+		return nil, nil, f.At(err, slug)
 	}
 	return nd, done, nil
 }
@@ -163,18 +163,18 @@ func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time)
 func (f Flow) task(doc *taskdoc.Document, slug string) (*taskdoc.Task, error) {
 	task, err := doc.Task(slug)
 	if err != nil {
-		return nil, At(err, f.Path, slug)
+		return nil, f.At(err, slug)
 	}
 	return task, f.knownStatus(task)
 }
 
 func (f Flow) knownStatus(task *taskdoc.Task) error {
 	v, ok := task.Field(taskdoc.KeyStatus)
-	if !ok {
-		return nil
+	if !ok || strings.TrimSpace(v) == "" {
+		return nil // no value reads as pending, as the parser reads it
 	}
 	if _, err := taskdoc.ParseStatus(v); err != nil {
-		return At(err, f.Path, task.Slug)
+		return f.At(err, task.Slug)
 	}
 	return nil
 }
@@ -206,7 +206,7 @@ func (f Flow) StatusSet(statuses []taskdoc.Status) (map[taskdoc.Status]bool, err
 	for _, st := range statuses {
 		parsed, err := taskdoc.ParseStatus(string(st))
 		if err != nil {
-			return nil, At(err, f.Path, "")
+			return nil, f.At(err, "")
 		}
 		want[parsed] = true
 	}
