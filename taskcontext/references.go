@@ -8,11 +8,6 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// docsDir is the folder that reference paths are relative to (design §1):
-// "@/specs/x.md" is docs/specs/x.md. It is kept here until taskdoc, which
-// owns the address format, exports the name.
-const docsDir = "docs"
-
 // LoadedDocument is a document, or one outline section of it, loaded
 // because a task (or another loaded document) references it.
 type LoadedDocument struct {
@@ -163,7 +158,7 @@ func (l *loader) document(p string) (*taskdoc.Document, error) {
 			Msg: fmt.Sprintf("reference path %q has a '#' inside it", p)}
 	default:
 		var src []byte
-		if src, _, c.err = l.ws.Read(l.ctx, docsDir+a.Path); c.err == nil {
+		if src, _, c.err = l.ws.Read(l.ctx, taskdoc.FolderDocs+a.Path); c.err == nil {
 			c.doc, c.err = taskdoc.Parse(src)
 		}
 	}

@@ -9,9 +9,6 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// workflowsDir is the folder of workflow files (design §1).
-const workflowsDir = "workflows"
-
 // Workflow is the text of a workflow file, workflows/<Name>.md, as a task's
 // Workflow or Main-Workflow field names it.
 //
@@ -36,7 +33,7 @@ func LoadWorkflow(ctx context.Context, ws *workspace.Workspace, name string) (Wo
 	if err := checkWorkflowName(name); err != nil {
 		return Workflow{}, err
 	}
-	file := workflowsDir + "/" + name + ".md"
+	file := taskdoc.FolderWorkflows + "/" + name + ".md"
 	data, _, err := ws.Read(ctx, file)
 	if err != nil {
 		msg := fmt.Sprintf("load workflow %q", name)
@@ -81,7 +78,7 @@ func checkWorkflowName(name string) error {
 	case name == "." || name == "..":
 		why = "it is a path element"
 	case strings.ContainsAny(name, "/\\\x00\r\n"):
-		why = "a workflow is named by its file name in " + workflowsDir + "/, without folders"
+		why = "a workflow is named by its file name in " + taskdoc.FolderWorkflows + "/, without folders"
 	}
 	if why == "" {
 		return nil

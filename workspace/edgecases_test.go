@@ -62,3 +62,10 @@ func TestMoveAsideNeverReusesTheOriginal(t *testing.T) {
 		})
 	}
 }
+
+// A nil Option is ignored, as in the task systems.
+func TestOpenIgnoresNilOption(t *testing.T) {
+	ws, err := Open(t.TempDir(), nil)
+	require.NoError(t, err)
+	require.NoError(t, ws.Close())
+}

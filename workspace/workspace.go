@@ -34,7 +34,7 @@ type Workspace struct {
 	oldLockDirs []*os.Root // earlier handles, if the directory was made again
 }
 
-// Option configures Open.
+// Option configures Open. A nil Option is ignored, as in the task systems.
 type Option func(*options)
 
 type options struct {
@@ -56,7 +56,9 @@ func WithMaxFileSize(n int64) Option {
 func Open(root string, opts ...Option) (*Workspace, error) {
 	o := options{maxFileSize: DefaultMaxFileSize}
 	for _, opt := range opts {
-		opt(&o)
+		if opt != nil {
+			opt(&o)
+		}
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
