@@ -16,9 +16,11 @@ import (
 // which dominates when an agent creates a plan of hundreds of tasks in a
 // large document. AddTasks writes the usual batches (all appended at the
 // end, or a chain of tasks each after the one before) in one splice and
-// verifies it with one full parse; other orders, and any batch its
-// verification refuses, are added one by one, so that errors are exactly
-// those of AddTask.
+// verifies it as an edit is verified, by parsing the new tasks only (or
+// the whole result where that is not sound); other orders, and any batch
+// its verification refuses, are added one by one, each AddTask on the
+// Document the one before returned, so that errors are exactly those of
+// AddTask.
 //
 // It returns the new document and the tasks it added, in the order given,
 // as they read in it.
@@ -176,10 +178,12 @@ func (b *batch) before() int {
 	return 0
 }
 
-// verifyBatch checks a batch's result with one full parse: the bytes and
-// the outline outside the inserted range are as they were, the new tasks'
-// headings, and no others, are where they were written at the task level,
-// each with the slug of its title and the content's deeper headings only.
+// verifyBatch checks a batch's result: the bytes and the outline outside
+// the inserted range are as they were, the new tasks' headings, and no
+// others, are where they were written at the task level, each with the
+// slug of its title and the content's deeper headings only. It reads only
+// the inserted range, as an edit does (see batchLocal), and parses out in
+// full where that is not sound.
 func (d *Document) verifyBatch(out []byte, b *batch) (*Document, []*Task, bool) {
 	r := region{start: b.at, oldEnd: b.at, newEnd: b.at + len(b.text)}
 	src := d.Source
@@ -188,6 +192,9 @@ func (d *Document) verifyBatch(out []byte, b *batch) (*Document, []*Task, bool) 
 	}
 	if !d.nothingSwallowed(b) {
 		return nil, nil, false
+	}
+	if nd, added, done := d.batchLocal(out, b, r); done {
+		return nd, added, nd != nil
 	}
 	nd, err := Parse(out)
 	if err != nil || len(nd.Tasks) != len(d.Tasks)+len(b.heads) || nd.TasksHeading == nil || nd.taskLevel() != d.taskLevel() {
@@ -205,6 +212,70 @@ func (d *Document) verifyBatch(out []byte, b *batch) (*Document, []*Task, bool) 
 	}
 	added, ok := nd.newTasksAt(b, d.TasksHeading == nil)
 	return nd, added, ok
+}
+
+// batchLocal verifies a batch as checkLocal verifies one AddTask: by
+// parsing the inserted range and the heading after it, and builds the
+// new Document from that parse (see assemble). done is false when that is
+// not sound (see checkLocal) and a full parse must decide; nd is nil when
+// the batch is refused, and its tasks must be added one by one.
+func (d *Document) batchLocal(out []byte, b *batch, r region) (nd *Document, added []*Task, done bool) {
+	if d.TasksHeading == nil {
+		return nil, nil, false // the batch opens the Tasks section
+	}
+	rs, ok := d.scanRegion(out, r)
+	if !ok {
+		return nil, nil, false
+	}
+	if rs.hasRefs {
+		// A definition in a later task could make an earlier one's
+		// heading read differently than when AddTask added it alone: the
+		// full parse path checks.
+		return nil, nil, false
+	}
+	if rs.swallowed {
+		return nil, nil, true
+	}
+	sc, tops := rs.scan, rs.tops
+	if len(tops) == 0 || tops[0].heading < 0 || !sc.headings[tops[0].heading].atx {
+		return nil, nil, false
+	}
+	level := d.taskLevel()
+	var starts []int // index in tops of each new task's heading
+	for i, tb := range tops {
+		if tb.heading < 0 {
+			continue
+		}
+		h, k := sc.headings[tb.heading], len(starts)
+		switch {
+		case h.level > level && k > 0:
+		case h.level == level && k < len(b.heads) && tb.start == b.at+b.heads[k] && h.slug == b.slugs[k]:
+			starts = append(starts, i)
+		default:
+			return nil, nil, true
+		}
+	}
+	if len(starts) != len(b.heads) || starts[0] != 0 {
+		return nil, nil, true
+	}
+	tasks := make([]Task, len(starts))
+	metas := make([]taskMeta, len(starts))
+	for k, i := range starts {
+		end, stop := r.newEnd, len(tops)
+		if k+1 < len(starts) {
+			stop = starts[k+1]
+			end = tops[stop].start
+		}
+		tasks[k], metas[k] = buildTask(sc, tops[i:stop], end)
+	}
+	if nd = d.assemble(out, r, sc, tasks, metas); nd == nil {
+		return nil, nil, false
+	}
+	added = make([]*Task, len(tasks))
+	for k := range tasks {
+		added[k] = nd.taskAt(tasks[k].Span.Start)
+	}
+	return nd, added, true
 }
 
 // newTasksAt reports whether the top-level headings of d in the batch's

@@ -146,6 +146,8 @@ func TestEditsAgreeWithFullParse(t *testing.T) {
 		seed, docs = n, 20000
 	}
 	r := rand.New(rand.NewPCG(seed, 2))
+	var cost editCost
+	defer cost.report(t)
 	for n := range docs {
 		src := genDoc(r)
 		doc, err := taskdoc.Parse([]byte(src))
@@ -157,7 +159,10 @@ func TestEditsAgreeWithFullParse(t *testing.T) {
 			for op := range uint8(7) {
 				arg := diffArgs[(n+pick+int(op))%len(diffArgs)]
 				e := chooseEdit(doc, op, uint8(pick), arg)
-				nd, task, err := e.apply(doc)
+				var nd *taskdoc.Document
+				var task *taskdoc.Task
+				full, _ := parses(func() { nd, task, err = e.apply(doc) })
+				cost.add(op, full, err)
 				name := fmt.Sprintf("doc %d op %d task %d arg %q\n%q", n, op, pick, arg, src)
 				if err != nil {
 					requireTypedError(t, err, nd)
@@ -188,5 +193,42 @@ func TestEditsAgreeWithFullParse(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// editCost counts how the edits of a test were decided: from a parse of
+// the edited range alone, or with a full parse of the result.
+type editCost struct {
+	local, full      [7]int // successful edits, by op
+	refused, refFull int    // refused edits, and those a full parse refused
+}
+
+func (c *editCost) add(op uint8, documentParses int64, err error) {
+	switch {
+	case err != nil:
+		c.refused++
+		if documentParses > 0 {
+			c.refFull++
+		}
+	case documentParses == 0:
+		c.local[op%7]++
+	default:
+		c.full[op%7]++
+	}
+}
+
+// report logs the counts and fails when the full parse, meant for the
+// rare documents where the local argument does not hold, decides more
+// than a tenth of the successful edits.
+func (c *editCost) report(t *testing.T) {
+	local, full := 0, 0
+	for op := range c.local {
+		t.Logf("op %d: %d local, %d full parse", op, c.local[op], c.full[op])
+		local, full = local+c.local[op], full+c.full[op]
+	}
+	t.Logf("successful edits: %d local, %d full parse; refused: %d, %d of them by a full parse",
+		local, full, c.refused, c.refFull)
+	if full*10 > local+full {
+		t.Errorf("%d of %d edits needed a full parse", full, local+full)
 	}
 }

@@ -107,9 +107,10 @@
 // when the caller's text is to blame (content holding a heading at the
 // task's level or above, or an unclosed code fence or HTML comment that
 // would swallow the next task), ErrEditChangedOutside otherwise. The check
-// costs a parse of the edited task, not of the document: see the comment
-// on region in verify.go for why that is sound, and when it falls back to
-// a full parse. AddTasks adds
+// costs a parse of the edited task, not of the document, and the new
+// Document is built from the old one and that parse, exactly as Parse
+// would read the new bytes: see the comment on region in verify.go for why
+// that is sound, and when it falls back to a full parse. AddTasks adds
 // many tasks with the bytes and errors of one AddTask per task, but in one
 // splice and one check when they go to one place in order, and returns
 // the tasks it added.

@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"bytes"
+	"regexp"
 	"sort"
 	"strconv"
 
@@ -21,9 +22,13 @@ import (
 // the same top-level heading at the same place, the parser is back in the
 // same state it was in at that point of the old document, and everything
 // after it, identical bytes, parses identically too. An edit therefore
-// costs a parse of one task, not of the document. When the argument does
-// not hold (the document defines link references, the range starts at a
-// setext heading, or it is appended to a document that ends inside an
+// costs a parse of one task, not of the document, and its Document is
+// built from the old one and that parse (see assemble). Link reference
+// definitions reach across the document, but only into the text of
+// headings that hold a "[" (see outsideUnchanged). When the argument does
+// not hold (definitions that may change a heading's text, the range
+// starts at a setext heading, a front matter delimiter that the new bytes
+// would close, or text appended to a document that ends inside an
 // unclosed code fence or HTML block) the edit falls back to a full parse
 // and compares the outline outside the range heading by heading.
 type region struct {
@@ -83,40 +88,23 @@ func (d *Document) taskLevel() int {
 // heading after them. done is false when that is not sound and a full
 // parse must decide.
 func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done bool, err error) {
-	src := d.Source
-	if d.hasRefs || r.section || d.unclosedFrontMatter() {
+	if r.section {
 		return nil, nil, false, nil
 	}
-	next := -1
-	limit := r.newEnd
-	if r.oldEnd < len(src) {
-		if next = d.headingAt(r.oldEnd); next < 0 || (!r.task && !d.raw[next].atx) {
-			return nil, nil, false, nil
-		}
-		limit += d.raw[next].span.End - d.raw[next].span.Start
-	} else if r.start == len(src) && d.openEnd {
+	rs, ok := d.scanRegion(out, r)
+	if !ok {
 		return nil, nil, false, nil
 	}
-	sc := scanBlocks(out, r.start, limit, r.start, false)
-	if sc.hasRefs {
-		return nil, nil, false, nil
+	if rs.swallowed {
+		return nil, nil, true, d.swallowed(r, d.raw[rs.next])
 	}
-	tops := sc.tops
-	if next >= 0 {
-		want := d.raw[next]
-		n := len(tops) - 1
-		if n < 0 || tops[n].heading < 0 || tops[n].start != r.newEnd ||
-			sc.headings[tops[n].heading].level != want.level || sc.headings[tops[n].heading].text != want.text {
-			return nil, nil, true, d.swallowed(r, want)
-		}
-		tops = tops[:n]
-	}
+	sc, tops := rs.scan, rs.tops
 	if !r.task {
 		if len(tops) != 0 {
 			return nil, nil, false, nil
 		}
-		nd, err := d.assemble(out, r, sc, nil)
-		return nd, nil, err == nil, err
+		nd := d.assemble(out, r, sc, nil, nil)
+		return nd, nil, nd != nil, nil
 	}
 	if len(tops) == 0 || tops[0].heading < 0 || !sc.headings[tops[0].heading].atx {
 		return nil, nil, false, nil
@@ -128,18 +116,99 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	if err := r.check(&nt, &m); err != nil {
 		return nil, nil, true, err
 	}
-	nd, err = d.assemble(out, r, sc, tops)
-	if err != nil {
+	if nd = d.assemble(out, r, sc, []Task{nt}, []taskMeta{m}); nd == nil {
 		return nil, nil, false, nil
 	}
 	return nd, nd.taskAt(nt.Span.Start), true, nil
 }
 
-// assemble builds the Document of out, the result of an edit of d that
-// checkLocal has verified: sc is the parse of the edited range and tops its
-// blocks (nil for a removal).
-func (d *Document) assemble(out []byte, r region, sc *scan, tops []topBlock) (*Document, error) {
-	return Parse(out)
+// regionScan is the parse of an edit's new bytes and the heading after
+// them.
+type regionScan struct {
+	*scan
+	tops      []topBlock // the new bytes' top-level blocks
+	next      int        // index in d.raw of the heading after them, or -1
+	swallowed bool       // the new bytes took that heading in
+}
+
+// scanRegion parses the new bytes of r and the heading after them. ok is
+// false when that parse cannot stand for a full one (see region): the new
+// bytes do not end at a heading that closes what they open, or are
+// appended to a document that ends inside an open block, or the edit
+// changes what link reference definitions or a front matter delimiter
+// mean for text outside them (see outsideUnchanged).
+func (d *Document) scanRegion(out []byte, r region) (rs *regionScan, ok bool) {
+	src := d.Source
+	if d.hasRefs && bytes.Contains(d.text[r.start:r.oldEnd], []byte("]:")) {
+		return nil, false // the range may hold definitions that others use
+	}
+	rs = &regionScan{next: -1}
+	limit := r.newEnd
+	if r.oldEnd < len(src) {
+		if rs.next = d.headingAt(r.oldEnd); rs.next < 0 || (!r.task && !d.raw[rs.next].atx) {
+			return nil, false
+		}
+		limit += d.raw[rs.next].span.End - d.raw[rs.next].span.Start
+	} else if r.start == len(src) && d.openEnd {
+		return nil, false
+	}
+	rs.scan = scanBlocks(out, r.start, limit, r.start, false)
+	if !d.outsideUnchanged(rs.scan, r) {
+		return nil, false
+	}
+	rs.tops = rs.scan.tops
+	if rs.next >= 0 {
+		want := d.raw[rs.next]
+		n := len(rs.tops) - 1
+		if n < 0 || rs.tops[n].heading < 0 || rs.tops[n].start != r.newEnd ||
+			rs.headings[rs.tops[n].heading].level != want.level || rs.headings[rs.tops[n].heading].text != want.text {
+			rs.swallowed = true
+			return rs, true
+		}
+		rs.tops = rs.tops[:n]
+	}
+	return rs, true
+}
+
+// outsideUnchanged reports whether two things that reach across the
+// whole document keep their meaning with the new bytes in place (the old
+// range holding no link reference definition, which scanRegion checks):
+//
+//   - Link reference definitions: a heading's text reads them (a
+//     "[label]" is a link when a definition anywhere names it). When the
+//     document has definitions, no heading the scan read (those of the
+//     range and the one after it) may hold a "[", since the scan did not
+//     see them; when the new bytes define some, no heading outside them
+//     may hold one.
+//   - A document that opens with a front matter delimiter that no line
+//     closes reads it as Markdown; a closing line in the new bytes would
+//     turn everything above it into front matter.
+func (d *Document) outsideUnchanged(sc *scan, r region) bool {
+	if d.hasRefs {
+		for _, h := range sc.headings {
+			if bytes.IndexByte(sc.src[h.textSpan.Start:h.textSpan.End], '[') >= 0 {
+				return false
+			}
+		}
+	}
+	if sc.hasRefs {
+		for _, h := range d.raw {
+			if (h.span.Start < r.start || h.span.Start >= r.oldEnd) &&
+				bytes.IndexByte(d.text[h.textSpan.Start:h.textSpan.End], '[') >= 0 {
+				return false
+			}
+		}
+	}
+	if d.FrontMatter.Raw == nil {
+		if delim, _, ok := frontMatterDelimiter(bytes.TrimPrefix(d.text, bom)); ok {
+			for at := lineStart(sc.src, r.start); at < r.newEnd; at = lineEnd(sc.src, at) {
+				if string(bytes.TrimSpace(sc.src[at:lineEnd(sc.src, at)])) == delim {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // taskAt returns the task whose heading starts at off, or nil.
@@ -149,18 +218,6 @@ func (d *Document) taskAt(off int) *Task {
 		return &d.Tasks[i]
 	}
 	return nil
-}
-
-// unclosedFrontMatter reports whether the document opens with a front
-// matter delimiter that no line closes, so that its first line reads as
-// Markdown. A delimiter line written anywhere later would turn everything
-// above it into front matter, so no edit's effect is local.
-func (d *Document) unclosedFrontMatter() bool {
-	if d.FrontMatter.Raw != nil {
-		return false
-	}
-	_, _, ok := frontMatterDelimiter(bytes.TrimPrefix(d.text, bom))
-	return ok
 }
 
 // checkTaskHeadings checks the top-level headings of a new task: its own
@@ -207,10 +264,37 @@ func (sc *scan) openAtEnd() bool {
 	case *ast.HTMLBlock:
 		// Types 1 to 5 (<script>, <!--, <?, <!X, <![CDATA[) end only at
 		// their closing marker; the others end at a blank line.
-		return n.HTMLBlockType <= ast.HTMLBlockType5 && !n.HasClosure()
+		return n.HTMLBlockType <= ast.HTMLBlockType5 && !n.HasClosure() && !sc.closesOnFirstLine(n)
 	}
 	return false
 }
+
+// closesOnFirstLine reports whether an HTML block of type 1 to 5 has its
+// closing marker on its first line, as goldmark decides it: such a block
+// ends there, though goldmark records no closing line for it (it learns
+// that it is closed only when a line follows).
+func (sc *scan) closesOnFirstLine(n *ast.HTMLBlock) bool {
+	lines := n.Lines()
+	if lines.Len() != 1 {
+		return false
+	}
+	seg := lines.At(0)
+	first := seg.Value(sc.src[sc.base:])
+	switch n.HTMLBlockType {
+	case ast.HTMLBlockType1:
+		return htmlType1Close.Match(first)
+	case ast.HTMLBlockType2:
+		return bytes.Contains(first, []byte("-->"))
+	case ast.HTMLBlockType3:
+		return bytes.Contains(first, []byte("?>"))
+	case ast.HTMLBlockType4:
+		return bytes.Contains(first, []byte(">"))
+	}
+	return bytes.Contains(first, []byte("]]>"))
+}
+
+// htmlType1Close is goldmark's end condition of an HTML block of type 1.
+var htmlType1Close = regexp.MustCompile(`(?i)^.*</(?:script|pre|style|textarea)>.*`)
 
 func (d *Document) swallowed(r region, next rawHeading) error {
 	return d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+

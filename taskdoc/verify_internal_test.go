@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/parsecount"
 )
 
 // localHosts are documents whose first task's content is replaced by each
@@ -90,7 +92,7 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 
 // TestCommonEditsAreDecidedLocally checks that the edits agents make all
 // the time are verified, and their Document built, by checkLocal from a
-// parse of the edited task alone.
+// parse of the edited task alone: no parse of the whole document.
 func TestCommonEditsAreDecidedLocally(t *testing.T) {
 	src := "---\nx: 1\n---\n# D\n\n## Tasks\n\n### A\n\n- Status: pending\n\n### B\n\n- Status: pending\n\n## Notes\n"
 	d, err := Parse([]byte(src))
@@ -114,8 +116,11 @@ func TestCommonEditsAreDecidedLocally(t *testing.T) {
 	accept := func(*Task, *taskMeta) error { return nil }
 	for _, e := range edits {
 		t.Run(e.name, func(t *testing.T) {
+			docs, _ := parsecount.Snapshot()
 			nd, task, err := e.edit()
 			require.NoError(t, err)
+			after, _ := parsecount.Snapshot()
+			require.Equal(t, docs, after, "the edit parsed the whole document")
 			delta := len(nd.Source) - len(d.Source)
 			r := region{start: e.span.Start, oldEnd: e.span.End, newEnd: e.span.End + delta,
 				task: task != nil, check: accept}

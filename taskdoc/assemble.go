@@ -1,0 +1,231 @@
+package taskdoc
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+	"unicode/utf8"
+)
+
+// assemble builds the Document of out, the result of an edit of d that
+// checkLocal (or a batch's local check) has verified, without parsing
+// out. The argument of region says that a full parse of out gives d's
+// blocks before the edited range, the scan's blocks inside it and d's
+// blocks after it, moved by the change in length; so the new Document is
+// d's outline and tasks before the range, those read from sc inside it
+// (tasks and metas, built by the caller from sc, in order; none for a
+// removal), and d's after it with every offset and line number shifted.
+// What depends on the whole document is recomputed without goldmark: the
+// outline's anchors ("x", "x-1", ...), the slug index, where the task
+// before the range and the Tasks section end.
+//
+// One change reaches before the range: the line before it may end
+// differently. Text appended to a last line without a line ending gives
+// it one, and a lone "\r" before text that starts with "\n" becomes half
+// of a "\r\n" (see keepLineEndings). The line keeps its meaning, but
+// where it ends moves; see growLastLine.
+//
+// It returns nil, and the caller parses out in full, when it cannot build
+// the Document Parse(out) would give from what it has: the range starts
+// before the Tasks section's first task could (never expected), the range
+// is not valid UTF-8 on its own (never expected: edits write whole lines
+// of checked text), or the task before the range would read differently
+// at its new end.
+func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas []taskMeta) *Document {
+	src := d.Source
+	if d.TasksHeading == nil || r.start <= d.TasksHeading.Span.Start ||
+		(d.text[r.start-1] != '\n' && r.start != len(src)) {
+		return nil
+	}
+	text := sc.src
+	if len(src) > 0 && &d.text[0] != &src[0] && len(text) > 0 && &text[0] == &out[0] {
+		// d has a lone "\r" outside the scanned range, which the scan did
+		// not copy out.
+		text = lineFeeds(out, 0, len(out))
+	}
+	if !utf8.Valid(out[r.start:r.newEnd]) || (r.newEnd < len(out) && !utf8.RuneStart(out[r.newEnd])) {
+		return nil
+	}
+	delta := r.newEnd - r.oldEnd
+	nd := &Document{Source: out, text: text, Newline: detectNewline(out), body: d.body, openEnd: d.openEnd,
+		hasRefs: d.hasRefs || sc.hasRefs} // the old range defined none: see scanRegion
+	nd.FrontMatter = d.FrontMatter
+	if fm := d.FrontMatter.Raw; fm != nil {
+		nd.FrontMatter.Raw = out[d.body-len(fm) : d.body : d.body]
+	}
+	if r.oldEnd == len(src) {
+		// The range runs to the end: the document's last block is the
+		// scan's or, without one, a block before the range, which d's
+		// heading after it closed (else the heading would not be one).
+		nd.openEnd = sc.openAtEnd()
+	}
+
+	// Line numbers: the range starts on the line it started on in d; its
+	// lines are counted from the last heading before it (the Tasks heading
+	// at the latest), those after it move by the lines it gained. The byte
+	// before the range is counted too: it may be a lone "\r" in d and the
+	// first half of a "\r\n" now.
+	first := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.start })
+	lines := lineCounter{src: text, pos: r.start,
+		line: d.Headings[first-1].Line + bytes.Count(text[d.raw[first-1].span.Start:r.start], lf)}
+	lineDelta := bytes.Count(text[r.start-1:r.newEnd], lf) - bytes.Count(d.text[r.start-1:r.oldEnd], lf)
+	inside := sc.headings
+	if r.oldEnd < len(src) {
+		inside = inside[:len(inside)-1] // the heading after the range, compared by checkLocal
+	}
+	d.placeHeadings(nd, r, inside, lines, lineDelta)
+	nd.TasksSpan = Span{d.TasksSpan.Start, d.TasksSpan.End + delta}
+	for k := range tasks {
+		tasks[k].Line = lines.at(tasks[k].Span.Start)
+	}
+	before := d.placeTasks(nd, r, tasks, metas, lineDelta)
+	if end := lineEnd(text, r.start-1); end > r.start {
+		nd.growLastLine(first, before, r.start, end)
+	}
+	if before > 0 {
+		// The task before the range now ends where the next task (or the
+		// section) does; between its old end and that, the range holds
+		// blank lines only, or it would not read as it did.
+		p := &nd.Tasks[before-1]
+		p.Span.End = nd.TasksSpan.End
+		if before < len(nd.Tasks) {
+			p.Span.End = nd.Tasks[before].Span.Start
+		}
+		if trimBlankLinesBefore(text, p.HeadingSpan.End, p.Span.End) != nd.metas[before-1].lastLine {
+			return nil
+		}
+	}
+	nd.bySlug = make(map[string]int, len(nd.Tasks))
+	for k := range nd.Tasks {
+		nd.index(k)
+	}
+	return nd
+}
+
+// lf is a line ending in text, where a lone "\r" reads as "\n".
+var lf = []byte("\n")
+
+// placeHeadings sets the outline of nd, the result of an edit of d: d's
+// headings before the range, inside (read from the range; lines gives
+// their line numbers), then d's after the range, shifted. Anchors are
+// given anew, since a heading in the range can take one from a later
+// heading with the same text.
+func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, lines lineCounter, lineDelta int) {
+	delta := r.newEnd - r.oldEnd
+	first := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.start })
+	last := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.oldEnd })
+	nd.raw = make([]rawHeading, 0, first+len(inside)+len(d.raw)-last)
+	nd.raw = append(append(nd.raw, d.raw[:first]...), inside...)
+	for _, h := range d.raw[last:] {
+		h.span, h.textSpan = h.span.shift(delta), h.textSpan.shift(delta)
+		nd.raw = append(nd.raw, h)
+	}
+	nd.Headings = make([]Heading, len(nd.raw))
+	taken := make(anchors, len(nd.raw))
+	for i, h := range nd.raw {
+		switch {
+		case i < first:
+			nd.Headings[i] = d.Headings[i]
+		case i < first+len(inside):
+			nd.Headings[i] = Heading{Level: h.level, Text: h.text, Line: lines.at(h.span.Start), Span: h.span, TopLevel: h.top}
+		default:
+			old := d.Headings[i-first-len(inside)+last]
+			old.Span, old.Line = h.span, old.Line+lineDelta
+			nd.Headings[i] = old
+		}
+		nd.Headings[i].Slug = taken.next(h.slug)
+	}
+	nd.TasksHeading = &nd.Headings[d.headingAt(d.TasksHeading.Span.Start)]
+}
+
+// placeTasks sets the tasks of nd, the result of an edit of d: d's before
+// the range, then tasks (read from the range), then d's after the range,
+// shifted. It returns the number of tasks before the range.
+func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []taskMeta, lineDelta int) int {
+	delta := r.newEnd - r.oldEnd
+	before := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= r.start })
+	after := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= r.oldEnd })
+	n := before + len(tasks) + len(d.Tasks) - after
+	nd.Tasks = make([]Task, 0, n)
+	nd.metas = make([]taskMeta, 0, n)
+	nd.Tasks = append(append(nd.Tasks, d.Tasks[:before]...), tasks...)
+	nd.metas = append(append(nd.metas, d.metas[:before]...), metas...)
+	for i := after; i < len(d.Tasks); i++ {
+		nd.Tasks = append(nd.Tasks, d.Tasks[i].shift(delta, lineDelta))
+		nd.metas = append(nd.metas, d.metas[i].shift(delta))
+	}
+	return before
+}
+
+// growLastLine moves the end of the line before the range from at (in d)
+// to end: every offset read as the end of a line (lineEnd) or of a
+// task's last line (lastLine) that was at, in the headings before the
+// range (the first ones) and the task before it. Offsets read as the end
+// of a line's content (contentEnd) stay.
+func (d *Document) growLastLine(first, before, at, end int) {
+	move := func(off *int) {
+		if *off == at {
+			*off = end
+		}
+	}
+	for i := range first {
+		move(&d.raw[i].span.End)
+		move(&d.Headings[i].Span.End)
+	}
+	if before == 0 {
+		return
+	}
+	t, m := &d.Tasks[before-1], &d.metas[before-1]
+	move(&t.HeadingSpan.End)
+	if t.Fields != nil {
+		t.Fields = slices.Clone(t.Fields) // empty but not nil stays so
+		for i := range t.Fields {
+			move(&t.Fields[i].Span.End)
+		}
+	}
+	for _, b := range []*metaBlock{&m.para, &m.list, &m.trailing} {
+		move(&b.span.End)
+	}
+	move(&m.bodyStart)
+	move(&m.bodyEnd)
+	move(&m.lastLine)
+}
+
+func (s Span) shift(delta int) Span { return Span{s.Start + delta, s.End + delta} }
+
+// shift returns t moved by delta bytes and lines lines, sharing nothing
+// that it changes with t.
+func (t Task) shift(delta, lines int) Task {
+	t.Span, t.HeadingSpan, t.Line = t.Span.shift(delta), t.HeadingSpan.shift(delta), t.Line+lines
+	if t.Fields != nil {
+		fields := make([]Field, len(t.Fields))
+		for i, f := range t.Fields {
+			f.Span = f.Span.shift(delta)
+			fields[i] = f
+		}
+		t.Fields = fields
+	}
+	return t
+}
+
+// shift returns m moved by delta bytes, sharing nothing that it changes
+// with m.
+func (m taskMeta) shift(delta int) taskMeta {
+	for _, b := range []*metaBlock{&m.para, &m.list, &m.trailing} {
+		if b.span != (Span{}) { // a zero span is a block the task does not have
+			b.span = b.span.shift(delta)
+		}
+	}
+	if m.fields != nil {
+		fields := make([]fieldLoc, len(m.fields))
+		for i, f := range m.fields {
+			f.colonEnd, f.valueStart, f.valueEnd = f.colonEnd+delta, f.valueStart+delta, f.valueEnd+delta
+			f.prefix = f.prefix.shift(delta)
+			fields[i] = f
+		}
+		m.fields = fields
+	}
+	m.bodyStart, m.bodyEnd, m.lastLine = m.bodyStart+delta, m.bodyEnd+delta, m.lastLine+delta
+	m.titleSpan = m.titleSpan.shift(delta)
+	return m
+}
