@@ -125,3 +125,21 @@ func BenchmarkGoldmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompleteOnly measures the edit alone, on a document already
+// parsed: the check of the edited task and the new Document.
+func BenchmarkCompleteOnly(b *testing.B) {
+	for _, n := range benchSizes {
+		doc, err := taskdoc.Parse(benchDocument(n))
+		require.NoError(b, err)
+		slug := benchSlug(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := doc.Complete(slug, "benchmark note", fuzzDate); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
