@@ -1,7 +1,6 @@
 package taskdoc
 
 import (
-	"bytes"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -66,9 +65,9 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 	// before the range is counted too: it may be a lone "\r" in d and the
 	// first half of a "\r\n" now.
 	first := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.start })
-	lines := lineCounter{src: text, pos: r.start,
-		line: d.Headings[first-1].Line + bytes.Count(text[d.raw[first-1].span.Start:r.start], lf)}
-	lineDelta := bytes.Count(text[r.start-1:r.newEnd], lf) - bytes.Count(d.text[r.start-1:r.oldEnd], lf)
+	lines := lineIndex{src: text, pos: r.start,
+		line: d.Headings[first-1].Line + lineEnds(text, d.raw[first-1].span.Start, r.start)}
+	lineDelta := lineEnds(text, r.start-1, r.newEnd) - lineEnds(d.text, r.start-1, r.oldEnd)
 	inside := sc.headings
 	if r.oldEnd < len(src) {
 		inside = inside[:len(inside)-1] // the heading after the range, compared by checkLocal
@@ -102,15 +101,12 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 	return nd
 }
 
-// lf is a line ending in text, where a lone "\r" reads as "\n".
-var lf = []byte("\n")
-
 // placeHeadings sets the outline of nd, the result of an edit of d: d's
 // headings before the range, inside (read from the range; lines gives
 // their line numbers), then d's after the range, shifted. Anchors are
 // given anew, since a heading in the range can take one from a later
 // heading with the same text.
-func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, lines lineCounter, lineDelta int) {
+func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, lines lineIndex, lineDelta int) {
 	delta := r.newEnd - r.oldEnd
 	first := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.start })
 	last := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.oldEnd })

@@ -245,6 +245,8 @@ func checkDocument(t testing.TB, doc *taskdoc.Document, src []byte) {
 		anchors[h.Slug] = true
 		_, ok := doc.Section(h.Slug)
 		require.True(t, ok, "no section for the outline anchor %q", h.Slug)
+		line, column := taskdoc.Position(src, h.Span.Start)
+		require.Equal(t, []int{h.Line, 1}, []int{line, column}, "position of heading %q", h.Text)
 		prev = h.Span.End
 	}
 	if doc.TasksHeading == nil {
@@ -288,6 +290,8 @@ func checkTasks(t testing.TB, doc *taskdoc.Document) {
 			require.NoError(t, err)
 			require.Equal(t, task.Span, found.Span)
 		}
+		line, _ := taskdoc.Position(doc.Source, task.Span.Start)
+		require.Equal(t, line, task.Line, "line of task %q", task.Slug)
 		fieldStart := task.HeadingSpan.End
 		for _, fld := range task.Fields {
 			require.LessOrEqual(t, fieldStart, fld.Span.Start, "fields of %q out of order", task.Slug)

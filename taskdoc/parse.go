@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
 	"github.com/yuin/goldmark"
@@ -45,10 +44,10 @@ func Parse(src []byte) (doc *Document, err error) {
 			doc, err = nil, &Error{Code: CodeParse, Msg: fmt.Sprintf("cannot parse the document: %v", r)}
 		}
 	}()
-	text := lineFeeds(src, 0, len(src))
-	if err := checkUTF8(text); err != nil {
+	if err := CheckUTF8(src); err != nil {
 		return nil, err
 	}
+	text := lineFeeds(src, 0, len(src))
 	d := &Document{Source: src, text: text, Newline: detectNewline(src)}
 	fm, body, err := frontMatterOf(src, text)
 	if err != nil {
@@ -60,59 +59,6 @@ func Parse(src []byte) (doc *Document, err error) {
 	d.Headings = outline(text, sc.headings)
 	d.findTasks(sc)
 	return d, nil
-}
-
-// checkUTF8 reports the first invalid byte with its 1-based line and
-// column (counted in characters).
-func checkUTF8(src []byte) error {
-	if utf8.Valid(src) {
-		return nil
-	}
-	line, col := 1, 1
-	for i := 0; i < len(src); {
-		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return &Error{
-				Code: CodeInvalidUTF8, Line: line, Column: col,
-				Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[i]),
-			}
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += size
-	}
-	return nil
-}
-
-// lineFeeds returns src, or when src[from:to] or the line ending before
-// it has a lone "\r" a copy of src in which every lone "\r" is "\n".
-// CommonMark (and so GitHub) ends a line at a lone "\r"; goldmark does
-// not. Both are one byte, so every offset stays valid for src.
-func lineFeeds(src []byte, from, to int) []byte {
-	lone := -1
-	for at := max(from-1, 0); at < to; at++ {
-		i := bytes.IndexByte(src[at:to], '\r')
-		if i < 0 {
-			break
-		}
-		if at += i; at+1 == len(src) || src[at+1] != '\n' {
-			lone = at
-			break
-		}
-	}
-	if lone < 0 {
-		return src
-	}
-	text := bytes.Clone(src)
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
-			text[i] = '\n'
-		}
-	}
-	return text
 }
 
 // emptyItemsBeforeCRLF returns src, or when src[from:to] has an empty
@@ -157,17 +103,6 @@ func isListMarker(b []byte) bool {
 		}
 	}
 	return true
-}
-
-func detectNewline(src []byte) string {
-	i := bytes.IndexAny(src, "\r\n")
-	switch {
-	case i < 0 || src[i] == '\n':
-		return "\n"
-	case i+1 < len(src) && src[i+1] == '\n':
-		return "\r\n"
-	}
-	return "\r"
 }
 
 // frontMatterFormats maps an opening delimiter line to the format name.
@@ -537,7 +472,7 @@ func resolveText(v []byte) []byte {
 func outline(src []byte, raw []rawHeading) []Heading {
 	hs := make([]Heading, len(raw))
 	taken := make(anchors, len(raw))
-	lines := lineCounter{src: src, line: 1}
+	lines := newLineIndex(src)
 	for i, r := range raw {
 		hs[i] = Heading{
 			Level: r.level, Text: r.text, Slug: taken.next(r.slug),
@@ -545,67 +480,4 @@ func outline(src []byte, raw []rawHeading) []Heading {
 		}
 	}
 	return hs
-}
-
-// lineCounter turns increasing offsets into 1-based line numbers in
-// linear time overall.
-type lineCounter struct {
-	src       []byte
-	pos, line int
-}
-
-func (c *lineCounter) at(off int) int {
-	if off < c.pos {
-		c.pos, c.line = 0, 1
-	}
-	c.line += bytes.Count(c.src[c.pos:off], []byte("\n"))
-	c.pos = off
-	return c.line
-}
-
-// lineStart is the offset of the start of the line holding off.
-func lineStart(src []byte, off int) int {
-	off = min(off, len(src))
-	return bytes.LastIndexByte(src[:off], '\n') + 1
-}
-
-// lineEnd is the offset just after the line ending of the line holding
-// off, or len(src) on a last line without one.
-func lineEnd(src []byte, off int) int {
-	if off >= len(src) {
-		return len(src)
-	}
-	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
-		return off + i + 1
-	}
-	return len(src)
-}
-
-// contentEnd is the offset where the line holding off ends, before its
-// line ending and trailing spaces.
-func contentEnd(src []byte, off int) int {
-	end := lineEnd(src, off)
-	for end > off && (src[end-1] == '\n' || src[end-1] == '\r' || src[end-1] == ' ' || src[end-1] == '\t') {
-		end--
-	}
-	return end
-}
-
-// isBlankLine reports whether the line starting at off holds only spaces
-// and tabs.
-func isBlankLine(src []byte, off int) bool {
-	return len(bytes.TrimSpace(src[off:lineEnd(src, off)])) == 0
-}
-
-// trimBlankLinesBefore moves end back over whole blank lines, never
-// before floor. end must be a line start (or len(src)).
-func trimBlankLinesBefore(src []byte, floor, end int) int {
-	for end > floor {
-		prev := lineStart(src, end-1)
-		if prev < floor || !isBlankLine(src, prev) {
-			break
-		}
-		end = prev
-	}
-	return end
 }

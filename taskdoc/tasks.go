@@ -46,7 +46,7 @@ func (d *Document) findTasks(sc *scan) {
 	d.bySlug = make(map[string]int, len(taskTops))
 	d.Tasks = make([]Task, len(taskTops))
 	d.metas = make([]taskMeta, len(taskTops))
-	lines := lineCounter{src: d.text, line: 1}
+	lines := newLineIndex(d.text)
 	for k, i := range taskTops {
 		// The last task's blocks end where the section does: with no
 		// block between its heading and the section's end, that is its

@@ -33,3 +33,15 @@ func TestLineHelpers(t *testing.T) {
 	assert.Equal(t, 3, trimBlankLinesBefore(src, 0, 7))
 	assert.Equal(t, 7, trimBlankLinesBefore(src, 5, 7), "never before floor")
 }
+
+// TestLineIndexAgreesWithPosition: the index Parse numbers headings with
+// and Position count the same lines, whatever ends them.
+func TestLineIndexAgreesWithPosition(t *testing.T) {
+	for _, src := range []string{"", "a", "a\nb\r\nc\rd", "\r\r\n\n\r", "x\r", "\r\n\r\n", "é\rü\r\nß\n"} {
+		x := newLineIndex([]byte(src))
+		for off := 0; off <= len(src); off++ {
+			line, _ := Position([]byte(src), off)
+			assert.Equal(t, line, x.at(off), "%q at %d", src, off)
+		}
+	}
+}

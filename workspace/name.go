@@ -10,7 +10,6 @@ import (
 	"path"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -120,26 +119,17 @@ func lockFileName(name string) string {
 }
 
 // checkUTF8 refuses invalid UTF-8 in Markdown files, pointing at the first
-// bad byte.
+// bad byte as taskdoc counts lines.
 func checkUTF8(name string, data []byte) error {
-	if !strings.HasSuffix(name, ".md") || utf8.Valid(data) {
+	if !strings.HasSuffix(name, ".md") {
 		return nil
 	}
-	line, col := 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += size
+	err := taskdoc.CheckUTF8(data)
+	var e *taskdoc.Error
+	if errors.As(err, &e) {
+		e.Path, e.Msg = name, fmt.Sprintf("%s is not valid UTF-8", name)
 	}
-	return &taskdoc.Error{Code: taskdoc.CodeInvalidUTF8, Path: name, Line: line, Column: col,
-		Msg: fmt.Sprintf("%s is not valid UTF-8", name)}
+	return err
 }
 
 // checkSize refuses data over the workspace's size limit.
