@@ -1,9 +1,81 @@
 package taskdoc
 
 import (
+	"bytes"
+
 	"github.com/BurntSushi/toml"
+	"github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v2"
 )
+
+// frontMatterFormats maps an opening delimiter line to the format name.
+// Only a block opening on the document's first line is front matter.
+var frontMatterFormats = map[string]string{"---": "yaml", "+++": "toml"}
+
+// frontMatterDelimiter returns the front matter delimiter that the first
+// line of rest is, and its format name; ok is false when it is none.
+func frontMatterDelimiter(rest []byte) (delim, name string, ok bool) {
+	delim = string(bytes.TrimSpace(rest[:lineEnd(rest, 0)]))
+	name, ok = frontMatterFormats[delim]
+	return delim, name, ok
+}
+
+// ParseFrontMatter reads only the front matter of src (YAML "---" or TOML
+// "+++" on the first line, after a BOM), as Parse would, without parsing
+// the Markdown after it: for callers that need a file's metadata and not
+// its tasks. A document without front matter gives a zero FrontMatter.
+func ParseFrontMatter(src []byte) (FrontMatter, error) {
+	fm, _, err := frontMatterOf(src, lineFeeds(src, 0, len(src)))
+	return fm, err
+}
+
+// frontMatterOf reads the front matter of src, whose structure is read
+// from text (src with lone "\r" as "\n"), and returns it with the offset
+// where the Markdown body starts (after the BOM and front matter).
+func frontMatterOf(src, text []byte) (FrontMatter, int, error) {
+	start := 0
+	if bytes.HasPrefix(text, bom) {
+		start = len(bom)
+	}
+	fm, err := parseFrontMatter(text, start)
+	if err != nil {
+		return FrontMatter{}, 0, err
+	}
+	fm.Raw = src[start : start+len(fm.Raw) : start+len(fm.Raw)]
+	if fm.Format == "" {
+		fm.Raw = nil
+	}
+	return fm, start + len(fm.Raw), nil
+}
+
+func parseFrontMatter(src []byte, start int) (FrontMatter, error) {
+	rest := src[start:]
+	first := lineEnd(rest, 0)
+	delim, name, ok := frontMatterDelimiter(rest)
+	if !ok {
+		return FrontMatter{}, nil
+	}
+	// Find the closing line first so that the decoder reads only the
+	// front matter, not a copy of the whole document.
+	end := -1
+	for at := first; at < len(rest); at = lineEnd(rest, at) {
+		if string(bytes.TrimSpace(rest[at:lineEnd(rest, at)])) == delim {
+			end = lineEnd(rest, at)
+			break
+		}
+	}
+	if end < 0 {
+		// No closing delimiter: the dashes are Markdown (a thematic break).
+		return FrontMatter{}, nil
+	}
+	values := map[string]any{}
+	format := frontmatter.NewFormat(delim, delim, yamlOrTOML(name))
+	if _, err := frontmatter.Parse(bytes.NewReader(rest[:end]), &values, format); err != nil {
+		return FrontMatter{}, &Error{Code: CodeParse, Line: 1, Column: 1,
+			Msg: "the " + name + " front matter does not decode", Err: err}
+	}
+	return FrontMatter{Raw: src[start : start+end : start+end], Format: name, Values: values}, nil
+}
 
 // yamlOrTOML is the decoder adrg/frontmatter uses by default for each
 // format.

@@ -2,11 +2,8 @@ package taskdoc
 
 import (
 	"bytes"
-	"regexp"
 	"sort"
 	"strconv"
-
-	"github.com/yuin/goldmark/ast"
 )
 
 // An edit replaces the bytes [start, oldEnd) of the source with new bytes
@@ -243,58 +240,6 @@ func (d *Document) headingTooHigh(r region, got int, text string, level int) err
 	return d.invalid(r, "the content has a level-"+strconv.Itoa(got)+" heading "+quote(text)+
 		", which would end the task; use level "+strconv.Itoa(level+1)+" or deeper")
 }
-
-// openAtEnd reports whether the document ends inside a code fence or an
-// HTML block that has no closing line, which would swallow anything
-// appended.
-func (sc *scan) openAtEnd() bool {
-	if len(sc.tops) == 0 {
-		return false
-	}
-	src := sc.src
-	switch n := sc.tops[len(sc.tops)-1].node.(type) {
-	case *ast.FencedCodeBlock:
-		// The fence is closed when a line follows its content: the
-		// closing fence. An unclosed one runs to the end of the file.
-		after := lineEnd(src, sc.pos(n))
-		if l := n.Lines(); l.Len() > 0 {
-			after = lineEnd(src, sc.base+l.At(l.Len()-1).Start)
-		}
-		return len(bytes.TrimSpace(src[after:])) == 0
-	case *ast.HTMLBlock:
-		// Types 1 to 5 (<script>, <!--, <?, <!X, <![CDATA[) end only at
-		// their closing marker; the others end at a blank line.
-		return n.HTMLBlockType <= ast.HTMLBlockType5 && !n.HasClosure() && !sc.closesOnFirstLine(n)
-	}
-	return false
-}
-
-// closesOnFirstLine reports whether an HTML block of type 1 to 5 has its
-// closing marker on its first line, as goldmark decides it: such a block
-// ends there, though goldmark records no closing line for it (it learns
-// that it is closed only when a line follows).
-func (sc *scan) closesOnFirstLine(n *ast.HTMLBlock) bool {
-	lines := n.Lines()
-	if lines.Len() != 1 {
-		return false
-	}
-	seg := lines.At(0)
-	first := seg.Value(sc.src[sc.base:])
-	switch n.HTMLBlockType {
-	case ast.HTMLBlockType1:
-		return htmlType1Close.Match(first)
-	case ast.HTMLBlockType2:
-		return bytes.Contains(first, []byte("-->"))
-	case ast.HTMLBlockType3:
-		return bytes.Contains(first, []byte("?>"))
-	case ast.HTMLBlockType4:
-		return bytes.Contains(first, []byte(">"))
-	}
-	return bytes.Contains(first, []byte("]]>"))
-}
-
-// htmlType1Close is goldmark's end condition of an HTML block of type 1.
-var htmlType1Close = regexp.MustCompile(`(?i)^.*</(?:script|pre|style|textarea)>.*`)
 
 func (d *Document) swallowed(r region, next rawHeading) error {
 	return d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+
