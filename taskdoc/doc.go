@@ -161,11 +161,16 @@
 // # Errors
 //
 // Every error is a *Error with a stable Code; match kinds with errors.Is
-// against the sentinels (ErrTaskNotFound, ...). Parse reports invalid UTF-8
-// (ErrInvalidUTF8) with Line and Column, and front matter that does not
-// decode as ErrParse; Task reports a missing slug with the slugs that exist
-// in Error.Available, and a repeated one as ErrDuplicateTask with the
-// line of its second task. Parse never panics.
+// against the sentinels (ErrTaskNotFound, ...). Errors point at the byte
+// where the parser knows it: Offset, Line, Column (in characters, lines
+// ended as in CommonMark, see Position) and an Excerpt of that line, which
+// Error prints. Parse reports invalid UTF-8 (ErrInvalidUTF8) at the first
+// bad byte, and front matter that does not decode as ErrParse at the line
+// the decoder names; Task reports a missing slug with the slugs that exist
+// in Error.Available, and a repeated one as ErrDuplicateTask at its second
+// task's heading. An edit refused for the heading or block it would write
+// (ErrInvalidTask, ErrEditChangedOutside) points at it in the document it
+// would have written. Parse never panics.
 //
 // # Concurrency
 //

@@ -123,8 +123,9 @@ func (d *Document) Task(slug string) (*Task, error) {
 		for k, i := range same {
 			lines[k] = itoa(d.Tasks[i].Line)
 		}
-		return nil, &Error{Code: CodeDuplicateTask, Slug: slug, Line: d.Tasks[same[1]].Line, Column: 1,
-			Msg: "tasks on lines " + strings.Join(lines, ", ") + " share the slug " + quote(slug) + "; rename all but one"}
+		return nil, errorAt(&Error{Code: CodeDuplicateTask, Slug: slug,
+			Msg: "tasks on lines " + strings.Join(lines, ", ") + " share the slug " + quote(slug) + "; rename all but one"},
+			d.Source, d.Tasks[same[1]].Span.Start)
 	}
 	if i, ok := d.bySlug[slug]; ok {
 		return &d.Tasks[i], nil

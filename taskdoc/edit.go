@@ -373,8 +373,8 @@ func (d *Document) checkTitle(title string, self int) (string, error) {
 
 func (d *Document) checkSlugFree(slug string, self int) error {
 	if i, ok := d.bySlug[slug]; ok && i != self {
-		return &Error{Code: CodeDuplicateTask, Slug: slug,
-			Msg: "a task with the slug " + quote(slug) + " already exists (line " + itoa(d.Tasks[i].Line) + ")"}
+		return errorAt(&Error{Code: CodeDuplicateTask, Slug: slug,
+			Msg: "a task with the slug " + quote(slug) + " already exists"}, d.Source, d.Tasks[i].Span.Start)
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package taskdoc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Code is a stable, machine-readable error code. Codes never change once
@@ -51,8 +53,17 @@ type Error struct {
 	Code Code   // stable code, always set
 	Path string // document path as the caller gave it, if any
 	Slug string // task slug, if any
-	// Line and Column locate a parse error (1-based; 0 when unknown).
+	// Line and Column (1-based; 0 when unknown) locate the error in a
+	// document, Offset is the byte offset of that place (meaningful when
+	// Line > 0) and Excerpt the line there, trimmed, in at most about 60
+	// characters. Errors of Parse and CheckUTF8 and a repeated slug point
+	// into the document read (Document.Source); an edit's refusal
+	// (INVALID_TASK, EDIT_CHANGED_OUTSIDE) points into the document as the
+	// edit would have written it, which it does not return: its lines
+	// before the edited task are those of Document.Source.
 	Line, Column int
+	Offset       int
+	Excerpt      string
 	// Available lists the task slugs that do exist, for TASK_NOT_FOUND.
 	Available []string
 	Msg       string // lower-case human message without the code
@@ -86,7 +97,11 @@ func (e *Error) Error() string {
 		}
 	}
 	if e.Line > 0 {
-		fmt.Fprintf(&b, " (line %d, column %d)", e.Line, e.Column)
+		fmt.Fprintf(&b, " (line %d, column %d", e.Line, e.Column)
+		if e.Excerpt != "" {
+			fmt.Fprintf(&b, ": %q", e.Excerpt)
+		}
+		b.WriteString(")")
 	}
 	if len(e.Available) > 0 && e.Code == CodeTaskNotFound {
 		b.WriteString("; available: ")
@@ -97,6 +112,66 @@ func (e *Error) Error() string {
 		b.WriteString(e.Err.Error())
 	}
 	return b.String()
+}
+
+// errorAt points err, when it is an *Error that points nowhere yet, at the
+// byte offset of src, and returns it.
+func errorAt(err error, src []byte, offset int) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Line > 0 {
+		return err
+	}
+	e.Offset = offset
+	e.Line, e.Column = Position(src, offset)
+	e.Excerpt = excerpt(src, offset)
+	return err
+}
+
+// excerptRunes is about how many characters of a line an error quotes.
+const excerptRunes = 60
+
+// excerpt is the line of src holding offset, trimmed; a longer line is cut
+// to excerptRunes characters around offset, "…" marking each cut. Bytes
+// that are not UTF-8 are kept (the error quotes them escaped).
+func excerpt(src []byte, offset int) string {
+	offset = max(0, min(offset, len(src)))
+	start := startOfLine(src, offset)
+	end := len(src)
+	if i := bytes.IndexAny(src[start:], "\r\n"); i >= 0 {
+		end = start + i
+	}
+	line := src[start:end]
+	trimmed := bytes.TrimLeft(line, " \t")
+	at := max(0, offset-start-(len(line)-len(trimmed)))
+	line = bytes.TrimRight(trimmed, " \t")
+	if utf8.RuneCount(line) <= excerptRunes {
+		return string(line)
+	}
+	// Keep the runes from a third of the width before the offset.
+	from := 0
+	if before := utf8.RuneCount(line[:min(at, len(line))]); before > excerptRunes/3 {
+		from = runeOffset(line, before-excerptRunes/3)
+	}
+	to := runeOffset(line[from:], excerptRunes) + from
+	out := string(line[from:to])
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(line) {
+		out += "…"
+	}
+	return out
+}
+
+// runeOffset is the byte offset of the n-th rune of b (len(b) past its
+// end), counting each byte that is not UTF-8 as one rune.
+func runeOffset(b []byte, n int) int {
+	at := 0
+	for ; n > 0 && at < len(b); n-- {
+		_, size := utf8.DecodeRune(b[at:])
+		at += size
+	}
+	return at
 }
 
 // Unwrap returns the cause.

@@ -56,6 +56,11 @@ func TestErrorMessage(t *testing.T) {
 			want: "invalid UTF-8 in /a.md (line 3, column 7)",
 		},
 		{
+			name: "excerpt of the line",
+			err:  &Error{Code: CodeInvalidTask, Msg: "the content has a level-2 heading", Line: 9, Column: 1, Offset: 80, Excerpt: "## Foo"},
+			want: `the content has a level-2 heading (line 9, column 1: "## Foo")`,
+		},
+		{
 			name: "cause is appended",
 			err:  &Error{Code: CodeIO, Msg: "writing docs/a.md", Err: errors.New("disk full")},
 			want: "writing docs/a.md: disk full",

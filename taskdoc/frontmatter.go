@@ -2,6 +2,8 @@ package taskdoc
 
 import (
 	"bytes"
+	"regexp"
+	"strconv"
 
 	"github.com/BurntSushi/toml"
 	"github.com/adrg/frontmatter"
@@ -71,11 +73,34 @@ func parseFrontMatter(src []byte, start int) (FrontMatter, error) {
 	values := map[string]any{}
 	format := frontmatter.NewFormat(delim, delim, yamlOrTOML(name))
 	if _, err := frontmatter.Parse(bytes.NewReader(rest[:end]), &values, format); err != nil {
-		return FrontMatter{}, &Error{Code: CodeParse, Line: 1, Column: 1,
-			Msg: "the " + name + " front matter does not decode", Err: err}
+		e := &Error{Code: CodeParse, Msg: "the " + name + " front matter does not decode", Err: err}
+		return FrontMatter{}, errorAt(e, src, start+decodeErrorAt(rest[:end], first, err))
 	}
 	return FrontMatter{Raw: src[start : start+end : start+end], Format: name, Values: values}, nil
 }
+
+// decodeErrorAt is the offset in fm, a front matter block whose first line
+// inside starts at first, of the line a decoder's error names ("yaml: line
+// 3: ...", "Near line 3 ..."; line 1 is the first line inside), or of the
+// opening delimiter when it names none. A line past the block (an
+// unexpected end) is its closing delimiter.
+func decodeErrorAt(fm []byte, first int, err error) int {
+	m := decoderLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	closing := lineStart(fm, len(fm)-1)
+	at := first
+	for ; n > 1 && at < closing; n-- {
+		at = lineEnd(fm, at)
+	}
+	return at
+}
+
+// decoderLine finds the line number in the errors of yaml.v2 and
+// BurntSushi/toml.
+var decoderLine = regexp.MustCompile(`(?i)\bline (\d+)\b`)
 
 // yamlOrTOML is the decoder adrg/frontmatter uses by default for each
 // format.

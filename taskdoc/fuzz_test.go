@@ -214,6 +214,11 @@ func FuzzParse(f *testing.F) {
 			require.ErrorAs(t, err, &e)
 			require.Positive(t, e.Line)
 			require.Positive(t, e.Column)
+			require.True(t, utf8.Valid(src[:e.Offset]), "a byte before the offset is not valid")
+			r, size := utf8.DecodeRune(src[e.Offset:])
+			require.Equal(t, []any{utf8.RuneError, 1}, []any{r, size}, "the offset is not at an invalid byte")
+			line, column := taskdoc.Position(src, e.Offset)
+			require.Equal(t, []int{e.Line, e.Column}, []int{line, column})
 			return
 		}
 		if err != nil {

@@ -22,8 +22,8 @@ func Position(src []byte, offset int) (line, column int) {
 }
 
 // CheckUTF8 returns nil when src is valid UTF-8, and otherwise an
-// ErrInvalidUTF8 *Error with the line and column of the first invalid
-// byte.
+// ErrInvalidUTF8 *Error that points at the first invalid byte (Offset,
+// Line, Column, Excerpt).
 func CheckUTF8(src []byte) error {
 	if utf8.Valid(src) {
 		return nil
@@ -36,8 +36,7 @@ func CheckUTF8(src []byte) error {
 		}
 		at += size
 	}
-	line, col := Position(src, at)
-	return &Error{Code: CodeInvalidUTF8, Line: line, Column: col, Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[at])}
+	return errorAt(&Error{Code: CodeInvalidUTF8, Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[at])}, src, at)
 }
 
 // lineEnds counts the line endings in src[from:to]. A "\r\n" counts once,

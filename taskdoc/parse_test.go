@@ -1,6 +1,7 @@
 package taskdoc_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -271,10 +272,17 @@ func TestParseErrors(t *testing.T) {
 		src          string
 		code         taskdoc.Code
 		line, column int
+		offset       int
+		excerpt      string
 	}{
-		{"invalid UTF-8", "# A\n\n## Tasks\n\n### Caf\xe9\n", taskdoc.CodeInvalidUTF8, 5, 8},
-		{"invalid UTF-8 first byte", "\xff", taskdoc.CodeInvalidUTF8, 1, 1},
-		{"bad yaml front matter", "---\nkey: [unclosed\n---\n# A\n", taskdoc.CodeParse, 1, 1},
+		{"invalid UTF-8", "# A\n\n## Tasks\n\n### Caf\xe9\n", taskdoc.CodeInvalidUTF8, 5, 8, 22, "### Caf\xe9"},
+		{"invalid UTF-8 first byte", "\xff", taskdoc.CodeInvalidUTF8, 1, 1, 0, "\xff"},
+		{"invalid UTF-8 after lone CRs", "# A\r\r  x \xc3\x28\r", taskdoc.CodeInvalidUTF8, 3, 5, 9, "x \xc3("},
+		// The decoder's line 1 is the document's line 2, under "---".
+		{"bad yaml front matter", "---\nkey: [unclosed\n---\n# A\n", taskdoc.CodeParse, 2, 1, 4, "key: [unclosed"},
+		{"bad yaml on a later line", "\ufeff---\r\na: 1\r\nb: :\r\n---\r\n", taskdoc.CodeParse, 3, 1, 14, "b: :"},
+		{"yaml ends too early", "---\nx: 1\ny: \"abc\n---\n", taskdoc.CodeParse, 4, 1, 17, "---"},
+		{"bad toml front matter", "+++\na = 1\na = 2\n+++\n", taskdoc.CodeParse, 3, 1, 10, "a = 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,6 +293,9 @@ func TestParseErrors(t *testing.T) {
 			assert.Equal(t, tt.code, e.Code)
 			assert.Equal(t, tt.line, e.Line)
 			assert.Equal(t, tt.column, e.Column)
+			assert.Equal(t, tt.offset, e.Offset)
+			assert.Equal(t, tt.excerpt, e.Excerpt)
+			assert.Contains(t, e.Error(), fmt.Sprintf("(line %d, column %d: %q)", tt.line, tt.column, tt.excerpt))
 		})
 	}
 }

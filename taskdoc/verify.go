@@ -93,7 +93,7 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 		return nil, nil, false, nil
 	}
 	if rs.swallowed {
-		return nil, nil, true, d.swallowed(r, d.raw[rs.next])
+		return nil, nil, true, d.swallowed(r, d.raw[rs.next], rs.scan)
 	}
 	sc, tops := rs.scan, rs.tops
 	if !r.task {
@@ -111,7 +111,7 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	}
 	nt, m := buildTask(sc, tops, r.newEnd)
 	if err := r.check(&nt, &m); err != nil {
-		return nil, nil, true, err
+		return nil, nil, true, errorAt(err, sc.src, nt.HeadingSpan.Start)
 	}
 	if nd = d.assemble(out, r, sc, []Task{nt}, []taskMeta{m}); nd == nil {
 		return nil, nil, false, nil
@@ -228,9 +228,10 @@ func (d *Document) checkTaskHeadings(sc *scan, tops []topBlock, r region) error 
 		h := sc.headings[tb.heading]
 		switch {
 		case k == 0 && h.level != level:
-			return d.invalid(r, "the task heading does not read as a level-"+strconv.Itoa(level)+" heading")
+			return errorAt(d.invalid(r, "the task heading does not read as a level-"+strconv.Itoa(level)+" heading"),
+				sc.src, h.span.Start)
 		case k > 0 && h.level <= level:
-			return d.headingTooHigh(r, h.level, h.text, level)
+			return errorAt(d.headingTooHigh(r, h.level, h.text, level), sc.src, h.span.Start)
 		}
 	}
 	return nil
@@ -241,9 +242,18 @@ func (d *Document) headingTooHigh(r region, got int, text string, level int) err
 		", which would end the task; use level "+strconv.Itoa(level+1)+" or deeper")
 }
 
-func (d *Document) swallowed(r region, next rawHeading) error {
-	return d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+
-		"that would swallow the heading "+quote(next.text)+" after the task")
+// swallowed is the refusal of new text that takes in the heading after
+// it (next), pointing at the block that does: the last one sc, the parse
+// of the new text, starts before that heading.
+func (d *Document) swallowed(r region, next rawHeading, sc *scan) error {
+	at := r.newEnd
+	for _, tb := range sc.tops {
+		if tb.start < r.newEnd {
+			at = tb.start
+		}
+	}
+	return errorAt(d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+
+		"that would swallow the heading "+quote(next.text)+" after the task"), sc.src, at)
 }
 
 func (d *Document) invalid(r region, msg string) error {
@@ -281,12 +291,16 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 	fail := func(err error) (*Document, *Task, error) { return nil, nil, err }
 	nd, err := Parse(out)
 	if err != nil {
-		return fail(d.invalid(r, "the edited document does not parse: "+err.Error()))
+		refusal := d.invalid(r, "the edited document does not parse: "+err.Error())
+		if e, ok := err.(*Error); ok && e.Line > 0 {
+			refusal = errorAt(refusal, out, e.Offset)
+		}
+		return fail(refusal)
 	}
 	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)
 	after := outsideOutline(nd.Headings, r.start, r.newEnd, 0)
-	if !equalKeys(before, after) {
-		return fail(d.invalid(r, "the edit would change headings outside the task"))
+	if at, same := firstDifference(before, after); !same {
+		return fail(errorAt(d.invalid(r, "the edit would change headings outside the task"), out, at))
 	}
 	if !r.task {
 		if len(nd.Tasks) != len(d.Tasks)-1 {
@@ -308,13 +322,13 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 		case h.Level == level && found < 0:
 			found = i
 		case h.Level <= level:
-			return fail(d.headingTooHigh(r, h.Level, h.Text, level))
+			return fail(errorAt(d.headingTooHigh(r, h.Level, h.Text, level), out, h.Span.Start))
 		}
 	}
 	for i := range nd.Tasks {
 		if found >= 0 && nd.Tasks[i].Span.Start == nd.Headings[found].Span.Start {
 			if err := r.check(&nd.Tasks[i], &nd.metas[i]); err != nil {
-				return fail(err)
+				return fail(errorAt(err, out, nd.Tasks[i].HeadingSpan.Start))
 			}
 			return nd, &nd.Tasks[i], nil
 		}
@@ -327,13 +341,22 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 }
 
 func equalKeys(a, b []outlineKey) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	_, same := firstDifference(a, b)
+	return same
+}
+
+// firstDifference compares the outline outside an edit before and after
+// it, and returns where (in the edited document) the first heading that
+// differs starts: the heading that is there now, or else the place of the
+// one that is gone.
+func firstDifference(before, after []outlineKey) (at int, same bool) {
+	for i := range max(len(before), len(after)) {
+		switch {
+		case i >= len(after):
+			return before[i].start, false
+		case i >= len(before) || before[i] != after[i]:
+			return after[i].start, false
 		}
 	}
-	return true
+	return 0, true
 }
