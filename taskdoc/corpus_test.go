@@ -162,7 +162,13 @@ var corpusEdits = []struct {
 	}, taskdoc.StatusCompleted},
 }
 
+// corpusCost counts how the corpus edits were decided: op 0 the
+// neighbour's edits, op 1 the host's.
+var corpusCost editCost
+
 func TestCommonMarkCorpus(t *testing.T) {
+	corpusCost = editCost{}
+	defer corpusCost.report(t)
 	examples := loadSpecExamples(t)
 	for _, place := range corpusPlacements {
 		counts := map[string]int{}
@@ -220,7 +226,11 @@ func checkCorpusExample(t *testing.T, c corpusDoc, example string) string {
 // task changes, so the example survives byte for byte.
 func checkNeighbourEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, example string, intact bool,
 	apply func(*taskdoc.Document, string) (*taskdoc.Document, *taskdoc.Task, error), status taskdoc.Status) {
-	nd, task, err := apply(doc, c.neighbour)
+	var nd *taskdoc.Document
+	var task *taskdoc.Task
+	var err error
+	full, _ := parses(func() { nd, task, err = apply(doc, c.neighbour) })
+	corpusCost.add(0, full, err)
 	if !intact && err != nil {
 		requireTypedError(t, err, nd)
 		return
@@ -253,7 +263,11 @@ func checkNeighbourEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, exampl
 // checkHostEdit changes the status of the task whose body is the example:
 // a metadata edit rewrites the metadata, never the body.
 func checkHostEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, example string, intact bool) {
-	nd, task, err := doc.SetStatus(c.host, taskdoc.StatusBlocked)
+	var nd *taskdoc.Document
+	var task *taskdoc.Task
+	var err error
+	full, _ := parses(func() { nd, task, err = doc.SetStatus(c.host, taskdoc.StatusBlocked) })
+	corpusCost.add(1, full, err)
 	if !intact && err != nil {
 		requireTypedError(t, err, nd)
 		return

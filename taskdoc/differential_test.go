@@ -133,7 +133,8 @@ var diffArgs = []string{"Next step|value", "Title|```", "Title|<!--", "Key|[x]: 
 // documents and checks each result against a full parse of it: bytes
 // outside the task unchanged, headings and tasks outside it unchanged, the
 // edit visible, a field edit's body unchanged, and the returned Document
-// and task equal to the full parse's.
+// and task equal to the full parse's. It also counts the edits that needed
+// a full parse (see editCost).
 func TestEditsAgreeWithFullParse(t *testing.T) {
 	seed, docs := uint64(1), 400
 	if testing.Short() {
@@ -223,7 +224,9 @@ func (c *editCost) add(op uint8, documentParses int64, err error) {
 func (c *editCost) report(t *testing.T) {
 	local, full := 0, 0
 	for op := range c.local {
-		t.Logf("op %d: %d local, %d full parse", op, c.local[op], c.full[op])
+		if c.local[op]+c.full[op] > 0 {
+			t.Logf("op %d: %d local, %d full parse", op, c.local[op], c.full[op])
+		}
 		local, full = local+c.local[op], full+c.full[op]
 	}
 	t.Logf("successful edits: %d local, %d full parse; refused: %d, %d of them by a full parse",

@@ -87,6 +87,7 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d edits decided by the local check", local)
 	require.Greater(t, local, 4000, "the local check should decide most of these edits")
 }
 
