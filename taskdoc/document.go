@@ -89,7 +89,9 @@ func (t *Task) Content() string {
 
 // Document is a parsed Markdown document. It is immutable: every edit
 // returns a new Document and leaves this one as it was, so one *Document
-// may be used by many goroutines at once.
+// may be used by many goroutines at once. The Document an edit returns
+// shares what did not change (front matter values, the fields of other
+// tasks) with this one, so neither may be modified.
 type Document struct {
 	Source       []byte
 	FrontMatter  FrontMatter
