@@ -44,9 +44,10 @@
 //   - Atomic: readers, in this process or any other, see a file either as
 //     it was before a write or as it is after it, never partly written.
 //     Write, Update and Create write a temporary file beside the target
-//     (".<name>.tmp-<random>", never *.md), flush it, and then rename it over
-//     the target (Create: hard-link it to the target, which fails if the
-//     target exists). Operations on several files under one Lock are each
+//     (".tmp-<hash of the target's name>-<random>", 38 bytes whatever the
+//     target's name, so every name the file system takes can be written;
+//     never *.md), flush it, and then rename it over the target (Create:
+//     hard-link it to the target, which fails if the target exists). Operations on several files under one Lock are each
 //     atomic, not atomic together.
 //   - Durable: on Unix, when Update, Write, Create or Remove returns
 //     without error, the change survives a crash of the process or of the

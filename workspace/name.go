@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -19,10 +20,24 @@ import (
 // silently break mutual exclusion.
 const lockDir = ".taskmd/locks"
 
-// tempMarker separates a target's base name from the random suffix of its
-// temporary file: ".auth.md.tmp-1f2e3d4c5b6a7980". The leading dot hides it
-// from most listings and the suffix means it never ends in ".md".
-const tempMarker = ".tmp-"
+// Temporary files are named ".tmp-<target>-<random>": a fixed 38 bytes
+// whatever the target's name, so that any name legal on the file system
+// (up to 255 bytes for one element) can be written; the leading dot hides
+// them from most listings and they never end in ".md". <target> is 16 hex
+// digits of the SHA-256 of the target's base name in lower case, which
+// attributes a temporary file to the names that share its lock (lockNames
+// ignores case); <random> is 16 random hex digits.
+const (
+	tempPrefix = ".tmp-"
+	tempHexLen = 16
+	tempLen    = len(tempPrefix) + tempHexLen + 1 + tempHexLen
+)
+
+// legacyTempMarker separated the target's base name from the random suffix
+// in the temporary names of earlier versions (".auth.md.tmp-<16 hex>"),
+// which could exceed the file system's limit. Files a crash left with such
+// names are still recognised, so they stay hidden and get swept.
+const legacyTempMarker = ".tmp-"
 
 // checkName validates a slash-separated, root-relative name before anything
 // touches the disk. Everything refused here would either leave the root or
@@ -75,33 +90,69 @@ func join(dir, base string) string {
 
 // tempName returns a fresh temporary name beside name.
 func tempName(name string) (string, error) {
-	var b [8]byte
+	var b [tempHexLen / 2]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
 	dir, base := path.Split(name)
-	return dir + "." + base + tempMarker + hex.EncodeToString(b[:]), nil
+	return dir + tempPrefix + tempTarget(base) + "-" + hex.EncodeToString(b[:]), nil
+}
+
+// tempTarget is the part of a temporary name that names its target.
+func tempTarget(base string) string {
+	sum := sha256.Sum256([]byte(strings.ToLower(base)))
+	return hex.EncodeToString(sum[:tempHexLen/2])
 }
 
 // isTemp reports whether a base name is one of our temporary files: a
-// leftover of a crash between creating and renaming it.
+// leftover of a crash between creating and renaming it, or a write in
+// progress.
 func isTemp(base string) bool {
-	i := strings.LastIndex(base, tempMarker)
+	_, ok := tempOf(base)
+	return ok || isLegacyTemp(base)
+}
+
+// isTempOf reports whether base is a temporary file of the target base name
+// or of a name differing from it only in case (which takes the same lock).
+func isTempOf(base, target string) bool {
+	if t, ok := tempOf(base); ok {
+		return t == tempTarget(target)
+	}
+	return isLegacyTemp(base) && len(base) == len(target)+1+len(legacyTempMarker)+tempHexLen &&
+		strings.HasPrefix(base, "."+target+legacyTempMarker)
+}
+
+// tempOf returns the target part of a temporary name in the current format.
+func tempOf(base string) (target string, ok bool) {
+	if len(base) != tempLen || !strings.HasPrefix(base, tempPrefix) || base[tempLen-tempHexLen-1] != '-' {
+		return "", false
+	}
+	target = base[len(tempPrefix) : tempLen-tempHexLen-1]
+	return target, isLowerHex(target) && isLowerHex(base[tempLen-tempHexLen:])
+}
+
+// isLegacyTemp reports whether base is a temporary name of an earlier
+// version: "." + target + ".tmp-" + 16 hex digits.
+func isLegacyTemp(base string) bool {
+	i := strings.LastIndex(base, legacyTempMarker)
 	if !strings.HasPrefix(base, ".") || i < 1 {
 		return false
 	}
-	suffix := base[i+len(tempMarker):]
-	if len(suffix) != 16 {
+	suffix := base[i+len(legacyTempMarker):]
+	if len(suffix) != tempHexLen {
 		return false
 	}
 	_, err := hex.DecodeString(suffix)
 	return err == nil
 }
 
-// isTempOf reports whether base is a temporary file of the target base name.
-func isTempOf(base, target string) bool {
-	return isTemp(base) && strings.HasPrefix(base, "."+target+tempMarker) &&
-		len(base) == len(target)+1+len(tempMarker)+16
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 var lockEscaper = strings.NewReplacer("%", "%25", "/", "%2F")

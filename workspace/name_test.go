@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -71,18 +72,38 @@ func TestLockFileNameIsFlatAndUnambiguous(t *testing.T) {
 }
 
 func TestTempNames(t *testing.T) {
-	tmp, err := tempName("docs/api/auth.md")
-	assert.NoError(t, err)
-	assert.True(t, strings.HasPrefix(tmp, "docs/api/.auth.md.tmp-"), tmp)
-	base := tmp[strings.LastIndex(tmp, "/")+1:]
-	assert.True(t, isTemp(base))
-	assert.True(t, isTempOf(base, "auth.md"))
-	assert.False(t, isTempOf(base, "auth"))
-	assert.False(t, isTempOf(base, "th.md"))
-	assert.False(t, strings.HasSuffix(tmp, ".md"))
+	long := strings.Repeat("é", 126) + ".md" // 255 bytes
+	for _, name := range []string{"docs/api/auth.md", "auth.md", "docs/" + long, "docs/x"} {
+		tmp, err := tempName(name)
+		require.NoError(t, err)
+		dir, target := path.Split(name)
+		assert.True(t, strings.HasPrefix(tmp, dir+".tmp-"), tmp)
+		base := strings.TrimPrefix(tmp, dir)
+		assert.Len(t, base, 38, "the same short length for every target")
+		assert.False(t, strings.HasSuffix(base, ".md"))
+		assert.True(t, isTemp(base))
+		assert.True(t, isTempOf(base, target))
+		assert.True(t, isTempOf(base, strings.ToUpper(target)), "names that share a lock share temporary files")
+		assert.False(t, isTempOf(base, target+"x"))
+		assert.False(t, isTempOf(base, target[1:]))
+		again, err := tempName(name)
+		require.NoError(t, err)
+		assert.NotEqual(t, tmp, again, "every writer gets its own")
+	}
+
+	// Names of earlier versions, which a crash may have left, still count.
+	legacy := ".auth.md.tmp-0123456789abcdef"
+	assert.True(t, isTemp(legacy))
+	assert.True(t, isTempOf(legacy, "auth.md"))
+	assert.False(t, isTempOf(legacy, "auth"))
+	assert.False(t, isTempOf(legacy, "th.md"))
+	assert.True(t, isTemp(".tmp-abcdefghijkl.tmp-0123456789abcdef"), "a legacy name of the new length")
 
 	for _, base := range []string{"auth.md", ".auth.md", ".auth.md.tmp-", ".auth.md.tmp-xyz",
-		"auth.md.tmp-0123456789abcdef", ".auth.md.tmp-0123456789abcdeg"} {
+		"auth.md.tmp-0123456789abcdef", ".auth.md.tmp-0123456789abcdeg",
+		".tmp-0123456789abcdef-0123456789abcde", ".tmp-0123456789abcdef-0123456789abcdeg",
+		".tmp-0123456789ABCDEF-0123456789abcdef", ".tmp-0123456789abcdef_0123456789abcdef",
+		"tmp-0123456789abcdef-0123456789abcdef0"} {
 		assert.False(t, isTemp(base), base)
 	}
 }
