@@ -124,3 +124,79 @@ func TestWalkStops(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, []string{"docs/a.md"}, seen)
 }
+
+// A document that is removed or moved away (archived) after Walk listed its
+// folder and before it is read is gone, not broken: it is skipped. One that
+// is there but cannot be read is still reported.
+func TestWalkSkipsFilesGoneWhileWalking(t *testing.T) {
+	d := visit{name: "docs/sub/d.md", title: "# D"}
+	tests := []struct {
+		name   string
+		change func(t *testing.T, root string) // runs while docs/a.md is visited
+		want   []visit
+	}{
+		{
+			name: "removed",
+			change: func(t *testing.T, root string) {
+				require.NoError(t, os.Remove(filepath.Join(root, "docs", "b.md")))
+			},
+			want: []visit{{name: "docs/a.md", title: "# A"}, {name: "docs/c.md", title: "# C"}, d},
+		},
+		{
+			name: "archived",
+			change: func(t *testing.T, root string) {
+				require.NoError(t, os.MkdirAll(filepath.Join(root, "archived"), 0o755))
+				require.NoError(t, os.Rename(filepath.Join(root, "docs", "b.md"), filepath.Join(root, "archived", "b.md")))
+			},
+			want: []visit{{name: "docs/a.md", title: "# A"}, {name: "docs/c.md", title: "# C"}, d},
+		},
+		{
+			name: "folder removed",
+			change: func(t *testing.T, root string) {
+				require.NoError(t, os.RemoveAll(filepath.Join(root, "docs", "sub")))
+			},
+			want: []visit{{name: "docs/a.md", title: "# A"}, {name: "docs/b.md", title: "# B"}, {name: "docs/c.md", title: "# C"}},
+		},
+		{
+			name: "replaced by a folder",
+			change: func(t *testing.T, root string) {
+				require.NoError(t, os.Remove(filepath.Join(root, "docs", "b.md")))
+				require.NoError(t, os.Mkdir(filepath.Join(root, "docs", "b.md"), 0o755))
+			},
+			want: []visit{{name: "docs/a.md", title: "# A"}, {name: "docs/b.md", code: taskdoc.CodeIO}, {name: "docs/c.md", title: "# C"}, d},
+		},
+		{
+			name: "unreadable",
+			change: func(t *testing.T, root string) {
+				if runtime.GOOS == "windows" || os.Geteuid() == 0 {
+					t.Skip("permissions do not keep this user from reading")
+				}
+				require.NoError(t, os.Chmod(filepath.Join(root, "docs", "b.md"), 0))
+			},
+			want: []visit{{name: "docs/a.md", title: "# A"}, {name: "docs/b.md", code: taskdoc.CodeIO}, {name: "docs/c.md", title: "# C"}, d},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, root := newWorkspace(t)
+			for _, n := range []string{"a", "b", "c"} {
+				writeFile(t, root, "docs/"+n+".md", []byte("# "+strings.ToUpper(n)+"\n"))
+			}
+			writeFile(t, root, "docs/sub/d.md", []byte("# D\n"))
+			var got []visit
+			err := ws.Walk(context.Background(), "docs", func(name string, doc *taskdoc.Document, err error) error {
+				if name == "docs/a.md" {
+					tt.change(t, root)
+				}
+				v := visit{name: name, code: taskdoc.CodeOf(err)}
+				if doc != nil {
+					v.title = strings.TrimSpace(strings.SplitN(string(doc.Source), "\n", 2)[0])
+				}
+				got = append(got, v)
+				return nil
+			})
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

@@ -168,10 +168,27 @@ func (w *Workspace) stat(name string) (fs.FileInfo, error) {
 	case info.Mode()&fs.ModeSymlink != 0:
 		return nil, symlinkRefused(name)
 	case !info.Mode().IsRegular():
-		return nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: name,
-			Msg: fmt.Sprintf("%s is not a regular file", name)}
+		return nil, notRegular(name, info.Mode().Type())
 	}
 	return info, nil
+}
+
+// notRegular is the error for a name that is a folder, a named pipe, a
+// socket or a device: nothing the library reads or replaces.
+func notRegular(name string, mode fs.FileMode) error {
+	kind := "a special file"
+	switch {
+	case mode.IsDir():
+		kind = "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		kind = "a socket"
+	case mode&fs.ModeDevice != 0:
+		kind = "a device"
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeIO, Path: name,
+		Msg: fmt.Sprintf("%s is %s, not a regular file", name, kind)}
 }
 
 // read returns the content of name, or nil data and nil error when it does
