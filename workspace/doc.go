@@ -54,7 +54,7 @@
 //     machine: the file and then its directory are fsynced (and new parent
 //     directories too). A crash at any moment leaves the old content or the
 //     new, plus at most a stray temporary file, which reads, List and Walk
-//     ignore and the next update of that file removes.
+//     ignore (see Recovery).
 //   - Exclusive: Update, UpdateIf and Lock hold, for each name, a lock
 //     shared by every Workspace value in the process (a wait honours the
 //     context) and then an exclusive flock (gofrs/flock) on
@@ -74,6 +74,23 @@
 //
 // People editing files by hand, and tools that do not use these locks, are
 // not excluded; UpdateIf is how an editor detects that they changed a file.
+//
+// # Recovery
+//
+// A temporary file that a crash left is removed by the next write or
+// removal of its target under the target's lock, whatever its age. Names
+// that are never written again (archives, archived documents) are covered
+// by a sweep: a write, Create or removal in a folder also removes other
+// names' temporary files there that have not changed for a minute, at most
+// 16 per operation and at most once a minute per folder for each Workspace
+// value, so that the cost stays bounded and out of the hot path. Sweep
+// removes them all, in a folder and the folders below it, at once. The
+// minute of grace protects writes in progress, in any process; a writer
+// stopped for longer between creating its temporary file and renaming it
+// (a suspended process) finds its file gone and fails with IO_ERROR,
+// changing nothing. Temporary names of earlier versions
+// (".<name>.tmp-<random>") are recognised and swept too; any file named
+// like a temporary file is taken for one.
 //
 // # Moving a file aside
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -108,4 +110,37 @@ func ExampleWorkspace_Lock() {
 	fmt.Println(names)
 	// Output:
 	// [archived/coordinator/active-1.md]
+}
+
+func ExampleWorkspace_Sweep() {
+	dir, _ := os.MkdirTemp("", "taskmd-example")
+	defer os.RemoveAll(dir)
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ws.Close()
+
+	// A process killed while archiving left its temporary file behind an
+	// hour ago; nobody writes that archive's name again.
+	folder := filepath.Join(dir, "archived", "coordinator")
+	stray := filepath.Join(folder, ".tmp-0123456789abcdef-fedcba9876543210")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(stray, []byte("# Half"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stray, hourAgo, hourAgo); err != nil {
+		log.Fatal(err)
+	}
+
+	removed, err := ws.Sweep(context.Background(), "archived")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("removed", removed)
+	// Output:
+	// removed 1
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -32,6 +33,10 @@ type Workspace struct {
 	lockDirMu   sync.Mutex
 	lockDir     *os.Root   // .taskmd/locks, opened on first lock
 	oldLockDirs []*os.Root // earlier handles, if the directory was made again
+
+	now     func() time.Time // the clock of the sweep; tests move it
+	sweepMu sync.Mutex
+	swept   map[string]time.Time // when each folder was last swept (tidy)
 }
 
 // Option configures Open. A nil Option is ignored, as in the task systems.
@@ -80,7 +85,7 @@ func Open(root string, opts ...Option) (*Workspace, error) {
 	if err != nil {
 		return nil, fail(root, "open workspace", err)
 	}
-	return &Workspace{root: r, abs: abs, lockKey: key, opts: o}, nil
+	return &Workspace{root: r, abs: abs, lockKey: key, opts: o, now: time.Now}, nil
 }
 
 // Close releases the workspace's directory handle. Operations after Close

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"strings"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -27,7 +26,7 @@ func (w *Workspace) write(name string, data []byte, existing fs.FileInfo) error 
 		w.root.Remove(tmp)
 		return fail(name, "write", err)
 	}
-	w.removeStaleTemps(name)
+	w.tidy(name, true)
 	return w.syncDir(name)
 }
 
@@ -53,14 +52,16 @@ func (w *Workspace) create(name string, data []byte) error {
 	if linkErr != nil {
 		return fail(name, "create", linkErr)
 	}
+	w.tidy(name, false) // name is not locked: other writers' files are left to their age
 	return w.syncDir(name)
 }
 
-// remove deletes name and flushes its directory.
+// remove deletes the locked name and flushes its directory.
 func (w *Workspace) remove(name string) error {
 	if err := w.root.Remove(name); err != nil {
 		return fail(name, "remove", err)
 	}
+	w.tidy(name, true)
 	return w.syncDir(name)
 }
 
@@ -127,30 +128,4 @@ func (w *Workspace) mkdirAll(dir string) error {
 		}
 	}
 	return nil
-}
-
-// removeStaleTemps deletes temporary files of name left by a writer that
-// crashed before renaming. The caller holds name's lock, and every writer of
-// name holds it too, so none of them is in use. Failing to remove one only
-// leaves a file that reads and listings ignore, so errors are not reported.
-func (w *Workspace) removeStaleTemps(name string) {
-	dir, base := path.Split(name)
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" {
-		dir = "."
-	}
-	d, err := w.root.Open(dir)
-	if err != nil {
-		return
-	}
-	entries, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if isTempOf(e, base) {
-			w.root.Remove(join(dir, e))
-		}
-	}
 }
