@@ -55,7 +55,7 @@ func (c *List) Archive(ctx context.Context) (string, error) {
 		if err != nil {
 			return err
 		}
-		name, err = c.archiveLocked(ctx, tx, list, list)
+		name, err = c.archiveLocked(ctx, tx, list)
 		return err
 	})
 	return name, c.flow.At(err, "")
@@ -80,7 +80,7 @@ func (c *List) Recover(ctx context.Context) error {
 		if err != nil || !Finished(doc) {
 			return nil
 		}
-		_, err = c.archiveLocked(ctx, tx, list, list)
+		_, err = c.archiveLocked(ctx, tx, list)
 		return err
 	})
 	return c.flow.At(err, "")
@@ -95,28 +95,22 @@ func unreadable(err error) bool {
 	return false
 }
 
-// archiveLocked archives list, the list as it ends, and removes File if it
-// still holds current, its bytes read under tx's lock. list differs from
-// current when Complete finishes the list: the archive gets the last
-// completion and active.md is never written, so a failure to archive
-// changes nothing, and a crash between the copy and the removal leaves the
-// list as it was before the call (a retry completes the task again and
-// finds this archive). If an archive with exactly list's bytes exists, an
-// earlier archive was cut short after its copy was made: that archive is
-// kept and only the list is removed. Two lists with identical bytes
-// therefore share one archive, which loses nothing.
-func (c *List) archiveLocked(ctx context.Context, tx *workspace.Tx, current, list []byte) (string, error) {
+// archiveLocked archives list, the bytes of File read (or written) under
+// tx's lock. If an archive with exactly these bytes exists, an earlier
+// archive was cut short after its copy was made: that archive is kept and
+// only the list is removed. Two lists with identical bytes therefore share
+// one archive, which loses nothing. The list is removed only if it still
+// holds list (workspace.Tx.MoveAside).
+func (c *List) archiveLocked(ctx context.Context, tx *workspace.Tx, list []byte) (string, error) {
 	name, err := c.identicalArchive(ctx, tx, list)
 	if err != nil {
 		return "", err
 	}
-	if name == "" {
-		base := path.Join(ArchiveDir, "active-"+c.cfg.Today().Format(archiveTimeLayout))
-		if name, err = tx.AsideCopy(File, base, list); err != nil {
-			return "", err
-		}
+	if name != "" {
+		return name, tx.RemoveUnchanged(File, list)
 	}
-	return name, tx.RemoveUnchanged(File, current)
+	base := path.Join(ArchiveDir, "active-"+c.cfg.Today().Format(archiveTimeLayout))
+	return tx.MoveAside(File, list, base)
 }
 
 // identicalArchive returns the archived list whose bytes equal list, newest

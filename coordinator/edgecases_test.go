@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
@@ -34,8 +35,8 @@ func TestStartBlankStatusReadsAsPending(t *testing.T) {
 }
 
 // When completing the last task cannot archive the list (here
-// archived/coordinator is a file), the call fails and active.md is as it
-// was: the completion goes into the archive, never into active.md first.
+// archived/coordinator is a file), the completion is written and the call
+// succeeds, saying the archive failed; it never fails after writing.
 func TestCompleteLastTaskArchiveFailureAfterWrite(t *testing.T) {
 	list, _, root := openList(t, nil)
 	_, err := list.Create(bg, first("Only"))
@@ -50,6 +51,9 @@ func TestCompleteLastTaskArchiveFailureAfterWrite(t *testing.T) {
 		return
 	}
 	require.Equal(t, taskdoc.StatusCompleted, done.Task.Status)
+	require.Error(t, done.ArchiveError)
+	assert.Empty(t, done.ArchivedTo)
+	assert.Equal(t, taskdoc.StatusCompleted, statuses(t, root, activeFile)["only"])
 }
 
 // An error about an archive file names that file, not the list: a failed

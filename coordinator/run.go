@@ -52,6 +52,11 @@ type Completed struct {
 	// Blocked lists the slugs of the tasks left when none of them can be
 	// started (Next is nil and the list is not archived).
 	Blocked []string
+	// ArchiveError is set when this completion finished the list and was
+	// written, but the archive step failed (a deadline, a full disk): the
+	// list stays in coordinator/active.md, complete, and the next operation
+	// of any List archives it. ArchivedTo is then "".
+	ArchiveError error
 }
 
 // Start returns the task to work on: the one in progress, else the first
@@ -166,8 +171,17 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		res.Task = *done
 		res.Note, res.Date = taskflow.CompletedFields(done, note, now)
 		if Finished(doc) {
-			res.ArchivedTo, err = c.archiveLocked(ctx, s.tx, s.source, doc.Source)
-			return err
+			// The completion is written first, so that it survives anything
+			// the archive step meets; an archive that fails then is not the
+			// call's failure: the next operation of any List archives the
+			// finished list (see Recover).
+			if err := s.write(doc.Source); err != nil {
+				return err
+			}
+			if res.ArchivedTo, err = c.archiveLocked(ctx, s.tx, doc.Source); err != nil {
+				res.ArchiveError = c.flow.At(err, "")
+			}
+			return nil
 		}
 		t, err := next(doc)
 		if err != nil {

@@ -48,7 +48,7 @@ func (c *List) withList(ctx context.Context, snap *taskflow.Snapshot, fn func(s 
 			return err
 		}
 		if Finished(doc) {
-			if _, err := c.archiveLocked(ctx, tx, data, data); err != nil {
+			if _, err := c.archiveLocked(ctx, tx, data); err != nil {
 				return err
 			}
 			return fn(s)
