@@ -139,7 +139,7 @@ func TestLoadMissingOrError(t *testing.T) {
 			code: taskdoc.CodeFileTooLarge, mentions: "@/spec.md"},
 		{name: "reference that does not parse", task: "See @/spec.md\n",
 			files: map[string]string{"docs/spec.md": "---\ntitle: [unclosed\n---\n# Spec\n"},
-			code:  taskdoc.CodeParse, line: 1, mentions: "@/spec.md"},
+			code:  taskdoc.CodeParse, line: 2, mentions: "@/spec.md"}, // line 2: where the decoder fails
 		{name: "reference with the context cancelled", task: "See @/spec.md\n",
 			files: map[string]string{"docs/spec.md": "# Spec\n"}, cancel: true,
 			code: taskdoc.CodeIO, mentions: "@/spec.md"},

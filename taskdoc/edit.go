@@ -109,7 +109,7 @@ func (d *Document) SetStatus(slug string, s Status) (*Document, *Task, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cs := d.fieldChanges(i, []fieldSet{{key: "Status", value: string(status), top: true}})
+	cs := d.fieldChanges(i, []fieldSet{{key: KeyStatus, value: string(status), top: true}})
 	return d.editFields(i, cs, false, func(t *Task) error {
 		if t.Status != status {
 			return d.notShown(slug, "status "+quote(string(status)))
@@ -130,7 +130,7 @@ func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
 	if err := validField(slug, key, value); err != nil {
 		return nil, nil, err
 	}
-	if strings.EqualFold(key, "Status") {
+	if strings.EqualFold(key, KeyStatus) {
 		if _, err := ParseStatus(value); err != nil {
 			return nil, nil, withSlug(err, slug)
 		}
@@ -139,7 +139,7 @@ func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cs := d.fieldChanges(i, []fieldSet{{key: key, value: value, top: strings.EqualFold(key, "Status")}})
+	cs := d.fieldChanges(i, []fieldSet{{key: key, value: value, top: strings.EqualFold(key, KeyStatus)}})
 	return d.editFields(i, cs, true, func(t *Task) error {
 		if got, ok := t.Field(key); !ok || got != value {
 			return &Error{Code: CodeInvalidTask, Slug: slug,
@@ -203,13 +203,13 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 	}
 	day := date.Format(time.DateOnly)
 	cs := d.fieldChanges(i, []fieldSet{
-		{key: "Status", value: string(StatusCompleted), top: true},
-		{key: "Completed", value: day},
-		{key: "Note", value: note},
+		{key: KeyStatus, value: string(StatusCompleted), top: true},
+		{key: KeyCompleted, value: day},
+		{key: KeyNote, value: note},
 	})
 	return d.editFields(i, cs, true, func(t *Task) error {
-		completed, _ := t.Field("Completed")
-		got, _ := t.Field("Note")
+		completed, _ := t.Field(KeyCompleted)
+		got, _ := t.Field(KeyNote)
 		if t.Status != StatusCompleted || completed != day {
 			return d.notShown(slug, "completion")
 		}

@@ -169,7 +169,7 @@ func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
 		t.Body = normaliseText(src[m.bodyStart:m.bodyEnd])
 	}
 	t.References = ParseReferences(t.Body)
-	if v, ok := t.Field("Status"); ok {
+	if v, ok := t.Field(KeyStatus); ok {
 		t.Status = statusOf(v)
 	}
 	return t, b.meta
@@ -235,16 +235,16 @@ func keyValue(line []byte) (key string, colon int, bold, ok bool) {
 // with a thousand tasks repeats them thousands of times.
 func internKey(b []byte) string {
 	switch string(b) {
-	case "Status":
-		return "Status"
-	case "Workflow":
-		return "Workflow"
-	case "Main-Workflow":
-		return "Main-Workflow"
-	case "Completed":
-		return "Completed"
-	case "Note":
-		return "Note"
+	case KeyStatus:
+		return KeyStatus
+	case KeyWorkflow:
+		return KeyWorkflow
+	case KeyMainWorkflow:
+		return KeyMainWorkflow
+	case KeyCompleted:
+		return KeyCompleted
+	case KeyNote:
+		return KeyNote
 	case "status":
 		return "status"
 	}
@@ -377,7 +377,7 @@ func isTrailingList(sc *scan, n ast.Node) bool {
 	}
 	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
 		f, _, ok := itemField(sc, item, 0)
-		if !ok || !(strings.EqualFold(f.Key, "Completed") || strings.EqualFold(f.Key, "Note")) {
+		if !ok || !(strings.EqualFold(f.Key, KeyCompleted) || strings.EqualFold(f.Key, KeyNote)) {
 			return false
 		}
 	}

@@ -163,8 +163,8 @@ func toViewResult(document string, tasks []taskdoc.Task) viewResult {
 	out := viewResult{Document: document, Count: len(tasks), Tasks: make([]viewedTask, 0, len(tasks))}
 	for _, t := range tasks {
 		content := t.Content()
-		workflow, _ := t.Field("Workflow")
-		mainWorkflow, _ := t.Field("Main-Workflow")
+		workflow, _ := t.Field(taskdoc.KeyWorkflow)
+		mainWorkflow, _ := t.Field(taskdoc.KeyMainWorkflow)
 		out.Tasks = append(out.Tasks, viewedTask{
 			Slug:             t.Slug,
 			Title:            t.Title,
