@@ -18,6 +18,12 @@ type NewTask struct {
 type Edit struct {
 	Title   string // "" keeps the title
 	Content string // "" keeps the content
+	// Reopen says the caller means to take a completed task out of
+	// completed (or change its Completed or Note). EditTask applies no
+	// status rules itself; the task systems refuse such an edit without
+	// it, so that a writer holding content read before the completion
+	// cannot undo it by accident.
+	Reopen bool
 }
 
 // change replaces src[start:end] with text.
