@@ -24,6 +24,13 @@ type CompleteOptions struct {
 	// IncludeFullWorkflow loads the next task's Workflow and references, as
 	// Start does. Without it Next carries the task only.
 	IncludeFullWorkflow bool
+	// RequestKey, when set, makes the call safe to retry: the completed task
+	// records it (a "Request: <key>" field), and a later call with the same
+	// key is answered with that completion (Completed.Replayed) instead of
+	// completing the next task. Use one key per intended completion, such
+	// as a random ID made before the first attempt. At most 128 bytes, one
+	// line.
+	RequestKey string
 }
 
 // Started is the task to work on, with what it needs.
@@ -52,6 +59,11 @@ type Completed struct {
 	// Blocked lists the slugs of the tasks left when none of them can be
 	// started (Next is nil and the list is not archived).
 	Blocked []string
+	// Replayed is set when the call carried the RequestKey of an earlier
+	// completion: this is that completion, as the list (or, once it was
+	// archived, its newest archive) holds it, and nothing was written. Next
+	// is the task in progress now, if any.
+	Replayed bool
 	// ArchiveError is set when this completion finished the list and was
 	// written, but the archive step failed (a deadline, a full disk): the
 	// list stays in coordinator/active.md, complete, and the next operation
@@ -146,6 +158,10 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 	if err := c.flow.CheckNote(note, ""); err != nil {
 		return nil, err
 	}
+	key := strings.TrimSpace(opt.RequestKey)
+	if err := c.flow.CheckRequestKey(key); err != nil {
+		return nil, err
+	}
 	now := c.cfg.Today()
 	var snap *taskflow.Snapshot
 	var pre *taskflow.Preloaded
@@ -157,6 +173,9 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 	}
 	var res Completed
 	err := c.withList(ctx, snap, func(s *state) error {
+		if replayed, err := c.replay(ctx, s, key, note, now, &res); replayed || err != nil {
+			return err
+		}
 		if s.doc == nil {
 			return noneAvailable(nil)
 		}
@@ -167,6 +186,11 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		doc, done, err := c.flow.Complete(s.doc, current.Slug, note, now)
 		if err != nil {
 			return err
+		}
+		if key != "" {
+			if doc, done, err = doc.SetField(done.Slug, taskdoc.KeyRequest, key); err != nil {
+				return c.flow.At(err, current.Slug)
+			}
 		}
 		res.Task = *done
 		res.Note, res.Date = taskflow.CompletedFields(done, note, now)
@@ -206,6 +230,45 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		return nil, err
 	}
 	return &res, nil
+}
+
+// replay answers a call whose request key an earlier completion recorded:
+// in the list, or, when there is no list (the completion finished and
+// archived it), in the newest archive. It reports whether it did.
+func (c *List) replay(ctx context.Context, s *state, key, note string, now time.Time, res *Completed) (bool, error) {
+	if key == "" {
+		return false, nil
+	}
+	doc := s.doc
+	if doc == nil {
+		archived, err := c.Archives(ctx)
+		if err != nil || len(archived) == 0 {
+			return false, err
+		}
+		data, _, err := s.tx.Read(archived[0].Name)
+		if err != nil {
+			return false, nil // an unreadable archive holds no answer
+		}
+		if doc, err = taskdoc.Parse(data); err != nil {
+			return false, nil
+		}
+		res.ArchivedTo = archived[0].Name
+	}
+	done := taskflow.Requested(doc, key)
+	if done == nil {
+		res.ArchivedTo = ""
+		return false, nil
+	}
+	res.Task, res.Replayed = *done, true
+	res.Note, res.Date = taskflow.CompletedFields(done, note, now)
+	if s.doc != nil {
+		if t, err := next(s.doc); err != nil {
+			res.Blocked = waitingSlugs(s.doc)
+		} else if t.Status == taskdoc.StatusInProgress {
+			res.Next = &Started{Task: *t}
+		}
+	}
+	return true, nil
 }
 
 // preloadNext reads the list without its lock, completes its current task

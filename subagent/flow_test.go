@@ -137,3 +137,38 @@ func TestOneParsePerOperation(t *testing.T) {
 		assert.Equal(t, op.want+extra, after-docs, "%s: full parses", op.name)
 	}
 }
+
+// A Complete sent again with the same note after its answer was lost gets
+// that answer back, and writes nothing; another note is still refused.
+func TestCompleteRetryReplays(t *testing.T) {
+	tasks, root := setup(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n\n- Status: in_progress\n"})
+	done, err := tasks.Complete(bg, "/a.md#one", "Signed\nwith RS256.")
+	require.NoError(t, err)
+	assert.False(t, done.Replayed)
+	before := snapshot(t, root)
+	again, err := tasks.Complete(bg, "/a.md#one", "Signed with  RS256.")
+	require.NoError(t, err)
+	assert.True(t, again.Replayed)
+	assert.Equal(t, done.Task, again.Task)
+	assert.Equal(t, done.Note, again.Note)
+	assert.Equal(t, before, snapshot(t, root))
+	_, err = tasks.Complete(bg, "/a.md#one", "another note")
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
+}
+
+// A writer holding content read before a completion cannot undo it: an
+// edit that would reopen the task, or drop its note, must say Reopen.
+func TestStaleEditCannotUndoACompletion(t *testing.T) {
+	tasks, root := setup(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n\nDo it.\n"})
+	stale, err := tasks.View(bg, "/a.md", "one")
+	require.NoError(t, err)
+	_, err = tasks.Complete(bg, "/a.md#one", "done")
+	require.NoError(t, err)
+	before := snapshot(t, root)
+	_, err = tasks.Edit(bg, "/a.md#one", taskdoc.Edit{Content: stale[0].Content() + "\n\nMore."})
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
+	assert.Equal(t, before, snapshot(t, root))
+	reopened, err := tasks.Edit(bg, "/a.md#one", taskdoc.Edit{Content: stale[0].Content(), Reopen: true})
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusPending, reopened.Status)
+}

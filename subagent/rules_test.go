@@ -243,9 +243,12 @@ func TestEdit(t *testing.T) {
 	want = strings.Replace(want, "- Status: pending\n\nWaiting.", "- Status: blocked\n- Workflow: spec-first\n\nWaiting for the vault.", 1)
 	assert.Equal(t, want, readFile(t, root, "docs/api/auth.md"))
 
-	// A completed task may be reopened by an edit; only completing needs
-	// Complete.
-	edited, err = tasks.Edit(ctx, "/api/auth.md#done", taskdoc.Edit{Content: "- Status: pending\n\nAgain."})
+	// A completed task may be reopened by an edit that asks to; only
+	// completing needs Complete. Without Reopen, an edit (a writer holding
+	// content read before the completion) cannot undo it.
+	_, err = tasks.Edit(ctx, "/api/auth.md#done", taskdoc.Edit{Content: "- Status: pending\n\nAgain."})
+	require.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
+	edited, err = tasks.Edit(ctx, "/api/auth.md#done", taskdoc.Edit{Content: "- Status: pending\n\nAgain.", Reopen: true})
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, edited.Status)
 }

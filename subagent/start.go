@@ -34,6 +34,10 @@ type Completed struct {
 	Task     taskdoc.Task // as it is after completion
 	Note     string       // as recorded
 	Date     string       // YYYY-MM-DD, UTC
+	// Replayed is set when the task was completed already with this note:
+	// the call is a retry of the one that completed it (its answer was
+	// lost), and this is that call's result. Nothing was written.
+	Replayed bool
 }
 
 // Start marks the task at address ("/api/auth.md#implement-jwt-signing") in
@@ -99,6 +103,11 @@ func (s *Tasks) request(task *taskdoc.Task) taskcontext.Request {
 // The note is required: empty or only white space is NOTE_REQUIRED. A task
 // that is completed already is INVALID_TRANSITION: it keeps its first note.
 // A pending, in-progress or blocked task can be completed.
+//
+// Complete is safe to retry: when the task is completed already with the
+// same note (as recorded, on one line), the call is taken for a retry of
+// the one that completed it, and its result comes back with Replayed set;
+// nothing is written.
 func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed, error) {
 	t, err := taskTarget(address)
 	if err != nil {
@@ -113,6 +122,11 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		doc, err := parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
+		}
+		if task, err := doc.Task(t.slug); err == nil && taskflow.Replays(task, note) {
+			done.Task, done.Replayed = *task, true
+			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
+			return current, nil
 		}
 		nd, task, err := t.flow().Complete(doc, t.slug, note, date)
 		if err != nil {

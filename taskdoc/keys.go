@@ -18,3 +18,8 @@ const (
 	// KeyNote is the note Complete records: what was done.
 	KeyNote = "Note"
 )
+
+// KeyRequest holds the request key of the call that completed a coordinator
+// task (coordinator.CompleteOptions.RequestKey), so that a retry of that
+// call is answered with its result instead of completing the next task.
+const KeyRequest = "Request"

@@ -33,6 +33,9 @@ const (
 	// MoveEdit is a person or an agent writing the Status field by hand
 	// (an edit of the task's content, or SetField).
 	MoveEdit Move = "edit"
+	// MoveReopen is an edit that asks, explicitly, to take a task out of
+	// completed (Edit.Reopen).
+	MoveReopen Move = "reopen"
 )
 
 // moves is the status machine: for each move, the statuses it may leave and
@@ -40,7 +43,9 @@ const (
 // (CheckMove); a status a move does not list is refused as
 // INVALID_TRANSITION. Starting a task in progress is allowed and changes
 // nothing: a worker resuming after losing its context. An edit may set any
-// status but completed, which only Complete reaches, with a note.
+// status but completed, which only Complete reaches, with a note; and it
+// cannot take a task out of completed unless it asks to reopen it, so that
+// a writer holding content read before the completion cannot undo it.
 var moves = map[Move]map[Status][]Status{
 	MoveStart: {
 		StatusPending:    {StatusInProgress},
@@ -55,7 +60,10 @@ var moves = map[Move]map[Status][]Status{
 		StatusPending:    {StatusPending, StatusInProgress, StatusBlocked},
 		StatusInProgress: {StatusPending, StatusInProgress, StatusBlocked},
 		StatusBlocked:    {StatusPending, StatusInProgress, StatusBlocked},
-		StatusCompleted:  {StatusPending, StatusInProgress, StatusBlocked, StatusCompleted},
+		StatusCompleted:  {StatusCompleted},
+	},
+	MoveReopen: {
+		StatusCompleted: {StatusPending, StatusInProgress, StatusBlocked, StatusCompleted},
 	},
 }
 

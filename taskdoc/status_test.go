@@ -10,7 +10,8 @@ import (
 
 // The status machine of seed 003, move by move: start takes a pending task
 // (and resumes one in progress), complete takes anything but a completed
-// task, and an edit sets any status but completed.
+// task, an edit sets any status but completed and keeps a completed task
+// completed, and only an explicit reopen takes a task out of completed.
 func TestStatusMoves(t *testing.T) {
 	const (
 		p = taskdoc.StatusPending
@@ -25,8 +26,9 @@ func TestStatusMoves(t *testing.T) {
 			{p, p}: true, {p, i}: true, {p, b}: true,
 			{i, p}: true, {i, i}: true, {i, b}: true,
 			{b, p}: true, {b, i}: true, {b, b}: true,
-			{c, p}: true, {c, i}: true, {c, b}: true, {c, c}: true,
+			{c, c}: true,
 		},
+		taskdoc.MoveReopen: {{c, p}: true, {c, i}: true, {c, b}: true, {c, c}: true},
 	}
 	for move, ok := range allowed {
 		for _, from := range append(taskdoc.Statuses, "paused") {

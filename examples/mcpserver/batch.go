@@ -20,6 +20,7 @@ type operation struct {
 	Content   string `json:"content,omitempty" jsonschema:"task content: metadata lines, a blank line, the body, e.g. '- Status: pending\\n- Workflow: spec-first-integration\\n\\nWhat to do.\\n\\n@/specs/api.md' (create; edit: replaces the whole content)"`
 	Task      string `json:"task,omitempty" jsonschema:"slug of the task to edit (edit only)"`
 	Status    string `json:"status,omitempty" jsonschema:"list only: show only tasks with this status (pending, in_progress, completed or blocked)"`
+	Reopen    bool   `json:"reopen,omitempty" jsonschema:"edit only: take a completed task out of completed, or change its Completed or Note; without it such an edit is refused"`
 }
 
 // operationResult is the result of one operation: a created or edited task,
@@ -111,7 +112,7 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []operatio
 		}
 		return n, results, nil
 	case "edit":
-		t, err := tl.edit(ctx, op.Task, taskdoc.Edit{Title: op.Title, Content: op.Content})
+		t, err := tl.edit(ctx, op.Task, taskdoc.Edit{Title: op.Title, Content: op.Content, Reopen: op.Reopen})
 		if err != nil {
 			return 1, nil, err
 		}
@@ -154,6 +155,9 @@ func checkOperations(ops []operation, allowed []string) error {
 		}
 		if op.Status != "" && op.Operation != "list" {
 			unused = append(unused, "status")
+		}
+		if op.Reopen && op.Operation != "edit" {
+			unused = append(unused, "reopen")
 		}
 		if (op.Title != "" || op.Content != "") && (op.Operation == "list" || op.Operation == "clear") {
 			unused = append(unused, "title/content")

@@ -22,38 +22,46 @@ func TestOneClock(t *testing.T) {
 		"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Lead\n\n" +
 			"- Status: in_progress\n- Main-Workflow: tdd\n",
 	})
+	day := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC)
+	call := inProcess(t, root, func() time.Time { return day })
+	done, _ := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
+	assert.Equal(t, "2031-02-03", done["timestamp"])
+	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Completed: 2031-02-03\n")
+
+	last, _ := call("complete_coordinator_task", map[string]any{"note": "led"})
+	assert.Equal(t, "2031-02-03", last["timestamp"])
+	files := snapshot(t, root)
+	assert.Contains(t, files, "archived/coordinator/active-2031-02-03-040506.md", "the archive is named by the server's clock")
+}
+
+// inProcess serves root in this process on the clock now and returns a
+// function that calls a tool and decodes its structured content, and
+// whether the call was a tool error.
+func inProcess(t *testing.T, root string, now func() time.Time) func(tool string, args any) (map[string]any, bool) {
+	t.Helper()
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
-	defer ws.Close()
-	day := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC)
-	server, err := newServer(context.Background(), ws, func() time.Time { return day })
+	t.Cleanup(func() { ws.Close() })
+	server, err := newServer(context.Background(), ws, now)
 	require.NoError(t, err)
-
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := server.Connect(ctx, st, nil)
 	require.NoError(t, err)
-	defer ss.Close()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "clock", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	t.Cleanup(func() { ss.Close() })
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "in-process", Version: "v0"}, nil).Connect(ctx, ct, nil)
 	require.NoError(t, err)
-	defer session.Close()
-
-	call := func(tool string, args any) map[string]any {
+	t.Cleanup(func() { session.Close() })
+	return func(tool string, args any) (map[string]any, bool) {
+		t.Helper()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 		require.NoError(t, err)
-		require.False(t, res.IsError, "%s: %+v", tool, res.Content)
-		raw, err := json.Marshal(res.StructuredContent)
-		require.NoError(t, err)
 		var out map[string]any
-		require.NoError(t, json.Unmarshal(raw, &out))
-		return out
+		if res.StructuredContent != nil {
+			raw, err := json.Marshal(res.StructuredContent)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(raw, &out))
+		}
+		return out, res.IsError
 	}
-	done := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
-	assert.Equal(t, "2031-02-03", done["timestamp"])
-	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Completed: 2031-02-03\n")
-
-	last := call("complete_coordinator_task", map[string]any{"note": "led"})
-	assert.Equal(t, "2031-02-03", last["timestamp"])
-	files := snapshot(t, root)
-	assert.Contains(t, files, "archived/coordinator/active-2031-02-03-040506.md", "the archive is named by the server's clock")
 }

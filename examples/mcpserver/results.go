@@ -99,6 +99,9 @@ type completedTask struct {
 type completeSubagentResult struct {
 	Document      string        `json:"document"`
 	CompletedTask completedTask `json:"completed_task"`
+	// Replayed: the task was completed already with this note; this is
+	// the earlier call's result (its answer was lost) and nothing changed.
+	Replayed bool `json:"replayed,omitempty"`
 	// Timestamp is the UTC date of the call, YYYY-MM-DD.
 	Timestamp string `json:"timestamp"`
 }
@@ -123,8 +126,14 @@ type completeCoordinatorResult struct {
 	ArchivedTo    string        `json:"archived_to,omitempty"`
 	// Blocked names the tasks left when none of them can be started: there
 	// is no next task, yet the list is not finished.
-	Blocked   []string `json:"blocked,omitempty"`
-	Timestamp string   `json:"timestamp"`
+	Blocked []string `json:"blocked,omitempty"`
+	// Replayed: the request_key was used by an earlier completion; this is
+	// that completion and nothing changed.
+	Replayed bool `json:"replayed,omitempty"`
+	// ArchiveError: the completion finished the list and was written, but
+	// the archive failed; the next call archives the list.
+	ArchiveError string `json:"archive_error,omitempty"`
+	Timestamp    string `json:"timestamp"`
 }
 
 // viewedTask is a task as view_* shows it: whole, without starting it.

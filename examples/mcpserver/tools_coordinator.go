@@ -33,6 +33,7 @@ type completeCoordinatorInput struct {
 	Note                string `json:"note" jsonschema:"what was done (required, kept in the archived list)"`
 	IncludeFullWorkflow bool   `json:"include_full_workflow,omitempty" jsonschema:"also return the next task's Workflow text and referenced documents"`
 	Document            string `json:"document,omitempty" jsonschema:"not needed: the list is always /coordinator/active.md. Never a #slug: the current task is completed"`
+	RequestKey          string `json:"request_key,omitempty" jsonschema:"makes the call safe to send again: a unique key for this completion (e.g. a random id made before the first attempt); a call with a key already used returns that completion instead of completing the next task"`
 }
 
 // viewCoordinatorInput takes slugs as a list, or as the comma-separated
@@ -111,7 +112,7 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err := checkCoordinatorDocument(in.Document); err != nil {
 		return nil, completeCoordinatorResult{}, newToolError(err)
 	}
-	done, err := c.list.Complete(ctx, in.Note, coordinator.CompleteOptions{IncludeFullWorkflow: in.IncludeFullWorkflow})
+	done, err := c.list.Complete(ctx, in.Note, coordinator.CompleteOptions{IncludeFullWorkflow: in.IncludeFullWorkflow, RequestKey: in.RequestKey})
 	if err != nil {
 		return nil, completeCoordinatorResult{}, newToolError(err)
 	}
@@ -133,6 +134,10 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 		out.Archived, out.ArchivedTo = true, rootPath(done.ArchivedTo)
 	}
 	out.Blocked = done.Blocked
+	out.Replayed = done.Replayed
+	if done.ArchiveError != nil {
+		out.ArchiveError = done.ArchiveError.Error()
+	}
 	return nil, out, nil
 }
 

@@ -103,6 +103,7 @@ func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in 
 	return nil, completeSubagentResult{
 		Document:      done.Document,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
+		Replayed:      done.Replayed,
 		Timestamp:     done.Date, // the completion's own reading of the clock
 	}, nil
 }

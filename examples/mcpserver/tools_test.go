@@ -29,7 +29,7 @@ func TestToolList(t *testing.T) {
 		"view_subagent_task":        {[]string{"document", "slugs"}, []string{"document"}},
 		"coordinator_task":          {[]string{"operations"}, []string{"operations"}},
 		"start_coordinator_task":    {[]string{"document", "return_task_context"}, nil},
-		"complete_coordinator_task": {[]string{"document", "include_full_workflow", "note"}, []string{"note"}},
+		"complete_coordinator_task": {[]string{"document", "include_full_workflow", "note", "request_key"}, []string{"note"}},
 		"view_coordinator_task":     {[]string{"slug", "slugs"}, nil},
 	}
 	got := map[string]input{}

@@ -42,8 +42,11 @@ func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.D
 
 // Edit changes a task's title and/or content. The Status it leaves must be
 // a move an edit may make: an edit cannot complete a task
-// (INVALID_TRANSITION), Complete does, with a note. An empty edit is
-// INVALID_TASK.
+// (INVALID_TRANSITION), Complete does, with a note; and an edit of a
+// completed task that would take it out of completed or change its
+// Completed or Note is INVALID_TRANSITION unless e.Reopen asks for it, so a
+// writer holding content read before the completion cannot undo it. An
+// empty edit is INVALID_TASK.
 func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc.Document, *taskdoc.Task, error) {
 	if e.Title == "" && e.Content == "" {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
@@ -60,11 +63,32 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	if err := f.knownStatus(after); err != nil {
 		return nil, nil, err
 	}
-	if err := taskdoc.CheckMove(taskdoc.MoveEdit, editedFrom(before.Status), after.Status); err != nil {
+	move, from := taskdoc.MoveEdit, editedFrom(before.Status)
+	if from == taskdoc.StatusCompleted && e.Reopen {
+		move = taskdoc.MoveReopen
+	}
+	if taskdoc.CheckMove(move, from, after.Status) != nil || (move == taskdoc.MoveEdit && !sameOutcome(before, after)) {
+		why := "cannot be completed by an edit: complete it with a note instead"
+		if from == taskdoc.StatusCompleted {
+			why = "is completed: an edit cannot reopen it or change its Completed or Note unless it asks to (Reopen)"
+		}
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
-			Msg: fmt.Sprintf("task %q in %s cannot be completed by an edit: complete it with a note instead", slug, f.Path)}
+			Msg: fmt.Sprintf("task %q in %s %s", slug, f.Path, why)}
 	}
 	return nd, after, nil
+}
+
+// sameOutcome reports whether after keeps the Completed and Note fields
+// before has.
+func sameOutcome(before, after *taskdoc.Task) bool {
+	for _, key := range []string{taskdoc.KeyCompleted, taskdoc.KeyNote} {
+		b, _ := before.Field(key)
+		a, _ := after.Field(key)
+		if a != b {
+			return false
+		}
+	}
+	return true
 }
 
 // editedFrom is the status an edit moves from. A status the machine does
@@ -133,7 +157,8 @@ func (f Flow) CheckNote(note, slug string) error {
 }
 
 // Complete marks the task completed with the date (in UTC) and the note.
-// A completed task is INVALID_TRANSITION: it keeps its first note.
+// A completed task is INVALID_TRANSITION: it keeps its first note (see
+// Replays for a retry of the call that completed it).
 func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time) (*taskdoc.Document, *taskdoc.Task, error) {
 	if err := f.CheckNote(note, slug); err != nil {
 		return nil, nil, err

@@ -51,8 +51,20 @@ func TestFlowMoves(t *testing.T) {
 			return flow.Edit(d, "pending", taskdoc.Edit{Content: "- Status: completed"})
 		}, taskdoc.CodeInvalidTransition, ""},
 		{"edit reopens", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
-			return flow.Edit(d, "done", taskdoc.Edit{Content: "- Status: pending"})
+			return flow.Edit(d, "done", taskdoc.Edit{Content: "- Status: pending", Reopen: true})
 		}, "", taskdoc.StatusPending},
+		{"stale edit of a completed task", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return flow.Edit(d, "done", taskdoc.Edit{Content: "- Status: pending"})
+		}, taskdoc.CodeInvalidTransition, ""},
+		{"edit drops the note", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return flow.Edit(d, "done", taskdoc.Edit{Content: "- Status: completed\n- Completed: 2026-01-01"})
+		}, taskdoc.CodeInvalidTransition, ""},
+		{"edit of a completed task's body", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return flow.Edit(d, "done", taskdoc.Edit{Content: "- Status: completed\n- Completed: 2026-01-01\n- Note: first\n\nMore words."})
+		}, "", taskdoc.StatusCompleted},
+		{"edit renames a completed task", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return flow.Edit(d, "done", taskdoc.Edit{Title: "Done well"})
+		}, "", taskdoc.StatusCompleted},
 		{"edit repairs an unknown status", func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
 			return flow.Edit(d, "odd", taskdoc.Edit{Content: "- Status: blocked"})
 		}, "", taskdoc.StatusBlocked},

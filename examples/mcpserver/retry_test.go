@@ -1,0 +1,57 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Calls sent again after a lost answer are answered with the earlier
+// result: complete_subagent_task with the same note, and
+// complete_coordinator_task with the same request_key, which would
+// otherwise complete the next task.
+func TestRetriedCompletes(t *testing.T) {
+	root := newRoot(t, map[string]string{
+		"docs/api.md": "# API\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n",
+		"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Lead\n\n- Status: in_progress\n- Main-Workflow: tdd\n\n" +
+			"### Follow\n\n- Status: pending\n",
+	})
+	call := inProcess(t, root, time.Now)
+
+	first, failed := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
+	require.False(t, failed)
+	again, failed := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
+	require.False(t, failed)
+	assert.Equal(t, true, again["replayed"])
+	assert.Equal(t, first["completed_task"], again["completed_task"])
+
+	args := map[string]any{"note": "led", "request_key": "k-1"}
+	done, failed := call("complete_coordinator_task", args)
+	require.False(t, failed)
+	retried, failed := call("complete_coordinator_task", args)
+	require.False(t, failed)
+	assert.Equal(t, true, retried["replayed"])
+	assert.Equal(t, done["completed_task"], retried["completed_task"])
+	assert.Contains(t, snapshot(t, root)["coordinator/active.md"], "### Follow\n\n- Status: in_progress\n",
+		"the retry did not complete the next task")
+}
+
+// An edit carrying content read before the task was completed is refused;
+// reopen: true says the caller means it.
+func TestStaleEditRefused(t *testing.T) {
+	root := newRoot(t, map[string]string{"docs/api.md": "# API\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n"})
+	call := inProcess(t, root, time.Now)
+	_, failed := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
+	require.False(t, failed)
+	before := snapshot(t, root)
+	edit := map[string]any{"operation": "edit", "task": "sign-tokens", "content": "- Status: pending\n\nAgain."}
+	_, failed = call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
+	assert.True(t, failed)
+	assert.Equal(t, before, snapshot(t, root))
+	edit["reopen"] = true
+	_, failed = call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
+	assert.False(t, failed)
+	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Status: pending\n\nAgain.")
+}
