@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/hooks"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -200,6 +201,9 @@ func notRegular(name string, mode fs.FileMode) error {
 // not exist. It checks that the file it opened is the one it examined, so a
 // symbolic link swapped in between is never followed.
 func (w *Workspace) read(name string) ([]byte, fs.FileInfo, error) {
+	if err := hooks.Read(name); err != nil {
+		return nil, nil, fail(name, "read", err)
+	}
 	const attempts = 5 // each retry means a concurrent replace won a race
 	for range attempts {
 		info, err := w.stat(name)

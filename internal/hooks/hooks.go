@@ -6,3 +6,7 @@ package hooks
 // BeforeRemoveUnchanged runs in workspace.Tx.RemoveUnchanged between the
 // copy of a file being made and the original being checked and removed.
 var BeforeRemoveUnchanged = func() {}
+
+// Read runs before the workspace reads a file; an error it returns is the
+// read's failure (an IO_ERROR naming the file).
+var Read = func(name string) error { return nil }
