@@ -93,6 +93,17 @@
 //     package taskcontext, the same for subagent tasks). Context is loaded
 //     before the list is locked and before anything is written, so such an
 //     error leaves the list as it was: no task started, none completed.
+//   - Complete with CompleteOptions.RequestKey is safe to retry: the key is
+//     recorded in the completed task ("- Request: <key>"), and a call with
+//     a key already recorded (in the list, or in the newest archive when
+//     that completion archived the list) returns that completion with
+//     Completed.Replayed set, writing nothing.
+//   - When the last completion is written but archiving it fails (a
+//     deadline, a full disk), Complete still succeeds and says so in
+//     Completed.ArchiveError; the next operation archives the list.
+//   - An edit of a completed task that would reopen it or change its
+//     Completed or Note needs taskdoc.Edit.Reopen (INVALID_TRANSITION
+//     otherwise), so a writer holding old content cannot undo a completion.
 //   - Errors are *taskdoc.Error with a code; bad input writes nothing.
 //
 // # Crash safety and recovery

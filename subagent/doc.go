@@ -77,6 +77,12 @@
 //     which creates it).
 //   - An edit cannot complete a task (INVALID_TRANSITION) and a task cannot
 //     be created completed (INVALID_TASK): only Complete records a note.
+//     An edit of a completed task that would reopen it or change its
+//     Completed or Note needs taskdoc.Edit.Reopen, so a writer holding
+//     content read before the completion cannot undo it.
+//   - Complete is safe to retry: completing a completed task with the note
+//     it holds returns that completion (Completed.Replayed), writing
+//     nothing; another note is INVALID_TRANSITION.
 //
 // Every error is a *taskdoc.Error whose Path and Slug are the address the
 // caller gave (not the file name), matched with errors.Is against the
