@@ -172,3 +172,22 @@ func TestStaleEditCannotUndoACompletion(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, reopened.Status)
 }
+
+// An edit that carries the version of the task it read is refused with
+// CONFLICT once someone changed that task, and not when only another task
+// of the file changed.
+func TestEditIfVersion(t *testing.T) {
+	tasks, root := setup(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n\n### Two\n\n- Status: pending\n"})
+	read, err := tasks.View(bg, "/a.md")
+	require.NoError(t, err)
+	one, two := read[0].Version, read[1].Version
+	require.NotEqual(t, one, two)
+	_, err = tasks.Edit(bg, "/a.md#two", taskdoc.Edit{Content: "- Status: blocked"})
+	require.NoError(t, err)
+	_, err = tasks.Edit(bg, "/a.md#one", taskdoc.Edit{Content: "- Status: blocked\n\nMine.", IfVersion: one})
+	require.NoError(t, err, "another task's change is no conflict")
+	before := snapshot(t, root)
+	_, err = tasks.Edit(bg, "/a.md#two", taskdoc.Edit{Content: "- Status: pending\n\nStale.", IfVersion: two})
+	assert.ErrorIs(t, err, taskdoc.ErrConflict)
+	assert.Equal(t, before, snapshot(t, root))
+}

@@ -54,6 +54,11 @@ type Task struct {
 	Line        int
 	Span        Span // heading line start .. start of the next task or the end of the Tasks section
 	HeadingSpan Span
+	// Version changes whenever the task's text (heading to last non-blank
+	// line) changes, and only then: an editor that read the task passes it
+	// back (Edit.IfVersion) to learn that someone changed the task since,
+	// whatever happened to the rest of the file.
+	Version string
 }
 
 // Field returns the value of the first field whose key matches key,

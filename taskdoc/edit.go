@@ -24,6 +24,10 @@ type Edit struct {
 	// it, so that a writer holding content read before the completion
 	// cannot undo it by accident.
 	Reopen bool
+	// IfVersion, when set, is the Task.Version the caller read; the task
+	// systems refuse the edit with CONFLICT when the task has changed since.
+	// EditTask itself does not check it.
+	IfVersion string
 }
 
 // change replaces src[start:end] with text.

@@ -169,6 +169,7 @@ func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
 		t.Body = normaliseText(src[m.bodyStart:m.bodyEnd])
 	}
 	t.References = ParseReferences(t.Body)
+	t.Version = versionOf(bytes.TrimRight(src[h.span.Start:m.lastLine], "\r\n"))
 	if v, ok := t.Field(KeyStatus); ok {
 		t.Status = statusOf(v)
 	}

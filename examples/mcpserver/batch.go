@@ -21,6 +21,7 @@ type operation struct {
 	Task      string `json:"task,omitempty" jsonschema:"slug of the task to edit (edit only)"`
 	Status    string `json:"status,omitempty" jsonschema:"list only: show only tasks with this status (pending, in_progress, completed or blocked)"`
 	Reopen    bool   `json:"reopen,omitempty" jsonschema:"edit only: take a completed task out of completed, or change its Completed or Note; without it such an edit is refused"`
+	IfVersion string `json:"if_version,omitempty" jsonschema:"edit only: the task's version as view_* showed it; the edit is refused (CONFLICT) if the task changed since"`
 }
 
 // operationResult is the result of one operation: a created or edited task,
@@ -112,7 +113,7 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []operatio
 		}
 		return n, results, nil
 	case "edit":
-		t, err := tl.edit(ctx, op.Task, taskdoc.Edit{Title: op.Title, Content: op.Content, Reopen: op.Reopen})
+		t, err := tl.edit(ctx, op.Task, taskdoc.Edit{Title: op.Title, Content: op.Content, Reopen: op.Reopen, IfVersion: op.IfVersion})
 		if err != nil {
 			return 1, nil, err
 		}
@@ -158,6 +159,9 @@ func checkOperations(ops []operation, allowed []string) error {
 		}
 		if op.Reopen && op.Operation != "edit" {
 			unused = append(unused, "reopen")
+		}
+		if op.IfVersion != "" && op.Operation != "edit" {
+			unused = append(unused, "if_version")
 		}
 		if (op.Title != "" || op.Content != "") && (op.Operation == "list" || op.Operation == "clear") {
 			unused = append(unused, "title/content")

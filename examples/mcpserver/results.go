@@ -147,6 +147,9 @@ type viewedTask struct {
 	HasWorkflow      bool   `json:"has_workflow"`
 	WorkflowName     string `json:"workflow_name,omitempty"`
 	MainWorkflowName string `json:"main_workflow_name,omitempty"`
+	// Version changes whenever the task's text does: pass it back as an
+	// edit's if_version to be refused (CONFLICT) if the task changed since.
+	Version string `json:"version"`
 }
 
 // viewResult is the result of view_subagent_task and view_coordinator_task.
@@ -184,6 +187,7 @@ func toViewResult(document string, tasks []taskdoc.Task) viewResult {
 			HasWorkflow:      workflow != "",
 			WorkflowName:     workflow,
 			MainWorkflowName: mainWorkflow,
+			Version:          t.Version,
 		})
 	}
 	return out

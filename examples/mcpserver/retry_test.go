@@ -55,3 +55,21 @@ func TestStaleEditRefused(t *testing.T) {
 	assert.False(t, failed)
 	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Status: pending\n\nAgain.")
 }
+
+// view_* shows each task's version; an edit with if_version is refused
+// with CONFLICT once the task changed.
+func TestEditIfVersionOverMCP(t *testing.T) {
+	root := newRoot(t, map[string]string{"docs/api.md": "# API\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n"})
+	call := inProcess(t, root, time.Now)
+	viewed, failed := call("view_subagent_task", map[string]any{"document": "/api.md"})
+	require.False(t, failed)
+	version := viewed["tasks"].([]any)[0].(map[string]any)["version"]
+	require.NotEmpty(t, version)
+	edit := map[string]any{"operation": "edit", "task": "sign-tokens", "content": "- Status: blocked", "if_version": version}
+	_, failed = call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
+	require.False(t, failed)
+	edit["content"] = "- Status: pending\n\nStale."
+	res, failed := call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
+	assert.True(t, failed, "%v", res)
+	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Status: blocked\n")
+}

@@ -114,6 +114,7 @@ type viewJSON struct {
 		Content          string `json:"content"`
 		FullPath         string `json:"full_path"`
 		WordCount        int    `json:"word_count"`
+		Version          string `json:"version"`
 		HasWorkflow      bool   `json:"has_workflow"`
 		WorkflowName     string `json:"workflow_name"`
 		MainWorkflowName string `json:"main_workflow_name"`

