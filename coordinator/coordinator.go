@@ -27,7 +27,7 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 		return nil, err
 	}
 	var created []taskdoc.Task
-	err := c.withList(ctx, nil, func(s *state) error {
+	err := c.withList(ctx, listCall{}, func(s *state) error {
 		doc := s.doc
 		if doc == nil {
 			var err error
@@ -67,7 +67,7 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
-	err := c.withList(ctx, nil, func(s *state) error {
+	err := c.withList(ctx, listCall{}, func(s *state) error {
 		if s.doc == nil {
 			return noList(slug)
 		}
@@ -97,7 +97,7 @@ func (c *List) List(ctx context.Context, statuses ...taskdoc.Status) ([]taskdoc.
 		return nil, err
 	}
 	var tasks []taskdoc.Task
-	err := c.withList(ctx, nil, func(s *state) error {
+	err := c.withList(ctx, listCall{keepFinished: true}, func(s *state) error {
 		var all []taskdoc.Task
 		if s.doc != nil {
 			all = s.doc.Tasks
@@ -119,7 +119,7 @@ func (c *List) View(ctx context.Context, slugs ...string) ([]taskdoc.Task, error
 		}
 	}
 	var tasks []taskdoc.Task
-	err := c.withList(ctx, nil, func(s *state) error {
+	err := c.withList(ctx, listCall{keepFinished: true}, func(s *state) error {
 		if s.doc == nil {
 			if len(slugs) == 0 {
 				return nil
@@ -150,7 +150,7 @@ func (c *List) View(ctx context.Context, slugs ...string) ([]taskdoc.Task, error
 // The removals are a chain of edits of one parsed list: one parse in all.
 func (c *List) Clear(ctx context.Context) (int, error) {
 	removed := 0
-	err := c.withList(ctx, nil, func(s *state) error {
+	err := c.withList(ctx, listCall{}, func(s *state) error {
 		if s.doc == nil {
 			return nil
 		}

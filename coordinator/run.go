@@ -9,6 +9,7 @@ import (
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // StartOptions tunes Start.
@@ -96,7 +97,7 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 		}
 	}
 	var started *Started
-	err := c.withList(ctx, snap, func(s *state) error {
+	err := c.withList(ctx, listCall{snap: snap}, func(s *state) error {
 		if s.doc == nil {
 			return noneAvailable(nil)
 		}
@@ -172,9 +173,20 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		}
 	}
 	var res Completed
-	err := c.withList(ctx, snap, func(s *state) error {
-		if replayed, err := c.replay(ctx, s, key, note, now, &res); replayed || err != nil {
-			return err
+	call := listCall{snap: snap}
+	if key != "" {
+		call.also, call.keepFinished = []string{requestName(key)}, true
+	}
+	err := c.withList(ctx, call, func(s *state) error {
+		var rec *request
+		if key != "" {
+			rec = readRequest(s.tx, key)
+			if replayed, err := c.replay(ctx, s, key, rec, opt, &res); replayed || err != nil {
+				return err
+			}
+		}
+		if s.archiveErr != nil {
+			return s.archiveErr
 		}
 		if s.doc == nil {
 			return noneAvailable(nil)
@@ -191,7 +203,29 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			if doc, done, err = doc.SetField(done.Slug, taskdoc.KeyRequest, key); err != nil {
 				return c.flow.At(err, current.Slug)
 			}
+			note, date := taskflow.CompletedFields(done, note, now)
+			rec = &request{Key: key, State: "pending", Slug: done.Slug, Title: done.Title, Note: note, Date: date}
 		}
+		// commit writes the list, after a pending record of a keyed call;
+		// once it has, the record is confirmed whatever comes next.
+		landed := false
+		commit := func(src []byte) error {
+			if rec != nil {
+				if err := rec.write(s.tx); err != nil {
+					return err
+				}
+			}
+			if err := s.write(src); err != nil {
+				return err
+			}
+			landed = true
+			return nil
+		}
+		defer func() {
+			if landed && rec != nil {
+				c.confirm(s.tx, rec, &res)
+			}
+		}()
 		res.Task = *done
 		res.Note, res.Date = taskflow.CompletedFields(done, note, now)
 		if Finished(doc) {
@@ -199,18 +233,21 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			// the archive step meets; an archive that fails then is not the
 			// call's failure: the next operation of any List archives the
 			// finished list (see Recover).
-			if err := s.write(doc.Source); err != nil {
+			if err := commit(doc.Source); err != nil {
 				return err
 			}
-			if res.ArchivedTo, err = c.archiveLocked(ctx, s.tx, doc.Source); err != nil {
+			name, err := c.archiveLocked(ctx, s.tx, doc.Source)
+			if err != nil {
 				res.ArchiveError = c.flow.At(err, "")
+			} else {
+				res.ArchivedTo = name
 			}
 			return nil
 		}
 		t, err := next(doc)
 		if err != nil {
 			res.Blocked = waitingSlugs(doc)
-			return s.write(doc.Source)
+			return commit(doc.Source)
 		}
 		req := taskcontext.Request{Task: t, Depth: c.cfg.Depth}
 		doc, task, err := c.flow.Start(doc, t.Slug)
@@ -224,7 +261,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		} else {
 			res.Next = &Started{Task: *task}
 		}
-		return s.write(doc.Source)
+		return commit(doc.Source)
 	})
 	if err != nil {
 		return nil, err
@@ -232,43 +269,87 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 	return &res, nil
 }
 
-// replay answers a call whose request key an earlier completion recorded:
-// in the list, or, when there is no list (the completion finished and
-// archived it), in the newest archive. It reports whether it did.
-func (c *List) replay(ctx context.Context, s *state, key, note string, now time.Time, res *Completed) (bool, error) {
-	if key == "" {
+// replay answers a call whose request key an earlier completion used, and
+// reports whether it did. The key is looked for on the tasks of the list
+// (it is written there with the completion), then in the call's record
+// (rec, nil when there is none): a "done" record answers by itself, so a
+// retry is answered even after the list was cleared, archived or replaced;
+// a "pending" one only when the completion is in the newest archive (it
+// finished and archived the list, and the record's last write failed).
+func (c *List) replay(ctx context.Context, s *state, key string, rec *request, opt CompleteOptions, res *Completed) (bool, error) {
+	if done := taskflow.Requested(s.doc, key); done != nil {
+		if done.Status != taskdoc.StatusCompleted {
+			return true, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: Address, Slug: done.Slug,
+				Msg: fmt.Sprintf("the completion of task %q made with request key %q was reopened since; send a new key to complete it again", done.Slug, key)}
+		}
+		res.Task, res.Replayed, res.ArchiveError = *done, true, s.archiveErr
+		res.Note, res.Date = taskflow.CompletedFields(done, "", time.Time{})
+		return true, c.replayNext(ctx, s, opt, res)
+	}
+	switch {
+	case rec == nil:
 		return false, nil
-	}
-	doc := s.doc
-	if doc == nil {
-		archived, err := c.Archives(ctx)
-		if err != nil || len(archived) == 0 {
-			return false, err
+	case rec.State == "done":
+		res.Task, res.Replayed, res.ArchivedTo = rec.task(), true, rec.ArchivedTo
+		res.Note, res.Date = rec.Note, rec.Date
+		if rec.ArchivedTo != "" {
+			if t := c.archivedTask(s.tx, rec.ArchivedTo, key); t != nil {
+				res.Task = *t
+			}
 		}
-		data, _, err := s.tx.Read(archived[0].Name)
-		if err != nil {
-			return false, nil // an unreadable archive holds no answer
-		}
-		if doc, err = taskdoc.Parse(data); err != nil {
-			return false, nil
-		}
-		res.ArchivedTo = archived[0].Name
+		return true, nil
 	}
-	done := taskflow.Requested(doc, key)
-	if done == nil {
-		res.ArchivedTo = ""
-		return false, nil
+	archived, err := c.Archives(ctx)
+	if err != nil || len(archived) == 0 {
+		return false, err
 	}
-	res.Task, res.Replayed = *done, true
-	res.Note, res.Date = taskflow.CompletedFields(done, note, now)
-	if s.doc != nil {
-		if t, err := next(s.doc); err != nil {
-			res.Blocked = waitingSlugs(s.doc)
-		} else if t.Status == taskdoc.StatusInProgress {
-			res.Next = &Started{Task: *t}
-		}
+	t := c.archivedTask(s.tx, archived[0].Name, key)
+	if t == nil || t.Status != taskdoc.StatusCompleted {
+		return false, nil // the completion never landed: make it now
 	}
+	res.Task, res.Replayed, res.ArchivedTo = *t, true, archived[0].Name
+	res.Note, res.Date = taskflow.CompletedFields(t, "", time.Time{})
 	return true, nil
+}
+
+// replayNext fills in the task in progress in the list, as the answer of
+// the completion being replayed named it, with its context when asked.
+func (c *List) replayNext(ctx context.Context, s *state, opt CompleteOptions, res *Completed) error {
+	t, err := next(s.doc)
+	switch {
+	case err != nil && !Finished(s.doc):
+		res.Blocked = waitingSlugs(s.doc)
+	case err != nil || t.Status != taskdoc.StatusInProgress:
+	case opt.IncludeFullWorkflow:
+		res.Next, err = c.started(ctx, nil, t, taskcontext.Request{Task: t, Depth: c.cfg.Depth})
+		return err
+	default:
+		res.Next = &Started{Task: *t}
+	}
+	return nil
+}
+
+// archivedTask reads the archive name and returns its task that records
+// key, or nil.
+func (c *List) archivedTask(tx *workspace.Tx, name, key string) *taskdoc.Task {
+	data, _, err := tx.Read(name)
+	if err != nil {
+		return nil
+	}
+	doc, err := taskdoc.Parse(data)
+	if err != nil {
+		return nil
+	}
+	return taskflow.Requested(doc, key)
+}
+
+// confirm marks the record of a keyed completion done once the list is
+// written, with the archive it made. A failure to write it is not the
+// call's failure: the completion landed, and a pending record whose key is
+// in the list or its newest archive answers a retry just as well.
+func (c *List) confirm(tx *workspace.Tx, rec *request, res *Completed) {
+	rec.State, rec.ArchivedTo = "done", res.ArchivedTo
+	_ = rec.write(tx)
 }
 
 // preloadNext reads the list without its lock, completes its current task

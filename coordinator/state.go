@@ -14,6 +14,19 @@ type state struct {
 	tx     *workspace.Tx
 	source []byte            // the file's bytes; nil when there is no list
 	doc    *taskdoc.Document // parsed source; nil when there is no list
+	// archiveErr is why a finished list found at the start could not be
+	// archived, for a call that asked to see the list anyway (listCall).
+	archiveErr error
+}
+
+// listCall says how an operation takes the list.
+type listCall struct {
+	snap *taskflow.Snapshot // the list read before the lock, or nil
+	also []string           // more files to lock (a request record)
+	// keepFinished: when a finished list found at the start cannot be
+	// archived, run the operation on it (state.archiveErr says why) rather
+	// than fail: for reads, and for a retry that the finished list answers.
+	keepFinished bool
 }
 
 // write replaces the list with src unless it is unchanged. It ends the
@@ -30,11 +43,12 @@ func (s *state) write(src []byte) error {
 }
 
 // withList runs fn holding the list's lock, with the list read and parsed
-// (snap's parse when the list has not changed since snap was read; snap may
-// be nil). It first finishes an archive that a crash interrupted: a
-// Finished list is archived, and fn then sees no list.
-func (c *List) withList(ctx context.Context, snap *taskflow.Snapshot, fn func(s *state) error) error {
-	err := c.ws.Lock(ctx, []string{File}, func(tx *workspace.Tx) error {
+// (call.snap's parse when the list has not changed since it was read). It
+// first finishes an archive that a crash or a failure cut short: a Finished
+// list is archived, and fn then sees no list.
+func (c *List) withList(ctx context.Context, call listCall, fn func(s *state) error) error {
+	names := append([]string{File}, call.also...)
+	err := c.ws.Lock(ctx, names, func(tx *workspace.Tx) error {
 		s := &state{tx: tx}
 		data, _, err := tx.Read(File)
 		if isNotExist(err) {
@@ -43,15 +57,19 @@ func (c *List) withList(ctx context.Context, snap *taskflow.Snapshot, fn func(s 
 		if err != nil {
 			return err
 		}
-		doc, err := snap.Parse(data)
+		doc, err := call.snap.Parse(data)
 		if err != nil {
 			return err
 		}
 		if Finished(doc) {
-			if _, err := c.archiveLocked(ctx, tx, data); err != nil {
+			_, err := c.archiveLocked(ctx, tx, data)
+			switch {
+			case err == nil:
+				return fn(s)
+			case !call.keepFinished:
 				return err
 			}
-			return fn(s)
+			s.archiveErr = c.flow.At(err, "")
 		}
 		s.source, s.doc = data, doc
 		return fn(s)

@@ -32,12 +32,23 @@ const maxAside = 10000
 //
 // name must be locked by the transaction; base is root-relative, without
 // ".md".
+//
+// When name cannot be removed for any reason but an edit (CONFLICT), a
+// copy this call made is removed again, so that the failed call leaves
+// things as they were; after an edit the copy stays, holding the version
+// before it.
 func (tx *Tx) MoveAside(name string, data []byte, base string) (string, error) {
-	dest, err := tx.AsideCopy(name, base, data)
+	dest, created, err := tx.asideCopy(name, base, data)
 	if err != nil {
 		return "", err
 	}
-	return dest, tx.RemoveUnchanged(name, data)
+	if err := tx.RemoveUnchanged(name, data); err != nil {
+		if created && taskdoc.CodeOf(err) != taskdoc.CodeConflict {
+			_ = tx.w.remove(dest)
+		}
+		return "", err
+	}
+	return dest, nil
 }
 
 // AsideCopy is the copy of MoveAside: it writes data to the first of
@@ -50,20 +61,26 @@ func (tx *Tx) MoveAside(name string, data []byte, base string) (string, error) {
 // differ from name's bytes: a list is archived with its last completion,
 // and then the original is removed without ever being written.
 func (tx *Tx) AsideCopy(name, base string, data []byte) (string, error) {
+	dest, _, err := tx.asideCopy(name, base, data)
+	return dest, err
+}
+
+// asideCopy is AsideCopy, also saying whether it created the copy.
+func (tx *Tx) asideCopy(name, base string, data []byte) (string, bool, error) {
 	original, err := tx.w.stat(name)
 	if err != nil && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound {
-		return "", err
+		return "", false, err
 	}
 	for n := 1; n <= maxAside; n++ {
 		dest := AsideName(base, n)
 		existing, _, err := tx.Read(dest)
 		switch {
 		case err == nil && bytes.Equal(existing, data) && !tx.sameFile(original, dest):
-			return dest, nil
+			return dest, false, nil
 		case err == nil:
 			continue
 		case taskdoc.CodeOf(err) == taskdoc.CodeOutsideRoot:
-			return "", err
+			return "", false, err
 		case !errors.Is(err, fs.ErrNotExist) && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound:
 			continue
 		}
@@ -72,11 +89,11 @@ func (tx *Tx) AsideCopy(name, base string, data []byte) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
-		return dest, nil
+		return dest, true, nil
 	}
-	return "", &taskdoc.Error{Code: taskdoc.CodeConflict, Path: base + ".md",
+	return "", false, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: base + ".md",
 		Msg: fmt.Sprintf("no free name for %s.md after %d tries", base, maxAside)}
 }
 

@@ -83,10 +83,11 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	return nd, after, nil
 }
 
-// sameOutcome reports whether after keeps the Completed and Note fields
-// before has.
+// sameOutcome reports whether after keeps the Completed, Note and Request
+// fields before has: what a completion recorded, and what answers its
+// retry.
 func sameOutcome(before, after *taskdoc.Task) bool {
-	for _, key := range []string{taskdoc.KeyCompleted, taskdoc.KeyNote} {
+	for _, key := range []string{taskdoc.KeyCompleted, taskdoc.KeyNote, taskdoc.KeyRequest} {
 		b, _ := before.Field(key)
 		a, _ := after.Field(key)
 		if a != b {

@@ -36,14 +36,14 @@ func (f Flow) CheckRequestKey(key string) error {
 		Msg: "a request key is one line of at most 128 bytes without control characters"}
 }
 
-// Requested returns the task of doc that the call with request key
-// completed, or nil.
+// Requested returns the task of doc that records request key (whatever its
+// status now: a task reopened since keeps the key), or nil.
 func Requested(doc *taskdoc.Document, key string) *taskdoc.Task {
 	if doc == nil || key == "" {
 		return nil
 	}
 	for i := range doc.Tasks {
-		if v, ok := doc.Tasks[i].Field(taskdoc.KeyRequest); ok && v == key && doc.Tasks[i].Status == taskdoc.StatusCompleted {
+		if v, ok := doc.Tasks[i].Field(taskdoc.KeyRequest); ok && v == key {
 			return &doc.Tasks[i]
 		}
 	}
