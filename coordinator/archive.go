@@ -3,6 +3,8 @@ package coordinator
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"slices"
@@ -96,40 +98,143 @@ func unreadable(err error) bool {
 }
 
 // archiveLocked archives list, the bytes of File read (or written) under
-// tx's lock. If an archive with exactly these bytes exists, an earlier
-// archive was cut short after its copy was made: that archive is kept and
-// only the list is removed. Two lists with identical bytes therefore share
-// one archive, which loses nothing. The list is removed only if it still
-// holds list (workspace.Tx.MoveAside).
+// tx's lock, and returns the archive's name. The list is removed only if it
+// still holds list (workspace.Tx.MoveAside).
+//
+// The archive index (indexDir) makes this O(1) in the number of archives
+// and crash-safe: the entry naming the archive's base is durable before
+// the copy is made, and the copy before the list is removed, so a crash
+// leaves the entry alone (the next call copies under its base), the entry
+// and the copy (the next call finds the copy and only removes the list), or
+// nothing to do. A list with the bytes of an earlier one finds that one's
+// archive the same way, so identical lists share one archive, which loses
+// nothing. The index serves only to find a copy again: a copy made without
+// an entry (before the index existed, or after it was deleted) is found by
+// reading every archive, once, until the index is complete again
+// (indexMarker), and an entry that cannot be read is passed over the same
+// way; a failure to write the index is ignored.
 func (c *List) archiveLocked(ctx context.Context, tx *workspace.Tx, list []byte) (string, error) {
-	name, err := c.identicalArchive(ctx, tx, list)
-	if err != nil {
-		return "", err
+	entry := indexEntry(list)
+	base, state := indexedBase(tx, entry)
+	if state != entryFound {
+		if state == entryBroken || !indexComplete(tx) {
+			found, err := c.identicalArchive(ctx, tx, list)
+			if err != nil {
+				return "", err
+			}
+			if found != nil {
+				recordIndex(tx, entry, archiveBase(found.Time))
+				return found.Name, tx.RemoveUnchanged(File, list)
+			}
+		}
+		base = archiveBase(c.cfg.Today())
+		recordIndex(tx, entry, base)
 	}
-	if name != "" {
-		return name, tx.RemoveUnchanged(File, list)
-	}
-	base := path.Join(ArchiveDir, "active-"+c.cfg.Today().Format(archiveTimeLayout))
 	return tx.MoveAside(File, list, base)
 }
 
 // identicalArchive returns the archived list whose bytes equal list, newest
-// first, or "" when there is none. An archive that cannot be read (a file
-// put there by hand that is not UTF-8, say) is passed over: at worst the
-// list gets a second archive, whereas failing would stop every operation
-// over a file that is not the list.
-func (c *List) identicalArchive(ctx context.Context, tx *workspace.Tx, list []byte) (string, error) {
+// first, or nil when there is none. It reads every archive, so it runs only
+// when the index cannot answer (see archiveLocked). An archive that cannot
+// be read (a file put there by hand that is not UTF-8, say) is passed over:
+// at worst the list gets a second archive, whereas failing would stop every
+// operation over a file that is not the list.
+func (c *List) identicalArchive(ctx context.Context, tx *workspace.Tx, list []byte) (*Archived, error) {
 	entries, err := c.Archives(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	for _, e := range entries {
+	for i, e := range entries {
 		data, _, err := tx.Read(e.Name)
 		if err == nil && bytes.Equal(data, list) {
-			return e.Name, nil
+			return &entries[i], nil
 		}
 	}
-	return "", nil
+	return nil, nil
+}
+
+// The archive index: library state under .taskmd, not content (see the
+// package documentation). It is written and read only under File's lock.
+const (
+	// indexDir holds one entry per archived list, named by the SHA-256 of
+	// the list's bytes (lower-case hex) and holding the archive's base,
+	// ArchiveDir+"/active-YYYY-MM-DD-HHMMSS", and a newline.
+	indexDir = ".taskmd/archives"
+	// indexMarker exists once every archive made since it was created has
+	// its entry: a list without an entry then has no archive copy.
+	indexMarker = indexDir + "/README"
+)
+
+// indexMarkerText explains the folder to a person who opens it.
+const indexMarkerText = `Index of the coordinator's archived lists (package coordinator).
+Each file is named by the SHA-256 of a list's bytes and holds the name of
+that list's archive without its -N suffix and .md. A list whose archive a
+crash cut short, or a list identical to an archived one, finds its archive
+here without reading them all. This file says that every archive made
+since it was created has its entry. Deleting the folder or this file loses
+no list: the next archive reads every archive once instead, and a list
+identical to one archived before then gets an archive of its own.
+Deleting entries but not this file can give a list two archives.
+`
+
+// entryState is what the index says about one list.
+type entryState int
+
+const (
+	entryMissing entryState = iota // no entry
+	entryFound                     // an entry naming an archive base
+	entryBroken                    // an entry that cannot be read or names no base
+)
+
+// indexEntry is the name of list's entry in the index.
+func indexEntry(list []byte) string {
+	sum := sha256.Sum256(list)
+	return indexDir + "/" + hex.EncodeToString(sum[:])
+}
+
+// indexedBase reads entry and returns the archive base it holds. Only a
+// base of the form the coordinator writes is taken, so an entry edited by
+// hand can neither place an archive outside ArchiveDir nor fail it.
+func indexedBase(tx *workspace.Tx, entry string) (string, entryState) {
+	data, _, err := tx.Read(entry)
+	switch {
+	case isNotExist(err):
+		return "", entryMissing
+	case err != nil:
+		return "", entryBroken
+	}
+	base := strings.TrimSuffix(string(data), "\n")
+	if t, n, ok := parseArchiveName(path.Base(base) + ".md"); !ok || n != 1 || archiveBase(t) != base {
+		return "", entryBroken
+	}
+	return base, entryFound
+}
+
+// indexComplete reports whether every archive made since the index began
+// has its entry. When the marker cannot be checked, it has not.
+func indexComplete(tx *workspace.Tx) bool {
+	ok, err := tx.Exists(indexMarker)
+	return ok && err == nil
+}
+
+// recordIndex creates entry naming base, durably and never replacing an
+// entry, and the marker if it is missing. Failures are ignored: the index
+// only saves reading the archives, and a list without an entry is still
+// archived (after a crash, at worst twice; never lost). The marker is made
+// only once the entry is there, as it vouches for every copy that follows.
+func recordIndex(tx *workspace.Tx, entry, base string) {
+	if err := tx.Create(entry, []byte(base+"\n")); err != nil {
+		return
+	}
+	if !indexComplete(tx) {
+		_ = tx.Create(indexMarker, []byte(indexMarkerText))
+	}
+}
+
+// archiveBase is the base of the archives made at t: their name without
+// the -N suffix and ".md".
+func archiveBase(t time.Time) string {
+	return path.Join(ArchiveDir, "active-"+t.UTC().Format(archiveTimeLayout))
 }
 
 // Archives returns the archived lists, newest first (by the time in the

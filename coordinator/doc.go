@@ -80,13 +80,15 @@
 //     and Completed.Blocked names them.
 //   - When Complete finishes the last task, the list is written with the
 //     final note and moved to archived/coordinator/ in the same critical
-//     section (List.Archive, built on workspace.Tx.MoveAside);
-//     Completed.ArchivedTo names the archive. The next Create starts a fresh
-//     active.md. List.Archives lists the archives, newest first.
+//     section (List.Archive, built on workspace.Tx.MoveAside, and the
+//     archive index below); Completed.ArchivedTo names the archive. The
+//     next Create starts a fresh active.md. List.Archives lists the
+//     archives, newest first.
 //   - Clear removes completed tasks. If that removes the first task, its
 //     Main-Workflow moves to the new first task (unless it has its own), so
 //     the list stays valid.
-//   - Dates (Completed:) and archive names use the clock in UTC.
+//   - Dates (Completed:) and archive names use the clock in UTC (a list
+//     the archive index already knows keeps the name it gives).
 //   - Missing workflows and references do not fail a start; they are listed
 //     in Started.Missing. One that exists but cannot be read (a symbolic
 //     link, a path leaving the root, invalid UTF-8) is an error (the rule of
@@ -111,7 +113,47 @@
 // Every operation starts, under the list's lock, by finishing an archive a
 // crash cut short: a list whose tasks are all completed is archived (or, if
 // its archive copy already exists, only removed), exactly as List.Recover
-// does, naming a new archive by the list's clock. A crash therefore never loses a task and never needs a person.
+// does. A crash therefore never loses a task and never needs a person.
+//
+// # Archive index
+//
+// Finishing a list must find an archive copy a crash left behind, and a
+// list with the bytes of an archived one shares that archive; neither
+// reads the archives. .taskmd/archives (library state: never *.md, never
+// committed) holds one small file per archived list, named by the SHA-256
+// of the list's bytes in lower-case hex and holding the base of its archive
+// and a newline:
+//
+//	archived/coordinator/active-2026-11-22-093000
+//
+// An archive creates the entry (never replacing one) before the copy, and
+// the copy before it removes the list. A list whose entry exists is
+// archived under the entry's base, whatever the clock says
+// (workspace.Tx.MoveAside takes base.md, base-2.md, ... and reuses the one
+// that already holds the list), so a crash after the entry gives the copy
+// the name it would have had, and a crash after the copy leaves it to be
+// found; either way the list ends in exactly one archive. A list without
+// an entry is named by the List's clock. An entry whose archive was deleted
+// by hand gets a new copy under its old name.
+//
+// .taskmd/archives/README, created with the first entry, says that every
+// archive made since has an entry. Without it (a workspace archived by an
+// older version, a fresh clone, a deleted .taskmd) the next archive reads
+// every archive once to find a copy of its list, then writes the README. An
+// entry that cannot be read or is not such a base is passed over the same
+// way, for its list only. The index is never a reason to fail: when it
+// cannot be written, lists are archived without it, reading the archives
+// each time as before.
+//
+// Deleting the folder, or its README, loses no list and no deduplication of
+// a crash-cut archive: the next archive reads all the archives. It loses
+// only sharing: a list identical to one archived before the deletion gets
+// an archive of its own, unless it is the first archived after it.
+// Deleting entries while keeping the README loses more: a list whose copy
+// a crash left is then archived a second time (a duplicate, never a loss),
+// and a list identical to an archived one gets its own. The same happens
+// to a crash-cut archive made by an older version of the library working
+// on the workspace at the same time, as it writes no entries.
 //
 // # Concurrency
 //
