@@ -75,7 +75,7 @@ func (d *Document) addBatch(tasks []NewTask) (*Document, []*Task, bool) {
 	b := &batch{d: d, at: at}
 	seen := make(map[string]bool, len(tasks))
 	for _, nt := range tasks {
-		if checkText("", "task", nt.Title, nt.Content) != nil {
+		if checkText("", callerText{"title", nt.Title}, callerText{"content", nt.Content}) != nil {
 			return nil, nil, false
 		}
 		title, err := d.checkTitle(nt.Title, -1)
@@ -190,7 +190,7 @@ func (d *Document) verifyBatch(out []byte, b *batch) (*Document, []*Task, bool) 
 	if !bytes.Equal(out[:r.start], src[:r.start]) || !bytes.Equal(out[r.newEnd:], src[r.oldEnd:]) {
 		return nil, nil, false
 	}
-	if !d.nothingSwallowed(b) {
+	if !d.nothingSwallowed(b) || d.checkLimits(out, r) != nil {
 		return nil, nil, false
 	}
 	if nd, added, done := d.batchLocal(out, b, r); done {

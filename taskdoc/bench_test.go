@@ -2,6 +2,7 @@ package taskdoc_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -141,5 +142,19 @@ func BenchmarkCompleteOnly(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRefuseDeepList measures refusing a list nested 2,000 deep
+// (4 MB), which goldmark alone takes about 30 seconds to parse: the limit
+// is found by a scan of the lines before goldmark runs.
+func BenchmarkRefuseDeepList(b *testing.B) {
+	src := []byte("# D\n\n" + deepList(2000) + "\n## Tasks\n\n### A\n")
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
+			b.Fatal(err)
+		}
 	}
 }

@@ -16,8 +16,12 @@
 //
 // A document is CommonMark, optionally preceded by a byte order mark and
 // by YAML ("---") or TOML ("+++") front matter, which is decoded into
-// FrontMatter.Values and kept byte for byte. Lines end in "\n", "\r\n" or
-// a lone "\r", mixed as they come, as in CommonMark.
+// FrontMatter.Values and kept byte for byte. Front matter that does not
+// decode is kept byte for byte too, as opaque bytes: the document parses,
+// its tasks can be edited, and FrontMatter.Err says what is wrong with it
+// (ParseFrontMatter returns that error). Lines end in "\n", "\r\n" or
+// a lone "\r", mixed as they come, as in CommonMark. Any valid UTF-8 is
+// read, control characters included, but edits write none (see Edits).
 //
 //	---
 //	owner: platform-team
@@ -75,6 +79,15 @@
 // pending; a Status value that is not known is reported as written, in
 // lower case, so that callers can see and fix it.
 //
+// Documents have limits that no document a person writes comes near, and
+// that keep the time to read one in proportion to its size: lists and
+// block quotes nested at most MaxNesting deep, and at most MaxDefinitions
+// lines that start a link reference definition. Parse refuses a document
+// past them with ErrTooComplex, pointing at the line where the limit is
+// passed, after a scan of its lines and before any Markdown parse, so a
+// pathological file costs microseconds per kilobyte. A heading whose text
+// holds more than MaxHeadingMarkup markup characters is read as plain text.
+//
 // A reference is "@/path.md" or "@/path.md#section" in a task's body:
 // the path is relative to the workspace's docs/ directory and the section
 // is a heading anchor in that document (see Document.Section). Trailing
@@ -114,6 +127,25 @@
 // many tasks with the bytes and errors of one AddTask per task, but in one
 // splice and one check when they go to one place in order, and returns
 // the tasks it added.
+//
+// Link reference definitions reach across the document ("[x][spec]",
+// "[spec][]" and "[spec]" anywhere are links when "spec" is defined
+// anywhere, and the first definition of a label wins). An edit that adds
+// a definition whose label text outside the task uses or defines, or that
+// removes or changes one whose label text outside the task uses, is
+// therefore ErrEditChangedOutside, naming the label (matched as CommonMark
+// matches labels: case-folded, spaces collapsed) and pointing at that
+// text. Definitions and uses inside the task are the task's own. The text
+// outside is scanned for "[label]", not parsed, so a label written in code
+// counts too: a refusal can be needless, but no accepted edit changes a
+// link outside its task. Only edits that change a definition pay for the
+// scan.
+//
+// Edits write no control character (NUL, the other C0 controls but tab,
+// line feed and carriage return, and DEL): one in a title, content, note,
+// field key or value is ErrControlCharacter, naming it as U+00XX and
+// where it is in that text. An edit whose result would pass a limit is
+// ErrTooComplex, so that every Document an edit returns parses.
 //
 // New lines follow the document: its line ending (that of its first line,
 // written so that it cannot join a different one next to it into one
@@ -165,12 +197,15 @@
 // where the parser knows it: Offset, Line, Column (in characters, lines
 // ended as in CommonMark, see Position) and an Excerpt of that line, which
 // Error prints. Parse reports invalid UTF-8 (ErrInvalidUTF8) at the first
-// bad byte, and front matter that does not decode as ErrParse at the line
-// the decoder names; Task reports a missing slug with the slugs that exist
-// in Error.Available, and a repeated one as ErrDuplicateTask at its second
-// task's heading. An edit refused for the heading or block it would write
-// (ErrInvalidTask, ErrEditChangedOutside) points at it in the document it
-// would have written. Parse never panics.
+// bad byte and a document past a limit (ErrTooComplex) at the line that
+// passes it, and refuses nothing else; front matter that does not decode
+// is ErrParse at the line the decoder names, in FrontMatter.Err. Task
+// reports a missing slug with the slugs that exist in Error.Available,
+// and a repeated one as ErrDuplicateTask at its second task's heading. An
+// edit refused for the heading or block it would write (ErrInvalidTask,
+// ErrEditChangedOutside) points at it in the document it would have
+// written, one refused for a link reference label at the text outside the
+// task that uses it. Parse never panics.
 //
 // # Concurrency
 //

@@ -14,7 +14,11 @@ type Span struct{ Start, End int }
 type FrontMatter struct {
 	Raw    []byte         // exact bytes incl. delimiters and the closing line's newline; nil when none
 	Format string         // "yaml", "toml" or ""
-	Values map[string]any // decoded with adrg/frontmatter
+	Values map[string]any // decoded with adrg/frontmatter; nil when it does not decode
+	// Err is why the front matter does not decode (a *Error, ErrParse,
+	// pointing at the line the decoder names), or nil. Such front matter
+	// is kept as opaque bytes: the document parses and can be edited.
+	Err error
 }
 
 // Heading is one heading of the document's outline.
@@ -111,13 +115,14 @@ type Document struct {
 	// It is Source itself when there is no lone "\r".
 	text []byte
 
-	body    int              // where the Markdown starts, after the BOM and front matter
-	openEnd bool             // the document ends inside an unclosed fence or HTML block
-	raw     []rawHeading     // parallel to Headings: how each is written
-	hasRefs bool             // the document defines link references
-	bySlug  map[string]int   // task index by slug (the first, when repeated)
-	dups    map[string][]int // tasks sharing a slug, for the ambiguity error
-	metas   []taskMeta       // where each task's metadata sits, for edits
+	body     int              // where the Markdown starts, after the BOM and front matter
+	openEnd  bool             // the document ends inside an unclosed fence or HTML block
+	raw      []rawHeading     // parallel to Headings: how each is written
+	hasRefs  bool             // the document defines link references
+	defLines int              // lines that may start a definition, for MaxDefinitions (see scanLines)
+	bySlug   map[string]int   // task index by slug (the first, when repeated)
+	dups     map[string][]int // tasks sharing a slug, for the ambiguity error
+	metas    []taskMeta       // where each task's metadata sits, for edits
 }
 
 // Task returns the task with the given slug. A slug no task has is

@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -81,7 +82,7 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, 
 	out := splice(d.Source, cs)
 	return d.finish(out, region{
 		start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source),
-		task: true, content: content, check: check,
+		task: true, content: content, check: check, slug: d.Tasks[i].Slug,
 	})
 }
 
@@ -133,10 +134,10 @@ func (d *Document) SetStatus(slug string, s Status) (*Document, *Task, error) {
 // an item at the end of the metadata list in the list's own bullet and
 // indentation. The value must be a single line.
 func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
-	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-	if err := checkText(slug, "field", key, value); err != nil {
+	if err := checkText(slug, callerText{"field key", key}, callerText{"field value", value}); err != nil {
 		return nil, nil, err
 	}
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	if err := validField(slug, key, value); err != nil {
 		return nil, nil, err
 	}
@@ -197,7 +198,7 @@ func (d *Document) RemoveField(slug, key string) (*Document, *Task, error) {
 // required; its lines are joined into one. A completed task cannot be
 // completed again (ErrInvalidTransition).
 func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task, error) {
-	if err := checkText(slug, "note", note); err != nil {
+	if err := checkText(slug, callerText{"note", note}); err != nil {
 		return nil, nil, err
 	}
 	note = strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(note)), " ")
@@ -230,15 +231,50 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 	})
 }
 
-// checkText refuses caller text that is not valid UTF-8: Parse would
-// refuse the result.
-func checkText(slug, what string, texts ...string) error {
-	for _, s := range texts {
-		if !utf8.ValidString(s) {
-			return &Error{Code: CodeInvalidUTF8, Slug: slug, Msg: "the " + what + " is not valid UTF-8"}
+// callerText is text a caller gives an edit to write, and what it is
+// ("title", "content", "note", "field key", "field value").
+type callerText struct{ what, text string }
+
+// checkText refuses caller text that is not valid UTF-8 (Parse would
+// refuse the result) or that holds a control character: NUL, the other C0
+// controls but tab, line feed and carriage return, and DEL. A document
+// may hold them (Parse reads them as text), but they are invisible, and
+// no edit writes new ones.
+func checkText(slug string, texts ...callerText) error {
+	for _, t := range texts {
+		valid := utf8.ValidString(t.text)
+		at := controlAt(t.text)
+		if valid && at < 0 {
+			continue
 		}
+		of := ""
+		if slug != "" {
+			of = " of task " + quote(slug)
+		}
+		if !valid {
+			return &Error{Code: CodeInvalidUTF8, Slug: slug, Msg: "the " + t.what + of + " is not valid UTF-8"}
+		}
+		line, column := Position([]byte(t.text), at)
+		where := "column " + itoa(column)
+		if strings.ContainsAny(t.text, "\r\n") {
+			where = "line " + itoa(line) + ", " + where
+		}
+		return &Error{Code: CodeControlCharacter, Slug: slug,
+			Msg: fmt.Sprintf("the %s%s holds the control character U+%04X at %s; of the control characters only tab and line breaks may be written",
+				t.what, of, t.text[at], where)}
 	}
 	return nil
+}
+
+// controlAt is the offset of the first control character in s that an
+// edit may not write, or -1.
+func controlAt(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 // notShown reports an edit whose result does not show in the reparse.
@@ -261,7 +297,7 @@ func withSlug(err error, slug string) error {
 // (ErrDuplicateTask); the content goes under the heading as it is given,
 // with the document's line endings.
 func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
-	if err := checkText(Slug(nt.Title), "task", nt.Title, nt.Content); err != nil {
+	if err := checkText(Slug(nt.Title), callerText{"title", nt.Title}, callerText{"content", nt.Content}); err != nil {
 		return nil, nil, err
 	}
 	title, err := d.checkTitle(nt.Title, -1)
@@ -290,8 +326,8 @@ func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
 	want := Slug(title)
 	return d.finish(out, region{
 		start: at, oldEnd: at, newEnd: at + len(out) - len(src), task: true, content: true,
-		section: d.TasksHeading == nil,
-		check:   func(t *Task, _ *taskMeta) error { return d.checkNewTitle(t, want, -1) },
+		section: d.TasksHeading == nil, slug: want,
+		check: func(t *Task, _ *taskMeta) error { return d.checkNewTitle(t, want, -1) },
 	})
 }
 
@@ -414,7 +450,7 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 	if e.Title == "" && e.Content == "" {
 		return d, &d.Tasks[i], nil
 	}
-	if err := checkText(slug, "task", e.Title, e.Content); err != nil {
+	if err := checkText(slug, callerText{"title", e.Title}, callerText{"content", e.Content}); err != nil {
 		return nil, nil, err
 	}
 	t, m := &d.Tasks[i], &d.metas[i]
@@ -483,6 +519,6 @@ func (d *Document) RemoveTask(slug string) (*Document, error) {
 		gap = d.Newline
 	}
 	out := splice(d.Source, []change{{span.Start, span.End, gap}})
-	nd, _, err := d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source)})
+	nd, _, err := d.finish(out, region{start: span.Start, oldEnd: span.End, newEnd: span.End + len(out) - len(d.Source), slug: slug})
 	return nd, err
 }

@@ -25,6 +25,8 @@ const (
 	CodeInvalidUTF8          Code = "INVALID_UTF8"
 	CodeParse                Code = "PARSE_ERROR"
 	CodeInvalidArguments     Code = "INVALID_ARGUMENTS"
+	CodeControlCharacter     Code = "CONTROL_CHARACTER"
+	CodeTooComplex           Code = "DOCUMENT_TOO_COMPLEX"
 
 	// Tasks and documents.
 	CodeTaskNotFound         Code = "TASK_NOT_FOUND"
@@ -196,6 +198,8 @@ var (
 	ErrInvalidUTF8          = &Error{Code: CodeInvalidUTF8}
 	ErrParse                = &Error{Code: CodeParse}
 	ErrInvalidArguments     = &Error{Code: CodeInvalidArguments}
+	ErrControlCharacter     = &Error{Code: CodeControlCharacter}
+	ErrTooComplex           = &Error{Code: CodeTooComplex}
 	ErrTaskNotFound         = &Error{Code: CodeTaskNotFound}
 	ErrDuplicateTask        = &Error{Code: CodeDuplicateTask}
 	ErrDocumentNotFound     = &Error{Code: CodeDocumentNotFound}

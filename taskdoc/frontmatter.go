@@ -26,36 +26,37 @@ func frontMatterDelimiter(rest []byte) (delim, name string, ok bool) {
 // "+++" on the first line, after a BOM), as Parse would, without parsing
 // the Markdown after it: for callers that need a file's metadata and not
 // its tasks. A document without front matter gives a zero FrontMatter.
+// Front matter that does not decode is returned as Parse keeps it, with
+// its FrontMatter.Err as the error.
 func ParseFrontMatter(src []byte) (FrontMatter, error) {
-	fm, _, err := frontMatterOf(src, lineFeeds(src, 0, len(src)))
-	return fm, err
+	fm, _ := frontMatterOf(src, lineFeeds(src, 0, len(src)))
+	return fm, fm.Err
 }
 
 // frontMatterOf reads the front matter of src, whose structure is read
 // from text (src with lone "\r" as "\n"), and returns it with the offset
 // where the Markdown body starts (after the BOM and front matter).
-func frontMatterOf(src, text []byte) (FrontMatter, int, error) {
+func frontMatterOf(src, text []byte) (FrontMatter, int) {
 	start := 0
 	if bytes.HasPrefix(text, bom) {
 		start = len(bom)
 	}
-	fm, err := parseFrontMatter(text, start)
-	if err != nil {
-		return FrontMatter{}, 0, err
-	}
+	fm := parseFrontMatter(text, start)
 	fm.Raw = src[start : start+len(fm.Raw) : start+len(fm.Raw)]
 	if fm.Format == "" {
 		fm.Raw = nil
 	}
-	return fm, start + len(fm.Raw), nil
+	return fm, start + len(fm.Raw)
 }
 
-func parseFrontMatter(src []byte, start int) (FrontMatter, error) {
+// parseFrontMatter reads the front matter of src at start. Front matter
+// that does not decode is returned with its bytes and Err, and no Values.
+func parseFrontMatter(src []byte, start int) FrontMatter {
 	rest := src[start:]
 	first := lineEnd(rest, 0)
 	delim, name, ok := frontMatterDelimiter(rest)
 	if !ok {
-		return FrontMatter{}, nil
+		return FrontMatter{}
 	}
 	// Find the closing line first so that the decoder reads only the
 	// front matter, not a copy of the whole document.
@@ -68,15 +69,18 @@ func parseFrontMatter(src []byte, start int) (FrontMatter, error) {
 	}
 	if end < 0 {
 		// No closing delimiter: the dashes are Markdown (a thematic break).
-		return FrontMatter{}, nil
+		return FrontMatter{}
 	}
+	fm := FrontMatter{Raw: src[start : start+end : start+end], Format: name}
 	values := map[string]any{}
 	format := frontmatter.NewFormat(delim, delim, yamlOrTOML(name))
 	if _, err := frontmatter.Parse(bytes.NewReader(rest[:end]), &values, format); err != nil {
 		e := &Error{Code: CodeParse, Msg: "the " + name + " front matter does not decode", Err: err}
-		return FrontMatter{}, errorAt(e, src, start+decodeErrorAt(rest[:end], first, err))
+		fm.Err = errorAt(e, src, start+decodeErrorAt(rest[:end], first, err))
+		return fm
 	}
-	return FrontMatter{Raw: src[start : start+end : start+end], Format: name, Values: values}, nil
+	fm.Values = values
+	return fm
 }
 
 // decodeErrorAt is the offset in fm, a front matter block whose first line

@@ -96,7 +96,8 @@ func isATXLine(line []byte) bool {
 // code spans' content kept, raw HTML tags and images dropped, and not
 // trimmed (goldmark has trimmed the heading's content; what remains at its
 // ends is next to raw HTML or an image). A line break inside a setext
-// heading is a "\n".
+// heading is a "\n". A heading with more markup than MaxHeadingMarkup is
+// read as its plain text, markup characters and all.
 func (sc *scan) headingText(h *ast.Heading) string {
 	src := sc.src[sc.base:]
 	if t, ok := h.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
@@ -127,7 +128,8 @@ type markedHeading struct {
 // markedHeading reparses h's text when it holds inline markup. An ATX
 // heading is written back as "# text #" (the closing '#' keeps a text that
 // ends in '#' whole), a setext heading as its lines over "=". It returns
-// nil when h has no markup, or (never expected) the copy is not a heading.
+// nil when h has no markup, or more than MaxHeadingMarkup, or (never
+// expected) the copy is not a heading.
 func (sc *scan) markedHeading(h *ast.Heading, src []byte) *markedHeading {
 	lines := h.Lines()
 	var raw []byte
@@ -141,6 +143,9 @@ func (sc *scan) markedHeading(h *ast.Heading, src []byte) *markedHeading {
 	if !bytes.ContainsAny(raw, inlineMarks) {
 		return nil
 	}
+	if countMarks(raw) > MaxHeadingMarkup {
+		return nil
+	}
 	var mini []byte
 	if sc.isATX(h, src) {
 		mini = append(append([]byte("# "), raw...), " #\n"...)
@@ -148,8 +153,18 @@ func (sc *scan) markedHeading(h *ast.Heading, src []byte) *markedHeading {
 		mini = append(raw, "\n=\n"...)
 	}
 	pc := parser.NewContext()
-	for _, r := range sc.refs {
-		pc.AddReference(r)
+	if len(sc.refs) > 0 {
+		// Only the labels the text can use: a document may define
+		// thousands, and have as many headings.
+		if sc.refIndex == nil {
+			sc.refIndex = definitionsOf(sc.refs)
+		}
+		eachLabel(raw, 0, len(raw), func(key string, _ int) bool {
+			if r, ok := sc.refIndex[key]; ok {
+				pc.AddReference(r)
+			}
+			return true
+		})
 	}
 	root := inlineParser.Parse(text.NewReader(mini), parser.WithContext(pc))
 	heading, ok := root.FirstChild().(*ast.Heading)
@@ -157,6 +172,17 @@ func (sc *scan) markedHeading(h *ast.Heading, src []byte) *markedHeading {
 		return nil
 	}
 	return &markedHeading{heading: heading, src: mini}
+}
+
+// countMarks counts the inline markup characters in text.
+func countMarks(text []byte) int {
+	n := 0
+	for _, c := range text {
+		if strings.IndexByte(inlineMarks, c) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // isATX reports whether h is an ATX heading: its first line holds the

@@ -27,31 +27,42 @@ var inlineParser = goldmark.New().Parser()
 var bom = []byte("\ufeff")
 
 // Parse reads a document. It validates UTF-8 (ErrInvalidUTF8 with the line
-// and column of the first bad byte), decodes front matter (ErrParse when
-// it is not valid YAML or TOML), builds the outline from goldmark's AST and
-// finds the Tasks section and its tasks. Parse never panics and does not
-// modify src; Document.Source is src.
-func Parse(src []byte) (doc *Document, err error) {
+// and column of the first bad byte), decodes front matter (keeping it as
+// bytes, with FrontMatter.Err, when it is not valid YAML or TOML), applies
+// the limits (ErrTooComplex, see MaxNesting), builds the outline from
+// goldmark's AST and finds the Tasks section and its tasks. Parse never
+// panics and does not modify src; Document.Source is src.
+func Parse(src []byte) (*Document, error) {
+	doc, _, err := parse(src)
+	return doc, err
+}
+
+// parse is Parse, returning the parse of the body too, which an edit's
+// full check reads further (see checkLabels).
+func parse(src []byte) (doc *Document, sc *scan, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			doc, err = nil, &Error{Code: CodeParse, Msg: fmt.Sprintf("cannot parse the document: %v", r)}
+			doc, sc, err = nil, nil, &Error{Code: CodeParse, Msg: fmt.Sprintf("cannot parse the document: %v", r)}
 		}
 	}()
 	if err := CheckUTF8(src); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	text := lineFeeds(src, 0, len(src))
 	d := &Document{Source: src, text: text, Newline: detectNewline(src)}
-	fm, body, err := frontMatterOf(src, text)
-	if err != nil {
-		return nil, err
+	d.FrontMatter, d.body = frontMatterOf(src, text)
+	lines := scanLines(text, d.body, len(text), 0)
+	switch {
+	case lines.deepAt >= 0:
+		return nil, nil, tooDeep(src, lines.deepAt, "")
+	case lines.overAt >= 0:
+		return nil, nil, tooManyDefinitions(src, lines.overAt, "")
 	}
-	d.FrontMatter, d.body = fm, body
-	sc := scanBlocks(text, body, len(text), body, true)
-	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
+	sc = scanBlocks(text, d.body, len(text), d.body, true)
+	d.raw, d.hasRefs, d.openEnd, d.defLines = sc.headings, sc.hasRefs, sc.openAtEnd(), lines.defLines
 	d.Headings = outline(text, sc.headings)
 	d.findTasks(sc)
-	return d, nil
+	return d, sc, nil
 }
 
 // emptyItemsBeforeCRLF returns src, or when src[from:to] has an empty

@@ -287,6 +287,15 @@ func TestParseErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := taskdoc.Parse([]byte(tt.src))
+			if tt.code == taskdoc.CodeParse {
+				// Front matter that does not decode is kept, and reported
+				// in FrontMatter.Err, where ParseFrontMatter's error is.
+				require.NoError(t, err)
+				fm, fmErr := taskdoc.ParseFrontMatter([]byte(tt.src))
+				require.Equal(t, fm.Err, fmErr)
+				require.Equal(t, fm, doc.FrontMatter)
+				err, doc = doc.FrontMatter.Err, nil
+			}
 			require.Nil(t, doc)
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)

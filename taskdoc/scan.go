@@ -27,6 +27,7 @@ type scan struct {
 	headings []rawHeading
 	hasRefs  bool
 	refs     []parser.Reference // link reference definitions, for heading text
+	refIndex definitions        // refs by label, made when a heading needs it
 }
 
 // scanBlocks parses src[from:to] and maps the AST to offsets of src. Only
@@ -44,7 +45,8 @@ func scanBlocks(src []byte, from, to, lineFloor int, whole bool) *scan {
 	pc := parser.NewContext()
 	input := emptyItemsBeforeCRLF(src, from, to)
 	root := mdParser.Parse(text.NewReader(input[from:to:to]), parser.WithContext(pc))
-	sc := &scan{src: src, base: from, refs: pc.References(), hasRefs: len(pc.References()) > 0,
+	refs := pc.References()
+	sc := &scan{src: src, base: from, refs: refs, hasRefs: len(refs) > 0,
 		tops: make([]topBlock, 0, root.ChildCount())}
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		tb := topBlock{node: n, start: max(lineStart(src, sc.pos(n)), lineFloor), heading: -1}

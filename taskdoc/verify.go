@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"sort"
 	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/parser"
 )
 
 // An edit replaces the bytes [start, oldEnd) of the source with new bytes
@@ -21,8 +24,9 @@ import (
 // after it, identical bytes, parses identically too. An edit therefore
 // costs a parse of one task, not of the document, and its Document is
 // built from the old one and that parse (see assemble). Link reference
-// definitions reach across the document, but only into the text of
-// headings that hold a "[" (see outsideUnchanged). When the argument does
+// definitions reach across the document, into the text of headings that
+// hold a "[" (see outsideUnchanged) and into links, which the block
+// structure does not show (see checkLabels). When the argument does
 // not hold (definitions that may change a heading's text, the range
 // starts at a setext heading, a front matter delimiter that the new bytes
 // would close, or text appended to a document that ends inside an
@@ -40,6 +44,10 @@ type region struct {
 	content bool
 	// check proves that the edit shows in the reparsed task.
 	check func(t *Task, m *taskMeta) error
+	// slug names the task edited (added, removed) in refusals, which
+	// copy it (strings.Clone): a region that leaked a field to the heap
+	// would take the check closure there with it on every edit.
+	slug string
 }
 
 // finish verifies an edit's result and returns it as a Document, with the
@@ -50,6 +58,9 @@ func (d *Document) finish(out []byte, r region) (*Document, *Task, error) {
 	if r.newEnd-r.start < 0 || len(out)-r.newEnd != len(src)-r.oldEnd ||
 		!bytes.Equal(out[:r.start], src[:r.start]) || !bytes.Equal(out[r.newEnd:], src[r.oldEnd:]) {
 		return nil, nil, &Error{Code: CodeEditChangedOutside, Msg: "the edit changed bytes outside the task; nothing was written"}
+	}
+	if err := d.checkLimits(out, r); err != nil {
+		return nil, nil, err
 	}
 	if nd, t, done, err := d.checkLocal(out, r); done {
 		if err != nil {
@@ -96,6 +107,12 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 		return nil, nil, true, d.swallowed(r, d.raw[rs.next], rs.scan)
 	}
 	sc, tops := rs.scan, rs.tops
+	if sc.hasRefs {
+		// The old range defined nothing (see scanRegion).
+		if err := d.checkLabels(out, r, nil, sc.refs, nil); err != nil {
+			return nil, nil, true, err
+		}
+	}
 	if !r.task {
 		if len(tops) != 0 {
 			return nil, nil, false, nil
@@ -289,13 +306,20 @@ func outsideOutline(hs []Heading, start, end, shift int) []outlineKey {
 // checkFull verifies an edit with a full parse of the result.
 func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 	fail := func(err error) (*Document, *Task, error) { return nil, nil, err }
-	nd, err := Parse(out)
+	nd, sc, err := parse(out)
+	if CodeOf(err) == CodeTooComplex {
+		return fail(withSlug(err, strings.Clone(r.slug)))
+	}
 	if err != nil {
 		refusal := d.invalid(r, "the edited document does not parse: "+err.Error())
 		if e, ok := err.(*Error); ok && e.Line > 0 {
 			refusal = errorAt(refusal, out, e.Offset)
 		}
 		return fail(refusal)
+	}
+	if err := d.checkLabels(out, r, rangeDefinitions(d.text, r.start, r.oldEnd, d.hasRefs),
+		rangeDefinitions(out, r.start, r.newEnd, nd.hasRefs), sc); err != nil {
+		return fail(err)
 	}
 	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)
 	after := outsideOutline(nd.Headings, r.start, r.newEnd, 0)
@@ -338,6 +362,18 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 			"which would swallow the new task; close it first"))
 	}
 	return fail(d.invalid(r, "the new task does not read as a task"))
+}
+
+// rangeDefinitions returns the link reference definitions in src[from:to],
+// a range of an edit, read by parsing it on its own: the range starts
+// where nothing before it is open (at a task's heading, after blank lines),
+// and ends at the next task or section, which an accepted edit must leave
+// reading as it did. defines says whether the document defines any.
+func rangeDefinitions(src []byte, from, to int, defines bool) []parser.Reference {
+	if !defines || !bytes.Contains(src[from:to], []byte("]:")) {
+		return nil
+	}
+	return scanBlocks(src, from, to, from, false).refs
 }
 
 func equalKeys(a, b []outlineKey) bool {

@@ -1,0 +1,87 @@
+package taskdoc_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// TestControlCharactersAreRefused: no edit writes a control character
+// (NUL, the C0 controls but tab, line feed and carriage return, and DEL)
+// into a title, content, note, field key or value; the error names the
+// character and where it is in the text given.
+func TestControlCharactersAreRefused(t *testing.T) {
+	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\n- Status: pending\n"))
+	tests := []struct {
+		name  string
+		edit  func() (*taskdoc.Document, *taskdoc.Task, error)
+		msg   []string // what the message names
+		where string
+	}{
+		{"NUL in a new title", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.AddTask(taskdoc.NewTask{Title: "B\x00"})
+		}, []string{"U+0000", "title", "column 2"}, ""},
+		{"bell in new content", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.AddTask(taskdoc.NewTask{Title: "B", Content: "line one\nring \x07 bell"})
+		}, []string{"U+0007", "content", "line 2, column 6"}, ""},
+		{"escape in a batch", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			nd, added, err := doc.AddTasks([]taskdoc.NewTask{{Title: "B"}, {Title: "C", Content: "\x1b[31mred"}})
+			if len(added) > 0 {
+				return nd, added[0], err
+			}
+			return nd, nil, err
+		}, []string{"U+001B", "content"}, ""},
+		{"vertical tab in a renamed title", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.EditTask("a", taskdoc.Edit{Title: "A\vB"})
+		}, []string{"U+000B", "title"}, "a"},
+		{"form feed in edited content", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.EditTask("a", taskdoc.Edit{Content: "page\fbreak"})
+		}, []string{"U+000C", "content"}, "a"},
+		{"DEL in a field value", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.SetField("a", "Owner", "ana\x7f")
+		}, []string{"U+007F", "value"}, "a"},
+		{"control in a field key", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.SetField("a", "Own\x01er", "ana")
+		}, []string{"U+0001", "key"}, "a"},
+		{"backspace in a note", func() (*taskdoc.Document, *taskdoc.Task, error) {
+			return doc.Complete("a", "done\b", fuzzDate)
+		}, []string{"U+0008", "note"}, "a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nd, task, err := tt.edit()
+			requireTypedError(t, err, nd)
+			assert.Nil(t, task)
+			require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+			var e *taskdoc.Error
+			require.ErrorAs(t, err, &e)
+			for _, m := range tt.msg {
+				assert.Contains(t, e.Msg, m)
+			}
+			if tt.where != "" {
+				assert.Equal(t, tt.where, e.Slug)
+			}
+		})
+	}
+}
+
+// TestControlCharactersInDocumentsStillParse: a document that already
+// holds control characters parses, and its tasks can be edited with text
+// free of them; tab, line feed and carriage return are allowed in edits.
+func TestControlCharactersInDocumentsStillParse(t *testing.T) {
+	src := "# D\x01\n\n## Tasks\n\n### A\x7f\n\nBody \x00 with NUL.\n\n### B\n"
+	doc := mustParse(t, []byte(src))
+	require.Len(t, doc.Tasks, 2)
+	nd, task, err := doc.SetStatus("b", taskdoc.StatusBlocked)
+	require.NoError(t, err)
+	assertEditProperty(t, doc.Source, nd, task, "b")
+	nd, task, err = doc.EditTask("b", taskdoc.Edit{Content: "- Owner:\tana\r\n\r\n\tindented\tbody"})
+	require.NoError(t, err)
+	assertEditProperty(t, doc.Source, nd, task, "b")
+	nd, task, err = doc.SetField("a", "Owner", "ana\tand bo")
+	require.NoError(t, err)
+	assertEditProperty(t, doc.Source, nd, task, "a")
+}

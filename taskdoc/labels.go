@@ -1,0 +1,211 @@
+package taskdoc
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
+)
+
+// Link reference definitions reach across the whole document: "[x][spec]",
+// "[spec][]" and "[spec]" are links wherever they are when a definition of
+// "spec" is anywhere, and the first definition of a label wins. An edit
+// that adds, changes or removes a definition could therefore change
+// text far from its task without changing a byte of it. The local check
+// (see region) cannot see that, so an edit whose definitions differ from
+// the task's old ones compares their labels with the text outside the
+// task. That costs a scan of the document, paid only by edits that touch a
+// definition.
+
+// definitions are link reference definitions by normalised label (see
+// util.ToLinkReference: trimmed, case-folded, inner spaces collapsed).
+type definitions map[string]parser.Reference
+
+// definitionsOf indexes refs, each label once (a parse context keeps the
+// first definition of each label).
+func definitionsOf(refs []parser.Reference) definitions {
+	defs := make(definitions, len(refs))
+	for _, r := range refs {
+		defs[util.ToLinkReference(r.Label())] = r
+	}
+	return defs
+}
+
+// labelChange is what an edit does to the definition of a label.
+type labelChange struct {
+	label string // as the definition writes it
+	verb  string // "add", "change" or "remove"
+}
+
+// changedLabels returns the labels whose definition differs between the
+// old bytes of a range (before) and its new bytes (after).
+func changedLabels(before, after []parser.Reference) map[string]labelChange {
+	if len(before) == 0 && len(after) == 0 {
+		return nil
+	}
+	old, now := definitionsOf(before), definitionsOf(after)
+	changed := map[string]labelChange{}
+	for key, r := range now {
+		switch o, ok := old[key]; {
+		case !ok:
+			changed[key] = labelChange{labelText(r), "add"}
+		case !sameDefinition(o, r):
+			changed[key] = labelChange{labelText(r), "change"}
+		}
+	}
+	for key, r := range old {
+		if _, ok := now[key]; !ok {
+			changed[key] = labelChange{labelText(r), "remove"}
+		}
+	}
+	return changed
+}
+
+func sameDefinition(a, b parser.Reference) bool {
+	return bytes.Equal(a.Destination(), b.Destination()) && bytes.Equal(a.Title(), b.Title())
+}
+
+// labelText is a definition's label as written, its spaces collapsed.
+func labelText(r parser.Reference) string {
+	return string(util.ReplaceSpaces(util.TrimRightSpace(util.TrimLeftSpace(r.Label())), ' '))
+}
+
+// checkLabels refuses an edit of d into out whose range defined before
+// and defines after, when a definition it adds has a label that text
+// outside the range uses or defines, or one it changes or removes has a
+// label that text outside uses: the edit would change what that text
+// means, or which definition wins. It is ErrEditChangedOutside, naming the
+// label and pointing at the first such text.
+//
+// The text outside is read as a reader would, not parsed: every "[...]"
+// without brackets inside counts, in code too, which can refuse an edit
+// that is harmless but never accepts one that is not. full, the parse of
+// out when there is one, tells the definitions outside from the uses; with
+// none (the local check, where the old range defined nothing, so the edit
+// only adds), every "[...]" counts.
+func (d *Document) checkLabels(out []byte, r region, before, after []parser.Reference, full *scan) error {
+	changed := changedLabels(before, after)
+	if len(changed) == 0 {
+		return nil
+	}
+	var defs map[int]bool // where definitions start in out
+	for _, c := range changed {
+		if c.verb != "add" && full != nil {
+			defs = full.definitionStarts()
+			break
+		}
+	}
+	hit, shift := "", 0
+	find := func(key string, at int) bool {
+		c, ok := changed[key]
+		if !ok || (c.verb != "add" && defs[at+shift]) {
+			return true
+		}
+		hit = key
+		return false
+	}
+	at := eachLabel(d.text, d.body, r.start, find)
+	if at < 0 {
+		shift = r.newEnd - r.oldEnd
+		if at = eachLabel(d.text, r.oldEnd, len(d.text), find); at >= 0 {
+			at += shift
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	c := changed[hit]
+	uses := "uses"
+	if c.verb == "add" {
+		uses = "uses or defines"
+	}
+	return errorAt(&Error{Code: CodeEditChangedOutside, Slug: strings.Clone(r.slug),
+		Msg: "the edit would " + c.verb + " the link reference definition of " + quote(c.label) +
+			", a label that text outside task " + quote(r.slug) + " " + uses + "; nothing was written"},
+		out, at)
+}
+
+// definitionStarts returns where the link reference definitions of the
+// parse start: the offset of each one's "[".
+func (sc *scan) definitionStarts() map[int]bool {
+	starts := map[int]bool{}
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		if n.Kind() == ast.KindLinkReferenceDefinition {
+			if l := n.Lines(); l.Len() > 0 {
+				starts[sc.base+l.At(0).Start] = true
+			}
+			return
+		}
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Type() == ast.TypeBlock {
+				visit(c)
+			}
+		}
+	}
+	for _, tb := range sc.tops {
+		visit(tb.node)
+	}
+	return starts
+}
+
+// eachLabel calls f with the normalised text of every bracket pair in
+// text[from:to] that holds no other unescaped bracket (the only text that
+// can be a link label), and where its "[" is, until f returns false; it
+// returns that offset, or -1 when f never does. A label that runs over
+// lines is given twice when they differ: as CommonMark reads it, without
+// the block quote markers that start its lines, and as goldmark does, with
+// them.
+func eachLabel(text []byte, from, to int, f func(key string, at int) bool) int {
+	open := -1
+	for i := from; i < to; {
+		j := bytes.IndexAny(text[i:to], `\[]`)
+		if j < 0 {
+			break
+		}
+		i += j
+		switch text[i] {
+		case '\\':
+			i += 2
+			continue
+		case '[':
+			open = i
+		case ']':
+			if open < 0 {
+				break
+			}
+			label := text[open+1 : i]
+			if !f(util.ToLinkReference(label), open) {
+				return open
+			}
+			if bytes.IndexByte(label, '\n') >= 0 {
+				if bare := stripQuoteMarkers(label); !bytes.Equal(bare, label) && !f(util.ToLinkReference(bare), open) {
+					return open
+				}
+			}
+			open = -1
+		}
+		i++
+	}
+	return -1
+}
+
+// stripQuoteMarkers drops the spaces and ">" that start each line of a
+// label after its first.
+func stripQuoteMarkers(label []byte) []byte {
+	var out []byte
+	for len(label) > 0 {
+		line := label
+		if i := bytes.IndexByte(label, '\n'); i >= 0 {
+			line = label[:i+1]
+		}
+		label = label[len(line):]
+		if out != nil {
+			line = bytes.TrimLeft(line, " \t>")
+		}
+		out = append(out, line...)
+	}
+	return out
+}

@@ -1,0 +1,199 @@
+package taskdoc
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// Limits. goldmark's time grows faster than the size of some documents:
+// with the cube of the depth of nested lists and block quotes (a list
+// nested 2,000 deep, 4 MB, takes half a minute), with the square of the
+// number of link reference definitions in one paragraph, and with the
+// square of the inline markup in a heading's text (taskdoc reads headings'
+// inlines for their anchors; 40,000 "*a_" take seconds). Documents past
+// the first two limits are refused with ErrTooComplex by Parse and every
+// edit, found by a scan of the lines before goldmark runs; a heading past
+// the third is read without its markup. No document a person writes comes
+// near them.
+const (
+	// MaxNesting is how deep lists and block quotes may nest. A line is
+	// counted as deep as the containers it may open or continue: each ">"
+	// and list marker at its start, and each two columns of indentation
+	// before them (a list item's text is indented at least two columns).
+	// Lines without a marker are not counted: they open nothing.
+	MaxNesting = 100
+	// MaxDefinitions is how many lines may start a link reference
+	// definition: a "[" at the start of a line (after indentation, ">" and
+	// list markers) whose first unescaped bracket after it is "]:", or
+	// none.
+	MaxDefinitions = 10000
+	// MaxHeadingMarkup is how many inline markup characters (of
+	// "`[]<*_") a heading's text may hold and still be read as Markdown
+	// for its text and anchor. A heading with more, in practice a long
+	// paragraph that a "---" under it turned into a setext heading, is
+	// read as plain text: its markup characters stay in its text and
+	// anchor.
+	MaxHeadingMarkup = 256
+)
+
+// shape is what the line scan finds in a range of a document.
+type shape struct {
+	defLines int // lines that may start a link reference definition
+	deepAt   int // the start of the first line nested deeper than MaxNesting, or -1
+	overAt   int // the start of the first definition line past MaxDefinitions (counting from 0), or -1
+}
+
+// scanLines reads the lines of text[from:to], which start at from. It
+// stops at the first line nested too deep. Every line is read on its own,
+// so the counts of consecutive ranges add up to that of their union.
+func scanLines(text []byte, from, to, defsBefore int) shape {
+	s := shape{deepAt: -1, overAt: -1}
+	for at := from; at < to; {
+		end := to
+		if i := bytes.IndexByte(text[at:to], '\n'); i >= 0 {
+			end = at + i + 1
+		}
+		switch text[at] {
+		case ' ', '\t', '>', '-', '*', '+', '[', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			depth, def := lineShape(text[at:end])
+			if depth > MaxNesting {
+				s.deepAt = at
+				return s
+			}
+			if def {
+				s.defLines++
+				if s.overAt < 0 && defsBefore+s.defLines > MaxDefinitions {
+					s.overAt = at
+				}
+			}
+		}
+		at = end
+	}
+	return s
+}
+
+// lineShape reads the start of one line: how deep it nests (see
+// MaxNesting; 0 for a line without markers), and whether it may start a
+// link reference definition.
+func lineShape(line []byte) (depth int, def bool) {
+	col, indent, markers := 0, 0, 0
+	i := 0
+	// afterMarker: whitespace here belongs to the container just opened
+	// (a list item's width, or the space after a ">"), not to indentation.
+	afterMarker, afterQuote := false, false
+scan:
+	for i < len(line) {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t':
+			w := 1
+			if c == '\t' {
+				w = 4 - col%4
+			}
+			col += w
+			switch {
+			case afterMarker: // the list item's own width
+			case afterQuote:
+				indent += w - 1 // the one column a ">" takes after it
+			default:
+				indent += w
+			}
+			afterQuote = false
+			i++
+			continue
+		case c == '>':
+			markers++
+			afterMarker, afterQuote = false, true
+			col++
+			i++
+			continue
+		case c == '-' || c == '*' || c == '+':
+			if i+1 < len(line) && !isSpaceOrEOL(line[i+1]) {
+				break scan
+			}
+			markers++
+			col++
+			i++
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j == len(line) || (line[j] != '.' && line[j] != ')') || (j+1 < len(line) && !isSpaceOrEOL(line[j+1])) {
+				break scan
+			}
+			markers++
+			col += j + 1 - i
+			i = j + 1
+		default:
+			break scan
+		}
+		afterMarker, afterQuote = true, false
+	}
+	if markers > 0 {
+		depth = markers + indent/2
+	}
+	return depth, i < len(line) && line[i] == '[' && mayDefine(line[i+1:])
+}
+
+// mayDefine reports whether rest, a line after an opening "[", may hold
+// the rest of a link reference definition's label: its first unescaped
+// bracket is a "]" followed by ":", or it has none.
+func mayDefine(rest []byte) bool {
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '\\':
+			i++
+		case '[':
+			return false
+		case ']':
+			return i+1 < len(rest) && rest[i+1] == ':'
+		}
+	}
+	return true
+}
+
+// tooDeep is the refusal of a document nested deeper than MaxNesting at
+// the line starting at at.
+func tooDeep(src []byte, at int, slug string) error {
+	return errorAt(&Error{Code: CodeTooComplex, Slug: slug,
+		Msg: "lists and block quotes nest more than " + strconv.Itoa(MaxNesting) + " levels deep"}, src, at)
+}
+
+// tooManyDefinitions is the refusal of a document with more than
+// MaxDefinitions definition lines, the first one past it at at.
+func tooManyDefinitions(src []byte, at int, slug string) error {
+	return errorAt(&Error{Code: CodeTooComplex, Slug: slug,
+		Msg: "more than " + strconv.Itoa(MaxDefinitions) + " lines start a link reference definition"}, src, at)
+}
+
+// checkLimits applies the limits to an edit's result out: the new bytes
+// nest no deeper than MaxNesting, and the result has no more than
+// MaxDefinitions definition lines. Lines are read one by one (see
+// scanLines), so only the old and new bytes of the range are read.
+func (d *Document) checkLimits(out []byte, r region) error {
+	text := lineFeeds(out, r.start, r.newEnd)
+	outside := d.defLines - d.defLinesIn(r)
+	s := scanLines(text, r.start, r.newEnd, outside)
+	switch {
+	case s.deepAt >= 0:
+		return tooDeep(out, s.deepAt, strings.Clone(r.slug))
+	case s.overAt >= 0:
+		return tooManyDefinitions(out, s.overAt, strings.Clone(r.slug))
+	}
+	return nil
+}
+
+// defLinesIn counts the definition lines of d in the old bytes of r.
+func (d *Document) defLinesIn(r region) int {
+	if d.defLines == 0 {
+		return 0
+	}
+	return scanLines(d.text, r.start, r.oldEnd, 0).defLines
+}
+
+// defLinesAfter is the count of definition lines of the result of an edit
+// whose text (its source with lone "\r" as "\n") has the new bytes of r.
+func (d *Document) defLinesAfter(text []byte, r region) int {
+	return d.defLines - d.defLinesIn(r) + scanLines(text, r.start, r.newEnd, 0).defLines
+}

@@ -1,0 +1,166 @@
+package taskdoc_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// deepList is a bullet list nested depth levels deep, each level indented
+// two more spaces: goldmark's time grows with the cube of the depth (about
+// 30 seconds at 2,000 levels).
+func deepList(depth int) string {
+	var b strings.Builder
+	for i := range depth {
+		b.WriteString(strings.Repeat(" ", 2*i) + "- item\n")
+	}
+	return b.String()
+}
+
+func deepQuote(depth int) string {
+	var b strings.Builder
+	for i := range depth {
+		b.WriteString(strings.Repeat("> ", i+1) + "quote\n")
+	}
+	return b.String()
+}
+
+func definitions(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "[label %d]: /url/%d\n", i, i)
+	}
+	return b.String()
+}
+
+// headingMarkup is a heading whose text is n emphasis delimiters, which
+// goldmark's inline parser reads in time quadratic in n.
+func headingMarkup(n int) string {
+	return "## " + strings.Repeat("*a_", n/2) + "\n"
+}
+
+// TestLimitsRefusePathologicalDocuments: documents past a documented
+// limit are DOCUMENT_TOO_COMPLEX at once, pointing at the line where the
+// limit is passed; documents at the limit parse.
+func TestLimitsRefusePathologicalDocuments(t *testing.T) {
+	head := "# D\n\n"
+	tasks := "## Tasks\n\n### A\n\n- Status: pending\n"
+	tests := []struct {
+		name string
+		src  string
+		line int // 0: the document parses
+	}{
+		{"list at the limit", head + deepList(taskdoc.MaxNesting) + "\n" + tasks, 0},
+		{"list past the limit", head + deepList(taskdoc.MaxNesting+1) + "\n" + tasks, 3 + taskdoc.MaxNesting},
+		{"2,000-deep list", head + deepList(2000) + "\n" + tasks, 3 + taskdoc.MaxNesting},
+		{"one-line list", head + strings.Repeat("- ", 2000) + "x\n\n" + tasks, 3},
+		{"quotes at the limit", head + deepQuote(taskdoc.MaxNesting) + "\n" + tasks, 0},
+		{"2,000-deep quotes", head + deepQuote(2000) + "\n" + tasks, 3 + taskdoc.MaxNesting},
+		{"a deep list in a task", head + tasks + "\n" + deepList(2000), 9 + taskdoc.MaxNesting},
+		{"definitions at the limit", head + definitions(taskdoc.MaxDefinitions) + "\n" + tasks, 0},
+		{"definitions past the limit", head + definitions(taskdoc.MaxDefinitions+1) + "\n" + tasks, 3 + taskdoc.MaxDefinitions},
+		{"deep indentation without markers", head + strings.Repeat(" ", 1000) + "code\n\n" + tasks, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			doc, err := taskdoc.Parse([]byte(tt.src))
+			elapsed := time.Since(start)
+			if tt.line == 0 {
+				require.NoError(t, err)
+				require.Len(t, doc.Tasks, 1)
+				return
+			}
+			requireTypedError(t, err, nil)
+			require.Nil(t, doc)
+			require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+			var e *taskdoc.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.line, e.Line, "%v", err)
+			assert.Less(t, elapsed, 100*time.Millisecond, "refusing took %v", elapsed)
+		})
+	}
+}
+
+// TestHeadingMarkupLimit: a heading with more inline markup than
+// MaxHeadingMarkup is read as plain text, at once; one at the limit is
+// read as Markdown.
+func TestHeadingMarkupLimit(t *testing.T) {
+	at := "## " + strings.Repeat("*a* ", taskdoc.MaxHeadingMarkup/2) + "\n"
+	doc := mustParse(t, []byte(at))
+	require.Len(t, doc.Headings, 1)
+	assert.NotContains(t, doc.Headings[0].Text, "*", "read as Markdown")
+
+	for _, n := range []int{taskdoc.MaxHeadingMarkup + 2, 100000} {
+		src := headingMarkup(n)
+		start := time.Now()
+		doc := mustParse(t, []byte(src))
+		elapsed := time.Since(start)
+		require.Len(t, doc.Headings, 1)
+		assert.Equal(t, strings.TrimSpace(src[3:]), doc.Headings[0].Text, "read as plain text")
+		assert.Equal(t, taskdoc.Slug(doc.Headings[0].Text), doc.Headings[0].Slug)
+		assert.Less(t, elapsed, 100*time.Millisecond, "reading %d characters of markup took %v", n, elapsed)
+	}
+}
+
+// TestEditsRespectLimits: an edit whose result would pass a limit is
+// refused with DOCUMENT_TOO_COMPLEX, so that every Document an edit returns
+// parses; an edit that keeps a document at the limit is accepted.
+func TestEditsRespectLimits(t *testing.T) {
+	atLimit := mustParse(t, []byte("# D\n\n"+definitions(taskdoc.MaxDefinitions-1)+"\n## Tasks\n\n### A\n\n[own]: /a\n\n### B\n"))
+	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\n- Status: pending\n"))
+	tests := []struct {
+		name    string
+		doc     *taskdoc.Document
+		edit    func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error)
+		refused bool
+		slug    string
+	}{
+		{"a deep list in new content", doc, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.AddTask(taskdoc.NewTask{Title: "B", Content: deepList(taskdoc.MaxNesting + 1)})
+		}, true, "b"},
+		{"deep quotes in edited content", doc, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Content: deepQuote(500)})
+		}, true, "a"},
+		{"heading markup in a title", doc, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Title: "A " + strings.Repeat("*a_", 20000)})
+		}, false, "a"},
+		{"a list at the limit", doc, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.AddTask(taskdoc.NewTask{Title: "B", Content: deepList(taskdoc.MaxNesting)})
+		}, false, "b"},
+		{"one definition too many", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.AddTask(taskdoc.NewTask{Title: "C", Content: "[more]: /m"})
+		}, true, "c"},
+		{"a definition for one removed", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Content: "[other]: /o"})
+		}, false, "a"},
+		{"a task removed at the limit", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return removed(d.RemoveTask("b"))
+		}, false, "b"},
+		{"a status set at the limit", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("a", taskdoc.StatusBlocked)
+		}, false, "a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nd, task, err := tt.edit(tt.doc)
+			if !tt.refused {
+				require.NoError(t, err)
+				assertEditProperty(t, tt.doc.Source, nd, task, tt.slug)
+				return
+			}
+			requireTypedError(t, err, nd)
+			require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+			var e *taskdoc.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.slug, e.Slug)
+			assert.Positive(t, e.Line, "%v", err)
+		})
+	}
+}
