@@ -91,7 +91,7 @@ func (c *List) Recover(ctx context.Context) error {
 // unreadable reports an error that a person has to fix in the list itself.
 func unreadable(err error) bool {
 	switch taskdoc.CodeOf(err) {
-	case taskdoc.CodeInvalidUTF8, taskdoc.CodeParse, taskdoc.CodeFileTooLarge:
+	case taskdoc.CodeInvalidUTF8, taskdoc.CodeParse, taskdoc.CodeFileTooLarge, taskdoc.CodeTooComplex:
 		return true
 	}
 	return false

@@ -137,9 +137,9 @@ func TestLoadMissingOrError(t *testing.T) {
 		{name: "reference over the size limit", task: "See @/spec.md\n",
 			files: map[string]string{"docs/spec.md": big}, maxSize: 64,
 			code: taskdoc.CodeFileTooLarge, mentions: "@/spec.md"},
-		{name: "reference that does not parse", task: "See @/spec.md\n",
-			files: map[string]string{"docs/spec.md": "---\ntitle: [unclosed\n---\n# Spec\n"},
-			code:  taskdoc.CodeParse, line: 2, mentions: "@/spec.md"}, // line 2: where the decoder fails
+		{name: "reference too complex to parse", task: "See @/spec.md\n",
+			files: map[string]string{"docs/spec.md": "# Spec\n\n" + strings.Repeat(">", taskdoc.MaxNesting+1) + " deep\n"},
+			code:  taskdoc.CodeTooComplex, line: 3, mentions: "@/spec.md"},
 		{name: "reference with the context cancelled", task: "See @/spec.md\n",
 			files: map[string]string{"docs/spec.md": "# Spec\n"}, cancel: true,
 			code: taskdoc.CodeIO, mentions: "@/spec.md"},
@@ -235,4 +235,17 @@ func TestRequestInputs(t *testing.T) {
 	assert.Equal(t, none.Inputs(), taskcontext.Request{Task: parseTask(t, "- Workflow: tdd\n\n@/a.md\n"), Depth: 0}.Inputs())
 	assert.Equal(t, none.Inputs(), taskcontext.Request{Task: parseTask(t, "- Workflow: tdd\n"), Depth: -1}.Inputs())
 	assert.Equal(t, none.Inputs(), taskcontext.Request{Task: parseTask(t, "- Workflow: tdd\n"), Depth: 5}.Inputs())
+}
+
+// A referenced document whose front matter does not decode is served whole:
+// taskdoc keeps such front matter as opaque bytes, and a task's reader
+// needs the text.
+func TestReferenceWithUndecodableFrontMatterLoads(t *testing.T) {
+	const spec = "---\ntitle: [unclosed\n---\n# Spec\n\nRS256.\n"
+	ws := loadWorkspace(t, map[string]string{"docs/spec.md": spec})
+	tc, err := taskcontext.Load(context.Background(), ws, taskcontext.Request{Task: parseTask(t, "See @/spec.md\n"), Depth: 1})
+	require.NoError(t, err)
+	require.Len(t, tc.References, 1)
+	assert.Equal(t, spec, tc.References[0].Content)
+	assert.Empty(t, tc.Missing)
 }
