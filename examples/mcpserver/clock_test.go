@@ -36,7 +36,7 @@ func TestOneClock(t *testing.T) {
 
 // inProcess serves root in this process on the clock now and returns a
 // function that calls a tool and decodes its structured content, and
-// whether the call was a tool error.
+// whether the call was a tool error (whose text is then under "error").
 func inProcess(t *testing.T, root string, now func() time.Time) func(tool string, args any) (map[string]any, bool) {
 	t.Helper()
 	ws, err := workspace.Open(root)
@@ -56,11 +56,16 @@ func inProcess(t *testing.T, root string, now func() time.Time) func(tool string
 		t.Helper()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 		require.NoError(t, err)
-		var out map[string]any
+		out := map[string]any{}
 		if res.StructuredContent != nil {
 			raw, err := json.Marshal(res.StructuredContent)
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &out))
+		}
+		if res.IsError && len(res.Content) > 0 {
+			if text, ok := res.Content[0].(*mcp.TextContent); ok {
+				out["error"] = text.Text // "CODE: message"
+			}
 		}
 		return out, res.IsError
 	}
