@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,4 +75,27 @@ func TestEditIfVersionOverMCP(t *testing.T) {
 	res, failed := call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
 	assert.True(t, failed, "%v", res)
 	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Status: blocked\n")
+}
+
+// complete_coordinator_task with include_full_workflow whose next task
+// references a symbolic link fails before anything is written: the retry
+// completes the same task, not the next one.
+func TestCompleteWithBrokenNextContextChangesNothing(t *testing.T) {
+	root := newRoot(t, map[string]string{
+		"docs/elsewhere.md": "# Elsewhere\n",
+		"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Lead\n\n- Status: in_progress\n- Main-Workflow: tdd\n\n" +
+			"### Next\n\n- Status: pending\n\nRead @/spec.md first.\n",
+	})
+	require.NoError(t, os.Symlink("elsewhere.md", filepath.Join(root, "docs", "spec.md")))
+	call := inProcess(t, root, time.Now)
+	before := snapshot(t, root)
+	out, failed := call("complete_coordinator_task", map[string]any{"note": "led", "include_full_workflow": true})
+	require.True(t, failed, "%v", out)
+	assert.True(t, strings.HasPrefix(out["error"].(string), "SYMLINK_REFUSED: "), out["error"])
+	assert.Equal(t, before, snapshot(t, root))
+
+	require.NoError(t, os.Remove(filepath.Join(root, "docs", "spec.md")))
+	done, failed := call("complete_coordinator_task", map[string]any{"note": "led", "include_full_workflow": true})
+	require.False(t, failed, "%v", done)
+	assert.Equal(t, "lead", done["completed_task"].(map[string]any)["slug"])
 }
