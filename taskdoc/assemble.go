@@ -47,8 +47,9 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 	}
 	delta := r.newEnd - r.oldEnd
 	nd := &Document{Source: out, text: text, Newline: detectNewline(out), body: d.body, openEnd: d.openEnd,
-		hasRefs:  d.hasRefs || sc.hasRefs, // the old range defined none: see scanRegion
-		defLines: d.defLinesAfter(text, r)}
+		hasRefs: d.hasRefs || sc.hasRefs, // the old range defined none: see scanRegion
+	}
+	nd.defLines, nd.nestWork = d.linesAfter(text, r)
 	nd.FrontMatter = d.FrontMatter
 	if fm := d.FrontMatter.Raw; fm != nil {
 		nd.FrontMatter.Raw = out[d.body-len(fm) : d.body : d.body]

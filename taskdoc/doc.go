@@ -142,7 +142,8 @@
 // scan.
 //
 // Edits write no control character (NUL, the other C0 controls but tab,
-// line feed and carriage return, and DEL): one in a title, content, note,
+// line feed and carriage return, DEL, and the C1 controls U+0080 to
+// U+009F): one in a title, content, note,
 // field key or value is ErrControlCharacter, naming it as U+00XX and
 // where it is in that text. An edit whose result would pass a limit is
 // ErrTooComplex, so that every Document an edit returns parses.

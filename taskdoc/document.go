@@ -120,6 +120,7 @@ type Document struct {
 	raw      []rawHeading     // parallel to Headings: how each is written
 	hasRefs  bool             // the document defines link references
 	defLines int              // lines that may start a definition, for MaxDefinitions (see scanLines)
+	nestWork int              // the nesting of the document, for MaxNestingWork (see scanLines)
 	bySlug   map[string]int   // task index by slug (the first, when repeated)
 	dups     map[string][]int // tasks sharing a slug, for the ambiguity error
 	metas    []taskMeta       // where each task's metadata sits, for edits

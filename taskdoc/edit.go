@@ -261,20 +261,33 @@ func checkText(slug string, texts ...callerText) error {
 		}
 		return &Error{Code: CodeControlCharacter, Slug: slug,
 			Msg: fmt.Sprintf("the %s%s holds the control character U+%04X at %s; of the control characters only tab and line breaks may be written",
-				t.what, of, t.text[at], where)}
+				t.what, of, controlRune(t.text[at:]), where)}
 	}
 	return nil
 }
 
 // controlAt is the offset of the first control character in s that an
-// edit may not write, or -1.
+// edit may not write, or -1: the C0 controls but tab, line feed and
+// carriage return, DEL, and the C1 controls (U+0080 to U+009F, which
+// terminals may read as escape sequences). s is valid UTF-8 or the answer
+// does not matter.
 func controlAt(s string) int {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+		c := s[i]
+		switch {
+		case (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f:
 			return i
+		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
+			return i // U+0080..U+009F is encoded 0xC2 0x80..0x9F
 		}
 	}
 	return -1
+}
+
+// controlRune is the control character s starts with.
+func controlRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // notShown reports an edit whose result does not show in the reparse.

@@ -23,6 +23,12 @@ const (
 	// before them (a list item's text is indented at least two columns).
 	// Lines without a marker are not counted: they open nothing.
 	MaxNesting = 100
+	// MaxNestingWork bounds the nesting of the whole document: the sum over
+	// its lines of the square of their depth (as MaxNesting counts it), as
+	// goldmark's time per line grows with that square. A document of
+	// 400,000 lines five deep is 10 million; one whose every line is 100
+	// deep passes it at 2,000 lines.
+	MaxNestingWork = 20_000_000
 	// MaxDefinitions is how many lines may start a link reference
 	// definition: a "[" at the start of a line (after indentation, ">" and
 	// list markers) whose first unescaped bracket after it is "]:", or
@@ -40,15 +46,18 @@ const (
 // shape is what the line scan finds in a range of a document.
 type shape struct {
 	defLines int // lines that may start a link reference definition
+	work     int // the sum of the squares of the lines' depths
 	deepAt   int // the start of the first line nested deeper than MaxNesting, or -1
 	overAt   int // the start of the first definition line past MaxDefinitions (counting from 0), or -1
+	workAt   int // the start of the first line past MaxNestingWork (counting from 0), or -1
 }
 
 // scanLines reads the lines of text[from:to], which start at from. It
 // stops at the first line nested too deep. Every line is read on its own,
 // so the counts of consecutive ranges add up to that of their union.
-func scanLines(text []byte, from, to, defsBefore int) shape {
-	s := shape{deepAt: -1, overAt: -1}
+// before holds the counts of the rest of the document, for the limits.
+func scanLines(text []byte, from, to int, before shape) shape {
+	s := shape{deepAt: -1, overAt: -1, workAt: -1}
 	for at := from; at < to; {
 		end := to
 		if i := bytes.IndexByte(text[at:to], '\n'); i >= 0 {
@@ -61,9 +70,13 @@ func scanLines(text []byte, from, to, defsBefore int) shape {
 				s.deepAt = at
 				return s
 			}
+			s.work += depth * depth
+			if s.workAt < 0 && before.work+s.work > MaxNestingWork {
+				s.workAt = at
+			}
 			if def {
 				s.defLines++
-				if s.overAt < 0 && defsBefore+s.defLines > MaxDefinitions {
+				if s.overAt < 0 && before.defLines+s.defLines > MaxDefinitions {
 					s.overAt = at
 				}
 			}
@@ -160,6 +173,14 @@ func tooDeep(src []byte, at int, slug string) error {
 		Msg: "lists and block quotes nest more than " + strconv.Itoa(MaxNesting) + " levels deep"}, src, at)
 }
 
+// tooMuchNesting is the refusal of a document whose lines together nest
+// past MaxNestingWork, the first line past it at at.
+func tooMuchNesting(src []byte, at int, slug string) error {
+	return errorAt(&Error{Code: CodeTooComplex, Slug: slug,
+		Msg: "too many lines nest lists and block quotes deeply (the sum of the squares of their depths passes " +
+			strconv.Itoa(MaxNestingWork) + ")"}, src, at)
+}
+
 // tooManyDefinitions is the refusal of a document with more than
 // MaxDefinitions definition lines, the first one past it at at.
 func tooManyDefinitions(src []byte, at int, slug string) error {
@@ -169,31 +190,36 @@ func tooManyDefinitions(src []byte, at int, slug string) error {
 
 // checkLimits applies the limits to an edit's result out: the new bytes
 // nest no deeper than MaxNesting, and the result has no more than
-// MaxDefinitions definition lines. Lines are read one by one (see
-// scanLines), so only the old and new bytes of the range are read.
+// MaxDefinitions definition lines and MaxNestingWork of nesting. Lines are
+// read one by one (see scanLines), so only the old and new bytes of the
+// range are read.
 func (d *Document) checkLimits(out []byte, r region) error {
 	text := lineFeeds(out, r.start, r.newEnd)
-	outside := d.defLines - d.defLinesIn(r)
-	s := scanLines(text, r.start, r.newEnd, outside)
+	old := d.linesIn(r)
+	s := scanLines(text, r.start, r.newEnd, shape{defLines: d.defLines - old.defLines, work: d.nestWork - old.work})
 	switch {
 	case s.deepAt >= 0:
 		return tooDeep(out, s.deepAt, strings.Clone(r.slug))
 	case s.overAt >= 0:
 		return tooManyDefinitions(out, s.overAt, strings.Clone(r.slug))
+	case s.workAt >= 0:
+		return tooMuchNesting(out, s.workAt, strings.Clone(r.slug))
 	}
 	return nil
 }
 
-// defLinesIn counts the definition lines of d in the old bytes of r.
-func (d *Document) defLinesIn(r region) int {
-	if d.defLines == 0 {
-		return 0
+// linesIn is the line shape of d in the old bytes of r.
+func (d *Document) linesIn(r region) shape {
+	if d.defLines == 0 && d.nestWork == 0 {
+		return shape{}
 	}
-	return scanLines(d.text, r.start, r.oldEnd, 0).defLines
+	return scanLines(d.text, r.start, r.oldEnd, shape{})
 }
 
-// defLinesAfter is the count of definition lines of the result of an edit
-// whose text (its source with lone "\r" as "\n") has the new bytes of r.
-func (d *Document) defLinesAfter(text []byte, r region) int {
-	return d.defLines - d.defLinesIn(r) + scanLines(text, r.start, r.newEnd, 0).defLines
+// linesAfter is the line shape (definition lines and nesting work) of the
+// result of an edit whose text (its source with lone "\r" as "\n") has the
+// new bytes of r.
+func (d *Document) linesAfter(text []byte, r region) (defLines, work int) {
+	old, added := d.linesIn(r), scanLines(text, r.start, r.newEnd, shape{})
+	return d.defLines - old.defLines + added.defLines, d.nestWork - old.work + added.work
 }
