@@ -26,14 +26,15 @@ type Archived struct {
 }
 
 // Finished reports whether a coordinator list is done: it has tasks and
-// every one of them is completed. A list without tasks is not finished, so a
-// list that is being filled is never archived.
+// every one of them is in a final status (completed, or skipped). A list
+// without tasks is not finished, so a list that is being filled is never
+// archived.
 func Finished(doc *taskdoc.Document) bool {
 	if len(doc.Tasks) == 0 {
 		return false
 	}
 	for i := range doc.Tasks {
-		if doc.Tasks[i].Status != taskdoc.StatusCompleted {
+		if !doc.Tasks[i].Status.Final() {
 			return false
 		}
 	}

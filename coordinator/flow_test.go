@@ -37,7 +37,7 @@ func TestListTrimsStatuses(t *testing.T) {
 	got, err := list.List(bg, " In_Progress ")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"lead"}, slugsOf(got))
-	_, err = list.List(bg, "paused")
+	_, err = list.List(bg, "someday")
 	requireCode(t, err, taskdoc.CodeUnknownStatus)
 }
 
@@ -45,7 +45,7 @@ func TestListTrimsStatuses(t *testing.T) {
 // refuses it, and nothing is written.
 func TestCreateRefusesUnknownStatus(t *testing.T) {
 	list, _, root := openList(t, nil)
-	_, err := list.Create(bg, taskdoc.NewTask{Title: "Lead", Content: "- Status: paused\n- Main-Workflow: tdd"})
+	_, err := list.Create(bg, taskdoc.NewTask{Title: "Lead", Content: "- Status: someday\n- Main-Workflow: tdd"})
 	requireCode(t, err, taskdoc.CodeUnknownStatus)
 	_, ok := readFile(t, root, activeFile)
 	assert.False(t, ok, "a refused create wrote the list")
@@ -140,4 +140,31 @@ func TestOneParsePerOperation(t *testing.T) {
 	tasks, err := list.List(bg, taskdoc.StatusCompleted)
 	require.NoError(t, err)
 	assert.Empty(t, tasks, "clear removed every completed task")
+}
+
+// The coordinator takes the task in progress, else the first pending one:
+// a planning, paused, blocked or failed task waits for whoever put it
+// there, and a list whose tasks are all completed or skipped is finished.
+func TestNextWithEveryStatus(t *testing.T) {
+	list, _, root := openList(t, nil)
+	_, err := list.Create(bg, first("Lead"), withStatus("Paused", taskdoc.StatusPaused),
+		withStatus("Planning", taskdoc.StatusPlanning), withStatus("Failed", taskdoc.StatusFailed), plain("Open"))
+	require.NoError(t, err)
+	started, err := list.Start(bg, coordinator.StartOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "lead", started.Task.Slug)
+	done, err := list.Complete(bg, "led", coordinator.CompleteOptions{})
+	require.NoError(t, err)
+	require.NotNil(t, done.Next)
+	assert.Equal(t, "open", done.Next.Task.Slug)
+	done, err = list.Complete(bg, "opened", coordinator.CompleteOptions{})
+	require.NoError(t, err)
+	assert.Nil(t, done.Next)
+	assert.Equal(t, []string{"paused", "planning", "failed"}, done.Blocked)
+
+	writeFile(t, root, activeFile, "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: completed\n- Main-Workflow: tdd\n\n### B\n\n- Status: skipped\n")
+	tasks, err := list.List(bg)
+	require.NoError(t, err)
+	assert.Empty(t, tasks, "a list of completed and skipped tasks is finished, and archived")
+	assert.Len(t, archives(t, root), 1)
 }

@@ -379,7 +379,8 @@ func (c *List) preloadNext(ctx context.Context, note string, now time.Time) (*ta
 }
 
 // next is the coordinator's "pick next" rule: the task in progress, else
-// the first task the start move can take (pending).
+// the first pending task. A planning, paused, blocked or failed task waits
+// for whoever put it there.
 func next(doc *taskdoc.Document) (*taskdoc.Task, error) {
 	for i := range doc.Tasks {
 		if doc.Tasks[i].Status == taskdoc.StatusInProgress {
@@ -387,20 +388,25 @@ func next(doc *taskdoc.Document) (*taskdoc.Task, error) {
 		}
 	}
 	for i := range doc.Tasks {
-		if taskflow.Startable(&doc.Tasks[i]) {
+		if doc.Tasks[i].Status == taskdoc.StatusPending {
 			return &doc.Tasks[i], nil
 		}
 	}
 	return nil, noneAvailable(doc)
 }
 
-// waitingSlugs lists the tasks that are neither completed nor startable
-// (blocked, or a status the start move does not take).
+// waiting reports whether t is left but next does not take it.
+func waiting(t *taskdoc.Task) bool {
+	return !t.Status.Final() && t.Status != taskdoc.StatusPending && t.Status != taskdoc.StatusInProgress
+}
+
+// waitingSlugs lists the tasks that are left but that next does not take
+// (blocked, paused, planning, failed, or a status written by hand).
 func waitingSlugs(doc *taskdoc.Document) []string {
 	var slugs []string
-	for i, t := range doc.Tasks {
-		if t.Status != taskdoc.StatusCompleted && !taskflow.Startable(&doc.Tasks[i]) {
-			slugs = append(slugs, t.Slug)
+	for i := range doc.Tasks {
+		if waiting(&doc.Tasks[i]) {
+			slugs = append(slugs, doc.Tasks[i].Slug)
 		}
 	}
 	return slugs
@@ -416,11 +422,11 @@ func noneAvailable(doc *taskdoc.Document) error {
 		e.Available = waitingSlugs(doc)
 		var names []string
 		for i, t := range doc.Tasks {
-			if t.Status != taskdoc.StatusCompleted && !taskflow.Startable(&doc.Tasks[i]) {
+			if waiting(&doc.Tasks[i]) {
 				names = append(names, fmt.Sprintf("%q (%s)", t.Slug, t.Status))
 			}
 		}
-		e.Msg = "no coordinator task to work on in " + Address + ": every remaining task is blocked: " + strings.Join(names, ", ")
+		e.Msg = "no coordinator task to work on in " + Address + ": every remaining task is blocked or waiting: " + strings.Join(names, ", ")
 	default:
 		e.Msg = "no coordinator task to work on in " + Address + ": the list has no tasks"
 	}

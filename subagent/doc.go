@@ -45,14 +45,16 @@
 //
 // # Rules
 //
-//   - Status is pending, in_progress, completed or blocked; a task without
-//     one is pending. Values are read with taskdoc.ParseStatus (case and
+//   - Status is one of taskdoc.Statuses (pending, planning, in_progress,
+//     paused, blocked, completed, failed, skipped); a task without one is
+//     pending. Values are read with taskdoc.ParseStatus (case and
 //     surrounding space do not matter). Create or Edit leaving another value,
 //     and Start or Complete of a task whose Status a person mistyped, are
 //     UNKNOWN_STATUS: the status rules cannot reason about such a task.
-//   - Start moves a pending task to in_progress. Starting an in_progress
-//     task again is a resume and changes nothing; a completed or blocked task
-//     is INVALID_TRANSITION.
+//   - Start moves a pending, planning or paused task to in_progress.
+//     Starting an in_progress task again is a resume and changes nothing; a
+//     blocked, failed or final task is INVALID_TRANSITION. UpdateStatus
+//     moves a task as its agent reports (failed needs an error text).
 //   - Start returns the task, the text of its Workflow (workflows/<name>.md)
 //     and the documents it references, followed recursively to the
 //     configured depth (WithReferenceDepth, default 3) with cycles and

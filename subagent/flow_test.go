@@ -191,3 +191,22 @@ func TestEditIfVersion(t *testing.T) {
 	assert.ErrorIs(t, err, taskdoc.ErrConflict)
 	assert.Equal(t, before, snapshot(t, root))
 }
+
+// An agent reports where its task stands; a failure keeps its error text,
+// and a move the status machine does not list writes nothing.
+func TestUpdateStatus(t *testing.T) {
+	tasks, root := setup(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n"})
+	task, err := tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusPlanning, "")
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusPlanning, task.Status)
+	task, err = tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusFailed, "no access to the vault")
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusFailed, task.Status)
+	assert.Contains(t, readFile(t, root, "docs/a.md"), "- Status: failed\n- Error: no access to the vault\n")
+	before := snapshot(t, root)
+	_, err = tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusPaused, "")
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
+	assert.Equal(t, before, snapshot(t, root))
+	_, err = tasks.Start(bg, "/a.md#one")
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition, "a failed task is moved back to pending or in progress first")
+}

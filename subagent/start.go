@@ -43,7 +43,7 @@ type Completed struct {
 // Start marks the task at address ("/api/auth.md#implement-jwt-signing") in
 // progress and returns it with its Workflow and references. Starting a task
 // that is in progress already is allowed and changes nothing (a subagent
-// resuming after its context was lost); a completed or blocked task is
+// resuming after its context was lost); a blocked, failed or final task is
 // INVALID_TRANSITION.
 //
 // The workflow and the references are loaded before the document is
@@ -140,4 +140,33 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		return nil, taskflow.At(err, t.path, t.slug)
 	}
 	return done, nil
+}
+
+// UpdateStatus moves the task at address to status, as its agent reports
+// where it stands: planning, in_progress, paused, blocked, skipped,
+// pending, or failed with text (required, recorded in its Error field).
+// Completed is Complete's, with a note. A move the status machine does not
+// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove).
+func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc.Status, text string) (taskdoc.Task, error) {
+	t, err := taskTarget(address)
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	var updated taskdoc.Task
+	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
+		doc, err := parseDocument(t, current, exists)
+		if err != nil {
+			return nil, err
+		}
+		nd, task, err := t.flow().UpdateStatus(doc, t.slug, status, text)
+		if err != nil {
+			return nil, err
+		}
+		updated = *task
+		return nd.Source, nil
+	})
+	if err != nil {
+		return taskdoc.Task{}, taskflow.At(err, t.path, t.slug)
+	}
+	return updated, nil
 }

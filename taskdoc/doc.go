@@ -74,10 +74,19 @@
 // of the task. A value wrapped onto further lines of its item reads as one
 // line. The body is everything after the metadata.
 //
-// Status is one of pending, in_progress, completed and blocked (ParseStatus
-// ignores case and surrounding space). A task without a Status field is
+// Status is one of pending, planning, in_progress, paused, blocked,
+// completed, failed and skipped (ParseStatus ignores case and surrounding
+// space); completed and skipped are final. A task without a Status field is
 // pending; a Status value that is not known is reported as written, in
-// lower case, so that callers can see and fix it.
+// lower case, so that callers can see and fix it. Which moves between them
+// are allowed is one table, read through CheckMove and MoveTarget:
+//
+//	start     pending, planning, paused -> in_progress (in_progress: a resume)
+//	complete  anything not final -> completed (with a note)
+//	update    between the working statuses, to failed (with an error text)
+//	          and to skipped; failed -> pending, planning, in_progress
+//	edit      any status but completed and failed; a final task stays final
+//	reopen    completed, skipped -> any status an edit may write
 //
 // Documents have limits that no document a person writes comes near, and
 // that keep the time to read one in proportion to its size: lists and

@@ -23,3 +23,7 @@ const (
 // task (coordinator.CompleteOptions.RequestKey), so that a retry of that
 // call is answered with its result instead of completing the next task.
 const KeyRequest = "Request"
+
+// KeyError holds the error text of a failed task (a status update to
+// failed records it).
+const KeyError = "Error"

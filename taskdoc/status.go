@@ -9,16 +9,26 @@ import (
 type Status string
 
 // The statuses a task can have. A task without a Status field is pending.
+// Completed and skipped are final: only an explicit reopen leaves them.
 const (
-	StatusPending    Status = "pending"
-	StatusInProgress Status = "in_progress"
-	StatusCompleted  Status = "completed"
-	StatusBlocked    Status = "blocked"
+	StatusPending    Status = "pending"     // not started
+	StatusPlanning   Status = "planning"    // an agent is working out how
+	StatusInProgress Status = "in_progress" // being worked on
+	StatusPaused     Status = "paused"      // stopped on purpose, to be resumed
+	StatusBlocked    Status = "blocked"     // waiting for something outside the task
+	StatusCompleted  Status = "completed"   // done, with a note (the outcome)
+	StatusFailed     Status = "failed"      // given up on, with an error text; may be tried again
+	StatusSkipped    Status = "skipped"     // decided not to be done
 )
 
 // Statuses lists every known status, in the order they are shown to a
 // caller who gave an unknown one.
-var Statuses = []Status{StatusPending, StatusInProgress, StatusCompleted, StatusBlocked}
+var Statuses = []Status{StatusPending, StatusPlanning, StatusInProgress, StatusPaused,
+	StatusBlocked, StatusCompleted, StatusFailed, StatusSkipped}
+
+// Final reports whether s is completed or skipped: a task there stays
+// there unless it is reopened.
+func (s Status) Final() bool { return s == StatusCompleted || s == StatusSkipped }
 
 // A Move is one way a task's status changes, named after the operation
 // that makes it.
@@ -34,38 +44,65 @@ const (
 	// (an edit of the task's content, or SetField).
 	MoveEdit Move = "edit"
 	// MoveReopen is an edit that asks, explicitly, to take a task out of
-	// completed (Edit.Reopen).
+	// a final status (Edit.Reopen).
 	MoveReopen Move = "reopen"
+	// MoveUpdate is an agent reporting where its task stands (seed 002's
+	// task_update_status): planning, pausing, failing with an error text,
+	// skipping.
+	MoveUpdate Move = "update"
 )
 
 // moves is the status machine: for each move, the statuses it may leave and
 // the ones it may reach from each. Every write path checks its move here
 // (CheckMove); a status a move does not list is refused as
 // INVALID_TRANSITION. Starting a task in progress is allowed and changes
-// nothing: a worker resuming after losing its context. An edit may set any
-// status but completed, which only Complete reaches, with a note; and it
-// cannot take a task out of completed unless it asks to reopen it, so that
-// a writer holding content read before the completion cannot undo it.
+// nothing: a worker resuming after losing its context. Completed is
+// reached only by Complete, with a note; an edit may set the other
+// statuses but failed (which needs an error text: MoveUpdate) and cannot
+// take a task out of a final status unless it asks to reopen it, so that a
+// writer holding content read before the completion cannot undo it.
 var moves = map[Move]map[Status][]Status{
 	MoveStart: {
 		StatusPending:    {StatusInProgress},
 		StatusInProgress: {StatusInProgress},
+		StatusPlanning:   {StatusInProgress},
+		StatusPaused:     {StatusInProgress},
 	},
 	MoveComplete: {
 		StatusPending:    {StatusCompleted},
+		StatusPlanning:   {StatusCompleted},
 		StatusInProgress: {StatusCompleted},
+		StatusPaused:     {StatusCompleted},
 		StatusBlocked:    {StatusCompleted},
+		StatusFailed:     {StatusCompleted},
+	},
+	MoveUpdate: {
+		StatusPending:    {StatusPlanning, StatusInProgress, StatusBlocked, StatusSkipped},
+		StatusPlanning:   {StatusPending, StatusInProgress, StatusPaused, StatusBlocked, StatusFailed, StatusSkipped},
+		StatusInProgress: {StatusPending, StatusPlanning, StatusPaused, StatusBlocked, StatusFailed, StatusSkipped},
+		StatusPaused:     {StatusPending, StatusPlanning, StatusInProgress, StatusBlocked, StatusFailed, StatusSkipped},
+		StatusBlocked:    {StatusPending, StatusPlanning, StatusInProgress, StatusFailed, StatusSkipped},
+		StatusFailed:     {StatusPending, StatusPlanning, StatusInProgress, StatusSkipped},
 	},
 	MoveEdit: {
-		StatusPending:    {StatusPending, StatusInProgress, StatusBlocked},
-		StatusInProgress: {StatusPending, StatusInProgress, StatusBlocked},
-		StatusBlocked:    {StatusPending, StatusInProgress, StatusBlocked},
+		StatusPending:    editable,
+		StatusPlanning:   editable,
+		StatusInProgress: editable,
+		StatusPaused:     editable,
+		StatusBlocked:    editable,
+		StatusFailed:     append([]Status{StatusFailed}, editable...),
 		StatusCompleted:  {StatusCompleted},
+		StatusSkipped:    {StatusSkipped},
 	},
 	MoveReopen: {
-		StatusCompleted: {StatusPending, StatusInProgress, StatusBlocked, StatusCompleted},
+		StatusCompleted: append([]Status{StatusCompleted}, editable...),
+		StatusSkipped:   editable,
 	},
 }
+
+// editable is what an edit may write: every status but completed (only
+// Complete, with a note) and failed (MoveUpdate, with an error text).
+var editable = []Status{StatusPending, StatusPlanning, StatusInProgress, StatusPaused, StatusBlocked, StatusSkipped}
 
 // CheckMove reports whether move may take a task from status from to
 // status to: nil when it may, ErrInvalidTransition when it may not.
@@ -74,7 +111,7 @@ func CheckMove(move Move, from, to Status) error {
 		return nil
 	}
 	return &Error{Code: CodeInvalidTransition,
-		Msg: "a task cannot " + string(move) + " from " + string(from) + " to " + string(to)}
+		Msg: "a " + string(move) + " cannot take a task from " + string(from) + " to " + string(to)}
 }
 
 // MoveTarget returns the status move leads to from status from when there is

@@ -69,18 +69,64 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 		return nil, nil, err
 	}
 	move, from := taskdoc.MoveEdit, editedFrom(before.Status)
-	if from == taskdoc.StatusCompleted && e.Reopen {
+	if from.Final() && e.Reopen {
 		move = taskdoc.MoveReopen
 	}
-	if taskdoc.CheckMove(move, from, after.Status) != nil || (move == taskdoc.MoveEdit && !sameOutcome(before, after)) {
-		why := "cannot be completed by an edit: complete it with a note instead"
-		if from == taskdoc.StatusCompleted {
-			why = "is completed: an edit cannot reopen it or change its Completed or Note unless it asks to (Reopen)"
+	kept := move != taskdoc.MoveEdit || from != taskdoc.StatusCompleted || sameOutcome(before, after)
+	if taskdoc.CheckMove(move, from, after.Status) != nil || !kept {
+		var why string
+		switch {
+		case from.Final() && move == taskdoc.MoveEdit:
+			why = fmt.Sprintf("is %s: an edit cannot reopen it or change its Completed, Note or Request unless it asks to (Reopen)", from)
+		case after.Status == taskdoc.StatusFailed:
+			why = "cannot fail by an edit: report the failure with its error text (a status update to failed)"
+		default:
+			why = "cannot be completed by an edit: complete it with a note instead"
 		}
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s %s", slug, f.Path, why)}
 	}
 	return nd, after, nil
+}
+
+// UpdateStatus moves a task to status to, as an agent reports where its
+// task stands (seed 002's task_update_status): planning, in_progress,
+// paused, blocked, skipped, pending, or failed with an error text (text,
+// recorded in the task's Error field; required). Completed is Complete's,
+// with a note. A move the status machine does not list is
+// INVALID_TRANSITION naming from and to.
+func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, text string) (*taskdoc.Document, *taskdoc.Task, error) {
+	status, err := taskdoc.ParseStatus(string(to))
+	if err != nil {
+		return nil, nil, f.At(err, slug)
+	}
+	if status == taskdoc.StatusCompleted {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s is completed by Complete, which records its note", slug, f.Path)}
+	}
+	task, err := f.task(doc, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := taskdoc.CheckMove(taskdoc.MoveUpdate, task.Status, status); err != nil {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, task.Status, status)}
+	}
+	text = FoldNote(text)
+	if status == taskdoc.StatusFailed {
+		if text == "" {
+			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,
+				Msg: fmt.Sprintf("failing task %q in %s needs an error text saying what went wrong", slug, f.Path)}
+		}
+		if doc, _, err = doc.SetField(slug, taskdoc.KeyError, text); err != nil {
+			return nil, nil, f.At(err, slug)
+		}
+	}
+	nd, updated, err := doc.SetStatus(slug, status)
+	if err != nil {
+		return nil, nil, f.At(err, slug)
+	}
+	return nd, updated, nil
 }
 
 // sameOutcome reports whether after keeps the Completed, Note and Request
@@ -129,7 +175,8 @@ func (f Flow) Start(doc *taskdoc.Document, slug string) (*taskdoc.Document, *tas
 	return nd, started, nil
 }
 
-// Startable reports whether Start may take task.
+// Startable reports whether Start may take task: pending, planning,
+// paused, or in progress already (a resume).
 func Startable(task *taskdoc.Task) bool {
 	_, ok := taskdoc.MoveTarget(taskdoc.MoveStart, task.Status)
 	return ok

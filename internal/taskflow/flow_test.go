@@ -13,7 +13,7 @@ import (
 
 const plan = "# Plan\n\n## Tasks\n\n### Pending\n\n- Status: pending\n\n### Going\n\n- Status: in_progress\n\n" +
 	"### Stuck\n\n- Status: blocked\n\n### Done\n\n- Status: completed\n- Completed: 2026-01-01\n- Note: first\n\n" +
-	"### Odd\n\n- Status: paused\n"
+	"### Odd\n\n- Status: someday\n"
 
 func parse(t *testing.T) *taskdoc.Document {
 	t.Helper()
@@ -132,7 +132,7 @@ func TestFilter(t *testing.T) {
 	all, err := flow.Filter(nil, nil)
 	require.NoError(t, err)
 	assert.NotNil(t, all)
-	_, err = flow.Filter(doc.Tasks, []taskdoc.Status{"paused"})
+	_, err = flow.Filter(doc.Tasks, []taskdoc.Status{"someday"})
 	assert.ErrorIs(t, err, taskdoc.ErrUnknownStatus)
 }
 
@@ -156,4 +156,56 @@ func TestEditIfVersionConflict(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = flow.Edit(doc, "pending", taskdoc.Edit{Content: "- Status: blocked", IfVersion: "0000000000000000"})
 	assert.ErrorIs(t, err, taskdoc.ErrConflict)
+}
+
+// An agent's status report moves through the status machine; failed needs
+// and records an error text, completed is Complete's, final statuses stay.
+func TestUpdateStatus(t *testing.T) {
+	tests := []struct {
+		slug, text string
+		to         taskdoc.Status
+		code       taskdoc.Code
+		field      string // the Error field afterwards
+	}{
+		{slug: "pending", to: taskdoc.StatusPlanning},
+		{slug: "going", to: taskdoc.StatusPaused},
+		{slug: "going", to: taskdoc.StatusFailed, text: "the key\nvault is down", field: "the key vault is down"},
+		{slug: "going", to: taskdoc.StatusFailed, text: "  ", code: taskdoc.CodeNoteRequired},
+		{slug: "stuck", to: taskdoc.StatusSkipped},
+		{slug: "pending", to: taskdoc.StatusFailed, text: "x", code: taskdoc.CodeInvalidTransition},
+		{slug: "going", to: taskdoc.StatusCompleted, code: taskdoc.CodeInvalidTransition},
+		{slug: "done", to: taskdoc.StatusPending, code: taskdoc.CodeInvalidTransition},
+		{slug: "going", to: "someday", code: taskdoc.CodeUnknownStatus},
+		{slug: "odd", to: taskdoc.StatusPending, code: taskdoc.CodeUnknownStatus},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug+" to "+string(tt.to), func(t *testing.T) {
+			doc := parse(t)
+			nd, task, err := flow.UpdateStatus(doc, tt.slug, tt.to, tt.text)
+			if tt.code != "" {
+				var e *taskdoc.Error
+				require.ErrorAs(t, err, &e)
+				assert.Equal(t, tt.code, e.Code)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.to, task.Status)
+			got, _ := task.Field(taskdoc.KeyError)
+			assert.Equal(t, tt.field, got)
+			again, err := nd.Task(tt.slug)
+			require.NoError(t, err)
+			assert.Equal(t, task, again)
+		})
+	}
+}
+
+// An edit of a task that is not completed may add or change Note and
+// Completed fields: only a completed task's outcome is guarded.
+func TestEditOfOpenTaskMayWriteANote(t *testing.T) {
+	_, task, err := flow.Edit(parse(t), "pending", taskdoc.Edit{Content: "- Status: pending\n- Note: remember the keys"})
+	require.NoError(t, err)
+	note, _ := task.Field(taskdoc.KeyNote)
+	assert.Equal(t, "remember the keys", note)
+	_, _, err = flow.Edit(parse(t), "pending", taskdoc.Edit{Content: "- Status: failed"})
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition, "failing needs an error text")
 }
