@@ -27,6 +27,7 @@ const (
 	CodeInvalidArguments     Code = "INVALID_ARGUMENTS"
 	CodeControlCharacter     Code = "CONTROL_CHARACTER"
 	CodeTooComplex           Code = "DOCUMENT_TOO_COMPLEX"
+	CodeDependencyCycle      Code = "DEPENDENCY_CYCLE"
 
 	// Tasks and documents.
 	CodeTaskNotFound         Code = "TASK_NOT_FOUND"
@@ -200,6 +201,7 @@ var (
 	ErrInvalidArguments     = &Error{Code: CodeInvalidArguments}
 	ErrControlCharacter     = &Error{Code: CodeControlCharacter}
 	ErrTooComplex           = &Error{Code: CodeTooComplex}
+	ErrDependencyCycle      = &Error{Code: CodeDependencyCycle}
 	ErrTaskNotFound         = &Error{Code: CodeTaskNotFound}
 	ErrDuplicateTask        = &Error{Code: CodeDuplicateTask}
 	ErrDocumentNotFound     = &Error{Code: CodeDocumentNotFound}
