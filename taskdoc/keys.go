@@ -27,3 +27,7 @@ const KeyRequest = "Request"
 // KeyError holds the error text of a failed task (a status update to
 // failed records it).
 const KeyError = "Error"
+
+// KeyDependsOn lists the tasks a task waits for: task addresses, "#slug"
+// in the same document or "/doc.md#slug" in another, separated by commas.
+const KeyDependsOn = "Depends-On"

@@ -18,7 +18,8 @@ type Flow struct {
 // Create adds tasks to doc in one batch and reads them back as written: a
 // Status that is not a known status is UNKNOWN_STATUS, and a task cannot
 // be created completed (INVALID_TASK), since completing is what records
-// the note. No tasks is INVALID_TASK.
+// the note. Depends-On fields are checked (see CheckDependencies). No tasks
+// is INVALID_TASK.
 func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.Document, []*taskdoc.Task, error) {
 	if len(tasks) == 0 {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path,
@@ -36,6 +37,9 @@ func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.D
 			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s cannot be created completed: create it pending, then complete it with a note", t.Slug, f.Path)}
 		}
+	}
+	if err := f.CheckDependencies(nd, added); err != nil {
+		return nil, nil, err
 	}
 	return nd, added, nil
 }
@@ -85,6 +89,9 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 		}
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s %s", slug, f.Path, why)}
+	}
+	if err := f.CheckDependencies(nd, []*taskdoc.Task{after}); err != nil {
+		return nil, nil, err
 	}
 	return nd, after, nil
 }

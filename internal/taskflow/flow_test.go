@@ -22,7 +22,7 @@ func parse(t *testing.T) *taskdoc.Document {
 	return doc
 }
 
-var flow = taskflow.Flow{Path: "/plan.md"}
+var flow = taskflow.Flow{Path: "/plan.md", File: "docs/plan.md"}
 
 // Each operation keeps to the status machine and names the address.
 func TestFlowMoves(t *testing.T) {

@@ -1,0 +1,75 @@
+package taskflow
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// CheckDependencies checks the Depends-On fields of the tasks a create or
+// an edit wrote (changed) against the document they are in: every entry
+// is a task address, a dependency in the same document names a task of
+// it (TASK_NOT_FOUND otherwise, with the slugs that exist), and following
+// dependencies in the document never leads back to where it started
+// (DEPENDENCY_CYCLE, naming the cycle). Dependencies on other documents
+// are read as addresses only: they can close no cycle inside this one.
+func (f Flow) CheckDependencies(doc *taskdoc.Document, changed []*taskdoc.Task) error {
+	edges := map[string][]string{}
+	for i := range doc.Tasks {
+		t := &doc.Tasks[i]
+		deps, err := t.Dependencies()
+		if err != nil {
+			return f.At(err, t.Slug)
+		}
+		for _, d := range deps {
+			if d.Document == "" || d.Document == f.Path {
+				edges[t.Slug] = append(edges[t.Slug], d.Slug)
+			}
+		}
+	}
+	for _, t := range changed {
+		for _, dep := range edges[t.Slug] {
+			if _, err := doc.Task(dep); err != nil {
+				e := f.At(err, dep).(*taskdoc.Error)
+				e.Msg = fmt.Sprintf("task %q in %s depends on %q, which %s has no task of", t.Slug, f.Path, "#"+dep, f.Path)
+				return e
+			}
+		}
+		if cycle := findCycle(edges, t.Slug); cycle != nil {
+			return &taskdoc.Error{Code: taskdoc.CodeDependencyCycle, Path: f.Path, Slug: t.Slug,
+				Msg: fmt.Sprintf("the dependencies of %s make a cycle: %s", f.Path, strings.Join(cycle, " -> "))}
+		}
+	}
+	return nil
+}
+
+// findCycle returns a cycle through start, as "#a", "#b", ..., "#a", or
+// nil. It walks depth first, each task once.
+func findCycle(edges map[string][]string, start string) []string {
+	var path []string
+	done := map[string]bool{}
+	var walk func(slug string) bool
+	walk = func(slug string) bool {
+		path = append(path, "#"+slug)
+		for _, next := range edges[slug] {
+			if next == start {
+				path = append(path, "#"+start)
+				return true
+			}
+			if !done[next] {
+				done[next] = true
+				if walk(next) {
+					return true
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		return false
+	}
+	done[start] = true
+	if walk(start) {
+		return path
+	}
+	return nil
+}

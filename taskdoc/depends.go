@@ -1,0 +1,41 @@
+package taskdoc
+
+import (
+	"strings"
+)
+
+// Dependency is one entry of a task's Depends-On field: a task of the same
+// document ("#slug", Document "") or of another one ("/api/auth.md#slug").
+type Dependency struct {
+	Document string // "" for the task's own document, else "/api/auth.md"
+	Slug     string
+}
+
+// String returns the dependency as it is written.
+func (d Dependency) String() string { return d.Document + "#" + d.Slug }
+
+// Dependencies reads the task's Depends-On field (KeyDependsOn): task
+// addresses separated by commas or spaces. An entry that is not a task
+// address is ErrInvalidAddress naming it; a task without the field has
+// none.
+func (t *Task) Dependencies() ([]Dependency, error) {
+	v, ok := t.Field(KeyDependsOn)
+	if !ok {
+		return nil, nil
+	}
+	var deps []Dependency
+	for _, item := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if slug, ok := strings.CutPrefix(item, "#"); ok && slug != "" && !strings.Contains(slug, "#") {
+			deps = append(deps, Dependency{Slug: slug})
+			continue
+		}
+		a, err := ParseAddress(item)
+		if err != nil || a.Slug == "" {
+			return nil, &Error{Code: CodeInvalidAddress, Slug: t.Slug,
+				Msg: "the " + KeyDependsOn + " entry " + quote(item) + " of task " + quote(t.Slug) +
+					" is not a task address (#slug, or /doc.md#slug for another document)"}
+		}
+		deps = append(deps, Dependency{Document: a.Path, Slug: a.Slug})
+	}
+	return deps, nil
+}
