@@ -224,3 +224,13 @@ func CodeOf(err error) Code {
 	}
 	return ""
 }
+
+// Agents (package agent).
+const (
+	CodeAgentNotFound Code = "AGENT_NOT_FOUND"
+)
+
+// Sentinels of the agent codes, for errors.Is.
+var (
+	ErrAgentNotFound = &Error{Code: CodeAgentNotFound}
+)

@@ -30,6 +30,7 @@ var layers = map[string][]string{
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"archive":             {"taskdoc", "workspace", "coordinator"},
+	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 }
 
 // TestLayers reads the imports of every package's non-test files and

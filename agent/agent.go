@@ -1,0 +1,159 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Defaults of the options.
+const (
+	// DefaultTimeout is how long an agent stays online after its last
+	// heartbeat (or its registration) unless WithTimeout says otherwise.
+	DefaultTimeout = 60 * time.Second
+	// DefaultHeartbeatInterval is the interval Heartbeat advises unless
+	// WithHeartbeatInterval says otherwise.
+	DefaultHeartbeatInterval = 30 * time.Second
+)
+
+// Agent is one registered agent as its file records it, plus Online.
+type Agent struct {
+	ID            string            // "ag_" and 12 hex digits, or the caller's Registration.ID
+	Name          string            // as registered, e.g. "worker-1"
+	Runtime       string            // as registered, e.g. "claude_code"
+	Role          string            // as registered; "worker" unless given
+	Capabilities  []string          // as registered, in order; nil if none
+	WorkspacePath string            // as registered; the library does not interpret it
+	Metadata      map[string]string // as registered; nil if none
+	Registered    time.Time         // when the agent registered (UTC)
+	LastHeartbeat time.Time         // its last heartbeat, or Registered before the first (UTC)
+	CurrentTask   string            // as the last heartbeat reported it; "" for none
+	Status        string            // as the last heartbeat reported it ("busy", "idle", ...); not interpreted
+	// Online is computed when the agent is read, with the Registry's clock
+	// and timeout (see Registry.Online); it is not stored.
+	Online bool
+}
+
+// Registration is what an agent says about itself when it registers. Name
+// and Runtime are required. Every field is one line without control
+// characters; surrounding spaces are trimmed.
+type Registration struct {
+	// ID, when set, is the caller's choice of ID: 1 to 64 lower-case
+	// letters, digits, '_' and '-', starting with a letter or digit. It
+	// makes Register safe to retry (see Registry.Register). When empty, a
+	// new random ID is made.
+	ID            string
+	Name          string
+	Runtime       string
+	Role          string // "worker" when empty
+	Capabilities  []string
+	WorkspacePath string
+	Metadata      map[string]string
+}
+
+// HeartbeatInfo is what an agent reports with a heartbeat. Both fields are
+// optional, one line, without control characters. A heartbeat replaces the
+// agent's CurrentTask and Status with these ("" clears them): each
+// heartbeat states the agent's whole state, so a retried one changes
+// nothing more.
+type HeartbeatInfo struct {
+	CurrentTask string
+	Status      string
+}
+
+// ListOptions filters List.
+type ListOptions struct {
+	OnlineOnly bool // only agents online now
+}
+
+// Registry gives access to the agents of one workspace. It keeps no state
+// of its own: every call reads or writes the agent's file, so any number of
+// Registry values, goroutines and processes can use one workspace at once.
+type Registry struct {
+	ws       *workspace.Workspace
+	now      func() time.Time
+	timeout  time.Duration
+	interval time.Duration
+}
+
+// An Option configures a Registry. Options are those of the task systems
+// (subagent.WithClock, coordinator.WithClock and agent.WithClock are the
+// same option), so one list of options serves every package; an option a
+// package has no use for is ignored by it, as is a nil Option.
+type Option = taskflow.Option
+
+// WithClock sets the clock that dates registrations and heartbeats and
+// decides which agents are online. The default is time.Now; a nil clock is
+// ignored.
+func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+
+// WithTimeout sets how long an agent stays online after its last heartbeat.
+// The default is DefaultTimeout; zero or less is ignored.
+//
+// The timeout is the reader's: it is not stored with the agent, so every
+// process on a workspace should use the same one.
+func WithTimeout(d time.Duration) Option {
+	return option(func(s *settings) {
+		if d > 0 {
+			s.timeout = d
+		}
+	})
+}
+
+// WithHeartbeatInterval sets the interval Heartbeat advises. The default is
+// DefaultHeartbeatInterval; zero or less is ignored. The advice is never
+// more than half the timeout, so that one late heartbeat does not take an
+// agent offline.
+func WithHeartbeatInterval(d time.Duration) Option {
+	return option(func(s *settings) {
+		if d > 0 {
+			s.interval = d
+		}
+	})
+}
+
+type settings struct {
+	timeout, interval time.Duration
+}
+
+// agentOption is an option of this package only. taskflow.Option is sealed
+// (its method is unexported), so the struct embeds a taskflow option that
+// does nothing, which makes it an Option: the task systems ignore it, and
+// New picks it out of the list.
+type agentOption struct {
+	taskflow.Option
+	set func(*settings)
+}
+
+// noop is a taskflow option that changes nothing (a nil clock is ignored).
+var noop = taskflow.WithClock(nil)
+
+func option(set func(*settings)) Option { return agentOption{Option: noop, set: set} }
+
+// New returns the registry of the agents of ws.
+func New(ws *workspace.Workspace, opts ...Option) *Registry {
+	s := settings{timeout: DefaultTimeout, interval: DefaultHeartbeatInterval}
+	for _, o := range opts {
+		if o, ok := o.(agentOption); ok {
+			o.set(&s)
+		}
+	}
+	return &Registry{
+		ws:       ws,
+		now:      taskflow.NewConfig(opts).Now,
+		timeout:  s.timeout,
+		interval: min(s.interval, s.timeout/2),
+	}
+}
+
+// OnlineUntil is the last moment at which a is online unless it sends
+// another heartbeat: its last heartbeat (its registration before the
+// first) plus the timeout. A lease tied to the agent ends then.
+func (r *Registry) OnlineUntil(a Agent) time.Time { return a.LastHeartbeat.Add(r.timeout) }
+
+// Online reports whether a is online at time at: at is not after
+// OnlineUntil(a). Only a's LastHeartbeat is read, so a may be one that Get
+// or List returned a while ago; for the answer now, Get the agent again.
+// An Agent that was never registered (zero LastHeartbeat) is offline.
+func (r *Registry) Online(a Agent, at time.Time) bool { return !at.After(r.OnlineUntil(a)) }
