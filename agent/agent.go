@@ -93,57 +93,29 @@ func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
 //
 // The timeout is the reader's: it is not stored with the agent, so every
 // process on a workspace should use the same one.
-func WithTimeout(d time.Duration) Option {
-	return option(func(s *settings) {
-		if d > 0 {
-			s.timeout = d
-		}
-	})
-}
+func WithTimeout(d time.Duration) Option { return taskflow.WithAgentTimeout(d) }
 
 // WithHeartbeatInterval sets the interval Heartbeat advises. The default is
 // DefaultHeartbeatInterval; zero or less is ignored. The advice is never
 // more than half the timeout, so that one late heartbeat does not take an
 // agent offline.
-func WithHeartbeatInterval(d time.Duration) Option {
-	return option(func(s *settings) {
-		if d > 0 {
-			s.interval = d
-		}
-	})
-}
-
-type settings struct {
-	timeout, interval time.Duration
-}
-
-// agentOption is an option of this package only. taskflow.Option is sealed
-// (its method is unexported), so the struct embeds a taskflow option that
-// does nothing, which makes it an Option: the task systems ignore it, and
-// New picks it out of the list.
-type agentOption struct {
-	taskflow.Option
-	set func(*settings)
-}
-
-// noop is a taskflow option that changes nothing (a nil clock is ignored).
-var noop = taskflow.WithClock(nil)
-
-func option(set func(*settings)) Option { return agentOption{Option: noop, set: set} }
+func WithHeartbeatInterval(d time.Duration) Option { return taskflow.WithHeartbeatInterval(d) }
 
 // New returns the registry of the agents of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Registry {
-	s := settings{timeout: DefaultTimeout, interval: DefaultHeartbeatInterval}
-	for _, o := range opts {
-		if o, ok := o.(agentOption); ok {
-			o.set(&s)
-		}
+	cfg := taskflow.NewConfig(opts)
+	timeout, interval := DefaultTimeout, DefaultHeartbeatInterval
+	if cfg.AgentTimeout > 0 {
+		timeout = cfg.AgentTimeout
+	}
+	if cfg.HeartbeatInterval > 0 {
+		interval = cfg.HeartbeatInterval
 	}
 	return &Registry{
 		ws:       ws,
-		now:      taskflow.NewConfig(opts).Now,
-		timeout:  s.timeout,
-		interval: min(s.interval, s.timeout/2),
+		now:      cfg.Now,
+		timeout:  timeout,
+		interval: min(interval, timeout/2),
 	}
 }
 

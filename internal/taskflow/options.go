@@ -15,6 +15,10 @@ type Option interface{ apply(*Config) }
 type Config struct {
 	Now   func() time.Time // the clock; completion dates and archive names use it in UTC
 	Depth int              // levels of @/ references a start loads
+	// AgentTimeout is how long an agent stays online after its last
+	// heartbeat; HeartbeatInterval is the interval a heartbeat advises.
+	// Zero means the agent package's default.
+	AgentTimeout, HeartbeatInterval time.Duration
 }
 
 type optionFunc func(*Config)
@@ -35,6 +39,25 @@ func WithClock(now func() time.Time) Option {
 // 1 the task's own references only, 0 or less none.
 func WithReferenceDepth(n int) Option {
 	return optionFunc(func(c *Config) { c.Depth = max(n, 0) })
+}
+
+// WithAgentTimeout sets Config.AgentTimeout; zero or less is ignored.
+func WithAgentTimeout(d time.Duration) Option {
+	return optionFunc(func(c *Config) {
+		if d > 0 {
+			c.AgentTimeout = d
+		}
+	})
+}
+
+// WithHeartbeatInterval sets Config.HeartbeatInterval; zero or less is
+// ignored.
+func WithHeartbeatInterval(d time.Duration) Option {
+	return optionFunc(func(c *Config) {
+		if d > 0 {
+			c.HeartbeatInterval = d
+		}
+	})
 }
 
 // NewConfig applies opts, in order, to the defaults; nil options are
