@@ -30,6 +30,7 @@ var layers = map[string][]string{
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"archive":             {"taskdoc", "workspace", "coordinator"},
+	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 }
 

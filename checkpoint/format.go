@@ -1,0 +1,228 @@
+package checkpoint
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// journalTitle is the first line of a new journal.
+func journalTitle(address string) string { return "# Checkpoints: " + address }
+
+// appendEntry returns journal with e's section added at its end, after a
+// blank line, in the journal's own line endings. The bytes already there
+// are kept as they are.
+func appendEntry(journal []byte, e Entry) []byte {
+	eol := lineEnding(journal)
+	out := make([]byte, 0, len(journal)+2*len(eol)+len(e.Summary)+len(e.Detail)+128)
+	out = append(out, journal...)
+	if len(out) > 0 && !endsLine(out) {
+		out = append(out, eol...)
+	}
+	if len(out) > 0 && !endsBlank(out) {
+		out = append(out, eol...)
+	}
+	return append(out, renderEntry(e, eol)...)
+}
+
+// renderEntry is e's section, every line ended by eol.
+func renderEntry(e Entry, eol string) string {
+	head := "## " + strconv.Itoa(e.Sequence) + fieldSep + string(e.Type) + fieldSep + e.Time.UTC().Format(time.RFC3339)
+	if e.Agent != "" {
+		head += fieldSep + e.Agent
+	}
+	lines := []string{head, "", escapeSummary(e.Summary)}
+	if len(e.FilesChanged) > 0 || e.Key != "" {
+		lines = append(lines, "")
+	}
+	if len(e.FilesChanged) > 0 {
+		spans := make([]string, len(e.FilesChanged))
+		for i, f := range e.FilesChanged {
+			spans[i] = codeSpan(f)
+		}
+		lines = append(lines, "- Files: "+strings.Join(spans, ", "))
+	}
+	if e.Key != "" {
+		lines = append(lines, "- Key: "+codeSpan(e.Key))
+	}
+	if e.Detail != "" {
+		fence := strings.Repeat("`", max(3, longestRun(e.Detail, '`')+1))
+		lines = append(lines, "", fence+infoString(e.Detail))
+		lines = append(lines, strings.Split(e.Detail, "\n")...)
+		lines = append(lines, fence)
+	}
+	return strings.Join(lines, eol) + eol
+}
+
+// fieldSep separates the fields of an entry heading.
+const fieldSep = " · "
+
+// escapeSummary puts a backslash before a summary's first character when
+// that is ASCII punctuation, so that no summary reads as a heading, a list
+// item, a fence, a quote or an HTML block, in this package or in any
+// Markdown viewer (which shows the character without the backslash).
+func escapeSummary(s string) string {
+	if s != "" && isPunct(s[0]) {
+		return `\` + s
+	}
+	return s
+}
+
+func unescapeSummary(s string) string {
+	if len(s) >= 2 && s[0] == '\\' && isPunct(s[1]) {
+		return s[1:]
+	}
+	return s
+}
+
+// isPunct reports ASCII punctuation, the characters a backslash escapes
+// in CommonMark.
+func isPunct(c byte) bool {
+	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
+}
+
+// codeSpan writes s as a Markdown code span: delimited by one backtick
+// more than its longest run of backticks, and padded with a space when it
+// starts or ends with a backtick. s has no surrounding spaces.
+func codeSpan(s string) string {
+	ticks := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return ticks + s + ticks
+}
+
+// readSpans reads a value written as code spans separated by commas
+// ("`a.go`, `b.go`"). A value a person wrote without backticks is split at
+// its commas.
+func readSpans(v string) []string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil
+	}
+	out := make([]string, 0, strings.Count(v, ",")+1)
+	for v != "" {
+		if v[0] != '`' {
+			for _, part := range strings.Split(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, part)
+				}
+			}
+			return out
+		}
+		content, rest, ok := cutSpan(v)
+		if !ok { // an unclosed span is text, as in CommonMark
+			return append(out, v)
+		}
+		out = append(out, content)
+		v = strings.TrimLeft(strings.TrimSpace(rest), ",")
+		v = strings.TrimSpace(v)
+	}
+	return out
+}
+
+// readSpan reads a value written as one code span, or as plain text.
+func readSpan(v string) string {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "`") {
+		if content, rest, ok := cutSpan(v); ok && strings.TrimSpace(rest) == "" {
+			return content
+		}
+	}
+	return v
+}
+
+// cutSpan reads the code span v starts with and returns its content and
+// what follows it.
+func cutSpan(v string) (content, rest string, ok bool) {
+	n := runAt(v, 0, '`')
+	for i := n; i < len(v); {
+		if v[i] != '`' {
+			i++
+			continue
+		}
+		m := runAt(v, i, '`')
+		if m == n {
+			content = v[n:i]
+			if len(content) >= 2 && content[0] == ' ' && content[len(content)-1] == ' ' && strings.Trim(content, " ") != "" {
+				content = content[1 : len(content)-1]
+			}
+			return content, v[i+m:], true
+		}
+		i += m
+	}
+	return "", "", false
+}
+
+// runAt is the length of the run of c starting at s[i].
+func runAt(s string, i int, c byte) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == c {
+		n++
+	}
+	return n
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest := 0
+	for i := 0; i < len(s); {
+		if s[i] != c {
+			i++
+			continue
+		}
+		n := runAt(s, i, c)
+		longest = max(longest, n)
+		i += n
+	}
+	return longest
+}
+
+// infoString labels a detail's fence for viewers: json when it is a JSON
+// object or array, text otherwise. Reading ignores it.
+func infoString(detail string) string {
+	d := strings.TrimSpace(detail)
+	if d != "" && (d[0] == '{' || d[0] == '[') && json.Valid([]byte(d)) {
+		return "json"
+	}
+	return "text"
+}
+
+// lineEnding is the first line ending of src, "\n" when it has none.
+func lineEnding(src []byte) string {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0 || src[i] == '\n':
+		return "\n"
+	case i+1 < len(src) && src[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
+}
+
+func endsLine(b []byte) bool {
+	c := b[len(b)-1]
+	return c == '\n' || c == '\r'
+}
+
+// endsBlank reports whether b, which ends with a line ending, ends with a
+// blank line (or is only line endings).
+func endsBlank(b []byte) bool {
+	switch {
+	case bytes.HasSuffix(b, []byte("\r\n")):
+		b = b[:len(b)-2]
+	default:
+		b = b[:len(b)-1]
+	}
+	return len(bytes.TrimRight(lastLine(b), " \t")) == 0
+}
+
+// lastLine is the text after the last line ending of b.
+func lastLine(b []byte) []byte {
+	if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
+		return b[i+1:]
+	}
+	return b
+}

@@ -1,0 +1,326 @@
+package checkpoint
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// FolderCheckpoints is the workspace folder of task journals (and, later,
+// worker checkpoints), relative to the root.
+const FolderCheckpoints = "checkpoints"
+
+// Type is the kind of a journal entry, from seed 002's checkpoint_add.
+// Types label entries for people and for List's filter; none of them
+// changes the task in its plan document.
+type Type string
+
+// The entry types.
+const (
+	TypePlan     Type = "plan"     // the approach the agent will take
+	TypeProgress Type = "progress" // a step done
+	TypeDecision Type = "decision" // a choice made, and why
+	TypeError    Type = "error"    // something failed
+	TypeRecovery Type = "recovery" // work resumed after a failure or a lost context
+	TypeComplete Type = "complete" // the work is done
+)
+
+var types = []Type{TypePlan, TypeProgress, TypeDecision, TypeError, TypeRecovery, TypeComplete}
+
+// ParseType reads a type the way a caller may write it: case and
+// surrounding space do not matter (" Progress " is TypeProgress). Any other
+// value, the empty string included, is INVALID_ARGUMENTS.
+func ParseType(s string) (Type, error) {
+	t := Type(strings.ToLower(strings.TrimSpace(s)))
+	if slices.Contains(types, t) {
+		return t, nil
+	}
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = string(t)
+	}
+	return "", &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+		Msg: fmt.Sprintf("unknown checkpoint type %q: use one of %s", s, strings.Join(names, ", "))}
+}
+
+// Entry is one checkpoint of a task's journal.
+type Entry struct {
+	Sequence     int       // 1, 2, 3, ... per task; assigned by Add
+	Time         time.Time // UTC, whole seconds; assigned by Add from the clock
+	Agent        string    // who wrote it; optional, one line
+	Type         Type      // required
+	Summary      string    // required; one line (Add joins line breaks)
+	Detail       string    // optional free text, any number of lines (JSON a caller serialised, a log excerpt)
+	FilesChanged []string  // optional; one line each
+	Key          string    // optional retry key: Add with a key the journal holds writes nothing
+}
+
+// Query selects the entries List returns.
+type Query struct {
+	Limit         int    // at most this many (the newest); 0 is all
+	Types         []Type // only these types (read with ParseType); none is all
+	SinceSequence int    // only entries with a Sequence greater than this
+}
+
+// Journal gives access to the task journals of one workspace. It keeps no
+// state of its own, so any number of Journal values, goroutines and
+// processes may use one workspace at once.
+type Journal struct {
+	ws  *workspace.Workspace
+	cfg taskflow.Config
+}
+
+// An Option configures a Journal. Options are shared with packages subagent
+// and coordinator (checkpoint.WithClock is subagent.WithClock); those that
+// do not concern journals are ignored, as is a nil Option.
+type Option = taskflow.Option
+
+// WithClock sets the clock that dates entries (in UTC, to the second). The
+// default is time.Now; a nil clock is ignored.
+func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+
+// New returns the task journals of ws.
+func New(ws *workspace.Workspace, opts ...Option) *Journal {
+	return &Journal{ws: ws, cfg: taskflow.NewConfig(opts)}
+}
+
+// Add appends e to the journal of task ("/api/auth.md#implement-jwt-signing")
+// and returns it as written, with its Sequence (one more than the highest
+// in the journal) and Time (the clock's, in UTC, to the second); the
+// Sequence and Time of e are ignored. The task must exist in its document,
+// which is read without its lock and never written.
+//
+// Add normalises e before anything is read: the type is read with
+// ParseType; the summary's line breaks and runs of spaces become one space
+// and it is trimmed; the agent, key and file names are trimmed; line
+// endings in the detail (CRLF, CR) become LF. An empty summary or file
+// name, an agent, key or file name of more than one line, and an unknown
+// type are INVALID_ARGUMENTS; invalid UTF-8 is INVALID_UTF8 and a control
+// character other than tab and line breaks CONTROL_CHARACTER.
+//
+// Retries: when e.Key is set and the journal holds an entry with that key,
+// Add writes nothing and returns that entry, so a call repeated after its
+// answer was lost adds the entry once. The repeated call must carry the
+// same entry: one whose type, agent, summary, detail or files differ from
+// the recorded entry's is CONFLICT, as the key then names two entries.
+//
+// A journal that does not read (see the package doc) is PARSE_ERROR, and
+// Add writes nothing until a person repairs it.
+func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) {
+	t, err := parseTask(task)
+	if err != nil {
+		return Entry{}, err
+	}
+	e, err = normalise(e)
+	if err != nil {
+		return Entry{}, t.at(err)
+	}
+	if err := j.taskExists(ctx, t); err != nil {
+		return Entry{}, err
+	}
+	var added Entry
+	_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) {
+		entries, err := parseJournal(current, t.file)
+		if err != nil {
+			return nil, err
+		}
+		if e.Key != "" {
+			for _, old := range entries {
+				if old.Key != e.Key {
+					continue
+				}
+				if !sameContent(old, e) {
+					return nil, &taskdoc.Error{Code: taskdoc.CodeConflict,
+						Msg: fmt.Sprintf("key %q already names entry %d of %s, which holds another entry: repeat a call with the entry it sent, or use a new key for a new entry", e.Key, old.Sequence, t.address)}
+				}
+				added = old
+				return nil, nil
+			}
+		}
+		e.Sequence = 1
+		if len(entries) > 0 {
+			e.Sequence = entries[len(entries)-1].Sequence + 1
+		}
+		e.Time = j.cfg.Now().UTC().Truncate(time.Second)
+		if len(current) == 0 { // no journal yet, or one a person emptied
+			current = []byte(journalTitle(t.address) + "\n")
+		}
+		added = e
+		return appendEntry(current, e), nil
+	})
+	if err != nil {
+		return Entry{}, t.at(err)
+	}
+	return added, nil
+}
+
+// List returns entries of the journal of task, newest first, selected by q.
+// A task without a journal has none: List returns an empty slice when the
+// task exists in its document, and the error that Add would give
+// (TASK_NOT_FOUND, DOCUMENT_NOT_FOUND) when it does not. A journal is read
+// whenever it exists, even if its task has since been renamed or removed
+// from the plan. A negative Limit or SinceSequence and an unknown type are
+// INVALID_ARGUMENTS.
+func (j *Journal) List(ctx context.Context, task string, q Query) ([]Entry, error) {
+	t, err := parseTask(task)
+	if err != nil {
+		return nil, err
+	}
+	want, err := q.types()
+	if err != nil {
+		return nil, t.at(err)
+	}
+	src, _, err := j.ws.Read(ctx, t.file)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		if err := j.taskExists(ctx, t); err != nil {
+			return nil, err
+		}
+		return []Entry{}, nil
+	}
+	if err != nil {
+		return nil, t.at(err)
+	}
+	entries, err := parseJournal(src, t.file)
+	if err != nil {
+		return nil, t.at(err)
+	}
+	out := make([]Entry, 0, min(len(entries), max(q.Limit, 16)))
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if e.Sequence <= q.SinceSequence {
+			break // sequences increase through the file
+		}
+		if want != nil && !want[e.Type] {
+			continue
+		}
+		out = append(out, e)
+		if len(out) == q.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// types checks q and returns its type filter, nil for all types.
+func (q Query) types() (map[Type]bool, error) {
+	if q.Limit < 0 || q.SinceSequence < 0 {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+			Msg: fmt.Sprintf("query limit %d and since-sequence %d must not be negative", q.Limit, q.SinceSequence)}
+	}
+	if len(q.Types) == 0 {
+		return nil, nil
+	}
+	want := make(map[Type]bool, len(q.Types))
+	for _, s := range q.Types {
+		t, err := ParseType(string(s))
+		if err != nil {
+			return nil, err
+		}
+		want[t] = true
+	}
+	return want, nil
+}
+
+// target is a parsed task address and the files it names.
+type target struct {
+	address string // "/api/auth.md#implement-jwt-signing"
+	path    string // "/api/auth.md"
+	slug    string // "implement-jwt-signing"
+	plan    string // "docs/api/auth.md"
+	file    string // "checkpoints/api/auth/implement-jwt-signing.md"
+}
+
+// at names the task in err: the address's path unless err is about the
+// journal file, whose name it keeps (a PARSE_ERROR's line is in that file).
+func (t target) at(err error) error {
+	err = taskflow.Flow{Path: t.path, File: t.plan}.At(err, t.slug)
+	if e, ok := err.(*taskdoc.Error); ok && e.Slug == "" {
+		e.Slug = t.slug // At returns a copy
+	}
+	return err
+}
+
+// parseTask parses the address of a task in a document under docs/.
+func parseTask(address string) (target, error) {
+	a, err := taskdoc.ParseAddress(address)
+	if err != nil {
+		path, slug, _ := strings.Cut(address, "#")
+		return target{}, taskflow.At(err, path, slug)
+	}
+	bad := func(why string) (target, error) {
+		return target{}, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: a.Path, Slug: a.Slug,
+			Msg: fmt.Sprintf("%q %s", address, why)}
+	}
+	if a.Folder() != taskdoc.FolderDocs {
+		return bad(fmt.Sprintf("is not a task of a document under %s/: journals belong to the tasks of plan documents (like /api/auth.md#implement-jwt-signing), not to /%s/ or /%s/",
+			taskdoc.FolderDocs, taskdoc.FolderCoordinator, taskdoc.FolderArchived))
+	}
+	if a.Slug == "" {
+		return bad(fmt.Sprintf("names a document, not a task: give the task's slug, like %s#implement-jwt-signing", a.Path))
+	}
+	if a.Slug == "." || a.Slug == ".." || strings.ContainsAny(a.Slug, "/\\") {
+		return bad("has a slug that no task has and that cannot name a file")
+	}
+	doc := strings.TrimSuffix(strings.TrimPrefix(a.Path, "/"), ".md")
+	return target{
+		address: a.String(),
+		path:    a.Path,
+		slug:    a.Slug,
+		plan:    a.File(),
+		file:    FolderCheckpoints + "/" + doc + "/" + fileSlug(a.Slug) + ".md",
+	}, nil
+}
+
+// maxSlugName is the longest slug used as a file name as it is; file
+// systems take names of 255 bytes.
+const maxSlugName = 200
+
+// fileSlug is the slug, or for a longer one its first bytes and a hash of
+// the whole, so that every slug names a file.
+func fileSlug(slug string) string {
+	if len(slug) <= maxSlugName {
+		return slug
+	}
+	cut := 160
+	for cut > 0 && !utf8.RuneStart(slug[cut]) {
+		cut--
+	}
+	sum := sha256.Sum256([]byte(slug))
+	return slug[:cut] + "-" + hex.EncodeToString(sum[:8])
+}
+
+// taskExists reads the plan document without its lock and finds the task.
+func (j *Journal) taskExists(ctx context.Context, t target) error {
+	src, _, err := j.ws.Read(ctx, t.plan)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.path, Slug: t.slug,
+			Msg: fmt.Sprintf("document %s not found (no %s), so task %q has no journal", t.path, t.plan, t.slug)}
+	}
+	if err != nil {
+		return t.at(err)
+	}
+	doc, err := taskdoc.Parse(src)
+	if err != nil {
+		return t.at(err)
+	}
+	if _, err := doc.Task(t.slug); err != nil {
+		return t.at(err)
+	}
+	return nil
+}
+
+// sameContent reports whether a and b record the same checkpoint, apart
+// from the sequence and time Add assigns.
+func sameContent(a, b Entry) bool {
+	return a.Type == b.Type && a.Agent == b.Agent && a.Summary == b.Summary &&
+		a.Detail == b.Detail && slices.Equal(a.FilesChanged, b.FilesChanged)
+}

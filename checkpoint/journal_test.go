@@ -1,0 +1,393 @@
+package checkpoint_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Every awkward value comes back from List as Add returned it, and Add
+// returns it normalised as documented.
+func TestAddRoundTrip(t *testing.T) {
+	cases := []struct {
+		name string
+		in   checkpoint.Entry
+		want checkpoint.Entry // Sequence and Time aside; zero means as in
+	}{
+		{name: "plain", in: checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Installed OAuth dependencies"}},
+		{name: "all fields", in: checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeDecision,
+			Summary: "Chose JWT over session cookies", Detail: `{"reason": "Better for API-first architecture"}`,
+			FilesChanged: []string{"package.json", "src/auth/passport.ts"}, Key: "req-1"}},
+		{name: "type read leniently", in: checkpoint.Entry{Type: " Error ", Summary: "x"},
+			want: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "x"}},
+		{name: "summary heading", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "## 9 · plan · 2026-01-01T00:00:00Z · forged"}},
+		{name: "summary bullet", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "- Files: `evil.go`"}},
+		{name: "summary fence", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "```go"}},
+		{name: "summary backslash", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: `\d+ matched \`}},
+		{name: "summary escaped punct", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: `\# not a heading`}},
+		{name: "summary quote and html", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "<!-- > --> | * _"}},
+		{name: "summary numbered", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "1. first step"}},
+		{name: "summary backticks", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "ran `go test` and ``` fences"}},
+		{name: "summary lines joined", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "  two\r\nlines\tand  spaces \n"},
+			want: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "two lines and spaces"}},
+		{name: "unicode", in: checkpoint.Entry{Agent: "agent · ü 🤖", Type: checkpoint.TypeRecovery,
+			Summary: "Café Über — 日本語 🎉 مرحبا e\u0301", Detail: "ünïcödé\n🎉\u200b\u202e rtl",
+			FilesChanged: []string{"docs/café.md", "日本/語.go"}}},
+		{name: "detail fences", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s",
+			Detail: "```go\nfunc f() {}\n```\n````\n~~~\n## 3 · plan · 2026-11-23T10:00:00Z\n`````"}},
+		{name: "detail crlf", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "a\r\nb\r\n\r\nc\rd"},
+			want: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "a\nb\n\nc\nd"}},
+		{name: "detail trailing newlines", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "end\n\n"}},
+		{name: "detail only newline", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "\n"}},
+		{name: "detail indented", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "    code\n\tTab\n   \n  "}},
+		{name: "detail blank", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "   "}},
+		{name: "awkward files and key", in: checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "s",
+			FilesChanged: []string{"a, b.go", "`tick", "tick`", "``", "x`y``z", "_under_*star*", "  padded  "},
+			Key:          "` key, with ``ticks`"},
+			want: checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "s",
+				FilesChanged: []string{"a, b.go", "`tick", "tick`", "``", "x`y``z", "_under_*star*", "padded"},
+				Key:          "` key, with ``ticks`"}},
+		{name: "empty files", in: checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done", FilesChanged: []string{}},
+			want: checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done"}},
+	}
+	j, root := setup(t, nil)
+	ctx := context.Background()
+	var added []checkpoint.Entry
+	for _, c := range cases {
+		want := c.want
+		if want.Type == "" {
+			want = c.in
+		}
+		got, err := j.Add(ctx, task, c.in)
+		require.NoError(t, err, c.name)
+		want.Sequence, want.Time = got.Sequence, got.Time
+		assert.Equal(t, want, got, c.name)
+		added = append(added, got)
+	}
+	listed, err := j.List(ctx, task, checkpoint.Query{})
+	require.NoError(t, err)
+	slices.Reverse(listed)
+	require.Len(t, listed, len(cases))
+	for i, c := range cases {
+		assert.Equal(t, added[i], listed[i], "%s, as written:\n%s", c.name, readFile(t, root, journalFile))
+	}
+}
+
+func TestAddSequenceAndTime(t *testing.T) {
+	j, root := setup(t, nil)
+	ctx := context.Background()
+	for i := 1; i <= 3; i++ {
+		e, err := j.Add(ctx, task, checkpoint.Entry{Sequence: 99, Time: time.Unix(1, 0),
+			Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("step %d", i)})
+		require.NoError(t, err)
+		assert.Equal(t, i, e.Sequence, "Add assigns the sequence")
+		assert.Equal(t, start.Add(time.Duration(i-1)*time.Minute), e.Time, "Add assigns the time")
+	}
+	// Another task of the same document has its own numbering.
+	e, err := j.Add(ctx, "/api/auth.md#add-token-validation", checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "validate"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, e.Sequence)
+	assert.Contains(t, snapshot(t, root), "checkpoints/api/auth/add-token-validation.md")
+}
+
+// The clock is read in UTC, to the second; a nil clock and a nil Option
+// are ignored.
+func TestClock(t *testing.T) {
+	_, root := setup(t, nil)
+	ws := openWorkspace(t, root)
+	zone := time.FixedZone("X", 5*3600)
+	j := checkpoint.New(ws, nil, checkpoint.WithClock(func() time.Time {
+		return time.Date(2026, 1, 2, 8, 4, 5, 999_999_999, zone)
+	}), checkpoint.WithClock(nil))
+	e, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	require.NoError(t, err)
+	assert.Equal(t, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), e.Time)
+	assert.Contains(t, readFile(t, root, journalFile), "## 1 · plan · 2026-01-02T03:04:05Z\n")
+
+	e, err = checkpoint.New(ws).Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now(), e.Time, time.Minute, "time.Now by default")
+}
+
+func TestAddKeyReplay(t *testing.T) {
+	j, root := setup(t, nil)
+	ctx := context.Background()
+	entry := checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeProgress, Summary: "Installed deps",
+		Detail: "npm i\r\n", FilesChanged: []string{"package.json"}, Key: "req-1"}
+	first, err := j.Add(ctx, task, entry)
+	require.NoError(t, err)
+	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "other", Key: "req-2"})
+	require.NoError(t, err)
+	before := snapshot(t, root)
+
+	// The retry (its answer was lost) returns the recorded entry, as it
+	// normalised it, and writes nothing; so does the retry with the
+	// same entry written differently.
+	again, err := j.Add(ctx, task, entry)
+	require.NoError(t, err)
+	assert.Equal(t, first, again)
+	entry.Summary, entry.Detail, entry.Key = "  Installed\ndeps ", "npm i\n", " req-1 "
+	again, err = j.Add(ctx, task, entry)
+	require.NoError(t, err)
+	assert.Equal(t, first, again)
+	assert.Equal(t, before, snapshot(t, root))
+
+	// The key with another entry is a caller's mistake.
+	for _, change := range []func(*checkpoint.Entry){
+		func(e *checkpoint.Entry) { e.Summary = "Installed other deps" },
+		func(e *checkpoint.Entry) { e.Type = checkpoint.TypeError },
+		func(e *checkpoint.Entry) { e.Detail = "" },
+		func(e *checkpoint.Entry) { e.FilesChanged = nil },
+		func(e *checkpoint.Entry) { e.Agent = "worker-2" },
+	} {
+		changed := entry
+		change(&changed)
+		_, err = j.Add(ctx, task, changed)
+		e := requireCode(t, err, taskdoc.CodeConflict)
+		assert.Contains(t, e.Error(), `key "req-1" already names entry 1`)
+		assert.Equal(t, "implement-jwt-signing", e.Slug)
+	}
+	assert.Equal(t, before, snapshot(t, root))
+
+	// Entries without a key are never replays.
+	for range 2 {
+		_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Installed deps"})
+		require.NoError(t, err)
+	}
+	all, err := j.List(ctx, task, checkpoint.Query{})
+	require.NoError(t, err)
+	assert.Len(t, all, 4)
+}
+
+func TestAddInvalidEntry(t *testing.T) {
+	ok := checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "s"}
+	with := func(f func(*checkpoint.Entry)) checkpoint.Entry {
+		e := ok
+		f(&e)
+		return e
+	}
+	cases := []struct {
+		name string
+		e    checkpoint.Entry
+		code taskdoc.Code
+		msg  string
+	}{
+		{"unknown type", with(func(e *checkpoint.Entry) { e.Type = "milestone" }), taskdoc.CodeInvalidArguments, `unknown checkpoint type "milestone": use one of plan, progress, decision, error, recovery, complete`},
+		{"no type", with(func(e *checkpoint.Entry) { e.Type = "" }), taskdoc.CodeInvalidArguments, "unknown checkpoint type"},
+		{"no summary", with(func(e *checkpoint.Entry) { e.Summary = "" }), taskdoc.CodeInvalidArguments, "needs a summary"},
+		{"blank summary", with(func(e *checkpoint.Entry) { e.Summary = " \n\t " }), taskdoc.CodeInvalidArguments, "needs a summary"},
+		{"control in summary", with(func(e *checkpoint.Entry) { e.Summary = "a\x1b[31m" }), taskdoc.CodeControlCharacter, "U+001B"},
+		{"C1 in summary", with(func(e *checkpoint.Entry) { e.Summary = "a\u0085b" }), taskdoc.CodeControlCharacter, "U+0085"},
+		{"NUL in detail", with(func(e *checkpoint.Entry) { e.Detail = "a\x00" }), taskdoc.CodeControlCharacter, "detail"},
+		{"DEL in file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{"a\x7f"} }), taskdoc.CodeControlCharacter, "file 1"},
+		{"bad UTF-8 in summary", with(func(e *checkpoint.Entry) { e.Summary = "a\xff" }), taskdoc.CodeInvalidUTF8, "summary"},
+		{"bad UTF-8 in detail", with(func(e *checkpoint.Entry) { e.Detail = "\xc3(" }), taskdoc.CodeInvalidUTF8, "detail"},
+		{"bad UTF-8 in agent", with(func(e *checkpoint.Entry) { e.Agent = "\xed\xa0\x80" }), taskdoc.CodeInvalidUTF8, "agent"},
+		{"bad UTF-8 in key", with(func(e *checkpoint.Entry) { e.Key = "\xff" }), taskdoc.CodeInvalidUTF8, "key"},
+		{"two-line agent", with(func(e *checkpoint.Entry) { e.Agent = "a\nb" }), taskdoc.CodeInvalidArguments, "the agent must be one line"},
+		{"two-line key", with(func(e *checkpoint.Entry) { e.Key = "a\rb" }), taskdoc.CodeInvalidArguments, "the key must be one line"},
+		{"two-line file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{"ok", "a\nb"} }), taskdoc.CodeInvalidArguments, "the file 2 must be one line"},
+		{"empty file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{" "} }), taskdoc.CodeInvalidArguments, "file 1 of the changed files is empty"},
+	}
+	j, root := setup(t, nil)
+	before := snapshot(t, root)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := j.Add(context.Background(), task, c.e)
+			e := requireCode(t, err, c.code)
+			assert.Contains(t, e.Error(), c.msg)
+			assert.Equal(t, "/api/auth.md", e.Path)
+			assert.Equal(t, "implement-jwt-signing", e.Slug)
+			assert.Equal(t, before, snapshot(t, root), "nothing written")
+		})
+	}
+}
+
+// Add and List refuse addresses that name no task of a plan document, and
+// tasks that do not exist, writing nothing.
+func TestBadTask(t *testing.T) {
+	cases := []struct {
+		task string
+		code taskdoc.Code
+		msg  string
+	}{
+		{"", taskdoc.CodeInvalidAddress, "empty"},
+		{"/api/auth.md", taskdoc.CodeInvalidAddress, `names a document, not a task: give the task's slug, like /api/auth.md#implement-jwt-signing`},
+		{"/api/auth.md#", taskdoc.CodeInvalidAddress, "slug after '#' is empty"},
+		{"/coordinator/active.md#step", taskdoc.CodeInvalidAddress, "journals belong to the tasks of plan documents"},
+		{"/Archived/2026/x.md#step", taskdoc.CodeInvalidAddress, "journals belong to the tasks of plan documents"},
+		{"/../etc/x.md#a", taskdoc.CodeInvalidAddress, `contains ".."`},
+		{"/api/auth.txt#a", taskdoc.CodeInvalidAddress, `".md"`},
+		{"/api/auth.md#a/b", taskdoc.CodeInvalidAddress, "cannot name a file"},
+		{"/api/auth.md#..", taskdoc.CodeInvalidAddress, "cannot name a file"},
+		{"/api/missing.md#implement-jwt-signing", taskdoc.CodeDocumentNotFound, "document /api/missing.md not found (no docs/api/missing.md)"},
+		{"/api/auth.md#no-such-task", taskdoc.CodeTaskNotFound, `task "no-such-task" not found in /api/auth.md; available: implement-jwt-signing, add-token-validation`},
+		{"/api/auth.md#setup", taskdoc.CodeTaskNotFound, "available"}, // a heading outside Tasks is no task
+	}
+	j, root := setup(t, nil)
+	before := snapshot(t, root)
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.task, func(t *testing.T) {
+			_, err := j.Add(ctx, c.task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+			e := requireCode(t, err, c.code)
+			assert.Contains(t, e.Error(), c.msg)
+			_, err = j.List(ctx, c.task, checkpoint.Query{})
+			requireCode(t, err, c.code)
+			assert.Equal(t, before, snapshot(t, root), "nothing written")
+		})
+	}
+}
+
+// Add never writes the plan document, not even to touch it.
+func TestAddLeavesPlanUnchanged(t *testing.T) {
+	j, root := setup(t, nil)
+	ctx := context.Background()
+	info := func() (string, time.Time) {
+		fi, _, err := openWorkspace(t, root).Read(ctx, "docs/api/auth.md")
+		require.NoError(t, err)
+		return string(fi), modTime(t, root, "docs/api/auth.md")
+	}
+	plan, mtime := info()
+	for i := range 5 {
+		_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: fmt.Sprintf("done %d", i), Key: fmt.Sprint(i % 2)})
+		if i >= 2 {
+			requireCode(t, err, taskdoc.CodeConflict)
+			continue
+		}
+		require.NoError(t, err)
+	}
+	gotPlan, gotTime := info()
+	assert.Equal(t, plan, gotPlan)
+	assert.Equal(t, mtime, gotTime)
+	assert.Equal(t, planDoc, gotPlan)
+}
+
+func TestList(t *testing.T) {
+	j, _ := setup(t, nil)
+	ctx := context.Background()
+	kinds := []checkpoint.Type{checkpoint.TypePlan, checkpoint.TypeProgress, checkpoint.TypeDecision,
+		checkpoint.TypeProgress, checkpoint.TypeError, checkpoint.TypeRecovery, checkpoint.TypeProgress, checkpoint.TypeComplete}
+	for i, k := range kinds {
+		_, err := j.Add(ctx, task, checkpoint.Entry{Type: k, Summary: fmt.Sprintf("entry %d", i+1)})
+		require.NoError(t, err)
+	}
+	cases := []struct {
+		name string
+		q    checkpoint.Query
+		want []int
+	}{
+		{"all, newest first", checkpoint.Query{}, []int{8, 7, 6, 5, 4, 3, 2, 1}},
+		{"limit", checkpoint.Query{Limit: 3}, []int{8, 7, 6}},
+		{"limit over count", checkpoint.Query{Limit: 100}, []int{8, 7, 6, 5, 4, 3, 2, 1}},
+		{"types", checkpoint.Query{Types: []checkpoint.Type{checkpoint.TypeProgress}}, []int{7, 4, 2}},
+		{"types read leniently", checkpoint.Query{Types: []checkpoint.Type{" DECISION", "error"}}, []int{5, 3}},
+		{"types and limit", checkpoint.Query{Types: []checkpoint.Type{checkpoint.TypeProgress}, Limit: 2}, []int{7, 4}},
+		{"since", checkpoint.Query{SinceSequence: 5}, []int{8, 7, 6}},
+		{"since the last", checkpoint.Query{SinceSequence: 8}, []int{}},
+		{"since past the last", checkpoint.Query{SinceSequence: 80}, []int{}},
+		{"since, types, limit", checkpoint.Query{SinceSequence: 2, Types: []checkpoint.Type{checkpoint.TypeProgress, checkpoint.TypePlan}, Limit: 1}, []int{7}},
+		{"no match", checkpoint.Query{Types: []checkpoint.Type{checkpoint.TypePlan}, SinceSequence: 1}, []int{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := j.List(ctx, task, c.q)
+			require.NoError(t, err)
+			require.NotNil(t, got)
+			seqs := []int{}
+			for _, e := range got {
+				seqs = append(seqs, e.Sequence)
+				assert.Equal(t, fmt.Sprintf("entry %d", e.Sequence), e.Summary)
+			}
+			assert.Equal(t, c.want, seqs)
+		})
+	}
+	for _, q := range []checkpoint.Query{{Limit: -1}, {SinceSequence: -1}, {Types: []checkpoint.Type{"progress", "done"}}} {
+		_, err := j.List(ctx, task, q)
+		requireCode(t, err, taskdoc.CodeInvalidArguments)
+	}
+}
+
+// A task without a journal has an empty list, not an error; a journal is
+// read even after its task left the plan.
+func TestListWithoutJournal(t *testing.T) {
+	j, root := setup(t, nil)
+	ctx := context.Background()
+	got, err := j.List(ctx, task, checkpoint.Query{})
+	require.NoError(t, err)
+	assert.NotNil(t, got)
+	assert.Empty(t, got)
+	_, err = j.List(ctx, task, checkpoint.Query{Limit: -1})
+	requireCode(t, err, taskdoc.CodeInvalidArguments)
+
+	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done"})
+	require.NoError(t, err)
+	writeFiles(t, root, map[string]string{"docs/api/auth.md": "# Authentication\n\n## Tasks\n"})
+	got, err = j.List(ctx, task, checkpoint.Query{})
+	require.NoError(t, err)
+	assert.Len(t, got, 1)
+	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "again"})
+	requireCode(t, err, taskdoc.CodeTaskNotFound)
+}
+
+func TestParseType(t *testing.T) {
+	for in, want := range map[string]checkpoint.Type{
+		"plan": checkpoint.TypePlan, " Progress ": checkpoint.TypeProgress, "DECISION": checkpoint.TypeDecision,
+		"error": checkpoint.TypeError, "recovery": checkpoint.TypeRecovery, "complete": checkpoint.TypeComplete,
+	} {
+		got, err := checkpoint.ParseType(in)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+	for _, in := range []string{"", "completed", "pro gress", "plan\n"} {
+		_, err := checkpoint.ParseType(in)
+		if strings.TrimSpace(in) == "plan" {
+			require.NoError(t, err)
+			continue
+		}
+		requireCode(t, err, taskdoc.CodeInvalidArguments)
+	}
+}
+
+// A title longer than a file name takes gives a journal named by a hash.
+func TestLongSlug(t *testing.T) {
+	title := strings.TrimSpace(strings.Repeat("Überlang ", 40))
+	j, root := setup(t, map[string]string{"docs/api/auth.md": "## Tasks\n\n### " + title + "\n"})
+	address := "/api/auth.md#" + taskdoc.Slug(title)
+	_, err := j.Add(context.Background(), address, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	require.NoError(t, err)
+	got, err := j.List(context.Background(), address, checkpoint.Query{})
+	require.NoError(t, err)
+	assert.Len(t, got, 1)
+	var names []string
+	for name := range snapshot(t, root) {
+		if strings.HasPrefix(name, "checkpoints/") {
+			names = append(names, name)
+		}
+	}
+	require.Len(t, names, 1)
+	base := strings.TrimPrefix(names[0], "checkpoints/api/auth/")
+	assert.LessOrEqual(t, len(base), 255)
+	assert.Regexp(t, `^(überlang-){16}-[0-9a-f]{16}\.md$`, base)
+}
+
+func TestCancelled(t *testing.T) {
+	j, root := setup(t, nil)
+	before := snapshot(t, root)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	require.ErrorIs(t, err, context.Canceled)
+	_, err = j.List(ctx, task, checkpoint.Query{})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, before, snapshot(t, root))
+}

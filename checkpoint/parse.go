@@ -1,0 +1,335 @@
+package checkpoint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// parseJournal reads the entries of a journal, oldest first (see the
+// package doc for the grammar). file names the journal in errors.
+func parseJournal(src []byte, file string) ([]Entry, error) {
+	if len(src) == 0 {
+		return nil, nil
+	}
+	s := string(src)
+	from := 0
+	if strings.HasPrefix(s, "\uFEFF") {
+		from = len("\uFEFF")
+	}
+	p := &parser{src: s, file: file, lines: splitLines(s, from)}
+	return p.parse()
+}
+
+// line is one line of a journal, without its line ending.
+type line struct {
+	text  string
+	start int // byte offset in the journal
+}
+
+// splitLines splits s[from:] into lines ending at "\n", "\r\n" or a lone
+// "\r", as CommonMark and taskdoc.Position count them.
+func splitLines(s string, from int) []line {
+	out := make([]line, 0, strings.Count(s, "\n")+1)
+	for i := from; i < len(s); {
+		j := strings.IndexByte(s[i:], '\n') // two IndexByte calls beat one IndexAny
+		if j < 0 {
+			j = len(s) - i
+		}
+		if k := strings.IndexByte(s[i:i+j], '\r'); k >= 0 {
+			j = k
+		}
+		out = append(out, line{s[i : i+j], i})
+		if i+j == len(s) {
+			break
+		}
+		i += j + 1
+		if s[i-1] == '\r' && i < len(s) && s[i] == '\n' {
+			i++
+		}
+	}
+	return out
+}
+
+type parser struct {
+	src   string
+	file  string
+	lines []line
+	i     int // the next line to read
+}
+
+func (p *parser) parse() ([]Entry, error) {
+	entries := make([]Entry, 0, strings.Count(p.src, "\n## ")+1)
+	for p.i < len(p.lines) {
+		ln := p.lines[p.i]
+		if isEntryHeading(ln.text) {
+			e, err := p.entry()
+			if err != nil {
+				return nil, err
+			}
+			if n := len(entries); n > 0 && e.Sequence <= entries[n-1].Sequence {
+				return nil, p.errorAt(ln, fmt.Sprintf("entry %d comes after entry %d: sequences must increase down the file", e.Sequence, entries[n-1].Sequence))
+			}
+			entries = append(entries, e)
+			continue
+		}
+		// Anything else is a person's text, read only to step over its
+		// code blocks, where a "## 1 · ..." line is not a heading.
+		if f, ok := openFence(ln.text); ok {
+			end := p.fenceEnd(p.i+1, f)
+			if end < 0 {
+				return nil, p.errorAt(ln, "this code fence is never closed, so nothing after it can be read: close it")
+			}
+			p.i = end + 1
+			continue
+		}
+		p.i++
+	}
+	return entries, nil
+}
+
+// entry reads the entry whose heading is the current line.
+func (p *parser) entry() (Entry, error) {
+	head := p.lines[p.i]
+	e, err := p.heading(head)
+	if err != nil {
+		return Entry{}, err
+	}
+	p.i++
+	p.i = p.nextNonBlank(p.i)
+	first := p.i
+	for p.i < len(p.lines) {
+		t := p.lines[p.i].text
+		if isBlank(t) || isBullet(t) || isHeading(t) {
+			break
+		}
+		if _, ok := openFence(t); ok {
+			break
+		}
+		p.i++
+	}
+	if p.i == first {
+		return Entry{}, p.errorAt(head, fmt.Sprintf("entry %d has no summary: write it as a paragraph under the heading", e.Sequence))
+	}
+	e.Summary = p.lines[first].text
+	if p.i > first+1 {
+		parts := make([]string, 0, p.i-first)
+		for _, ln := range p.lines[first:p.i] {
+			parts = append(parts, strings.TrimSpace(ln.text))
+		}
+		e.Summary = strings.Join(parts, " ")
+	}
+	e.Summary = unescapeSummary(strings.TrimSpace(e.Summary))
+	p.fields(&e)
+	return e, p.detail(&e)
+}
+
+// heading reads "## <sequence> · <type> · <time>[ · <agent>]".
+func (p *parser) heading(ln line) (Entry, error) {
+	_, text := headingText(ln.text)
+	var f [4]string
+	var ok1, ok2 bool
+	f[0], text, ok1 = strings.Cut(text, "·")
+	f[1], text, ok2 = strings.Cut(text, "·")
+	f[2], f[3], _ = strings.Cut(text, "·") // the agent may hold "·"
+	if !ok1 || !ok2 {
+		return Entry{}, p.errorAt(ln, `an entry heading is "## <sequence> · <type> · <time>", then " · <agent>" when it has one`)
+	}
+	seq, err := strconv.Atoi(strings.TrimSpace(f[0]))
+	if err != nil || seq < 1 {
+		return Entry{}, p.errorAt(ln, fmt.Sprintf("the sequence %q of an entry heading is not a whole number from 1", strings.TrimSpace(f[0])))
+	}
+	typ, err := ParseType(strings.TrimSpace(f[1]))
+	if err != nil {
+		return Entry{}, p.errorAt(ln, fmt.Sprintf("entry %d: %v", seq, err))
+	}
+	at, err := time.Parse(time.RFC3339, strings.TrimSpace(f[2]))
+	if err != nil {
+		return Entry{}, p.errorAt(ln, fmt.Sprintf("entry %d: the time %q is not written like 2026-11-23T10:00:00Z", seq, strings.TrimSpace(f[2])))
+	}
+	e := Entry{Sequence: seq, Type: typ, Time: at.UTC()}
+	e.Agent = strings.TrimSpace(f[3])
+	return e, nil
+}
+
+// fields reads the "- Name: value" items after the summary: Files and Key
+// (the first of each; names in any case). Other items are a person's and
+// are skipped.
+func (p *parser) fields(e *Entry) {
+	var files, key bool
+	for {
+		k := p.nextNonBlank(p.i)
+		if k == len(p.lines) || !isBullet(p.lines[k].text) {
+			return
+		}
+		item := strings.TrimLeft(p.lines[k].text, " ")[1:]
+		name, value, _ := strings.Cut(item, ":")
+		switch name = strings.TrimSpace(name); {
+		case strings.EqualFold(name, "files"):
+			if !files {
+				e.FilesChanged, files = readSpans(value), true
+			}
+		case strings.EqualFold(name, "key"):
+			if !key {
+				e.Key, key = readSpan(value), true
+			}
+		}
+		p.i = k + 1
+	}
+}
+
+// detail reads the code block after the fields, if one comes next.
+func (p *parser) detail(e *Entry) error {
+	k := p.nextNonBlank(p.i)
+	if k == len(p.lines) {
+		return nil
+	}
+	f, ok := openFence(p.lines[k].text)
+	if !ok {
+		return nil
+	}
+	end := p.fenceEnd(k+1, f)
+	if end < 0 {
+		return p.errorAt(p.lines[k], fmt.Sprintf("the detail of entry %d is a code fence that is never closed: close it with %s", e.Sequence, strings.Repeat(string(f.char), f.n)))
+	}
+	body := p.lines[k+1 : end]
+	p.i = end + 1
+	if len(body) == 0 {
+		return nil
+	}
+	// The common case, LF endings and no indent, is the source as it is.
+	whole := p.src[body[0].start : body[len(body)-1].start+len(body[len(body)-1].text)]
+	if f.indent == 0 && !strings.Contains(whole, "\r") {
+		e.Detail = whole
+		return nil
+	}
+	var b strings.Builder
+	for i, ln := range body {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		t := ln.text
+		for n := 0; n < f.indent && strings.HasPrefix(t, " "); n++ {
+			t = t[1:]
+		}
+		b.WriteString(t)
+	}
+	e.Detail = b.String()
+	return nil
+}
+
+func (p *parser) nextNonBlank(i int) int {
+	for i < len(p.lines) && isBlank(p.lines[i].text) {
+		i++
+	}
+	return i
+}
+
+// fenceEnd is the index of the line from i on that closes f, or -1.
+func (p *parser) fenceEnd(i int, f fence) int {
+	for ; i < len(p.lines); i++ {
+		if f.closedBy(p.lines[i].text) {
+			return i
+		}
+	}
+	return -1
+}
+
+// errorAt is a PARSE_ERROR pointing at the start of ln.
+func (p *parser) errorAt(ln line, msg string) error {
+	lineNo, col := taskdoc.Position([]byte(p.src), ln.start)
+	return &taskdoc.Error{Code: taskdoc.CodeParse, Path: p.file, Line: lineNo, Column: col, Offset: ln.start,
+		Excerpt: excerpt(ln.text), Msg: p.file + ": " + msg}
+}
+
+// excerptRunes is about how many characters of a line an error quotes.
+const excerptRunes = 60
+
+func excerpt(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= excerptRunes {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == excerptRunes {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// fence is an opening code fence.
+type fence struct {
+	char   byte // '`' or '~'
+	n      int  // its length
+	indent int  // spaces before it
+}
+
+// openFence reads a line that opens a fenced code block: up to three
+// spaces, then three or more backticks (with no backtick after them) or
+// tildes.
+func openFence(t string) (fence, bool) {
+	indent := runAt(t, 0, ' ')
+	if indent > 3 || indent == len(t) || (t[indent] != '`' && t[indent] != '~') {
+		return fence{}, false
+	}
+	c := t[indent]
+	n := runAt(t, indent, c)
+	if n < 3 || (c == '`' && strings.IndexByte(t[indent+n:], '`') >= 0) {
+		return fence{}, false
+	}
+	return fence{char: c, n: n, indent: indent}, true
+}
+
+// closedBy reports whether t closes f: up to three spaces, at least as
+// many of f's characters, then only spaces.
+func (f fence) closedBy(t string) bool {
+	indent := runAt(t, 0, ' ')
+	if indent > 3 {
+		return false
+	}
+	n := runAt(t, indent, f.char)
+	return n >= f.n && strings.TrimRight(t[indent+n:], " \t") == ""
+}
+
+// headingText returns the level and the text of an ATX heading line, or
+// level 0.
+func headingText(t string) (int, string) {
+	indent := runAt(t, 0, ' ')
+	if indent > 3 {
+		return 0, ""
+	}
+	n := runAt(t, indent, '#')
+	rest := t[indent+n:]
+	if n == 0 || n > 6 || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+		return 0, ""
+	}
+	return n, strings.TrimSpace(rest)
+}
+
+func isHeading(t string) bool {
+	level, _ := headingText(t)
+	return level > 0
+}
+
+// isEntryHeading reports a level-2 heading whose text starts with a digit:
+// the heading of an entry, or of one a person broke.
+func isEntryHeading(t string) bool {
+	level, text := headingText(t)
+	return level == 2 && text != "" && text[0] >= '0' && text[0] <= '9'
+}
+
+// isBullet reports a bullet list item: up to three spaces, '-', '*' or
+// '+', then a space or tab.
+func isBullet(t string) bool {
+	t = strings.TrimLeft(t, " ")
+	return len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
+}
+
+func isBlank(t string) bool { return strings.Trim(t, " \t") == "" }

@@ -1,0 +1,80 @@
+package checkpoint
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// normalise checks e and returns it in the form Add writes and List reads
+// back (see Add).
+func normalise(e Entry) (Entry, error) {
+	typ, err := ParseType(string(e.Type))
+	if err != nil {
+		return Entry{}, err
+	}
+	out := Entry{Type: typ}
+	if err := checkText("summary", e.Summary, true); err != nil {
+		return Entry{}, err
+	}
+	out.Summary = strings.Join(strings.Fields(e.Summary), " ")
+	if out.Summary == "" {
+		return Entry{}, invalid("a checkpoint needs a summary: one line saying what happened")
+	}
+	if err := checkText("detail", e.Detail, true); err != nil {
+		return Entry{}, err
+	}
+	out.Detail = strings.ReplaceAll(strings.ReplaceAll(e.Detail, "\r\n", "\n"), "\r", "\n")
+	if out.Agent, err = oneLine("agent", e.Agent); err != nil {
+		return Entry{}, err
+	}
+	if out.Key, err = oneLine("key", e.Key); err != nil {
+		return Entry{}, err
+	}
+	for i, f := range e.FilesChanged {
+		name, err := oneLine(fmt.Sprintf("file %d", i+1), f)
+		if err != nil {
+			return Entry{}, err
+		}
+		if name == "" {
+			return Entry{}, invalid(fmt.Sprintf("file %d of the changed files is empty", i+1))
+		}
+		out.FilesChanged = append(out.FilesChanged, name)
+	}
+	return out, nil
+}
+
+// oneLine checks a one-line value and returns it trimmed.
+func oneLine(what, s string) (string, error) {
+	if err := checkText(what, s, false); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(s), nil
+}
+
+// checkText refuses invalid UTF-8, control characters other than tab and
+// line breaks, and line breaks unless lines is true.
+func checkText(what, s string, lines bool) error {
+	if !utf8.ValidString(s) {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidUTF8, Msg: "the " + what + " is not valid UTF-8"}
+	}
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\r':
+			if !lines {
+				return invalid(fmt.Sprintf("the %s must be one line; it has a line break at byte %d", what, i))
+			}
+		case r == '\t':
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			return &taskdoc.Error{Code: taskdoc.CodeControlCharacter,
+				Msg: fmt.Sprintf("the %s holds the control character U+%04X at byte %d; of the control characters only tab and line breaks may be written", what, r, i)}
+		}
+	}
+	return nil
+}
+
+func invalid(msg string) error {
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
+}
