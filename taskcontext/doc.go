@@ -57,6 +57,33 @@
 // workflow or the reference, with the cause's Code, Line and Column, and
 // the cause wrapped (errors.Is(err, context.Canceled) works).
 //
+// # Token budget
+//
+// Fit keeps a task's context under a token budget (DefaultBudget, 8000,
+// when none is given), as task_load_context's max_tokens asks. Tokens are
+// estimated, not counted: an Estimator is any func(text) int, and
+// DefaultEstimator is a token per four bytes, never fewer than the words.
+// The context is a list of Parts, each of a Kind; while the estimates of
+// the parts add up to more than the budget, parts are dropped in this
+// order, the first listed first:
+//
+//  1. checkpoint details, the oldest first;
+//  2. checkpoints (heading, summary, files), the oldest first;
+//  3. outcomes of tasks completed earlier, the oldest first;
+//  4. referenced documents, the deepest first;
+//  5. outcomes of the task's dependencies;
+//  6. the Main-Workflow, then the task's Workflow;
+//  7. the plan summary.
+//
+// The task itself is never dropped. The part that brings the total under
+// the budget is cut short instead of dropped when it may be, and a task
+// that alone is over the budget is cut to it. The Cut list reports what
+// was dropped or shortened, and by how many tokens, so the caller can tell
+// its agent what it is missing. Budgeted builds the parts from a loaded
+// Context, the task, its checkpoints and the outcomes of other tasks; the
+// caller reads those from package checkpoint and the plan, which sit above
+// this package.
+//
 // # Example
 //
 //	tc, err := taskcontext.Load(ctx, ws, taskcontext.Request{Task: task, Depth: 3})
