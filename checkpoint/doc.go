@@ -35,10 +35,12 @@
 // # Files
 //
 // The journal of "/api/auth.md#implement-jwt-signing" is
-// checkpoints/api/auth/implement-jwt-signing.md: the document's path
-// without ".md", then the slug. A slug longer than 200 bytes is cut to 160
-// and followed by "-" and 16 hex digits of its SHA-256, so that every slug
-// names a file. Only tasks of documents under docs/ have journals: an
+// checkpoints/api/auth.md/implement-jwt-signing.md: a folder named as the
+// document's path, then the slug (the ".md" of the folder keeps one
+// document's journals apart from another's: /api/auth.md#x and
+// /api/auth/x.md.md#y cannot meet). A slug longer than 160 bytes is cut to
+// 160 and followed by "-" and 16 hex digits of its SHA-256, so that every
+// slug names a file and no two slugs the same one. Only tasks of documents under docs/ have journals: an
 // address without a slug, or in /coordinator/ or /archived/, is
 // INVALID_ADDRESS.
 //

@@ -21,6 +21,11 @@ func appendEntry(journal []byte, e Entry) []byte {
 	if len(out) > 0 && !endsLine(out) {
 		out = append(out, eol...)
 	}
+	if eol == "\n" && len(out) > 0 && out[len(out)-1] == '\r' {
+		// A last line ended by a lone "\r" in a "\n" file: a "\n" now
+		// would join it into one "\r\n" ending.
+		out = append(out, '\r')
+	}
 	if len(out) > 0 && !endsBlank(out) {
 		out = append(out, eol...)
 	}

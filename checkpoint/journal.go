@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -124,9 +125,6 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 	if err != nil {
 		return Entry{}, t.at(err)
 	}
-	if err := j.taskExists(ctx, t); err != nil {
-		return Entry{}, err
-	}
 	var added Entry
 	_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) {
 		entries, err := parseJournal(current, t.file)
@@ -146,11 +144,25 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 				return nil, nil
 			}
 		}
+		// A retry is answered above even once the task left its plan; a
+		// new entry needs the task.
+		if err := j.taskExists(ctx, t); err != nil {
+			return nil, err
+		}
 		e.Sequence = 1
 		if len(entries) > 0 {
-			e.Sequence = entries[len(entries)-1].Sequence + 1
+			if last := entries[len(entries)-1].Sequence; last == math.MaxInt {
+				return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+					Msg: fmt.Sprintf("%s ends with entry %d, which no entry can follow", t.file, last)}
+			} else {
+				e.Sequence = last + 1
+			}
 		}
 		e.Time = j.cfg.Now().UTC().Truncate(time.Second)
+		if y := e.Time.Year(); y < 0 || y > 9999 {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+				Msg: fmt.Sprintf("the clock reads %v, which a journal cannot record (years 0 to 9999)", e.Time)}
+		}
 		if len(current) == 0 { // no journal yet, or one a person emptied
 			current = []byte(journalTitle(t.address) + "\n")
 		}
@@ -236,7 +248,7 @@ type target struct {
 	path    string // "/api/auth.md"
 	slug    string // "implement-jwt-signing"
 	plan    string // "docs/api/auth.md"
-	file    string // "checkpoints/api/auth/implement-jwt-signing.md"
+	file    string // "checkpoints/api/auth.md/implement-jwt-signing.md"
 }
 
 // at names the task in err: the address's path unless err is about the
@@ -270,7 +282,7 @@ func parseTask(address string) (target, error) {
 	if a.Slug == "." || a.Slug == ".." || strings.ContainsAny(a.Slug, "/\\") {
 		return bad("has a slug that no task has and that cannot name a file")
 	}
-	doc := strings.TrimSuffix(strings.TrimPrefix(a.Path, "/"), ".md")
+	doc := strings.TrimPrefix(a.Path, "/") // "api/auth.md": a folder named like the document file cannot clash with another document's journal
 	return target{
 		address: a.String(),
 		path:    a.Path,
@@ -280,9 +292,10 @@ func parseTask(address string) (target, error) {
 	}, nil
 }
 
-// maxSlugName is the longest slug used as a file name as it is; file
-// systems take names of 255 bytes.
-const maxSlugName = 200
+// maxSlugName is the longest slug used as a file name as it is; longer
+// ones are hashed into 177 bytes, a length no slug kept as it is has, so
+// that two slugs never share a file.
+const maxSlugName = 160
 
 // fileSlug is the slug, or for a longer one its first bytes and a hash of
 // the whole, so that every slug names a file.
