@@ -44,6 +44,28 @@ func (f Flow) CheckDependencies(doc *taskdoc.Document, changed []*taskdoc.Task) 
 	return nil
 }
 
+// checkNotDependedOn refuses a rename that would leave the tasks of doc
+// that depend on the old slug pointing at nothing (INVALID_TASK naming
+// them): their Depends-On is changed first.
+func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old string) error {
+	var dependents []string
+	for i := range doc.Tasks {
+		deps, _ := doc.Tasks[i].Dependencies()
+		for _, d := range deps {
+			if d.Slug == old && (d.Document == "" || d.Document == f.Path) {
+				dependents = append(dependents, "#"+doc.Tasks[i].Slug)
+				break
+			}
+		}
+	}
+	if len(dependents) == 0 {
+		return nil
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: old,
+		Msg: fmt.Sprintf("task %q in %s cannot be renamed: %s depend on it; change their %s first",
+			old, f.Path, strings.Join(dependents, ", "), taskdoc.KeyDependsOn)}
+}
+
 // findCycle returns a cycle through start, as "#a", "#b", ..., "#a", or
 // nil. It walks depth first, each task once.
 func findCycle(edges map[string][]string, start string) []string {

@@ -45,6 +45,14 @@ func TestDependencies(t *testing.T) {
 			_, _, err := flow.Create(d, []taskdoc.NewTask{{Title: "D", Content: "- Depends-On: #nope"}})
 			return err
 		}, taskdoc.CodeTaskNotFound, `depends on "#nope"`},
+		{"a rename that would leave dependents dangling", func(d *taskdoc.Document) error {
+			_, _, err := flow.Edit(d, "a", taskdoc.Edit{Title: "First"})
+			return err
+		}, taskdoc.CodeInvalidTask, "#b depend on it"},
+		{"a rename nobody depends on", func(d *taskdoc.Document) error {
+			_, _, err := flow.Edit(d, "c", taskdoc.Edit{Title: "Last"})
+			return err
+		}, "", ""},
 		{"not an address", func(d *taskdoc.Document) error {
 			_, _, err := flow.Create(d, []taskdoc.NewTask{{Title: "D", Content: "- Depends-On: soon"}})
 			return err

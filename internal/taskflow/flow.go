@@ -93,6 +93,11 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	if err := f.CheckDependencies(nd, []*taskdoc.Task{after}); err != nil {
 		return nil, nil, err
 	}
+	if after.Slug != slug {
+		if err := f.checkNotDependedOn(nd, slug); err != nil {
+			return nil, nil, err
+		}
+	}
 	return nd, after, nil
 }
 
