@@ -202,7 +202,7 @@ func oneLine(what, s string, limit int) (string, error) {
 		switch {
 		case r == '\n' || r == '\r':
 			return "", invalid(fmt.Sprintf("the %s must be one line; it has a line break at byte %d", what, i))
-		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		case taskdoc.IsControl(r):
 			return "", &taskdoc.Error{Code: taskdoc.CodeControlCharacter,
 				Msg: fmt.Sprintf("the %s holds the control character U+%04X at byte %d; agent fields hold none", what, r, i)}
 		}

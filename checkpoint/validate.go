@@ -19,7 +19,7 @@ func normalise(e Entry) (Entry, error) {
 	if err := checkText("summary", e.Summary, true); err != nil {
 		return Entry{}, err
 	}
-	out.Summary = strings.Join(strings.Fields(e.Summary), " ")
+	out.Summary = taskdoc.FoldLine(e.Summary)
 	if out.Summary == "" {
 		return Entry{}, invalid("a checkpoint needs a summary: one line saying what happened")
 	}
@@ -67,7 +67,7 @@ func checkText(what, s string, lines bool) error {
 				return invalid(fmt.Sprintf("the %s must be one line; it has a line break at byte %d", what, i))
 			}
 		case r == '\t':
-		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		case taskdoc.IsControl(r):
 			return &taskdoc.Error{Code: taskdoc.CodeControlCharacter,
 				Msg: fmt.Sprintf("the %s holds the control character U+%04X at byte %d; of the control characters only tab and line breaks may be written", what, r, i)}
 		}

@@ -201,7 +201,7 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 	if err := checkText(slug, callerText{"note", note}); err != nil {
 		return nil, nil, err
 	}
-	note = strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(note)), " ")
+	note = FoldLine(note)
 	if note == "" {
 		return nil, nil, &Error{Code: CodeNoteRequired, Slug: slug, Msg: "completing " + quote(slug) + " needs a note"}
 	}
@@ -267,18 +267,12 @@ func checkText(slug string, texts ...callerText) error {
 }
 
 // controlAt is the offset of the first control character in s that an
-// edit may not write, or -1: the C0 controls but tab, line feed and
-// carriage return, DEL, and the C1 controls (U+0080 to U+009F, which
-// terminals may read as escape sequences). s is valid UTF-8 or the answer
-// does not matter.
+// edit may not write (IsControl, but tab, line feed and carriage return),
+// or -1. s is valid UTF-8 or the answer does not matter.
 func controlAt(s string) int {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f:
+	for i, r := range s {
+		if IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
 			return i
-		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
-			return i // U+0080..U+009F is encoded 0xC2 0x80..0x9F
 		}
 	}
 	return -1

@@ -124,7 +124,7 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, task.Status, status)}
 	}
-	text = FoldNote(text)
+	text = taskdoc.FoldLine(text)
 	if status == taskdoc.StatusFailed {
 		if text == "" {
 			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,

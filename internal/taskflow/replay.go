@@ -16,20 +16,14 @@ func Replays(task *taskdoc.Task, note string) bool {
 		return false
 	}
 	recorded, ok := task.Field(taskdoc.KeyNote)
-	return ok && recorded == FoldNote(note)
-}
-
-// FoldNote is the note as Complete records it: its lines joined into one,
-// runs of space made one.
-func FoldNote(note string) string {
-	return strings.Join(strings.Fields(note), " ")
+	return ok && recorded == taskdoc.FoldLine(note)
 }
 
 // CheckRequestKey refuses a request key that cannot be written as one
 // metadata value: empty after trimming is no key; a key holds no line
 // break or control character and at most 128 bytes.
 func (f Flow) CheckRequestKey(key string) error {
-	if len(key) <= 128 && !strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+	if len(key) <= 128 && !strings.ContainsFunc(key, taskdoc.IsControl) {
 		return nil
 	}
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: f.Path,
