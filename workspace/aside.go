@@ -19,13 +19,16 @@ const maxAside = 10000
 // data, to a new file and returns the new file's name: base+".md", or
 // base+"-2.md", base+"-3.md", ..., the first that is free, or that already
 // holds exactly data (a move that a crash cut short after its copy: it is
-// finished, not repeated). It is how finished work is archived without
-// ever losing it:
+// finished, not repeated). A name taken by something that cannot be read (a
+// folder, a link, a file that is not UTF-8) is passed over like any other
+// taken name, and so is name itself (reached through a linked folder, say:
+// taking the original for its own copy would remove the only one); a name
+// that leads outside the root is an error. It is how finished work is
+// archived without ever losing it:
 //
-//   - the copy is written and made durable (AsideCopy) before name is
-//     removed, so a crash in between leaves the same bytes in both places,
-//     a duplicate and never a loss, and calling MoveAside again finishes
-//     the move;
+//   - the copy is written and made durable before name is removed, so a
+//     crash in between leaves the same bytes in both places, a duplicate
+//     and never a loss, and calling MoveAside again finishes the move;
 //   - the copy never replaces a file, so concurrent moves get distinct
 //     names, and it needs no lock of its own;
 //   - name is removed only if it still holds data (RemoveUnchanged).
@@ -44,28 +47,15 @@ func (tx *Tx) MoveAside(name string, data []byte, base string) (string, error) {
 	}
 	if err := tx.RemoveUnchanged(name, data); err != nil {
 		if created && taskdoc.CodeOf(err) != taskdoc.CodeConflict {
-			_ = tx.w.remove(dest)
+			_ = tx.w.removeName(dest, false) // dest is not locked
 		}
 		return "", err
 	}
 	return dest, nil
 }
 
-// AsideCopy is the copy of MoveAside: it writes data to the first of
-// base+".md", base+"-2.md", ... that is free, or returns the first of them
-// that holds exactly data already, and is not the file name itself (reached
-// through a linked folder, say: taking the original for its own copy would
-// remove the only one). A name taken by something that cannot be read (a
-// folder, a link, a file that is not UTF-8) is passed over like any other
-// taken name; a name that leads outside the root is an error. The data may
-// differ from name's bytes: a list is archived with its last completion,
-// and then the original is removed without ever being written.
-func (tx *Tx) AsideCopy(name, base string, data []byte) (string, error) {
-	dest, _, err := tx.asideCopy(name, base, data)
-	return dest, err
-}
-
-// asideCopy is AsideCopy, also saying whether it created the copy.
+// asideCopy writes MoveAside's copy of name: it returns the copy's name and
+// whether this call created it.
 func (tx *Tx) asideCopy(name, base string, data []byte) (string, bool, error) {
 	original, err := tx.w.stat(name)
 	if err != nil && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound {
@@ -73,15 +63,15 @@ func (tx *Tx) asideCopy(name, base string, data []byte) (string, bool, error) {
 	}
 	for n := 1; n <= maxAside; n++ {
 		dest := AsideName(base, n)
-		existing, _, err := tx.Read(dest)
+		existing, info, err := tx.readInfo(dest)
 		switch {
-		case err == nil && bytes.Equal(existing, data) && !tx.sameFile(original, dest):
+		case err == nil && bytes.Equal(existing, data) && !sameFile(original, info):
 			return dest, false, nil
 		case err == nil:
 			continue
 		case taskdoc.CodeOf(err) == taskdoc.CodeOutsideRoot:
 			return "", false, err
-		case !errors.Is(err, fs.ErrNotExist) && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound:
+		case taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound:
 			continue
 		}
 		err = tx.Create(dest, data)
@@ -97,13 +87,25 @@ func (tx *Tx) asideCopy(name, base string, data []byte) (string, bool, error) {
 		Msg: fmt.Sprintf("no free name for %s.md after %d tries", base, maxAside)}
 }
 
-// sameFile reports whether name is the file original describes.
-func (tx *Tx) sameFile(original fs.FileInfo, name string) bool {
-	if original == nil {
-		return false
+// readInfo is Tx.Read, also returning the Lstat of the file it read.
+func (tx *Tx) readInfo(name string) ([]byte, fs.FileInfo, error) {
+	if err := tx.check(name, false); err != nil {
+		return nil, nil, err
 	}
-	info, err := tx.w.stat(name)
-	return err == nil && os.SameFile(original, info)
+	data, info, err := tx.w.read(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if data == nil {
+		return nil, nil, fail(name, "read", fs.ErrNotExist)
+	}
+	return data, info, nil
+}
+
+// sameFile reports whether info, the Lstat of a file just read, describes
+// the file original describes.
+func sameFile(original, info fs.FileInfo) bool {
+	return original != nil && info != nil && os.SameFile(original, info)
 }
 
 // AsideName is base+".md" for n == 1 and base+"-n.md" after that.

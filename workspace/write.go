@@ -58,10 +58,17 @@ func (w *Workspace) create(name string, data []byte) error {
 
 // remove deletes the locked name and flushes its directory.
 func (w *Workspace) remove(name string) error {
+	return w.removeName(name, true)
+}
+
+// removeName deletes name and flushes its directory. locked says whether
+// the caller holds name's lock, as for tidy: only then are all of name's
+// temporary files removed, whatever their age.
+func (w *Workspace) removeName(name string, locked bool) error {
 	if err := w.root.Remove(name); err != nil {
 		return fail(name, "remove", err)
 	}
-	w.tidy(name, true)
+	w.tidy(name, locked)
 	return w.syncDir(name)
 }
 
