@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -22,8 +23,7 @@ import (
 // list. A list whose first task lost it by hand is not blocked: Create and
 // Edit still work on it, and an Edit of its first task can put it back.
 func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.Task, error) {
-	if len(tasks) == 0 {
-		_, _, err := c.flow.Create(nil, nil)
+	if err := c.flow.CheckCreate(tasks); err != nil {
 		return nil, err
 	}
 	var created []taskdoc.Task
@@ -93,18 +93,18 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 // in_progress and an unknown one is UNKNOWN_STATUS). No list is an empty
 // list.
 func (c *List) List(ctx context.Context, statuses ...taskdoc.Status) ([]taskdoc.Task, error) {
-	if _, err := c.flow.StatusSet(statuses); err != nil {
+	want, err := c.flow.StatusSet(statuses)
+	if err != nil {
 		return nil, err
 	}
 	var tasks []taskdoc.Task
-	err := c.withList(ctx, listCall{keepFinished: true}, func(s *state) error {
+	err = c.withList(ctx, listCall{keepFinished: true}, func(s *state) error {
 		var all []taskdoc.Task
 		if s.doc != nil {
 			all = s.doc.Tasks
 		}
-		var err error
-		tasks, err = c.flow.Filter(all, statuses)
-		return err
+		tasks = taskflow.Filter(all, want)
+		return nil
 	})
 	return tasks, err
 }

@@ -58,8 +58,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 	if err != nil {
 		return nil, err
 	}
-	if len(tasks) == 0 {
-		_, _, err := t.flow().Create(nil, nil)
+	if err := t.flow().CheckCreate(tasks); err != nil {
 		return nil, err
 	}
 	var created []taskdoc.Task
@@ -102,8 +101,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 	if err != nil {
 		return taskdoc.Task{}, err
 	}
-	if e.Title == "" && e.Content == "" {
-		_, _, err := t.flow().Edit(nil, t.slug, e)
+	if err := t.flow().CheckEdit(t.slug, e); err != nil {
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
@@ -133,14 +131,15 @@ func (s *Tasks) List(ctx context.Context, document string, statuses ...taskdoc.S
 	if err != nil {
 		return nil, err
 	}
-	if _, err := t.flow().StatusSet(statuses); err != nil {
+	want, err := t.flow().StatusSet(statuses)
+	if err != nil {
 		return nil, err
 	}
 	doc, err := s.read(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	return t.flow().Filter(doc.Tasks, statuses)
+	return taskflow.Filter(doc.Tasks, want), nil
 }
 
 // View returns the tasks of document with the given slugs, in the order

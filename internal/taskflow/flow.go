@@ -21,9 +21,8 @@ type Flow struct {
 // the note. Depends-On fields are checked (see CheckDependencies). No tasks
 // is INVALID_TASK.
 func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.Document, []*taskdoc.Task, error) {
-	if len(tasks) == 0 {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path,
-			Msg: fmt.Sprintf("no tasks to create in %s", f.Path)}
+	if err := f.CheckCreate(tasks); err != nil {
+		return nil, nil, err
 	}
 	nd, added, err := doc.AddTasks(tasks)
 	if err != nil {
@@ -53,9 +52,8 @@ func (f Flow) Create(doc *taskdoc.Document, tasks []taskdoc.NewTask) (*taskdoc.D
 // e.IfVersion, a task that changed since the caller read it is CONFLICT.
 // An empty edit is INVALID_TASK.
 func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc.Document, *taskdoc.Task, error) {
-	if e.Title == "" && e.Content == "" {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
-			Msg: fmt.Sprintf("edit of task %q in %s changes nothing: give a title, content or both", slug, f.Path)}
+	if err := f.CheckEdit(slug, e); err != nil {
+		return nil, nil, err
 	}
 	before, err := doc.Task(slug)
 	if err != nil {
@@ -269,25 +267,42 @@ func (f Flow) knownStatus(task *taskdoc.Task) error {
 	return nil
 }
 
-// Filter returns the tasks with one of statuses, or all tasks when none
-// is given, as a non-nil slice. Statuses are read with taskdoc.ParseStatus
-// (" In_Progress " is in_progress); an unknown one is UNKNOWN_STATUS.
-func (f Flow) Filter(tasks []taskdoc.Task, statuses []taskdoc.Status) ([]taskdoc.Task, error) {
-	want, err := f.StatusSet(statuses)
-	if err != nil {
-		return nil, err
+// CheckCreate refuses a create that has no tasks (INVALID_TASK), before
+// any file is read.
+func (f Flow) CheckCreate(tasks []taskdoc.NewTask) error {
+	if len(tasks) == 0 {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path,
+			Msg: fmt.Sprintf("no tasks to create in %s", f.Path)}
 	}
+	return nil
+}
+
+// CheckEdit refuses an edit that changes nothing (INVALID_TASK), before
+// any file is read.
+func (f Flow) CheckEdit(slug string, e taskdoc.Edit) error {
+	if e.Title == "" && e.Content == "" {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("edit of task %q in %s changes nothing: give a title, content or both", slug, f.Path)}
+	}
+	return nil
+}
+
+// Filter returns the tasks with one of the statuses of want (StatusSet; nil
+// keeps every task), as a non-nil slice.
+func Filter(tasks []taskdoc.Task, want map[taskdoc.Status]bool) []taskdoc.Task {
 	out := make([]taskdoc.Task, 0, len(tasks))
 	for _, t := range tasks {
 		if want == nil || want[t.Status] {
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	return out
 }
 
-// StatusSet reads a status filter; nil means every status. Check it before
-// any file is read, so that a bad filter fails fast.
+// StatusSet reads a status filter; nil means every status. Statuses are
+// read with taskdoc.ParseStatus (" In_Progress " is in_progress); an
+// unknown one is UNKNOWN_STATUS. Call it before any file is read, so that a
+// bad filter fails fast.
 func (f Flow) StatusSet(statuses []taskdoc.Status) (map[taskdoc.Status]bool, error) {
 	if len(statuses) == 0 {
 		return nil, nil
