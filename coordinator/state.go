@@ -81,13 +81,9 @@ func (c *List) withList(ctx context.Context, call listCall, fn func(s *state) er
 // task's context before taking it; nil when there is no list to read or it
 // does not parse (the locked call then reports why).
 func (c *List) snapshot(ctx context.Context) *taskflow.Snapshot {
-	data, _, err := c.ws.Read(ctx, File)
+	snap, err := taskflow.ReadSnapshot(ctx, c.ws, File)
 	if err != nil {
 		return nil
 	}
-	doc, err := taskdoc.Parse(data)
-	if err != nil {
-		return nil
-	}
-	return &taskflow.Snapshot{Source: data, Doc: doc}
+	return snap
 }

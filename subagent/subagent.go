@@ -181,15 +181,11 @@ func (s *Tasks) read(ctx context.Context, t target) (*taskdoc.Document, error) {
 
 // snapshot reads and parses the document at t without a lock.
 func (s *Tasks) snapshot(ctx context.Context, t target) (*taskflow.Snapshot, error) {
-	src, _, err := s.ws.Read(ctx, t.name)
+	snap, err := taskflow.ReadSnapshot(ctx, s.ws, t.name)
 	if err != nil {
 		return nil, taskflow.At(err, t.path, t.slug)
 	}
-	doc, err := taskdoc.Parse(src)
-	if err != nil {
-		return nil, taskflow.At(err, t.path, t.slug)
-	}
-	return &taskflow.Snapshot{Source: src, Doc: doc}, nil
+	return snap, nil
 }
 
 // parseDocument parses the document at t, as Update passes it.

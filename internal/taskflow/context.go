@@ -15,6 +15,21 @@ type Snapshot struct {
 	Doc    *taskdoc.Document
 }
 
+// ReadSnapshot reads and parses the file name without its lock: the
+// workspace replaces files atomically, so the read sees one whole version.
+// Errors are the workspace's and the parser's, for the caller to name.
+func ReadSnapshot(ctx context.Context, ws *workspace.Workspace, name string) (*Snapshot, error) {
+	src, _, err := ws.Read(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := taskdoc.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{Source: src, Doc: doc}, nil
+}
+
 // Parse returns the Document of src, the bytes read under the lock: the
 // snapshot's own parse when nothing changed in between, so a call parses
 // the document once. A nil Snapshot parses src.
