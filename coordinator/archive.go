@@ -118,18 +118,19 @@ func (c *List) archiveLocked(ctx context.Context, tx *workspace.Tx, list []byte)
 	entry := indexEntry(list)
 	base, state := indexedBase(tx, entry)
 	if state != entryFound {
-		if state == entryBroken || !indexComplete(tx) {
+		complete := state != entryBroken && indexComplete(tx)
+		if !complete {
 			found, err := c.identicalArchive(ctx, tx, list)
 			if err != nil {
 				return "", err
 			}
 			if found != nil {
-				recordIndex(tx, entry, archiveBase(found.Time))
+				recordIndex(tx, entry, archiveBase(found.Time), false)
 				return found.Name, tx.RemoveUnchanged(File, list)
 			}
 		}
 		base = archiveBase(c.cfg.Today())
-		recordIndex(tx, entry, base)
+		recordIndex(tx, entry, base, complete)
 	}
 	return tx.MoveAside(File, list, base)
 }
@@ -223,11 +224,13 @@ func indexComplete(tx *workspace.Tx) bool {
 // only saves reading the archives, and a list without an entry is still
 // archived (after a crash, at worst twice; never lost). The marker is made
 // only once the entry is there, as it vouches for every copy that follows.
-func recordIndex(tx *workspace.Tx, entry, base string) {
+// complete says the caller already found the marker (indexComplete) in
+// this transaction, so it is not looked for again.
+func recordIndex(tx *workspace.Tx, entry, base string, complete bool) {
 	if err := tx.Create(entry, []byte(base+"\n")); err != nil {
 		return
 	}
-	if !indexComplete(tx) {
+	if !complete && !indexComplete(tx) {
 		_ = tx.Create(indexMarker, []byte(indexMarkerText))
 	}
 }
@@ -242,10 +245,7 @@ func archiveBase(t time.Time) string {
 // name, then by the -N suffix). Files in ArchiveDir whose names the
 // coordinator does not write are not listed.
 func (c *List) Archives(ctx context.Context) ([]Archived, error) {
-	names, err := c.ws.List(ctx, ArchiveDir)
-	if isNotExist(err) {
-		return nil, nil
-	}
+	names, err := c.ws.List(ctx, ArchiveDir) // nil, nil when ArchiveDir is missing
 	if err != nil {
 		return nil, taskflow.At(err, ArchiveDir, "")
 	}

@@ -11,7 +11,10 @@ import (
 
 // requestDir holds one record per request key a Complete carried: library
 // state, not content (never committed, safe to delete once no retry of the
-// calls it names can come).
+// calls it names can come). Records are spread over 256 subfolders named
+// by the first byte of their hash (requestDir/ab/ab....json), so the
+// folder a write lists and tidies stays small however many records there
+// are.
 const requestDir = ".taskmd/requests/coordinator"
 
 // request is what a keyed Complete records about itself, so that a retry is
@@ -30,10 +33,12 @@ type request struct {
 	ArchivedTo string `json:"archived_to,omitempty"`
 }
 
-// requestName is the record of key, root-relative.
+// requestName is the record of key, root-relative:
+// requestDir/<first hash byte>/<hash>.json.
 func requestName(key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return requestDir + "/" + hex.EncodeToString(sum[:16]) + ".json"
+	hash := hex.EncodeToString(sum[:16])
+	return requestDir + "/" + hash[:2] + "/" + hash + ".json"
 }
 
 // readRequest returns the record of key, or nil when there is none or it
