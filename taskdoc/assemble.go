@@ -96,6 +96,12 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 			return nil
 		}
 	}
+	if d.sameSlugs(nd, before, len(tasks)) {
+		// Every task keeps its index and slug: the index is d's, which
+		// no one changes.
+		nd.bySlug, nd.dups = d.bySlug, d.dups
+		return nd
+	}
 	nd.bySlug = make(map[string]int, len(nd.Tasks))
 	for k := range nd.Tasks {
 		nd.index(k)
@@ -103,11 +109,29 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 	return nd
 }
 
+// sameSlugs reports whether nd, the result of an edit of d whose range
+// holds the n tasks from before on in nd, has as many tasks as d and
+// those in the range have the slugs of d's there: then every task has
+// its index and slug in d.
+func (d *Document) sameSlugs(nd *Document, before, n int) bool {
+	if len(nd.Tasks) != len(d.Tasks) {
+		return false
+	}
+	for k := before; k < before+n; k++ {
+		if nd.Tasks[k].Slug != d.Tasks[k].Slug {
+			return false
+		}
+	}
+	return true
+}
+
 // placeHeadings sets the outline of nd, the result of an edit of d: d's
 // headings before the range, inside (read from the range; lines gives
 // their line numbers), then d's after the range, shifted. Anchors are
 // given anew, since a heading in the range can take one from a later
-// heading with the same text.
+// heading with the same text, unless the outline has as many headings as
+// d's and those in the range the same slugs as d's there: then every
+// heading keeps its anchor.
 func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, lines lineIndex, lineDelta int) {
 	delta := r.newEnd - r.oldEnd
 	first := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.start })
@@ -119,7 +143,10 @@ func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, li
 		nd.raw = append(nd.raw, h)
 	}
 	nd.Headings = make([]Heading, len(nd.raw))
-	taken := make(anchors, len(nd.raw))
+	var taken anchors
+	if !sameRawSlugs(d.raw[first:last], inside) || len(nd.raw) != len(d.raw) {
+		taken = make(anchors, len(nd.raw))
+	}
 	for i, h := range nd.raw {
 		switch {
 		case i < first:
@@ -131,9 +158,27 @@ func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, li
 			old.Span, old.Line = h.span, old.Line+lineDelta
 			nd.Headings[i] = old
 		}
-		nd.Headings[i].Slug = taken.next(h.slug)
+		if taken == nil {
+			nd.Headings[i].Slug = d.Headings[i].Slug
+		} else {
+			nd.Headings[i].Slug = taken.next(h.slug)
+		}
 	}
 	nd.TasksHeading = &nd.Headings[d.headingAt(d.TasksHeading.Span.Start)]
+}
+
+// sameRawSlugs reports whether a and b are as many headings with the same
+// slugs (before anchors are given).
+func sameRawSlugs(a, b []rawHeading) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].slug != b[i].slug {
+			return false
+		}
+	}
+	return true
 }
 
 // placeTasks sets the tasks of nd, the result of an edit of d: d's before
@@ -148,9 +193,19 @@ func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []task
 	nd.metas = make([]taskMeta, 0, n)
 	nd.Tasks = append(append(nd.Tasks, d.Tasks[:before]...), tasks...)
 	nd.metas = append(append(nd.metas, d.metas[:before]...), metas...)
+	// The shifted tasks' fields share one array, and their locations
+	// another; each task has its part, capped.
+	nFields, nLocs := 0, 0
 	for i := after; i < len(d.Tasks); i++ {
-		nd.Tasks = append(nd.Tasks, d.Tasks[i].shift(delta, lineDelta))
-		nd.metas = append(nd.metas, d.metas[i].shift(delta))
+		nFields += len(d.Tasks[i].Fields)
+		nLocs += len(d.metas[i].fields)
+	}
+	fields, locs := make([]Field, nFields), make([]fieldLoc, nLocs)
+	for i := after; i < len(d.Tasks); i++ {
+		t, m := d.Tasks[i], d.metas[i]
+		nd.Tasks = append(nd.Tasks, t.shift(delta, lineDelta, fields[:len(t.Fields):len(t.Fields)]))
+		nd.metas = append(nd.metas, m.shift(delta, locs[:len(m.fields):len(m.fields)]))
+		fields, locs = fields[len(t.Fields):], locs[len(m.fields):]
 	}
 	return before
 }
@@ -192,11 +247,11 @@ func (d *Document) growLastLine(first, before, at, end int) {
 func (s Span) shift(delta int) Span { return Span{s.Start + delta, s.End + delta} }
 
 // shift returns t moved by delta bytes and lines lines, sharing nothing
-// that it changes with t.
-func (t Task) shift(delta, lines int) Task {
+// that it changes with t: its fields are written to fields, which is as
+// long as t.Fields.
+func (t Task) shift(delta, lines int, fields []Field) Task {
 	t.Span, t.HeadingSpan, t.Line = t.Span.shift(delta), t.HeadingSpan.shift(delta), t.Line+lines
 	if t.Fields != nil {
-		fields := make([]Field, len(t.Fields))
 		for i, f := range t.Fields {
 			f.Span = f.Span.shift(delta)
 			fields[i] = f
@@ -207,15 +262,15 @@ func (t Task) shift(delta, lines int) Task {
 }
 
 // shift returns m moved by delta bytes, sharing nothing that it changes
-// with m.
-func (m taskMeta) shift(delta int) taskMeta {
+// with m: its field locations are written to fields, which is as long as
+// m.fields.
+func (m taskMeta) shift(delta int, fields []fieldLoc) taskMeta {
 	for _, b := range []*metaBlock{&m.para, &m.list, &m.trailing} {
 		if b.span != (Span{}) { // a zero span is a block the task does not have
 			b.span = b.span.shift(delta)
 		}
 	}
 	if m.fields != nil {
-		fields := make([]fieldLoc, len(m.fields))
 		for i, f := range m.fields {
 			f.colonEnd, f.valueStart, f.valueEnd = f.colonEnd+delta, f.valueStart+delta, f.valueEnd+delta
 			f.prefix = f.prefix.shift(delta)

@@ -188,24 +188,49 @@ func tooManyDefinitions(src []byte, at int, slug string) error {
 		Msg: "more than " + strconv.Itoa(MaxDefinitions) + " lines start a link reference definition"}, src, at)
 }
 
+// refusal is the error for a scan that passed a limit (the first one
+// found: too deep, too many definitions, too much nesting), naming slug
+// (copied, see region.slug), or nil.
+func (s shape) refusal(src []byte, slug string) error {
+	switch {
+	case s.deepAt >= 0:
+		return tooDeep(src, s.deepAt, strings.Clone(slug))
+	case s.overAt >= 0:
+		return tooManyDefinitions(src, s.overAt, strings.Clone(slug))
+	case s.workAt >= 0:
+		return tooMuchNesting(src, s.workAt, strings.Clone(slug))
+	}
+	return nil
+}
+
+// lineTotals is the line shape of an edit's result as a whole, as
+// checkLimits found it; known is false where nothing computed it yet.
+type lineTotals struct {
+	defLines, work int
+	known          bool
+}
+
 // checkLimits applies the limits to an edit's result out: the new bytes
 // nest no deeper than MaxNesting, and the result has no more than
 // MaxDefinitions definition lines and MaxNestingWork of nesting. Lines are
 // read one by one (see scanLines), so only the old and new bytes of the
 // range are read.
 func (d *Document) checkLimits(out []byte, r region) error {
+	_, err := d.limits(out, r)
+	return err
+}
+
+// limits is checkLimits, returning also the line shape of the result, for
+// assemble (see region.lines), so that neither range is scanned twice.
+func (d *Document) limits(out []byte, r region) (lineTotals, error) {
 	text := lineFeeds(out, r.start, r.newEnd)
 	old := d.linesIn(r)
-	s := scanLines(text, r.start, r.newEnd, shape{defLines: d.defLines - old.defLines, work: d.nestWork - old.work})
-	switch {
-	case s.deepAt >= 0:
-		return tooDeep(out, s.deepAt, strings.Clone(r.slug))
-	case s.overAt >= 0:
-		return tooManyDefinitions(out, s.overAt, strings.Clone(r.slug))
-	case s.workAt >= 0:
-		return tooMuchNesting(out, s.workAt, strings.Clone(r.slug))
+	rest := shape{defLines: d.defLines - old.defLines, work: d.nestWork - old.work}
+	s := scanLines(text, r.start, r.newEnd, rest)
+	if err := s.refusal(out, r.slug); err != nil {
+		return lineTotals{}, err
 	}
-	return nil
+	return lineTotals{defLines: rest.defLines + s.defLines, work: rest.work + s.work, known: true}, nil
 }
 
 // linesIn is the line shape of d in the old bytes of r.
@@ -218,8 +243,11 @@ func (d *Document) linesIn(r region) shape {
 
 // linesAfter is the line shape (definition lines and nesting work) of the
 // result of an edit whose text (its source with lone "\r" as "\n") has the
-// new bytes of r.
+// new bytes of r: r.lines when checkLimits computed it, else scanned.
 func (d *Document) linesAfter(text []byte, r region) (defLines, work int) {
+	if r.lines.known {
+		return r.lines.defLines, r.lines.work
+	}
 	old, added := d.linesIn(r), scanLines(text, r.start, r.newEnd, shape{})
 	return d.defLines - old.defLines + added.defLines, d.nestWork - old.work + added.work
 }

@@ -52,13 +52,8 @@ func parse(src []byte) (doc *Document, sc *scan, err error) {
 	d := &Document{Source: src, text: text, Newline: detectNewline(src)}
 	d.FrontMatter, d.body = frontMatterOf(src, text)
 	lines := scanLines(text, d.body, len(text), shape{})
-	switch {
-	case lines.deepAt >= 0:
-		return nil, nil, tooDeep(src, lines.deepAt, "")
-	case lines.overAt >= 0:
-		return nil, nil, tooManyDefinitions(src, lines.overAt, "")
-	case lines.workAt >= 0:
-		return nil, nil, tooMuchNesting(src, lines.workAt, "")
+	if err := lines.refusal(src, ""); err != nil {
+		return nil, nil, err
 	}
 	sc = scanBlocks(text, d.body, len(text), d.body, true)
 	d.raw, d.hasRefs, d.openEnd, d.defLines, d.nestWork = sc.headings, sc.hasRefs, sc.openAtEnd(), lines.defLines, lines.work

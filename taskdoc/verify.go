@@ -48,6 +48,9 @@ type region struct {
 	// copy it (strings.Clone): a region that leaked a field to the heap
 	// would take the check closure there with it on every edit.
 	slug string
+	// lines is the line shape of the result, once checkLimits found it
+	// (see linesAfter).
+	lines lineTotals
 }
 
 // finish verifies an edit's result and returns it as a Document, with the
@@ -59,9 +62,11 @@ func (d *Document) finish(out []byte, r region) (*Document, *Task, error) {
 		!bytes.Equal(out[:r.start], src[:r.start]) || !bytes.Equal(out[r.newEnd:], src[r.oldEnd:]) {
 		return nil, nil, &Error{Code: CodeEditChangedOutside, Msg: "the edit changed bytes outside the task; nothing was written"}
 	}
-	if err := d.checkLimits(out, r); err != nil {
+	lines, err := d.limits(out, r)
+	if err != nil {
 		return nil, nil, err
 	}
+	r.lines = lines
 	if nd, t, done, err := d.checkLocal(out, r); done {
 		if err != nil {
 			return nil, nil, err
