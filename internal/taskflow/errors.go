@@ -32,15 +32,15 @@ func at(err error, path, file, slug string) error {
 			Msg: fmt.Sprintf("%s: %v", path, err)}
 	}
 	copied := *e
+	if slug != "" {
+		copied.Slug = slug
+	}
 	if file != "" && copied.Path != "" && copied.Path != path && copied.Path != file {
-		return &copied
+		return &copied // about another file: it keeps its path and message
 	}
 	copied.Path = path
 	if copied.Msg != "" && !strings.Contains(copied.Msg, path) && (file == "" || !strings.Contains(copied.Msg, file)) {
 		copied.Msg = path + ": " + copied.Msg
-	}
-	if slug != "" {
-		copied.Slug = slug
 	}
 	return &copied
 }
