@@ -125,6 +125,9 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 	if err != nil {
 		return Entry{}, t.at(err)
 	}
+	// The plan is read before the journal is locked, so that parsing it
+	// does not hold the lock; its verdict is used only for a new entry.
+	missing := j.taskExists(ctx, t)
 	var added Entry
 	_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) {
 		entries, err := parseJournal(current, t.file)
@@ -146,8 +149,8 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 		}
 		// A retry is answered above even once the task left its plan; a
 		// new entry needs the task.
-		if err := j.taskExists(ctx, t); err != nil {
-			return nil, err
+		if missing != nil {
+			return nil, missing
 		}
 		e.Sequence = 1
 		if len(entries) > 0 {
@@ -279,7 +282,8 @@ func parseTask(address string) (target, error) {
 	if a.Slug == "" {
 		return bad(fmt.Sprintf("names a document, not a task: give the task's slug, like %s#implement-jwt-signing", a.Path))
 	}
-	if a.Slug == "." || a.Slug == ".." || strings.ContainsAny(a.Slug, "/\\") {
+	// ParseAddress refuses backslashes, so only '/' is left to refuse here.
+	if a.Slug == "." || a.Slug == ".." || strings.Contains(a.Slug, "/") {
 		return bad("has a slug that no task has and that cannot name a file")
 	}
 	doc := strings.TrimPrefix(a.Path, "/") // "api/auth.md": a folder named like the document file cannot clash with another document's journal
@@ -303,7 +307,7 @@ func fileSlug(slug string) string {
 	if len(slug) <= maxSlugName {
 		return slug
 	}
-	cut := 160
+	cut := maxSlugName
 	for cut > 0 && !utf8.RuneStart(slug[cut]) {
 		cut--
 	}
