@@ -14,29 +14,50 @@ import (
 // dependencies in the document never leads back to where it started
 // (DEPENDENCY_CYCLE, naming the cycle). Dependencies on other documents
 // are read as addresses only: they can close no cycle inside this one.
+//
+// Only the tasks the walk reaches from the changed ones are read, so an
+// edit of a task without dependencies costs nothing, and a field written
+// badly by hand elsewhere blocks no edit that does not lead to it.
 func (f Flow) CheckDependencies(doc *taskdoc.Document, changed []*taskdoc.Task) error {
-	edges := map[string][]string{}
-	for i := range doc.Tasks {
-		t := &doc.Tasks[i]
-		deps, err := t.Dependencies()
+	edges := map[string][]string{} // read so far: slug -> same-document dependencies
+	depsOf := func(t *taskdoc.Task) ([]string, error) {
+		if deps, ok := edges[t.Slug]; ok {
+			return deps, nil
+		}
+		all, err := t.Dependencies()
+		if err != nil {
+			return nil, err
+		}
+		deps := []string{}
+		for _, d := range all {
+			if d.Document == "" || d.Document == f.Path {
+				deps = append(deps, d.Slug)
+			}
+		}
+		edges[t.Slug] = deps
+		return deps, nil
+	}
+	for _, t := range changed {
+		deps, err := depsOf(t)
 		if err != nil {
 			return f.At(err, t.Slug)
 		}
-		for _, d := range deps {
-			if d.Document == "" || d.Document == f.Path {
-				edges[t.Slug] = append(edges[t.Slug], d.Slug)
-			}
-		}
-	}
-	for _, t := range changed {
-		for _, dep := range edges[t.Slug] {
+		for _, dep := range deps {
 			if _, err := doc.Task(dep); err != nil {
 				e := f.At(err, dep).(*taskdoc.Error)
 				e.Msg = fmt.Sprintf("task %q in %s depends on %q, which %s has no task of", t.Slug, f.Path, "#"+dep, f.Path)
 				return e
 			}
 		}
-		if cycle := findCycle(edges, t.Slug); cycle != nil {
+		next := func(slug string) []string {
+			task, err := doc.Task(slug)
+			if err != nil {
+				return nil // a missing or repeated slug leads nowhere
+			}
+			deps, _ := depsOf(task) // an unreadable field leads nowhere
+			return deps
+		}
+		if cycle := findCycle(next, t.Slug); cycle != nil {
 			return &taskdoc.Error{Code: taskdoc.CodeDependencyCycle, Path: f.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("the dependencies of %s make a cycle: %s", f.Path, strings.Join(cycle, " -> "))}
 		}
@@ -67,21 +88,22 @@ func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old string) error {
 }
 
 // findCycle returns a cycle through start, as "#a", "#b", ..., "#a", or
-// nil. It walks depth first, each task once.
-func findCycle(edges map[string][]string, start string) []string {
+// nil. It walks depth first, each task once; next gives a task's
+// dependencies.
+func findCycle(next func(slug string) []string, start string) []string {
 	var path []string
 	done := map[string]bool{}
 	var walk func(slug string) bool
 	walk = func(slug string) bool {
 		path = append(path, "#"+slug)
-		for _, next := range edges[slug] {
-			if next == start {
+		for _, dep := range next(slug) {
+			if dep == start {
 				path = append(path, "#"+start)
 				return true
 			}
-			if !done[next] {
-				done[next] = true
-				if walk(next) {
+			if !done[dep] {
+				done[dep] = true
+				if walk(dep) {
 					return true
 				}
 			}

@@ -90,3 +90,14 @@ func TestTaskDependencies(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, deps)
 }
+
+// A Depends-On written badly by hand on one task blocks no edit of a task
+// whose dependencies do not lead to it.
+func TestBadDependencyElsewhereBlocksNothing(t *testing.T) {
+	doc, err := taskdoc.Parse([]byte(chain + "\n### D\n\n- Depends-On: soon\n"))
+	require.NoError(t, err)
+	_, _, err = flow.Edit(doc, "b", taskdoc.Edit{Content: "- Status: pending\n- Depends-On: #a\n\nNow with a body."})
+	require.NoError(t, err)
+	_, _, err = flow.Edit(doc, "d", taskdoc.Edit{Content: "- Depends-On: later"})
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidAddress, "the task's own field is still checked")
+}
