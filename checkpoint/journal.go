@@ -257,11 +257,7 @@ type target struct {
 // at names the task in err: the address's path unless err is about the
 // journal file, whose name it keeps (a PARSE_ERROR's line is in that file).
 func (t target) at(err error) error {
-	err = taskflow.Flow{Path: t.path, File: t.plan}.At(err, t.slug)
-	if e, ok := err.(*taskdoc.Error); ok && e.Slug == "" {
-		e.Slug = t.slug // At returns a copy
-	}
-	return err
+	return taskflow.Flow{Path: t.path, File: t.plan}.At(err, t.slug)
 }
 
 // parseTask parses the address of a task in a document under docs/.
