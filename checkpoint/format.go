@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // journalTitle is the first line of a new journal.
@@ -15,7 +17,7 @@ func journalTitle(address string) string { return "# Checkpoints: " + address }
 // blank line, in the journal's own line endings. The bytes already there
 // are kept as they are.
 func appendEntry(journal []byte, e Entry) []byte {
-	eol := lineEnding(journal)
+	eol := taskdoc.LineEnding(journal)
 	out := make([]byte, 0, len(journal)+2*len(eol)+len(e.Summary)+len(e.Detail)+128)
 	out = append(out, journal...)
 	if len(out) > 0 && !endsLine(out) {
@@ -193,18 +195,6 @@ func infoString(detail string) string {
 		return "json"
 	}
 	return "text"
-}
-
-// lineEnding is the first line ending of src, "\n" when it has none.
-func lineEnding(src []byte) string {
-	i := bytes.IndexAny(src, "\r\n")
-	switch {
-	case i < 0 || src[i] == '\n':
-		return "\n"
-	case i+1 < len(src) && src[i+1] == '\n':
-		return "\r\n"
-	}
-	return "\r"
 }
 
 func endsLine(b []byte) bool {

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -241,27 +240,8 @@ func (p *parser) fenceEnd(i int, f fence) int {
 
 // errorAt is a PARSE_ERROR pointing at the start of ln.
 func (p *parser) errorAt(ln line, msg string) error {
-	lineNo, col := taskdoc.Position([]byte(p.src), ln.start)
-	return &taskdoc.Error{Code: taskdoc.CodeParse, Path: p.file, Line: lineNo, Column: col, Offset: ln.start,
-		Excerpt: excerpt(ln.text), Msg: p.file + ": " + msg}
-}
-
-// excerptRunes is about how many characters of a line an error quotes.
-const excerptRunes = 60
-
-func excerpt(s string) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= excerptRunes {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == excerptRunes {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
+	return taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeParse, Path: p.file, Msg: p.file + ": " + msg},
+		[]byte(p.src), ln.start)
 }
 
 // fence is an opening code fence.

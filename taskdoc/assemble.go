@@ -46,7 +46,7 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 		return nil
 	}
 	delta := r.newEnd - r.oldEnd
-	nd := &Document{Source: out, text: text, Newline: detectNewline(out), body: d.body, openEnd: d.openEnd,
+	nd := &Document{Source: out, text: text, Newline: LineEnding(out), body: d.body, openEnd: d.openEnd,
 		hasRefs: d.hasRefs || sc.hasRefs, // the old range defined none: see scanRegion
 	}
 	nd.defLines, nd.nestWork = d.linesAfter(text, r)

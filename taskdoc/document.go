@@ -136,7 +136,7 @@ func (d *Document) Task(slug string) (*Task, error) {
 		for k, i := range same {
 			lines[k] = itoa(d.Tasks[i].Line)
 		}
-		return nil, errorAt(&Error{Code: CodeDuplicateTask, Slug: slug,
+		return nil, ErrorAt(&Error{Code: CodeDuplicateTask, Slug: slug,
 			Msg: "tasks on lines " + strings.Join(lines, ", ") + " share the slug " + quote(slug) + "; rename all but one"},
 			d.Source, d.Tasks[same[1]].Span.Start)
 	}

@@ -426,7 +426,7 @@ func (d *Document) checkTitle(title string, self int) (string, error) {
 
 func (d *Document) checkSlugFree(slug string, self int) error {
 	if i, ok := d.bySlug[slug]; ok && i != self {
-		return errorAt(&Error{Code: CodeDuplicateTask, Slug: slug,
+		return ErrorAt(&Error{Code: CodeDuplicateTask, Slug: slug,
 			Msg: "a task with the slug " + quote(slug) + " already exists"}, d.Source, d.Tasks[i].Span.Start)
 	}
 	return nil

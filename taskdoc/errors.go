@@ -117,9 +117,10 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// errorAt points err, when it is an *Error that points nowhere yet, at the
-// byte offset of src, and returns it.
-func errorAt(err error, src []byte, offset int) error {
+// ErrorAt points err, when it is an *Error that points nowhere yet, at the
+// byte offset of src (Line, Column, Offset and an Excerpt of the line), and
+// returns it: also for packages that report positions in files they read.
+func ErrorAt(err error, src []byte, offset int) error {
 	var e *Error
 	if !errors.As(err, &e) || e.Line > 0 {
 		return err

@@ -76,7 +76,7 @@ func parseFrontMatter(src []byte, start int) FrontMatter {
 	format := frontmatter.NewFormat(delim, delim, yamlOrTOML(name))
 	if _, err := frontmatter.Parse(bytes.NewReader(rest[:end]), &values, format); err != nil {
 		e := &Error{Code: CodeParse, Msg: "the " + name + " front matter does not decode", Err: err}
-		fm.Err = errorAt(e, src, start+decodeErrorAt(rest[:end], first, err))
+		fm.Err = ErrorAt(e, src, start+decodeErrorAt(rest[:end], first, err))
 		return fm
 	}
 	fm.Values = values

@@ -121,7 +121,7 @@ func (d *Document) checkLabels(out []byte, r region, before, after []parser.Refe
 	if c.verb == "add" {
 		uses = "uses or defines"
 	}
-	return errorAt(&Error{Code: CodeEditChangedOutside, Slug: strings.Clone(r.slug),
+	return ErrorAt(&Error{Code: CodeEditChangedOutside, Slug: strings.Clone(r.slug),
 		Msg: "the edit would " + c.verb + " the link reference definition of " + quote(c.label) +
 			", a label that text outside task " + quote(r.slug) + " " + uses + "; nothing was written"},
 		out, at)

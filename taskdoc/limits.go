@@ -169,14 +169,14 @@ func mayDefine(rest []byte) bool {
 // tooDeep is the refusal of a document nested deeper than MaxNesting at
 // the line starting at at.
 func tooDeep(src []byte, at int, slug string) error {
-	return errorAt(&Error{Code: CodeTooComplex, Slug: slug,
+	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
 		Msg: "lists and block quotes nest more than " + strconv.Itoa(MaxNesting) + " levels deep"}, src, at)
 }
 
 // tooMuchNesting is the refusal of a document whose lines together nest
 // past MaxNestingWork, the first line past it at at.
 func tooMuchNesting(src []byte, at int, slug string) error {
-	return errorAt(&Error{Code: CodeTooComplex, Slug: slug,
+	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
 		Msg: "too many lines nest lists and block quotes deeply (the sum of the squares of their depths passes " +
 			strconv.Itoa(MaxNestingWork) + ")"}, src, at)
 }
@@ -184,7 +184,7 @@ func tooMuchNesting(src []byte, at int, slug string) error {
 // tooManyDefinitions is the refusal of a document with more than
 // MaxDefinitions definition lines, the first one past it at at.
 func tooManyDefinitions(src []byte, at int, slug string) error {
-	return errorAt(&Error{Code: CodeTooComplex, Slug: slug,
+	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
 		Msg: "more than " + strconv.Itoa(MaxDefinitions) + " lines start a link reference definition"}, src, at)
 }
 

@@ -36,7 +36,7 @@ func CheckUTF8(src []byte) error {
 		}
 		at += size
 	}
-	return errorAt(&Error{Code: CodeInvalidUTF8, Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[at])}, src, at)
+	return ErrorAt(&Error{Code: CodeInvalidUTF8, Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[at])}, src, at)
 }
 
 // lineEnds counts the line endings in src[from:to]. A "\r\n" counts once,
@@ -167,8 +167,9 @@ func trimBlankLinesBefore(src []byte, floor, end int) int {
 	return end
 }
 
-// detectNewline returns the document's first line ending, "\n" if none.
-func detectNewline(src []byte) string {
+// LineEnding returns src's first line ending ("\n", "\r\n" or "\r"), or
+// "\n" if it has none: the line ending text added to src should use.
+func LineEnding(src []byte) string {
 	i := bytes.IndexAny(src, "\r\n")
 	switch {
 	case i < 0 || src[i] == '\n':

@@ -49,7 +49,7 @@ func parse(src []byte) (doc *Document, sc *scan, err error) {
 		return nil, nil, err
 	}
 	text := lineFeeds(src, 0, len(src))
-	d := &Document{Source: src, text: text, Newline: detectNewline(src)}
+	d := &Document{Source: src, text: text, Newline: LineEnding(src)}
 	d.FrontMatter, d.body = frontMatterOf(src, text)
 	lines := scanLines(text, d.body, len(text), shape{})
 	if err := lines.refusal(src, ""); err != nil {

@@ -133,7 +133,7 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	}
 	nt, m := buildTask(sc, tops, r.newEnd)
 	if err := r.check(&nt, &m); err != nil {
-		return nil, nil, true, errorAt(err, sc.src, nt.HeadingSpan.Start)
+		return nil, nil, true, ErrorAt(err, sc.src, nt.HeadingSpan.Start)
 	}
 	if nd = d.assemble(out, r, sc, []Task{nt}, []taskMeta{m}); nd == nil {
 		return nil, nil, false, nil
@@ -250,10 +250,10 @@ func (d *Document) checkTaskHeadings(sc *scan, tops []topBlock, r region) error 
 		h := sc.headings[tb.heading]
 		switch {
 		case k == 0 && h.level != level:
-			return errorAt(d.invalid(r, "the task heading does not read as a level-"+strconv.Itoa(level)+" heading"),
+			return ErrorAt(d.invalid(r, "the task heading does not read as a level-"+strconv.Itoa(level)+" heading"),
 				sc.src, h.span.Start)
 		case k > 0 && h.level <= level:
-			return errorAt(d.headingTooHigh(r, h.level, h.text, level), sc.src, h.span.Start)
+			return ErrorAt(d.headingTooHigh(r, h.level, h.text, level), sc.src, h.span.Start)
 		}
 	}
 	return nil
@@ -274,7 +274,7 @@ func (d *Document) swallowed(r region, next rawHeading, sc *scan) error {
 			at = tb.start
 		}
 	}
-	return errorAt(d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+
+	return ErrorAt(d.invalid(r, "the new text leaves a block open (such as an unclosed code fence or HTML block) "+
 		"that would swallow the heading "+quote(next.text)+" after the task"), sc.src, at)
 }
 
@@ -318,7 +318,7 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 	if err != nil {
 		refusal := d.invalid(r, "the edited document does not parse: "+err.Error())
 		if e, ok := err.(*Error); ok && e.Line > 0 {
-			refusal = errorAt(refusal, out, e.Offset)
+			refusal = ErrorAt(refusal, out, e.Offset)
 		}
 		return fail(refusal)
 	}
@@ -329,7 +329,7 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 	before := outsideOutline(d.Headings, r.start, r.oldEnd, r.newEnd-r.oldEnd)
 	after := outsideOutline(nd.Headings, r.start, r.newEnd, 0)
 	if at, same := firstDifference(before, after); !same {
-		return fail(errorAt(d.invalid(r, "the edit would change headings outside the task"), out, at))
+		return fail(ErrorAt(d.invalid(r, "the edit would change headings outside the task"), out, at))
 	}
 	if !r.task {
 		if len(nd.Tasks) != len(d.Tasks)-1 {
@@ -351,13 +351,13 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 		case h.Level == level && found < 0:
 			found = i
 		case h.Level <= level:
-			return fail(errorAt(d.headingTooHigh(r, h.Level, h.Text, level), out, h.Span.Start))
+			return fail(ErrorAt(d.headingTooHigh(r, h.Level, h.Text, level), out, h.Span.Start))
 		}
 	}
 	for i := range nd.Tasks {
 		if found >= 0 && nd.Tasks[i].Span.Start == nd.Headings[found].Span.Start {
 			if err := r.check(&nd.Tasks[i], &nd.metas[i]); err != nil {
-				return fail(errorAt(err, out, nd.Tasks[i].HeadingSpan.Start))
+				return fail(ErrorAt(err, out, nd.Tasks[i].HeadingSpan.Start))
 			}
 			return nd, &nd.Tasks[i], nil
 		}
