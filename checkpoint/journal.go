@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -117,6 +118,34 @@ func New(ws *workspace.Workspace, opts ...Option) *Journal {
 // A journal that does not read (see the package doc) is PARSE_ERROR, and
 // Add writes nothing until a person repairs it.
 func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) {
+	return j.add(ctx, task, e, nil)
+}
+
+// AddClaimed is Add for an agent that works on the task under a claim
+// (package plan): agent, the claimant, records e (e.Agent is set to it) and
+// presents token, the fencing token of its claim on the task, or 0 when it
+// holds none. Under the lock of the claims of the task's document, the entry
+// is added only if token is the task's current claim held by agent, or if it
+// is 0 and no agent holds the task; otherwise it is STALE_CLAIM and nothing
+// is written (the claim was taken over, released or replaced, or another
+// agent holds the task). A keyed retry (e.Key) is answered as Add answers it
+// only when the fence lets the call through. An empty agent is
+// INVALID_ARGUMENTS.
+func (j *Journal) AddClaimed(ctx context.Context, task string, e Entry, agent string, token int64) (Entry, error) {
+	if strings.TrimSpace(agent) == "" {
+		return Entry{}, invalid("a claimed checkpoint needs the agent that holds the claim")
+	}
+	e.Agent = agent
+	return j.add(ctx, task, e, &claimFence{agent: strings.TrimSpace(agent), token: token})
+}
+
+// claimFence is the claim a claimant's write presents.
+type claimFence struct {
+	agent string
+	token int64
+}
+
+func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) (Entry, error) {
 	t, err := parseTask(task)
 	if err != nil {
 		return Entry{}, err
@@ -129,7 +158,7 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 	// does not hold the lock; its verdict is used only for a new entry.
 	missing := j.taskExists(ctx, t)
 	var added Entry
-	_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) {
+	apply := func(current []byte) ([]byte, error) {
 		entries, err := parseJournal(current, t.file)
 		if err != nil {
 			return nil, err
@@ -171,11 +200,53 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 		}
 		added = e
 		return appendEntry(current, e), nil
-	})
+	}
+	if f == nil {
+		_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) { return apply(current) })
+	} else {
+		err = j.addFenced(ctx, t, f, apply)
+	}
 	if err != nil {
 		return Entry{}, t.at(err)
 	}
 	return added, nil
+}
+
+// addFenced runs apply on the journal under the locks of the journal and
+// of the claims of its document, once the fence lets f through.
+func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, apply func([]byte) ([]byte, error)) error {
+	claimsFile := claims.FileOf(t.plan)
+	return j.ws.Lock(ctx, []string{t.file, claimsFile}, func(tx *workspace.Tx) error {
+		held, err := readOptional(tx, claimsFile)
+		if err != nil {
+			return err
+		}
+		state, err := claims.Decode(t.plan, claimsFile, held)
+		if err != nil {
+			return err
+		}
+		if err := state.Check(t.path, t.slug, f.agent, f.token); err != nil {
+			return err
+		}
+		current, err := readOptional(tx, t.file)
+		if err != nil {
+			return err
+		}
+		out, err := apply(current)
+		if err != nil || out == nil {
+			return err
+		}
+		return tx.Write(t.file, out)
+	})
+}
+
+// readOptional reads name under tx; a missing file is nil.
+func readOptional(tx *workspace.Tx, name string) ([]byte, error) {
+	data, _, err := tx.Read(name)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return nil, nil
+	}
+	return data, err
 }
 
 // List returns entries of the journal of task, newest first, selected by q.

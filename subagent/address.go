@@ -2,7 +2,6 @@ package subagent
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -43,23 +42,8 @@ func documentTarget(document string) (target, error) {
 	return t, nil
 }
 
-// parseTarget checks the folder before anything else, so that a
-// coordinator address gets the error that points to the right system
-// whether or not it has a slug. Addresses in /coordinator/ and /archived/
-// belong to other systems: a caller who writes them means the coordinator
-// list or an archive, so they are refused rather than read as documents.
+// parseTarget parses an address under docs/ (taskflow.ParseDocs).
 func parseTarget(address string) (target, error) {
-	a, err := taskdoc.ParseAddress(address)
-	if err != nil {
-		path, slug, _ := strings.Cut(address, "#")
-		return target{path: path, slug: slug}, taskflow.At(err, path, slug)
-	}
-	t := target{path: a.Path, slug: a.Slug, name: a.File()}
-	if folder := a.Folder(); folder != taskdoc.FolderDocs {
-		first, _, _ := strings.Cut(strings.TrimPrefix(a.Path, "/"), "/")
-		return t, &taskdoc.Error{Code: taskdoc.CodeInvalidNamespace, Path: a.Path, Slug: a.Slug,
-			Msg: fmt.Sprintf("%s is in /%s/, which subagent tasks do not use: they live in documents under %s/ (use the coordinator for /%s/, the archive for /%s/)",
-				a.Path, first, taskdoc.FolderDocs, taskdoc.FolderCoordinator, taskdoc.FolderArchived)}
-	}
-	return t, nil
+	t, err := taskflow.ParseDocs(address)
+	return target{path: t.Path, slug: t.Slug, name: t.File}, err
 }

@@ -96,15 +96,15 @@ type Part struct {
 
 // Cut reports a part that Fit dropped or shortened.
 type Cut struct {
-	Kind Kind
-	Name string
+	Kind Kind   `json:"kind"`
+	Name string `json:"name"`
 	// Tokens is how many estimated tokens the cut took out: the whole
 	// part's estimate when it was dropped, the difference when it was
 	// shortened.
-	Tokens int
+	Tokens int `json:"tokens"`
 	// Shortened is true when the part was kept with the end of its text
 	// cut off, false when it was dropped.
-	Shortened bool
+	Shortened bool `json:"shortened"`
 }
 
 // TruncationMark ends a shortened text, so that a reader knows there was

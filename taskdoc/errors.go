@@ -229,9 +229,14 @@ func CodeOf(err error) Code {
 // Agents (package agent).
 const (
 	CodeAgentNotFound Code = "AGENT_NOT_FOUND"
+	// CodeStaleClaim: a write on a claimed task that does not present the
+	// task's current claim (its holder and fencing token), because the
+	// claim was taken over, released or replaced; it writes nothing.
+	CodeStaleClaim Code = "STALE_CLAIM"
 )
 
 // Sentinels of the agent codes, for errors.Is.
 var (
 	ErrAgentNotFound = &Error{Code: CodeAgentNotFound}
+	ErrStaleClaim    = &Error{Code: CodeStaleClaim}
 )

@@ -31,3 +31,12 @@ const KeyError = "Error"
 // KeyDependsOn lists the tasks a task waits for: task addresses, "#slug"
 // in the same document or "/doc.md#slug" in another, separated by commas.
 const KeyDependsOn = "Depends-On"
+
+// KeyAssignee names the agent holding the task's claim (package plan): the
+// claim's holder, shown in the plan for people; the claim itself, with its
+// fencing token, is kept under .taskmd/claims.
+const KeyAssignee = "Assignee"
+
+// KeyPlan holds the approach an agent recorded for the task (package
+// plan, seed 002's task_set_plan), on one line.
+const KeyPlan = "Plan"

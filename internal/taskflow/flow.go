@@ -104,7 +104,9 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 // paused, blocked, skipped, pending, or failed with an error text (text,
 // recorded in the task's Error field; required). Completed is Complete's,
 // with a note. A move the status machine does not list is
-// INVALID_TRANSITION naming from and to.
+// INVALID_TRANSITION naming from and to. A move to the status the task has
+// already is a retry: the task is returned and nothing changes (a failed
+// task given another error text records it).
 func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, text string) (*taskdoc.Document, *taskdoc.Task, error) {
 	status, err := taskdoc.ParseStatus(string(to))
 	if err != nil {
@@ -118,11 +120,18 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := taskdoc.CheckMove(taskdoc.MoveUpdate, task.Status, status); err != nil {
+	text = taskdoc.FoldLine(text)
+	if status == task.Status {
+		// A retry of the update that made it: answered, nothing written. A
+		// failed task failing again with another text records that text.
+		if v, _ := task.Field(taskdoc.KeyError); status != taskdoc.StatusFailed || v == text {
+			return doc, task, nil
+		}
+	}
+	if err := taskdoc.CheckMove(taskdoc.MoveUpdate, task.Status, status); err != nil && !(status == task.Status && status == taskdoc.StatusFailed) {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, task.Status, status)}
 	}
-	text = taskdoc.FoldLine(text)
 	if status == taskdoc.StatusFailed {
 		if text == "" {
 			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,

@@ -30,7 +30,9 @@ var layers = map[string][]string{
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"archive":             {"taskdoc", "workspace", "coordinator"},
-	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow"},
+	"internal/claims":     {"taskdoc"},
+	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},
+	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 }
 

@@ -1,0 +1,147 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Claim is a task held by an agent.
+type Claim struct {
+	Task  string `json:"task_id"`  // "/api/auth.md#implement-jwt-signing"
+	Agent string `json:"agent_id"` // the holder
+	// Token is the claim's fencing token: it grows with every new claim of
+	// the task and survives restarts. The holder presents it
+	// (Claimant.Token) with every write it makes on the task.
+	Token   int64     `json:"token"`
+	Claimed time.Time `json:"claimed"` // when the claim was made (UTC)
+	// TookOverFrom is the agent that held the task before, whose lease ran
+	// out (it went offline or was unregistered); "" when the task was free.
+	TookOverFrom string `json:"took_over_from,omitempty"`
+}
+
+// ClaimResult answers Claim, with the seed's field names.
+type ClaimResult struct {
+	Success bool `json:"success"`
+	// AlreadyClaimedBy is the agent holding the task, when another agent
+	// does and it is online (Success is false).
+	AlreadyClaimedBy string `json:"already_claimed_by,omitempty"`
+	// Claim is the claim the agent holds (Success is true).
+	Claim *Claim `json:"claim,omitempty"`
+}
+
+// Claim claims task for agentID (seed 002's task_claim), atomically across
+// goroutines and processes: of agents claiming one free task at once,
+// exactly one succeeds and every other is told who holds it.
+//
+//   - A task no agent holds is claimed: it gets a new fencing token, and its
+//     Assignee field in the plan names the agent.
+//   - The holder claiming again succeeds with the claim it holds (same
+//     token): a retried claim changes nothing.
+//   - A task held by another agent that is online is not claimed: Success is
+//     false and AlreadyClaimedBy names the holder.
+//   - A task whose holder is offline (its heartbeats stopped for longer than
+//     the timeout) or unregistered is taken over: a new claim with a new
+//     token, TookOverFrom naming the previous holder, recorded in the
+//     claims file. Every later write of the previous holder presenting its
+//     old token is STALE_CLAIM.
+//
+// The task's status is not changed: a stranded task in progress stays in
+// progress for its new holder, a pending one is started with UpdateStatus.
+// A completed or skipped task cannot be claimed (INVALID_TRANSITION). An
+// agent that is not registered is AGENT_NOT_FOUND, a task that does not
+// exist TASK_NOT_FOUND or DOCUMENT_NOT_FOUND; nothing is written then.
+func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, error) {
+	t, err := taskTarget(task)
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	if _, err := p.agents.Get(ctx, agentID); err != nil {
+		return ClaimResult{}, err
+	}
+	var res ClaimResult
+	err = p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+		tk, err := doc.Task(t.Slug)
+		if err != nil {
+			return nil, false, err
+		}
+		if tk.Status.Final() {
+			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
+				Msg: fmt.Sprintf("task %q in %s is %s: there is nothing left to claim", t.Slug, t.Path, tk.Status)}
+		}
+		cur := st.Holder(t.Slug)
+		changed := false
+		switch {
+		case cur.Agent == agentID:
+		case cur.Agent != "" && p.online(ctx, cur.Agent):
+			res = ClaimResult{AlreadyClaimedBy: cur.Agent}
+			return nil, false, nil
+		default:
+			cur = st.Grant(t.Slug, agentID, cur.Agent, p.cfg.Now())
+			changed = true
+		}
+		res = ClaimResult{Success: true, Claim: &Claim{Task: t.Address(), Agent: cur.Agent, Token: cur.Token,
+			Claimed: cur.Claimed, TookOverFrom: cur.TookOverFrom}}
+		if v, _ := tk.Field(taskdoc.KeyAssignee); v == agentID {
+			return nil, changed, nil
+		}
+		nd, _, err := doc.SetField(t.Slug, taskdoc.KeyAssignee, agentID)
+		if err != nil {
+			return nil, false, err
+		}
+		return nd.Source, changed, nil
+	})
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	return res, nil
+}
+
+// online reports whether agent id is registered and online now; an agent
+// that cannot be read is taken as offline (its lease is over).
+func (p *Plans) online(ctx context.Context, id string) bool {
+	a, err := p.agents.Get(ctx, id)
+	return err == nil && a.Online
+}
+
+// Release gives up the claim c holds on task (seed 002's task_release):
+// the task is free for any agent, and its Assignee field is removed. Only
+// the holder may release, presenting its claim: any other Claimant is
+// STALE_CLAIM and nothing is written. A retried Release (the claim c
+// presents was the task's last, and was released) succeeds without
+// writing. The task's status is not changed: a released task in progress
+// is offered again by NextTasks.
+func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
+	t, err := taskTarget(task)
+	if err != nil {
+		return err
+	}
+	if c.Agent == "" || c.Token == 0 {
+		return invalid(fmt.Sprintf("releasing %s needs the holder's agent id and its claim's token", task))
+	}
+	return p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+		tk, err := doc.Task(t.Slug)
+		if err != nil {
+			return nil, false, err
+		}
+		cur := st.Holder(t.Slug)
+		if cur.Agent == "" && cur.Token == c.Token {
+			return nil, false, nil // released already, by this claim
+		}
+		if err := st.Check(t.Path, t.Slug, c.Agent, c.Token); err != nil {
+			return nil, false, err
+		}
+		st.Release(t.Slug)
+		if _, ok := tk.Field(taskdoc.KeyAssignee); !ok {
+			return nil, true, nil
+		}
+		nd, _, err := doc.RemoveField(t.Slug, taskdoc.KeyAssignee)
+		if err != nil {
+			return nil, false, err
+		}
+		return nd.Source, true, nil
+	})
+}

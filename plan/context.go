@@ -1,0 +1,309 @@
+package plan
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/taskcontext"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Include selects what LoadContext gathers, with the seed's switches.
+type Include struct {
+	WorkflowPlan       bool `json:"workflow_plan"`       // the plan's summary (its text under the title)
+	PriorTaskOutcomes  bool `json:"prior_task_outcomes"` // the outcomes of the plan's other completed tasks
+	DependencyOutcomes bool `json:"dependency_outcomes"` // the outcomes of the tasks this one depends on
+	RecentCheckpoints  int  `json:"recent_checkpoints"`  // the newest N checkpoints of the task's journal
+	AllCheckpoints     bool `json:"all_checkpoints"`     // every checkpoint, for recovery (RecentCheckpoints is then ignored)
+	WorkflowPrompt     bool `json:"workflow_prompt"`     // the workflow prompt the task's Workflow field names
+	References         bool `json:"references"`          // the documents the task's @/ references name
+}
+
+// DefaultInclude is what LoadContext gathers without an Include: everything,
+// with the 5 newest checkpoints.
+func DefaultInclude() Include {
+	return Include{WorkflowPlan: true, PriorTaskOutcomes: true, DependencyOutcomes: true,
+		RecentCheckpoints: 5, WorkflowPrompt: true, References: true}
+}
+
+// DefaultMaxTokens is the budget of LoadContext without ContextOptions.MaxTokens.
+const DefaultMaxTokens = taskcontext.DefaultBudget
+
+// ContextOptions configures LoadContext.
+type ContextOptions struct {
+	Include   *Include              // nil is DefaultInclude
+	MaxTokens int                   // 0 is DefaultMaxTokens; the result never exceeds it under Estimate
+	Estimate  taskcontext.Estimator // nil is taskcontext.DefaultEstimator (about 4 bytes a token)
+}
+
+// Text is a named piece of context: an outcome, a reference, a prompt.
+type Text struct {
+	ID   string `json:"id"` // a task's address, a reference's path, a workflow's name
+	Text string `json:"text"`
+}
+
+// ContextCheckpoint is a checkpoint as the context holds it: its Detail
+// is "" when the budget cut it, or ends with taskcontext.TruncationMark
+// when shortened.
+type ContextCheckpoint struct {
+	Sequence     int       `json:"sequence"`
+	Type         string    `json:"type"`
+	Time         time.Time `json:"time"`
+	Agent        string    `json:"agent,omitempty"`
+	Summary      string    `json:"summary"`
+	FilesChanged []string  `json:"files_changed,omitempty"`
+	Detail       string    `json:"detail,omitempty"`
+}
+
+// PlanContext is the plan a task belongs to.
+type PlanContext struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Summary string `json:"summary,omitempty"` // cut or shortened by the budget
+}
+
+// CurrentTask is the task LoadContext loads.
+type CurrentTask struct {
+	ID       string         `json:"id"`
+	Title    string         `json:"title"`
+	Status   taskdoc.Status `json:"status"`
+	Assignee string         `json:"assignee,omitempty"` // the agent holding its claim, as its Assignee field says
+	Plan     string         `json:"plan,omitempty"`     // its Plan field (task_set_plan)
+	// Text is the task as the budget kept it: its title, fields and body
+	// (shortened, ending with taskcontext.TruncationMark, when the budget
+	// is smaller than the task).
+	Text        string              `json:"text"`
+	Checkpoints []ContextCheckpoint `json:"checkpoints"` // newest first
+}
+
+// TaskContext is the context of a task under a token budget (seed 002's
+// task_load_context), with the seed's field names.
+type TaskContext struct {
+	Workflow           PlanContext `json:"workflow"`
+	CurrentTask        CurrentTask `json:"current_task"`
+	PriorTasks         []Text      `json:"prior_tasks"`         // newest first
+	DependencyOutcomes []Text      `json:"dependency_outcomes"` // in Depends-On order
+	WorkflowPrompt     *Text       `json:"workflow_prompt,omitempty"`
+	References         []Text      `json:"references"`
+	// Missing names what the task asks for that is not there: a workflow
+	// prompt, a reference, a dependency no task has.
+	Missing   []string `json:"missing,omitempty"`
+	Tokens    int      `json:"tokens"`     // the estimate of everything kept: at most MaxTokens
+	MaxTokens int      `json:"max_tokens"` // the budget
+	// Cut lists what the budget dropped or shortened, in the order it did.
+	Cut []taskcontext.Cut `json:"cut"`
+}
+
+// LoadContext gathers the context of task under a token budget: the task,
+// its plan's summary, its workflow prompt, the documents it references,
+// the outcomes of its dependencies and of the plan's other completed
+// tasks, and its checkpoints, as opts.Include selects. The result never
+// exceeds opts.MaxTokens under opts.Estimate: parts are dropped in the
+// order of taskcontext.Fit (checkpoint details, oldest first, then
+// checkpoints, prior outcomes, references deepest first, dependency
+// outcomes, the workflow prompt, the plan summary; the task itself is
+// never dropped, only shortened), and Cut says what went.
+//
+// Everything is read without locks and nothing is written. A task that
+// does not exist is TASK_NOT_FOUND (DOCUMENT_NOT_FOUND for its plan); a
+// negative budget or checkpoint count is INVALID_ARGUMENTS.
+func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOptions) (*TaskContext, error) {
+	t, err := taskTarget(task)
+	if err != nil {
+		return nil, err
+	}
+	inc := DefaultInclude()
+	if opts.Include != nil {
+		inc = *opts.Include
+	}
+	budget := cmp.Or(opts.MaxTokens, DefaultMaxTokens)
+	if budget < 0 || inc.RecentCheckpoints < 0 {
+		return nil, invalid(fmt.Sprintf("max_tokens %d and recent_checkpoints %d must not be negative", opts.MaxTokens, inc.RecentCheckpoints))
+	}
+	v, err := p.view(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	tk, err := v.doc.Task(t.Slug)
+	if err != nil {
+		return nil, t.Flow().At(err, t.Slug)
+	}
+	m := taskcontext.Material{Task: tk, Address: t.Address()}
+	out := &TaskContext{
+		Workflow:           PlanContext{ID: t.Path, Title: v.doc.Title()},
+		CurrentTask:        CurrentTask{ID: t.Address(), Title: tk.Title, Status: tk.Status, Checkpoints: []ContextCheckpoint{}},
+		PriorTasks:         []Text{},
+		DependencyOutcomes: []Text{},
+		References:         []Text{},
+		MaxTokens:          budget,
+		Cut:                []taskcontext.Cut{},
+	}
+	out.CurrentTask.Assignee, _ = tk.Field(taskdoc.KeyAssignee)
+	out.CurrentTask.Plan, _ = tk.Field(taskdoc.KeyPlan)
+	if inc.WorkflowPlan {
+		m.PlanSummary = planSummary(v.doc)
+	}
+	deps := map[string]bool{}
+	if inc.DependencyOutcomes {
+		resolved, err := newResolver(ctx, p.ws, t.Path, v.doc).of(tk)
+		if err != nil {
+			return nil, t.Flow().At(err, t.Slug)
+		}
+		for _, d := range resolved {
+			deps[d.address] = true
+			switch {
+			case d.task == nil:
+				out.Missing = append(out.Missing, d.address)
+			case d.task.Status == taskdoc.StatusCompleted:
+				m.Dependencies = append(m.Dependencies, taskcontext.Outcome{Task: d.address, Text: outcome(d.task)})
+			}
+		}
+	}
+	if inc.PriorTaskOutcomes {
+		m.Prior = priorOutcomes(t.Path, v.doc, tk.Slug, deps)
+	}
+	var entries []checkpoint.Entry
+	if inc.AllCheckpoints || inc.RecentCheckpoints > 0 {
+		q := checkpoint.Query{Limit: inc.RecentCheckpoints}
+		if inc.AllCheckpoints {
+			q.Limit = 0
+		}
+		if entries, err = p.journal.List(ctx, t.Address(), q); err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			m.Checkpoints = append(m.Checkpoints, taskcontext.Checkpoint{Sequence: e.Sequence, Type: string(e.Type),
+				Time: e.Time, Agent: e.Agent, Summary: e.Summary, FilesChanged: e.FilesChanged, Detail: e.Detail})
+		}
+	}
+	var loaded *taskcontext.Context
+	if inc.WorkflowPrompt || inc.References {
+		req := taskcontext.Request{Task: tk, Depth: p.cfg.Depth}
+		if !inc.References {
+			req.Depth = 0
+		}
+		probe := *tk
+		if !inc.WorkflowPrompt {
+			probe.Fields = slices.DeleteFunc(slices.Clone(tk.Fields), func(f taskdoc.Field) bool {
+				return strings.EqualFold(f.Key, taskdoc.KeyWorkflow)
+			})
+			req.Task = &probe
+		}
+		if loaded, err = taskcontext.Load(ctx, p.ws, req); err != nil {
+			return nil, t.Flow().At(err, t.Slug)
+		}
+		out.Missing = append(out.Missing, loaded.Missing...)
+	}
+	kept, cut := taskcontext.Budgeted(loaded, m, budget, opts.Estimate)
+	out.Cut = append(out.Cut, cut...)
+	fill(out, kept, entries, opts.Estimate)
+	return out, nil
+}
+
+// fill sets the fields of out from the parts the budget kept.
+func fill(out *TaskContext, kept []taskcontext.Part, entries []checkpoint.Entry, estimate taskcontext.Estimator) {
+	if estimate == nil {
+		estimate = taskcontext.DefaultEstimator
+	}
+	details := map[string]string{}
+	shown := map[string]bool{}
+	for _, part := range kept {
+		if part.Text != "" {
+			out.Tokens += max(estimate(part.Text), 0)
+		}
+		text := Text{ID: part.Name, Text: part.Text}
+		switch part.Kind {
+		case taskcontext.KindTask:
+			out.CurrentTask.Text = part.Text
+		case taskcontext.KindPlanSummary:
+			out.Workflow.Summary = part.Text
+		case taskcontext.KindWorkflow:
+			out.WorkflowPrompt = &text
+		case taskcontext.KindReference:
+			out.References = append(out.References, text)
+		case taskcontext.KindDependencyOutcome:
+			out.DependencyOutcomes = append(out.DependencyOutcomes, text)
+		case taskcontext.KindPriorOutcome:
+			out.PriorTasks = append(out.PriorTasks, text)
+		case taskcontext.KindCheckpoint:
+			shown[part.Name] = true
+		case taskcontext.KindCheckpointDetail:
+			details[part.Name] = part.Text
+		}
+	}
+	for _, e := range entries {
+		seq := strconv.Itoa(e.Sequence)
+		if !shown[seq] {
+			continue
+		}
+		out.CurrentTask.Checkpoints = append(out.CurrentTask.Checkpoints, ContextCheckpoint{Sequence: e.Sequence,
+			Type: string(e.Type), Time: e.Time, Agent: e.Agent, Summary: e.Summary, FilesChanged: e.FilesChanged,
+			Detail: details[seq]})
+	}
+}
+
+// outcome is what a completed task records of its work: its Note.
+func outcome(t *taskdoc.Task) string {
+	note, _ := t.Field(taskdoc.KeyNote)
+	return note
+}
+
+// priorOutcomes are the outcomes of the completed tasks of doc other than
+// slug and its dependencies, newest completion first (ties: later in the
+// document first).
+func priorOutcomes(path string, doc *taskdoc.Document, slug string, deps map[string]bool) []taskcontext.Outcome {
+	type done struct {
+		date string
+		pos  int
+		o    taskcontext.Outcome
+	}
+	var all []done
+	for i := range doc.Tasks {
+		tk := &doc.Tasks[i]
+		addr := path + "#" + tk.Slug
+		if tk.Slug == slug || deps[addr] || tk.Status != taskdoc.StatusCompleted {
+			continue
+		}
+		date, _ := tk.Field(taskdoc.KeyCompleted)
+		all = append(all, done{date: date, pos: i, o: taskcontext.Outcome{Task: addr, Text: outcome(tk)}})
+	}
+	slices.SortStableFunc(all, func(a, b done) int {
+		return cmp.Or(strings.Compare(b.date, a.date), cmp.Compare(b.pos, a.pos))
+	})
+	out := make([]taskcontext.Outcome, len(all))
+	for i, d := range all {
+		out[i] = d.o
+	}
+	return out
+}
+
+// planSummary is the plan's text between its title and its Tasks section
+// (the whole text before the Tasks section when the title is not first),
+// trimmed.
+func planSummary(doc *taskdoc.Document) string {
+	end := len(doc.Source)
+	if doc.TasksHeading != nil {
+		end = doc.TasksHeading.Span.Start
+	}
+	start := 0
+	for _, h := range doc.Headings {
+		if h.Level == 1 && h.Span.End <= end {
+			start = h.Span.End
+			break
+		}
+	}
+	if start > end {
+		return ""
+	}
+	text := string(doc.Source[start:end])
+	if raw := doc.FrontMatter.Raw; start == 0 && len(raw) > 0 {
+		text = strings.TrimPrefix(strings.TrimPrefix(text, "\ufeff"), string(raw))
+	}
+	return strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+}

@@ -1,0 +1,81 @@
+// Package plan is the agent protocol of seed 002 on the Markdown workspace:
+// several agents working one plan register (package agent), find the next
+// tasks, claim one with a lease, load its context under a token budget,
+// record their approach and checkpoints, report its status, and release it.
+//
+// A plan (the seed's "workflow") is a document under docs/ whose Tasks
+// section holds the tasks: its id is the document's address ("/api/auth.md"),
+// a task's id its address ("/api/auth.md#implement-jwt-signing"). This is not
+// the Workflow field of seed 003, which names a workflow prompt
+// (workflows/<name>.md) a worker follows.
+//
+// # Lifecycle
+//
+//	plans := plan.New(ws)
+//	agents := plans.Agents()
+//	a, _ := agents.Register(ctx, agent.Registration{Name: "worker-1", Runtime: "claude_code"})
+//	next, _ := plans.NextTasks(ctx, "/api/auth.md")
+//	res, _ := plans.Claim(ctx, next[0].ID, a.ID)         // res.Success, or res.AlreadyClaimedBy
+//	me := plan.Claimant{Agent: a.ID, Token: res.Claim.Token}
+//	tc, _ := plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{})
+//	plans.SetTaskPlan(ctx, next[0].ID, me, "RS256, keys from the vault")
+//	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+//	plans.AddCheckpoint(ctx, next[0].ID, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "signer done"})
+//	agents.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{CurrentTask: next[0].ID, Status: "busy"})
+//	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "JWT signing in place"})
+//	agents.Unregister(ctx, a.ID)
+//
+// After a lost context: List(ctx, taskdoc.StatusInProgress), Progress of the
+// plan, then LoadContext with Include.AllCheckpoints.
+//
+// # Claims and leases
+//
+// A claim lasts as long as its agent's heartbeats: once the agent is offline
+// (no heartbeat for the agent timeout, 60 seconds by default) the task is
+// offered again by NextTasks and another agent's Claim takes it over, which is
+// recorded. Each claim has a fencing token that grows with every new claim of
+// the task and survives restarts. Every write a claimant makes (UpdateStatus,
+// SetTaskPlan, AddCheckpoint, Release) presents its Claimant (agent and token)
+// and is checked in the same critical section as the write: a claimant whose
+// claim was taken over, released or replaced gets STALE_CLAIM and nothing is
+// written, so an agent that paused for longer than its lease cannot undo its
+// successor's work. A claimant without a token may write only on a task no
+// agent holds. The zero Claimant (a person, a script) is not fenced.
+//
+// # Where the state lives
+//
+// The holder is the task's Assignee field and the approach its Plan field, in
+// the plan, for people to read; status, Error, Note and Completed as the task
+// systems write them. The claim's token lives in .taskmd/claims (one JSON file
+// per plan, written only under the plan's lock, in the same critical section
+// as the write it guards); agents and heartbeats in .taskmd/agents, so a
+// heartbeat never rewrites a plan; checkpoints in the task's journal under
+// checkpoints/ (package checkpoint), so recording one never rewrites the plan
+// either. Delete .taskmd/claims and every claim is released.
+//
+// # Next tasks and dependencies
+//
+// A task's Depends-On field lists task addresses ("#slug" in the same plan,
+// "/other.md#slug" in another). NextTasks offers the pending tasks no online
+// agent holds whose every dependency is completed or skipped, in document
+// order, and the stranded tasks (in progress or planning, whose holder went
+// offline or released them). A create or edit that closes a cycle is
+// DEPENDENCY_CYCLE naming it (SetPlan, and the task systems' Create and Edit).
+//
+// # Retries and failures
+//
+// A failed call writes nothing. Claim by the holder, Release of a released
+// claim, UpdateStatus to the status the task has, completing with the same
+// outcome, SetTaskPlan with the same plan, Create of an existing plan with the
+// same name and SetPlan of tasks the plan holds as the call would write them
+// are answered without writing, so every call may be retried; AddCheckpoint
+// takes a Key for the same purpose.
+//
+// # Concurrency and cost
+//
+// Writes on one plan (claims, status updates, plans) take the plan's lock and
+// the lock of its claims file, and are serialised across goroutines and
+// processes; checkpoints take the journal's lock and the claims file's. Reads
+// (NextTasks, Progress, List, LoadContext) take no lock. See the package's
+// benchmarks for figures.
+package plan

@@ -1,0 +1,173 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Plans gives agents access to the plans of one workspace: claims, status
+// updates, task plans, checkpoints, next tasks, progress and context. It
+// keeps no state of its own: any number of Plans values, goroutines and
+// processes may share a workspace.
+type Plans struct {
+	ws      *workspace.Workspace
+	cfg     taskflow.Config
+	agents  *agent.Registry
+	journal *checkpoint.Journal
+}
+
+// An Option configures Plans. Options are shared with the other packages
+// (plan.WithClock is agent.WithClock and subagent.WithClock): give every
+// package of one workspace the same ones, above all the agent timeout,
+// since whether a claim's lease has run out is decided from it.
+type Option = taskflow.Option
+
+// WithClock sets the clock that dates claims, completions and checkpoints
+// and decides whether an agent is online. The default is time.Now.
+func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+
+// WithAgentTimeout sets how long an agent stays online after its last
+// heartbeat, and so how long its claims last without one (default
+// agent.DefaultTimeout, 60 seconds). It is agent.WithTimeout.
+func WithAgentTimeout(d time.Duration) Option { return agent.WithTimeout(d) }
+
+// New returns the plans of ws.
+func New(ws *workspace.Workspace, opts ...Option) *Plans {
+	return &Plans{
+		ws:      ws,
+		cfg:     taskflow.NewConfig(opts),
+		agents:  agent.New(ws, opts...),
+		journal: checkpoint.New(ws, opts...),
+	}
+}
+
+// Agents is the agent registry the plans consult, with the same options.
+func (p *Plans) Agents() *agent.Registry { return p.agents }
+
+// Journal is the task journal the plans write checkpoints to, with the
+// same options.
+func (p *Plans) Journal() *checkpoint.Journal { return p.journal }
+
+// Claimant is who makes a write on a task: an agent and the fencing token
+// of its claim on the task (Claim.Token), or 0 when it holds none. The
+// zero Claimant is a person or a script: its writes are not fenced.
+type Claimant struct {
+	Agent string
+	Token int64
+}
+
+// fenced reports whether c's writes are checked against the task's claim.
+func (c Claimant) fenced() bool { return c.Agent != "" }
+
+// taskTarget parses the address of a task of a plan:
+// "/api/auth.md#implement-jwt-signing".
+func taskTarget(address string) (taskflow.Target, error) {
+	t, err := taskflow.ParseDocs(address)
+	if err != nil {
+		return t, err
+	}
+	if t.Slug == "" {
+		return t, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: t.Path,
+			Msg: fmt.Sprintf("%q names a plan, not a task: give the task's address, like %s#implement-jwt-signing", address, t.Path)}
+	}
+	return t, nil
+}
+
+// planTarget parses the address of a plan: a document under docs/,
+// "/api/auth.md".
+func planTarget(address string) (taskflow.Target, error) {
+	t, err := taskflow.ParseDocs(address)
+	if err != nil {
+		return t, err
+	}
+	if t.Slug != "" {
+		return t, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: t.Path, Slug: t.Slug,
+			Msg: fmt.Sprintf("%q names a task: a plan is a document, like %s", address, t.Path)}
+	}
+	return t, nil
+}
+
+// locked runs fn on the document of t and its claims, under the locks of
+// both: the document parsed (DOCUMENT_NOT_FOUND when it is missing) and
+// the claims read. fn returns the new document bytes (nil for no change)
+// and whether the claims changed; the claims are written first, then the
+// document, so that a crash in between leaves a token used and at worst
+// an Assignee field behind, never a claim that was not recorded.
+func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(src []byte, doc *taskdoc.Document, st *claims.File) (out []byte, claimsChanged bool, err error)) error {
+	claimsFile := claims.FileOf(t.File)
+	err := p.ws.Lock(ctx, []string{t.File, claimsFile}, func(tx *workspace.Tx) error {
+		src, _, err := tx.Read(t.File)
+		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+			return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.Path, Slug: t.Slug,
+				Msg: fmt.Sprintf("plan %s not found (no %s)", t.Path, t.File)}
+		}
+		if err != nil {
+			return err
+		}
+		doc, err := taskdoc.Parse(src)
+		if err != nil {
+			return err
+		}
+		held, err := readOptional(tx, claimsFile)
+		if err != nil {
+			return err
+		}
+		st, err := claims.Decode(t.File, claimsFile, held)
+		if err != nil {
+			return err
+		}
+		out, changed, err := fn(src, doc, &st)
+		if err != nil {
+			return err
+		}
+		if changed {
+			if err := tx.Write(claimsFile, st.Encode()); err != nil {
+				return err
+			}
+		}
+		if out != nil && string(out) != string(src) {
+			return tx.Write(t.File, out)
+		}
+		return nil
+	})
+	return t.Flow().At(err, t.Slug)
+}
+
+// readOptional reads name under tx; a missing file is nil.
+func readOptional(tx *workspace.Tx, name string) ([]byte, error) {
+	data, _, err := tx.Read(name)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return nil, nil
+	}
+	return data, err
+}
+
+// readClaims reads the claims of document file without a lock.
+func (p *Plans) readClaims(ctx context.Context, file string) (claims.File, error) {
+	name := claims.FileOf(file)
+	data, _, err := p.ws.Read(ctx, name)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		data, err = nil, nil
+	}
+	if err != nil {
+		return claims.File{}, err
+	}
+	return claims.Decode(file, name, data)
+}
+
+// invalid is an INVALID_ARGUMENTS error.
+func invalid(msg string) error {
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
+}
+
+// trimmed is s without surrounding space.
+func trimmed(s string) string { return strings.TrimSpace(s) }

@@ -1,0 +1,55 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// view is a plan read without locks: its document, its claims, and the
+// liveness of the agents asked about, each read once.
+type view struct {
+	p      *Plans
+	ctx    context.Context
+	doc    *taskdoc.Document
+	claims claims.File
+	live   map[string]bool
+}
+
+func (p *Plans) view(ctx context.Context, t taskflow.Target) (*view, error) {
+	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.Path,
+			Msg: fmt.Sprintf("plan %s not found (no %s)", t.Path, t.File)}
+	}
+	if err != nil {
+		return nil, t.Flow().At(err, "")
+	}
+	st, err := p.readClaims(ctx, t.File)
+	if err != nil {
+		return nil, t.Flow().At(err, "")
+	}
+	return &view{p: p, ctx: ctx, doc: snap.Doc, claims: st, live: map[string]bool{}}, nil
+}
+
+// online reports whether agent id is online now, reading it once.
+func (v *view) online(id string) bool {
+	on, ok := v.live[id]
+	if !ok {
+		on = v.p.online(v.ctx, id)
+		v.live[id] = on
+	}
+	return on
+}
+
+// holder is the agent holding slug and whether it is online; "" when none.
+func (v *view) holder(slug string) (string, bool) {
+	h := v.claims.Holder(slug).Agent
+	if h == "" {
+		return "", false
+	}
+	return h, v.online(h)
+}

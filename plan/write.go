@@ -1,0 +1,145 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// StatusUpdate is what an agent reports with UpdateStatus (seed 002's
+// task_update_status).
+type StatusUpdate struct {
+	Status taskdoc.Status
+	// Outcome is what was done: required for completed, recorded as the
+	// task's Note (on one line, with the Completed date).
+	Outcome string
+	// Error is what went wrong: required for failed, recorded as the
+	// task's Error field (on one line).
+	Error string
+}
+
+// UpdateStatus moves task to u.Status through the status machine, as c
+// reports it. A fenced claimant (c.Agent set) must present the task's
+// current claim, or no token when no agent holds the task: otherwise it is
+// STALE_CLAIM and nothing is written, so an agent whose claim was taken
+// over cannot undo its successor's work.
+//
+// Completed needs an Outcome (NOTE_REQUIRED), failed an Error; a move the
+// status machine does not list is INVALID_TRANSITION naming from and to.
+// When the task reaches completed or skipped its claim ends (the Assignee
+// field stays, saying who did the work). A retried update is answered
+// without a write: the same status again, or completed again with the same
+// outcome (answered even once the claim has ended).
+func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u StatusUpdate) (taskdoc.Task, error) {
+	t, err := taskTarget(task)
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	status, err := taskdoc.ParseStatus(string(u.Status))
+	if err != nil {
+		return taskdoc.Task{}, t.Flow().At(err, t.Slug)
+	}
+	if status == taskdoc.StatusCompleted {
+		if err := t.Flow().CheckNote(u.Outcome, t.Slug); err != nil {
+			return taskdoc.Task{}, err
+		}
+	}
+	var out taskdoc.Task
+	err = p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+		f := t.Flow()
+		if status == taskdoc.StatusCompleted {
+			if tk, err := doc.Task(t.Slug); err == nil && taskflow.Replays(tk, u.Outcome) {
+				out = *tk
+				return nil, false, nil
+			}
+		}
+		if err := p.fence(st, t, c); err != nil {
+			return nil, false, err
+		}
+		var nd *taskdoc.Document
+		var tk *taskdoc.Task
+		var err error
+		if status == taskdoc.StatusCompleted {
+			nd, tk, err = f.Complete(doc, t.Slug, u.Outcome, p.cfg.Today())
+		} else {
+			nd, tk, err = f.UpdateStatus(doc, t.Slug, status, u.Error)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		out = *tk
+		ended := tk.Status.Final() && st.Holder(t.Slug).Agent != ""
+		if ended {
+			st.Release(t.Slug)
+		}
+		return nd.Source, ended, nil
+	})
+	return out, err
+}
+
+// fence checks that c may write on the task t under the claims st.
+func (p *Plans) fence(st *claims.File, t taskflow.Target, c Claimant) error {
+	if !c.fenced() {
+		return nil
+	}
+	return st.Check(t.Path, t.Slug, c.Agent, c.Token)
+}
+
+// SetTaskPlan records the approach c will take on task (seed 002's
+// task_set_plan) in the task's Plan field, on one line (line breaks become
+// spaces), and moves a pending task to planning. The fence is
+// UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
+// writes nothing. A multi-line plan is better kept whole in the task's
+// journal as well: AddCheckpoint with checkpoint.TypePlan.
+func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
+	t, err := taskTarget(task)
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	line := taskdoc.FoldLine(approach)
+	if line == "" {
+		return taskdoc.Task{}, invalid(fmt.Sprintf("the plan for %s is empty: say how the task will be done", t.Address()))
+	}
+	var out taskdoc.Task
+	err = p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+		if err := p.fence(st, t, c); err != nil {
+			return nil, false, err
+		}
+		tk, err := doc.Task(t.Slug)
+		if err != nil {
+			return nil, false, err
+		}
+		if tk.Status.Final() {
+			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
+				Msg: fmt.Sprintf("task %q in %s is %s: it needs no plan", t.Slug, t.Path, tk.Status)}
+		}
+		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyPlan, line)
+		if err != nil {
+			return nil, false, err
+		}
+		if tk.Status == taskdoc.StatusPending {
+			if nd, tk, err = t.Flow().UpdateStatus(nd, t.Slug, taskdoc.StatusPlanning, ""); err != nil {
+				return nil, false, err
+			}
+		}
+		out = *tk
+		return nd.Source, false, nil
+	})
+	return out, err
+}
+
+// AddCheckpoint records e in the journal of task (seed 002's
+// checkpoint_add; see checkpoint.Journal.Add), as c: a fenced claimant's
+// entry is written only under its current claim (STALE_CLAIM otherwise,
+// nothing written; see checkpoint.Journal.AddClaimed), and names it as
+// the entry's agent. Appending never rewrites the plan document.
+func (p *Plans) AddCheckpoint(ctx context.Context, task string, c Claimant, e checkpoint.Entry) (checkpoint.Entry, error) {
+	if !c.fenced() {
+		return p.journal.Add(ctx, task, e)
+	}
+	return p.journal.AddClaimed(ctx, task, e, c.Agent, c.Token)
+}
