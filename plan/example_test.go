@@ -109,6 +109,7 @@ func Example() {
 	// ## Tasks
 	//
 	// ### Setup OAuth
+	//
 	// - Status: completed
 	// - Assignee: worker-1
 	// - Plan: Passport with the Google strategy
@@ -118,6 +119,7 @@ func Example() {
 	// Install the provider.
 	//
 	// ### Implement JWT signing
+	//
 	// - Status: in_progress
 	// - Depends-On: #setup-oauth
 	// - Assignee: worker-2
