@@ -19,6 +19,26 @@
 //	complete_coordinator_task  note, include_full_workflow
 //	view_coordinator_task      slugs (or slug: "a,b")
 //
+// and the tools of the agent protocol (seed 002), with the seed's names,
+// for several agents working one plan (see The agent protocol below):
+//
+//	agent_register       name, runtime, role (default worker), capabilities, workspace_path, metadata, id
+//	agent_heartbeat      agent_id, current_task_id, status
+//	agent_unregister     id
+//	workflow_create      name, description, path
+//	workflow_set_plan    workflow_id, tasks [{name, description, depends_on, workflow}]
+//	workflow_list        status ([in_progress, ...])
+//	workflow_progress    workflow_id
+//	workflow_next_tasks  workflow_id
+//	task_claim           task_id, agent_id
+//	task_release         task_id
+//	task_load_context    task_id, include {workflow_plan, prior_task_outcomes, dependency_outcomes,
+//	                     recent_checkpoints, all_checkpoints, workflow_prompt, references}, max_tokens
+//	task_set_plan        id (or task_id), plan
+//	task_update_status   id, status, outcome, outcome_detail, error
+//	checkpoint_add       task_id, type, summary, detail, files_changed, key
+//	checkpoint_list      task_id, limit, types, since_sequence
+//
 // # Results and errors
 //
 // Every result is structured content, repeated as JSON text. A failed call
@@ -93,6 +113,50 @@
 //   - In a subagent_task batch, task names the task to edit ("slug",
 //     "#slug" or "/other.md#slug"); a create or list that gives task is
 //     refused rather than sent to another document.
+//
+// # The agent protocol
+//
+// The seed-002 tools are package plan and package agent over MCP. A plan
+// (the seed's workflow) is a document under docs/ with a Tasks section; its
+// workflow_id is its address ("/api/auth.md"), a task's id its address
+// ("/api/auth.md#implement-jwt-signing"). An agent registers, finds work
+// with workflow_next_tasks, claims a task (task_claim answers {success:
+// true, claim} or {success: false, already_claimed_by}: then it claims the
+// next task offered), loads its context, records its approach
+// (task_set_plan), moves it to in_progress, adds checkpoints, sends
+// heartbeats every next_heartbeat_ms, completes it with an outcome and
+// unregisters. After a lost context: workflow_list with status
+// [in_progress], workflow_progress, task_claim again (the holder gets its
+// claim back) and task_load_context with include {all_checkpoints: true}.
+// The tool descriptions teach this sequence.
+//
+// The agent registered on an MCP session is that session's caller. The
+// server keeps, for as long as the session lasts, the session's agent (the
+// one agent_register returned, or the one it last called task_claim with)
+// and the fencing token of every claim task_claim granted it, and presents
+// them (plan.Claimant) with every task_update_status, task_set_plan,
+// checkpoint_add and task_release the session makes: on a task the session
+// claimed, its claim; on another, its agent without a token. So a status
+// update, plan or checkpoint on a task another agent holds is STALE_CLAIM
+// and nothing is written, and so are the writes of an agent whose
+// heartbeats stopped for longer than the timeout (60 seconds) after another
+// agent took its task over. A session that never registered nor claimed is
+// a person or a script: its writes are not fenced. A session stays fenced
+// as its agent after agent_unregister. task_release by a session that holds
+// no claim on the task is STALE_CLAIM.
+//
+// task_load_context starts from plan.DefaultInclude (everything, the 5
+// newest checkpoints) and applies the include switches given; max_tokens
+// defaults to 8000. Results carry the seed's names: task_load_context
+// {workflow, current_task, prior_tasks, dependency_outcomes, cut, tokens,
+// ...}, workflow_next_tasks {tasks}, agent_heartbeat {success,
+// next_heartbeat_ms}, agent_register {id, name, status: "online", ...}.
+// checkpoint_add takes detail as text or as any JSON value, which is kept
+// as JSON text. task_update_status records the outcome_detail of a
+// completion (any JSON value; refused with other statuses) as a checkpoint
+// of type complete, written after the status with a key derived from the
+// call, so that a retried completion adds it once; the result carries it
+// under checkpoint.
 //
 // # Protocol
 //

@@ -17,13 +17,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/workspace"
 )
 
-const instructions = `Two task systems, kept apart on purpose.
+const instructions = `Two task systems, kept apart on purpose, and the agent protocol.
 Coordinator tasks (coordinator_task, start_coordinator_task, complete_coordinator_task): your own sequential to-do list in /coordinator/active.md. It survives context compression; start and complete always take the next task; the first task carries the Main-Workflow; the list archives itself when done.
 Subagent tasks (subagent_task, start_subagent_task, complete_subagent_task): ad-hoc work in knowledge-graph documents under docs/, addressed as /document.md#slug and done in any order, usually by subagents.
+Plans for several agents (agent_*, workflow_*, task_*, checkpoint_*, the agent protocol): a plan is a docs/ document (workflow_id /api/auth.md), a task its address (/api/auth.md#slug). Lifecycle: agent_register → workflow_next_tasks → task_claim → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each step → agent_heartbeat every next_heartbeat_ms → task_update_status completed with outcome → agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → task_claim again → task_load_context with include {all_checkpoints: true}. The agent registered on a session is its caller: its writes on a task another agent holds are STALE_CLAIM.
 A failed call's text starts with a stable code, e.g. SUBAGENT_REQUIRES_SLUG or MAIN_WORKFLOW_REQUIRED.`
 
 func main() {
@@ -73,9 +75,12 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 	return err
 }
 
-// newServer wires the eight task tools to one workspace, with one clock for
-// completion dates, archive names and result timestamps. Calls in flight
-// when shutdown ends (SIGINT, SIGTERM) see their context cancelled.
+// newServer wires the task tools and the agent protocol's tools to one
+// workspace, with one clock for completion dates, archive names, result
+// timestamps, claims, heartbeats and checkpoints. The agent protocol's
+// tools keep the state of each MCP session (its agent and claims) for as
+// long as the session lasts. Calls in flight when shutdown ends (SIGINT,
+// SIGTERM) see their context cancelled.
 func newServer(shutdown context.Context, ws *workspace.Workspace, now func() time.Time) (*mcp.Server, error) {
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
@@ -85,6 +90,11 @@ func newServer(shutdown context.Context, ws *workspace.Workspace, now func() tim
 		return nil, err
 	}
 	if err := addCoordinatorTools(server, coordinator.New(ws, coordinator.WithClock(now)), now); err != nil {
+		return nil, err
+	}
+	plans := plan.New(ws, plan.WithClock(now))
+	sessions := newSessions()
+	if err := firstError(addAgentTools(server, plans.Agents(), sessions), addPlanTools(server, plans, sessions)); err != nil {
 		return nil, err
 	}
 	server.AddReceivingMiddleware(codeSchemaErrors, endWith(shutdown))

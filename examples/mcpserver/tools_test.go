@@ -12,10 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The server offers exactly the eight tools, with the inputs that agents of
-// the AI-Prompt-Guide server send (slug for view_coordinator_task, as that
-// server takes it), plus the optional document of the coordinator's start
-// and complete and the slugs lists, and an output schema for each.
+// The server offers exactly the eight task tools, with the inputs that
+// agents of the AI-Prompt-Guide server send (slug for view_coordinator_task,
+// as that server takes it), plus the optional document of the coordinator's
+// start and complete and the slugs lists, and the fifteen tools of the agent
+// protocol with the seed's parameter names, and an output schema for each.
 func TestToolList(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	list, err := c.session.ListTools(context.Background(), nil)
@@ -31,6 +32,22 @@ func TestToolList(t *testing.T) {
 		"start_coordinator_task":    {[]string{"document", "return_task_context"}, nil},
 		"complete_coordinator_task": {[]string{"document", "include_full_workflow", "note", "request_key"}, []string{"note"}},
 		"view_coordinator_task":     {[]string{"slug", "slugs"}, nil},
+		// The agent protocol (seed 002).
+		"agent_register":      {[]string{"capabilities", "id", "metadata", "name", "role", "runtime", "workspace_path"}, []string{"name", "runtime"}},
+		"agent_heartbeat":     {[]string{"agent_id", "current_task_id", "status"}, []string{"agent_id"}},
+		"agent_unregister":    {[]string{"id"}, []string{"id"}},
+		"workflow_create":     {[]string{"description", "name", "path"}, []string{"name"}},
+		"workflow_set_plan":   {[]string{"tasks", "workflow_id"}, []string{"tasks", "workflow_id"}},
+		"workflow_list":       {[]string{"status"}, nil},
+		"workflow_progress":   {[]string{"workflow_id"}, []string{"workflow_id"}},
+		"workflow_next_tasks": {[]string{"workflow_id"}, []string{"workflow_id"}},
+		"task_claim":          {[]string{"agent_id", "task_id"}, []string{"agent_id", "task_id"}},
+		"task_release":        {[]string{"task_id"}, []string{"task_id"}},
+		"task_load_context":   {[]string{"include", "max_tokens", "task_id"}, []string{"task_id"}},
+		"task_set_plan":       {[]string{"id", "plan", "task_id"}, []string{"plan"}},
+		"task_update_status":  {[]string{"error", "id", "outcome", "outcome_detail", "status"}, []string{"id", "status"}},
+		"checkpoint_add":      {[]string{"detail", "files_changed", "key", "summary", "task_id", "type"}, []string{"summary", "task_id", "type"}},
+		"checkpoint_list":     {[]string{"limit", "since_sequence", "task_id", "types"}, []string{"task_id"}},
 	}
 	got := map[string]input{}
 	for _, tool := range list.Tools {

@@ -1,0 +1,489 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// The plan tools are the rest of the agent protocol (seed 002) on package
+// plan: plans ("workflows") are documents under docs/, tasks their
+// addresses. Every write on a task presents the session's claim (see
+// sessions.go).
+
+// Inputs.
+
+type workflowCreateInput struct {
+	Name        string `json:"name" jsonschema:"the plan's title, one line"`
+	Description string `json:"description,omitempty" jsonschema:"what the plan is for: a paragraph under the title"`
+	Path        string `json:"path,omitempty" jsonschema:"the plan's address under docs/, e.g. /api/auth.md (default: from the name, /<slug of name>.md)"`
+}
+
+type plannedTaskInput struct {
+	Name        string   `json:"name" jsonschema:"the task's title, one line; its slug is the task's address in the plan"`
+	Description string   `json:"description,omitempty" jsonschema:"what to do"`
+	DependsOn   []string `json:"depends_on,omitempty" jsonschema:"the tasks this one waits for: names of tasks of the plan (of this call or already there), #slug, or /other.md#slug"`
+	Workflow    string   `json:"workflow,omitempty" jsonschema:"a workflow prompt (workflows/<name>.md) to follow for this task"`
+}
+
+type workflowSetPlanInput struct {
+	WorkflowID string             `json:"workflow_id" jsonschema:"the plan's id, e.g. /api/auth.md"`
+	Tasks      []plannedTaskInput `json:"tasks" jsonschema:"the tasks to add, in order: all are added or none"`
+}
+
+type workflowListInput struct {
+	Status []string `json:"status,omitempty" jsonschema:"only plans with one of these statuses, e.g. [in_progress] (default: every plan)"`
+}
+
+type workflowInput struct {
+	WorkflowID string `json:"workflow_id" jsonschema:"the plan's id, e.g. /api/auth.md"`
+}
+
+type taskClaimInput struct {
+	TaskID  string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	AgentID string `json:"agent_id" jsonschema:"the id agent_register returned"`
+}
+
+type taskIDInput struct {
+	TaskID string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+}
+
+type includeInput struct {
+	WorkflowPlan       *bool `json:"workflow_plan,omitempty" jsonschema:"the plan's summary (default true)"`
+	PriorTaskOutcomes  *bool `json:"prior_task_outcomes,omitempty" jsonschema:"the outcomes of the plan's other completed tasks (default true)"`
+	DependencyOutcomes *bool `json:"dependency_outcomes,omitempty" jsonschema:"the outcomes of the tasks this one depends on (default true)"`
+	RecentCheckpoints  *int  `json:"recent_checkpoints,omitempty" jsonschema:"the newest N checkpoints (default 5)"`
+	AllCheckpoints     *bool `json:"all_checkpoints,omitempty" jsonschema:"every checkpoint, for recovery after a lost context (default false; recent_checkpoints is then ignored)"`
+	WorkflowPrompt     *bool `json:"workflow_prompt,omitempty" jsonschema:"the workflow prompt the task's Workflow field names (default true)"`
+	References         *bool `json:"references,omitempty" jsonschema:"the documents the task references with @/path.md (default true)"`
+}
+
+type loadContextInput struct {
+	TaskID    string        `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	Include   *includeInput `json:"include,omitempty" jsonschema:"what to load; an omitted switch takes its default"`
+	MaxTokens int           `json:"max_tokens,omitempty" jsonschema:"the budget in estimated tokens (default 8000); the result never exceeds it, and cut says what it dropped"`
+}
+
+type taskSetPlanInput struct {
+	ID     string `json:"id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing (or give task_id)"`
+	TaskID string `json:"task_id,omitempty" jsonschema:"the task's id, as id"`
+	Plan   string `json:"plan" jsonschema:"the approach you will take, kept on one line in the task's Plan field"`
+}
+
+type checkpointAddInput struct {
+	TaskID       string   `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	Type         string   `json:"type" jsonschema:"plan, progress, decision, error, recovery or complete"`
+	Summary      string   `json:"summary" jsonschema:"what happened, one line"`
+	Detail       any      `json:"detail,omitempty" jsonschema:"optional detail: text, or any JSON value (kept as JSON text)"`
+	FilesChanged []string `json:"files_changed,omitempty" jsonschema:"the files the step changed"`
+	Key          string   `json:"key,omitempty" jsonschema:"optional retry key: a checkpoint_add repeated with the same key and checkpoint adds nothing"`
+}
+
+type checkpointListInput struct {
+	TaskID        string   `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	Limit         int      `json:"limit,omitempty" jsonschema:"at most this many, the newest (default all)"`
+	Types         []string `json:"types,omitempty" jsonschema:"only these types (default all)"`
+	SinceSequence int      `json:"since_sequence,omitempty" jsonschema:"only checkpoints with a sequence greater than this"`
+}
+
+type updateStatusInput struct {
+	ID            string `json:"id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	Status        string `json:"status" jsonschema:"pending, planning, in_progress, paused, blocked, completed, failed or skipped"`
+	Outcome       string `json:"outcome,omitempty" jsonschema:"what was done: required for completed, kept in the task's Note field"`
+	OutcomeDetail any    `json:"outcome_detail,omitempty" jsonschema:"with completed only, optional: any JSON value (files created, packages added...), recorded as a checkpoint of type complete"`
+	Error         string `json:"error,omitempty" jsonschema:"what went wrong: required for failed"`
+}
+
+// Results.
+
+type workflowListResult struct {
+	Workflows []plan.Summary `json:"workflows"`
+}
+
+type nextTasksResult struct {
+	WorkflowID string          `json:"workflow_id"`
+	Tasks      []plan.NextTask `json:"tasks"`
+}
+
+// planTask is a task of a plan after a write.
+type planTask struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Status    string `json:"status"`
+	DependsOn string `json:"depends_on,omitempty"` // its Depends-On field
+	Workflow  string `json:"workflow,omitempty"`
+	Assignee  string `json:"assignee,omitempty"` // the agent that holds or held it
+	Plan      string `json:"plan,omitempty"`
+	Outcome   string `json:"outcome,omitempty"` // its Note field, once completed
+	Error     string `json:"error,omitempty"`
+	Completed string `json:"completed,omitempty"` // the completion date
+}
+
+type setPlanResult struct {
+	Success    bool       `json:"success"`
+	WorkflowID string     `json:"workflow_id"`
+	Tasks      []planTask `json:"tasks"`
+}
+
+type taskResult struct {
+	Success bool     `json:"success"`
+	Task    planTask `json:"task"`
+	// Checkpoint is the checkpoint of type complete that holds the
+	// outcome_detail of a completion.
+	Checkpoint *checkpointResult `json:"checkpoint,omitempty"`
+}
+
+// checkpointResult is one checkpoint of a task's journal.
+type checkpointResult struct {
+	TaskID       string    `json:"task_id"`
+	Sequence     int       `json:"sequence"`
+	Type         string    `json:"type"`
+	Time         time.Time `json:"time"`
+	Agent        string    `json:"agent,omitempty"`
+	Summary      string    `json:"summary"`
+	Detail       string    `json:"detail,omitempty"`
+	FilesChanged []string  `json:"files_changed,omitempty"`
+	Key          string    `json:"key,omitempty"`
+}
+
+type checkpointListResult struct {
+	TaskID      string             `json:"task_id"`
+	Count       int                `json:"count"`
+	Checkpoints []checkpointResult `json:"checkpoints"` // newest first
+}
+
+// Descriptions.
+
+const (
+	workflowCreateDescription = `Create a plan (a "workflow"): a document under docs/ titled with name, with description as its summary and an empty Tasks section. Returns {id, title, status: planning, total, counts}; id (e.g. /api/auth.md) is the workflow_id of the other tools. Then add its tasks with workflow_set_plan. Retrying with the same name returns the plan and writes nothing.
+
+` + lifecycle
+
+	workflowSetPlanDescription = `Add tasks to a plan, in order, all or none: each is written pending, with its description, its dependencies (depends_on: names of tasks of the plan, #slug or /other.md#slug) and its workflow prompt. Returns the tasks with their ids (/api/auth.md#slug). A dependency that names no task is TASK_NOT_FOUND, a cycle DEPENDENCY_CYCLE, a name the plan has already DUPLICATE_TASK (unless the call is a retry of one that was written). Agents then find work with workflow_next_tasks.`
+
+	workflowListDescription = `List the plans of the workspace with their status (planning, pending, in_progress, blocked, failed, completed) and task counts. First step of recovery after a lost context: workflow_list with status [in_progress], then workflow_progress, then task_claim and task_load_context with include {all_checkpoints: true} for the task you held.`
+
+	workflowProgressDescription = `Where a plan stands: counts per status, percent_complete, and current_tasks (planning, in progress, paused, blocked, failed) with their holder and whether it is online. In recovery, find here the task you were working on (holder = your agent id, or a stranded task whose holder is offline).`
+
+	workflowNextTasksDescription = `The tasks of a plan you may claim now (step 2), in plan order: pending tasks whose dependencies are all completed and that no online agent holds, and stranded tasks (started, whose holder went offline or released them). Returns {tasks: [{id, title, status, depends_on, dependencies_completed, can_parallelize, stranded, previous_holder}]}. The list is advice: claim a task with task_claim, and when it answers already_claimed_by, try the next one; when every task is taken, poll again after a while.`
+
+	taskClaimDescription = `Claim a task for your agent (step 2), atomically: of agents claiming one task at once, one gets {success: true, claim}, every other {success: false, already_claimed_by} — then try the next task of workflow_next_tasks. Claiming a task you hold again succeeds with the same claim (use it to take a task back after a lost context). A task whose holder went offline (no heartbeat for 60 s) is taken over. The server keeps the claim for this session and presents it with your task_update_status, task_set_plan, checkpoint_add and task_release on the task. AGENT_NOT_FOUND: register first; INVALID_TRANSITION: the task was completed or skipped (maybe since workflow_next_tasks listed it): try the next one.`
+
+	taskReleaseDescription = `Give up the claim this session holds on a task, without finishing it: the task is free for any agent (a started task is offered again as stranded) and its status is unchanged. STALE_CLAIM when this session holds no current claim on it (never claimed, taken over by another agent after your heartbeats stopped).`
+
+	taskLoadContextDescription = `Load what you need to do a claimed task (step 3), under a token budget (max_tokens, default 8000): workflow (the plan's summary), current_task (the task's text, plan and checkpoints, newest first), prior_tasks (outcomes of the plan's completed tasks), dependency_outcomes, workflow_prompt, references, and cut (what the budget dropped) and tokens. include switches parts on and off; an omitted switch keeps its default (everything, with the 5 newest checkpoints). For recovery after a lost context, pass include {all_checkpoints: true}: current_task.checkpoints then holds the whole history. Reads only.`
+
+	taskSetPlanDescription = `Record the approach you will take on a task you claimed (after task_load_context), in its Plan field on one line; a pending task moves to planning. Then task_update_status in_progress. Give id (or task_id) and plan. Keep a longer plan in a checkpoint_add of type plan too. STALE_CLAIM: another agent holds the task (or took it over); nothing was written.`
+
+	taskUpdateStatusDescription = `Report a task's status (steps 6): in_progress when you start work, completed with outcome (required: what was done, kept in the plan for the agents after you; outcome_detail, any JSON, is recorded as a checkpoint of type complete), failed with error (required), or planning, paused, blocked, skipped. Completing ends your claim. A retry (the same status, or completed with the same outcome) writes nothing. INVALID_TRANSITION names a move the status machine refuses; STALE_CLAIM means another agent holds the task, or took it over after your heartbeats stopped: nothing was written — stop work on it and claim another.`
+
+	checkpointAddDescription = `Record a checkpoint in a task's journal (step 4) after each significant step, so that you or another agent can resume after a lost context: type (plan, progress, decision, error, recovery, complete), a one-line summary, optional detail (text or any JSON) and files_changed. Returns the checkpoint with its sequence (1, 2, 3, ... per task). Give a key to make a retry add nothing. STALE_CLAIM: another agent holds the task, or took it over after your heartbeats stopped; nothing was written.`
+
+	checkpointListDescription = `Read a task's checkpoints, newest first: limit (the newest N), types (only these), since_sequence (only newer ones). Reads only.`
+)
+
+// planTools serves the plan tools.
+type planTools struct {
+	plans    *plan.Plans
+	sessions *sessions
+}
+
+func addPlanTools(server *mcp.Server, plans *plan.Plans, ss *sessions) error {
+	p := planTools{plans: plans, sessions: ss}
+	return firstError(
+		addTool(server, &mcp.Tool{Name: "workflow_create", Description: workflowCreateDescription}, p.create),
+		addTool(server, &mcp.Tool{Name: "workflow_set_plan", Description: workflowSetPlanDescription}, p.setPlan),
+		addTool(server, &mcp.Tool{Name: "workflow_list", Description: workflowListDescription, Annotations: readOnly}, p.list),
+		addTool(server, &mcp.Tool{Name: "workflow_progress", Description: workflowProgressDescription, Annotations: readOnly}, p.progress),
+		addTool(server, &mcp.Tool{Name: "workflow_next_tasks", Description: workflowNextTasksDescription, Annotations: readOnly}, p.nextTasks),
+		addTool(server, &mcp.Tool{Name: "task_claim", Description: taskClaimDescription}, p.claim),
+		addTool(server, &mcp.Tool{Name: "task_release", Description: taskReleaseDescription}, p.release),
+		addTool(server, &mcp.Tool{Name: "task_load_context", Description: taskLoadContextDescription, Annotations: readOnly}, p.loadContext),
+		addTool(server, &mcp.Tool{Name: "task_set_plan", Description: taskSetPlanDescription}, p.setTaskPlan),
+		addTool(server, &mcp.Tool{Name: "task_update_status", Description: taskUpdateStatusDescription}, p.updateStatus),
+		addTool(server, &mcp.Tool{Name: "checkpoint_add", Description: checkpointAddDescription}, p.addCheckpoint),
+		addTool(server, &mcp.Tool{Name: "checkpoint_list", Description: checkpointListDescription, Annotations: readOnly}, p.listCheckpoints),
+	)
+}
+
+func (p planTools) create(ctx context.Context, _ *mcp.CallToolRequest, in workflowCreateInput) (*mcp.CallToolResult, plan.Summary, error) {
+	s, err := p.plans.Create(ctx, plan.NewPlan{Path: in.Path, Name: in.Name, Summary: in.Description})
+	if err != nil {
+		return nil, plan.Summary{}, addressError(in.Path, err)
+	}
+	return nil, s, nil
+}
+
+func (p planTools) setPlan(ctx context.Context, _ *mcp.CallToolRequest, in workflowSetPlanInput) (*mcp.CallToolResult, setPlanResult, error) {
+	tasks := make([]plan.PlannedTask, 0, len(in.Tasks))
+	for _, t := range in.Tasks {
+		tasks = append(tasks, plan.PlannedTask{Title: t.Name, Description: t.Description, DependsOn: t.DependsOn, Workflow: t.Workflow})
+	}
+	written, err := p.plans.SetPlan(ctx, in.WorkflowID, tasks)
+	if err != nil {
+		return nil, setPlanResult{}, addressError(in.WorkflowID, err)
+	}
+	doc := documentOf(in.WorkflowID)
+	out := setPlanResult{Success: true, WorkflowID: doc, Tasks: make([]planTask, 0, len(written))}
+	for _, t := range written {
+		out.Tasks = append(out.Tasks, toPlanTask(doc, t))
+	}
+	return nil, out, nil
+}
+
+func (p planTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workflowListInput) (*mcp.CallToolResult, workflowListResult, error) {
+	statuses := make([]taskdoc.Status, 0, len(in.Status))
+	for _, s := range in.Status {
+		statuses = append(statuses, taskdoc.Status(s))
+	}
+	plans, err := p.plans.List(ctx, statuses...)
+	if err != nil {
+		return nil, workflowListResult{}, newToolError(err)
+	}
+	if plans == nil {
+		plans = []plan.Summary{}
+	}
+	return nil, workflowListResult{Workflows: plans}, nil
+}
+
+func (p planTools) progress(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, plan.Progress, error) {
+	pr, err := p.plans.Progress(ctx, in.WorkflowID)
+	if err != nil {
+		return nil, plan.Progress{}, addressError(in.WorkflowID, err)
+	}
+	if pr.Current == nil {
+		pr.Current = []plan.TaskState{}
+	}
+	return nil, pr, nil
+}
+
+func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, nextTasksResult, error) {
+	next, err := p.plans.NextTasks(ctx, in.WorkflowID)
+	if err != nil {
+		return nil, nextTasksResult{}, addressError(in.WorkflowID, err)
+	}
+	if next == nil {
+		next = []plan.NextTask{}
+	}
+	return nil, nextTasksResult{WorkflowID: documentOf(in.WorkflowID), Tasks: next}, nil
+}
+
+// claim claims a task and keeps the claim for the session. A claim that
+// names a registered agent, won or lost, makes that agent the session's
+// caller.
+func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskClaimInput) (*mcp.CallToolResult, plan.ClaimResult, error) {
+	res, err := p.plans.Claim(ctx, in.TaskID, in.AgentID)
+	if err != nil {
+		return nil, plan.ClaimResult{}, addressError(in.TaskID, err)
+	}
+	s := p.sessions.of(req)
+	if res.Success && res.Claim != nil {
+		s.claimed(res.Claim.Task, res.Claim.Agent, res.Claim.Token)
+	} else {
+		s.setAgent(in.AgentID)
+	}
+	return nil, res, nil
+}
+
+// release gives up the session's claim on a task. The claim stays known
+// to the session, so that a retried release succeeds and a later write
+// is told the claim was released.
+func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, successResult, error) {
+	c := p.sessions.of(req).claimant(in.TaskID)
+	if c.Token == 0 {
+		return nil, successResult{}, newToolError(&taskdoc.Error{Code: taskdoc.CodeStaleClaim,
+			Msg: fmt.Sprintf("this session holds no claim on %s: only the agent that claimed a task (task_claim, in this session) may release it; nothing was written", in.TaskID)})
+	}
+	if err := p.plans.Release(ctx, in.TaskID, c); err != nil {
+		return nil, successResult{}, addressError(in.TaskID, err)
+	}
+	return nil, successResult{Success: true}, nil
+}
+
+func (p planTools) loadContext(ctx context.Context, _ *mcp.CallToolRequest, in loadContextInput) (*mcp.CallToolResult, plan.TaskContext, error) {
+	inc := plan.DefaultInclude()
+	if i := in.Include; i != nil {
+		setBool(&inc.WorkflowPlan, i.WorkflowPlan)
+		setBool(&inc.PriorTaskOutcomes, i.PriorTaskOutcomes)
+		setBool(&inc.DependencyOutcomes, i.DependencyOutcomes)
+		setBool(&inc.AllCheckpoints, i.AllCheckpoints)
+		setBool(&inc.WorkflowPrompt, i.WorkflowPrompt)
+		setBool(&inc.References, i.References)
+		if i.RecentCheckpoints != nil {
+			inc.RecentCheckpoints = *i.RecentCheckpoints
+		}
+	}
+	tc, err := p.plans.LoadContext(ctx, in.TaskID, plan.ContextOptions{Include: &inc, MaxTokens: in.MaxTokens})
+	if err != nil {
+		return nil, plan.TaskContext{}, addressError(in.TaskID, err)
+	}
+	return nil, *tc, nil
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in taskSetPlanInput) (*mcp.CallToolResult, taskResult, error) {
+	id := in.ID
+	switch {
+	case id == "" && in.TaskID == "":
+		return nil, taskResult{}, newToolError(argumentError("give the task's id (id or task_id)"))
+	case id == "":
+		id = in.TaskID
+	case in.TaskID != "" && taskKey(in.TaskID) != taskKey(id):
+		return nil, taskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
+	}
+	t, err := p.plans.SetTaskPlan(ctx, id, p.sessions.of(req).claimant(id), in.Plan)
+	if err != nil {
+		return nil, taskResult{}, addressError(id, err)
+	}
+	return nil, taskResult{Success: true, Task: toPlanTask(documentOf(id), t)}, nil
+}
+
+// updateStatus reports a task's status as the session's claimant. A
+// completion's outcome_detail is recorded, once the task is completed, as
+// a checkpoint of type complete whose key is derived from the call, so that
+// a retried completion adds it once; if that write fails the status stays
+// recorded and the error says so: the call may be retried as it is.
+func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, in updateStatusInput) (*mcp.CallToolResult, taskResult, error) {
+	status, err := taskdoc.ParseStatus(in.Status)
+	if err != nil {
+		return nil, taskResult{}, newToolError(err)
+	}
+	detail, err := jsonText(in.OutcomeDetail)
+	if err != nil {
+		return nil, taskResult{}, newToolError(argumentError("outcome_detail: %v", err))
+	}
+	if detail != "" && status != taskdoc.StatusCompleted {
+		return nil, taskResult{}, newToolError(argumentError("outcome_detail goes with status completed, not %s: record it with checkpoint_add", status))
+	}
+	s := p.sessions.of(req)
+	c := s.claimant(in.ID)
+	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Outcome: in.Outcome, Error: in.Error})
+	if err != nil {
+		return nil, taskResult{}, addressError(in.ID, err)
+	}
+	if t.Status.Final() {
+		s.ended(in.ID)
+	}
+	out := taskResult{Success: true, Task: toPlanTask(documentOf(in.ID), t)}
+	if detail == "" {
+		return nil, out, nil
+	}
+	// The completion ended the claim: the checkpoint presents no token,
+	// which the fence lets through while no agent holds the task.
+	e, err := p.plans.AddCheckpoint(ctx, in.ID, plan.Claimant{Agent: c.Agent}, checkpoint.Entry{
+		Type:    checkpoint.TypeComplete,
+		Summary: in.Outcome,
+		Detail:  detail,
+		Key:     outcomeKey(taskKey(in.ID), in.Outcome, detail),
+	})
+	if err != nil {
+		te := addressError(in.ID, err)
+		te.hint = "the task is completed, but its outcome_detail was not recorded: repeat the call to record it"
+		return nil, taskResult{}, te
+	}
+	cp := toCheckpointResult(out.Task.ID, e)
+	out.Checkpoint = &cp
+	return nil, out, nil
+}
+
+// outcomeKey is the retry key of the checkpoint that records a
+// completion's outcome_detail.
+func outcomeKey(task, outcome, detail string) string {
+	sum := sha256.Sum256([]byte(task + "\x00" + outcome + "\x00" + detail))
+	return "outcome-" + hex.EncodeToString(sum[:8])
+}
+
+func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, in checkpointAddInput) (*mcp.CallToolResult, checkpointResult, error) {
+	typ, err := checkpoint.ParseType(in.Type)
+	if err != nil {
+		return nil, checkpointResult{}, newToolError(err)
+	}
+	detail, err := jsonText(in.Detail)
+	if err != nil {
+		return nil, checkpointResult{}, newToolError(argumentError("detail: %v", err))
+	}
+	e, err := p.plans.AddCheckpoint(ctx, in.TaskID, p.sessions.of(req).claimant(in.TaskID), checkpoint.Entry{
+		Type:         typ,
+		Summary:      in.Summary,
+		Detail:       detail,
+		FilesChanged: in.FilesChanged,
+		Key:          in.Key,
+	})
+	if err != nil {
+		return nil, checkpointResult{}, addressError(in.TaskID, err)
+	}
+	return nil, toCheckpointResult(taskKey(in.TaskID), e), nil
+}
+
+func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, checkpointListResult, error) {
+	q := checkpoint.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
+	for _, t := range in.Types {
+		q.Types = append(q.Types, checkpoint.Type(t))
+	}
+	entries, err := p.plans.Journal().List(ctx, in.TaskID, q)
+	if err != nil {
+		return nil, checkpointListResult{}, addressError(in.TaskID, err)
+	}
+	task := taskKey(in.TaskID)
+	out := checkpointListResult{TaskID: task, Count: len(entries), Checkpoints: make([]checkpointResult, 0, len(entries))}
+	for _, e := range entries {
+		out.Checkpoints = append(out.Checkpoints, toCheckpointResult(task, e))
+	}
+	return nil, out, nil
+}
+
+func toCheckpointResult(task string, e checkpoint.Entry) checkpointResult {
+	return checkpointResult{
+		TaskID:       task,
+		Sequence:     e.Sequence,
+		Type:         string(e.Type),
+		Time:         e.Time,
+		Agent:        e.Agent,
+		Summary:      e.Summary,
+		Detail:       e.Detail,
+		FilesChanged: e.FilesChanged,
+		Key:          e.Key,
+	}
+}
+
+func toPlanTask(document string, t taskdoc.Task) planTask {
+	field := func(key string) string {
+		v, _ := t.Field(key)
+		return v
+	}
+	return planTask{
+		ID:        fullPath(document, t.Slug),
+		Title:     t.Title,
+		Status:    string(t.Status),
+		DependsOn: field(taskdoc.KeyDependsOn),
+		Workflow:  field(taskdoc.KeyWorkflow),
+		Assignee:  field(taskdoc.KeyAssignee),
+		Plan:      field(taskdoc.KeyPlan),
+		Outcome:   field(taskdoc.KeyNote),
+		Error:     field(taskdoc.KeyError),
+		Completed: field(taskdoc.KeyCompleted),
+	}
+}
+
+// documentOf is the plan of an address, as results name it: "/api/auth.md"
+// for "api/auth.md" or "/api/auth.md#slug".
+func documentOf(task string) string {
+	a, err := taskdoc.ParseAddress(task)
+	if err != nil {
+		return task
+	}
+	return a.Path
+}
