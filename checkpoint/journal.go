@@ -132,11 +132,16 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 // only when the fence lets the call through. An empty agent is
 // INVALID_ARGUMENTS.
 func (j *Journal) AddClaimed(ctx context.Context, task string, e Entry, agent string, token int64) (Entry, error) {
-	if strings.TrimSpace(agent) == "" {
+	switch {
+	case strings.TrimSpace(agent) == "":
 		return Entry{}, invalid("a claimed checkpoint needs the agent that holds the claim")
+	case strings.TrimSpace(agent) != agent:
+		return Entry{}, invalid(fmt.Sprintf("the agent id %q has surrounding space", agent))
+	case token < 0:
+		return Entry{}, invalid(fmt.Sprintf("claim token %d is negative: tokens start at 1", token))
 	}
 	e.Agent = agent
-	return j.add(ctx, task, e, &claimFence{agent: strings.TrimSpace(agent), token: token})
+	return j.add(ctx, task, e, &claimFence{agent: agent, token: token})
 }
 
 // claimFence is the claim a claimant's write presents.
@@ -156,7 +161,7 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 	}
 	// The plan is read before the journal is locked, so that parsing it
 	// does not hold the lock; its verdict is used only for a new entry.
-	missing := j.taskExists(ctx, t)
+	assignee, missing := j.planTask(ctx, t)
 	var added Entry
 	apply := func(current []byte) ([]byte, error) {
 		entries, err := parseJournal(current, t.file)
@@ -204,7 +209,7 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 	if f == nil {
 		_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) { return apply(current) })
 	} else {
-		err = j.addFenced(ctx, t, f, apply)
+		err = j.addFenced(ctx, t, f, assignee, missing, apply)
 	}
 	if err != nil {
 		return Entry{}, t.at(err)
@@ -213,20 +218,31 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 }
 
 // addFenced runs apply on the journal under the locks of the journal and
-// of the claims of its document, once the fence lets f through.
-func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, apply func([]byte) ([]byte, error)) error {
-	claimsFile := claims.FileOf(t.plan)
+// of the claims of its document, once the fence lets f through. The fence
+// reads the claim under its lock and the task's Assignee (assignee) from
+// the plan read before: a claim and its Assignee change together, under
+// the plan's lock and the claims file's, so a take-over is always seen. A
+// task missing from the plan (missing) is left to apply, which answers a
+// keyed retry and refuses a new entry.
+func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, assignee string, missing error, apply func([]byte) ([]byte, error)) error {
+	canonical, err := j.ws.Canonical(t.plan)
+	if err != nil {
+		return err
+	}
+	claimsFile := claims.FileOf(canonical)
 	return j.ws.Lock(ctx, []string{t.file, claimsFile}, func(tx *workspace.Tx) error {
-		held, err := readOptional(tx, claimsFile)
-		if err != nil {
-			return err
-		}
-		state, err := claims.Decode(t.plan, claimsFile, held)
-		if err != nil {
-			return err
-		}
-		if err := state.Check(t.path, t.slug, f.agent, f.token); err != nil {
-			return err
+		if missing == nil {
+			held, err := readOptional(tx, claimsFile)
+			if err != nil {
+				return err
+			}
+			state, err := claims.Decode(t.plan, claimsFile, held)
+			if err != nil {
+				return err
+			}
+			if err := state.Check(t.path, t.slug, assignee, f.agent, f.token); err != nil {
+				return err
+			}
 		}
 		current, err := readOptional(tx, t.file)
 		if err != nil {
@@ -384,22 +400,31 @@ func fileSlug(slug string) string {
 
 // taskExists reads the plan document without its lock and finds the task.
 func (j *Journal) taskExists(ctx context.Context, t target) error {
+	_, err := j.planTask(ctx, t)
+	return err
+}
+
+// planTask reads the plan document without its lock, finds the task and
+// returns its Assignee field ("" for none).
+func (j *Journal) planTask(ctx context.Context, t target) (assignee string, err error) {
 	src, _, err := j.ws.Read(ctx, t.plan)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.path, Slug: t.slug,
+		return "", &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.path, Slug: t.slug,
 			Msg: fmt.Sprintf("document %s not found (no %s), so task %q has no journal", t.path, t.plan, t.slug)}
 	}
 	if err != nil {
-		return t.at(err)
+		return "", t.at(err)
 	}
 	doc, err := taskdoc.Parse(src)
 	if err != nil {
-		return t.at(err)
+		return "", t.at(err)
 	}
-	if _, err := doc.Task(t.slug); err != nil {
-		return t.at(err)
+	task, err := doc.Task(t.slug)
+	if err != nil {
+		return "", t.at(err)
 	}
-	return nil
+	assignee, _ = task.Field(taskdoc.KeyAssignee)
+	return assignee, nil
 }
 
 // sameContent reports whether a and b record the same checkpoint, apart

@@ -63,7 +63,7 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		return ClaimResult{}, err
 	}
 	var res ClaimResult
-	err = p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
@@ -72,20 +72,28 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is %s: there is nothing left to claim", t.Slug, t.Path, tk.Status)}
 		}
-		cur := st.Holder(t.Slug)
+		assignee, _ := tk.Field(taskdoc.KeyAssignee)
+		holder := st.Holder(t.Slug, assignee)
+		if holder == "" && assignee != "" && assignee != agentID && p.online(ctx, assignee) {
+			// Shown but not recorded (a renamed task, a hand edit): the
+			// agent it names may be working on it; it claims it again.
+			res = ClaimResult{AlreadyClaimedBy: assignee}
+			return nil, false, nil
+		}
+		cur := st.Record(t.Slug)
 		changed := false
 		switch {
-		case cur.Agent == agentID:
-		case cur.Agent != "" && p.online(ctx, cur.Agent):
-			res = ClaimResult{AlreadyClaimedBy: cur.Agent}
+		case holder == agentID:
+		case holder != "" && p.online(ctx, holder):
+			res = ClaimResult{AlreadyClaimedBy: holder}
 			return nil, false, nil
 		default:
-			cur = st.Grant(t.Slug, agentID, cur.Agent, p.cfg.Now())
+			cur = st.Grant(t.Slug, agentID, holder, p.cfg.Now())
 			changed = true
 		}
 		res = ClaimResult{Success: true, Claim: &Claim{Task: t.Address(), Agent: cur.Agent, Token: cur.Token,
 			Claimed: cur.Claimed, TookOverFrom: cur.TookOverFrom}}
-		if v, _ := tk.Field(taskdoc.KeyAssignee); v == agentID {
+		if assignee == agentID {
 			return nil, changed, nil
 		}
 		nd, _, err := doc.SetField(t.Slug, taskdoc.KeyAssignee, agentID)
@@ -119,23 +127,25 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 	if err != nil {
 		return err
 	}
+	if err := c.check(); err != nil {
+		return err
+	}
 	if c.Agent == "" || c.Token == 0 {
 		return invalid(fmt.Sprintf("releasing %s needs the holder's agent id and its claim's token", task))
 	}
-	return p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	return p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
 		}
-		cur := st.Holder(t.Slug)
-		if cur.Agent == "" && cur.Token == c.Token {
-			return nil, false, nil // released already, by this claim
+		if rec := st.Record(t.Slug); rec.Agent == "" && rec.Token == c.Token {
+			return nil, false, nil // released or ended already, this claim: a retry
 		}
-		if err := st.Check(t.Path, t.Slug, c.Agent, c.Token); err != nil {
+		if err := fence(st, t, tk, c); err != nil {
 			return nil, false, err
 		}
 		st.Release(t.Slug)
-		if _, ok := tk.Field(taskdoc.KeyAssignee); !ok {
+		if v, _ := tk.Field(taskdoc.KeyAssignee); v != c.Agent {
 			return nil, true, nil
 		}
 		nd, _, err := doc.RemoveField(t.Slug, taskdoc.KeyAssignee)

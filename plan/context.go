@@ -35,6 +35,10 @@ func DefaultInclude() Include {
 // DefaultMaxTokens is the budget of LoadContext without ContextOptions.MaxTokens.
 const DefaultMaxTokens = taskcontext.DefaultBudget
 
+// MinMaxTokens is the smallest budget LoadContext takes: enough for a
+// task's title and the start of its text, with the truncation mark.
+const MinMaxTokens = 100
+
 // ContextOptions configures LoadContext.
 type ContextOptions struct {
 	Include   *Include              // nil is DefaultInclude
@@ -112,7 +116,8 @@ type TaskContext struct {
 //
 // Everything is read without locks and nothing is written. A task that
 // does not exist is TASK_NOT_FOUND (DOCUMENT_NOT_FOUND for its plan); a
-// negative budget or checkpoint count is INVALID_ARGUMENTS.
+// budget below MinMaxTokens or a negative checkpoint count is
+// INVALID_ARGUMENTS.
 func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOptions) (*TaskContext, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -123,8 +128,9 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 		inc = *opts.Include
 	}
 	budget := cmp.Or(opts.MaxTokens, DefaultMaxTokens)
-	if budget < 0 || inc.RecentCheckpoints < 0 {
-		return nil, invalid(fmt.Sprintf("max_tokens %d and recent_checkpoints %d must not be negative", opts.MaxTokens, inc.RecentCheckpoints))
+	if budget < MinMaxTokens || inc.RecentCheckpoints < 0 {
+		return nil, invalid(fmt.Sprintf("max_tokens %d must be at least %d (0 is %d) and recent_checkpoints %d must not be negative",
+			opts.MaxTokens, MinMaxTokens, DefaultMaxTokens, inc.RecentCheckpoints))
 	}
 	v, err := p.view(ctx, t)
 	if err != nil {

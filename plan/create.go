@@ -20,7 +20,8 @@ type NewPlan struct {
 // Create writes a new plan document: the name as its title, the summary,
 // and an empty Tasks section, and returns it with status planning. A plan
 // that exists already with the same title is returned as it is (a retried
-// Create writes nothing); with another title it is CONFLICT. An empty name,
+// Create writes nothing); with another title, or a document there without
+// a Tasks section, it is CONFLICT. An empty name,
 // and a summary with a heading that would open a Tasks section of its own,
 // are INVALID_ARGUMENTS.
 func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
@@ -57,6 +58,10 @@ func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
 		old, err := taskdoc.Parse(current)
 		if err != nil {
 			return nil, err
+		}
+		if old.TasksHeading == nil {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path,
+				Msg: fmt.Sprintf("%s exists already and is not a plan (it has no Tasks section): choose another path for plan %q", t.Path, name)}
 		}
 		if old.Title() != name {
 			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path,
@@ -107,17 +112,19 @@ type PlannedTask struct {
 // is created, titled from its file name. A dependency that names no task of
 // the plan is TASK_NOT_FOUND and one that closes a cycle DEPENDENCY_CYCLE
 // naming it; a title a task of the plan has already is DUPLICATE_TASK,
-// unless every task of the call is in the plan as the call would write it:
-// then the call is taken for a retry and the tasks are returned as they
-// are, with nothing written.
+// unless every task of the call is in the plan with the title, Depends-On,
+// Workflow and body the call would write: then the call is taken for a
+// retry and the tasks are returned as they are now (claimed, started or
+// done since), with nothing written.
 func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) ([]taskdoc.Task, error) {
 	t, err := planTarget(plan)
 	if err != nil {
 		return nil, err
 	}
 	news := make([]taskdoc.NewTask, len(tasks))
+	planned := make([]written, len(tasks))
 	for i, pt := range tasks {
-		if news[i], err = pt.newTask(); err != nil {
+		if planned[i], news[i], err = pt.newTask(); err != nil {
 			return nil, t.Flow().At(err, "")
 		}
 	}
@@ -133,7 +140,7 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		if err != nil {
 			return nil, err
 		}
-		if out = replayed(doc, news); out != nil {
+		if out = replayed(doc, planned); out != nil {
 			return nil, nil
 		}
 		nd, added, err := t.Flow().Create(doc, news)
@@ -152,13 +159,20 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 	return out, nil
 }
 
-// replayed returns the tasks of doc that news would write when every one
-// of them is there as news would write it, nil otherwise.
-func replayed(doc *taskdoc.Document, news []taskdoc.NewTask) []taskdoc.Task {
-	out := make([]taskdoc.Task, len(news))
-	for i, n := range news {
-		tk, err := doc.Task(taskdoc.Slug(n.Title))
-		if err != nil || tk.Title != taskdoc.FoldLine(n.Title) || strings.TrimSpace(tk.Content()) != strings.TrimSpace(n.Content) {
+// replayed returns the tasks of doc that planned would write when every
+// one of them is there as planned would write it (title, Depends-On,
+// Workflow and body; Status, Assignee, Plan and the rest may have moved
+// on since), nil otherwise.
+func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
+	out := make([]taskdoc.Task, len(planned))
+	for i, w := range planned {
+		tk, err := doc.Task(taskdoc.Slug(w.title))
+		if err != nil || tk.Title != w.title || tk.Body != w.body {
+			return nil
+		}
+		deps, _ := tk.Field(taskdoc.KeyDependsOn)
+		wf, _ := tk.Field(taskdoc.KeyWorkflow)
+		if deps != w.dependsOn || wf != w.workflow {
 			return nil
 		}
 		out[i] = *tk
@@ -166,34 +180,41 @@ func replayed(doc *taskdoc.Document, news []taskdoc.NewTask) []taskdoc.Task {
 	return out
 }
 
+// written is what SetPlan writes of a PlannedTask.
+type written struct {
+	title, dependsOn, workflow, body string
+}
+
 // newTask is the task pt writes.
-func (pt PlannedTask) newTask() (taskdoc.NewTask, error) {
-	title := taskdoc.FoldLine(pt.Title)
-	if title == "" {
-		return taskdoc.NewTask{}, invalid("every task of a plan needs a title")
+func (pt PlannedTask) newTask() (written, taskdoc.NewTask, error) {
+	w := written{title: taskdoc.FoldLine(pt.Title), workflow: taskdoc.FoldLine(pt.Workflow)}
+	if w.title == "" {
+		return w, taskdoc.NewTask{}, invalid("every task of a plan needs a title")
 	}
+	var deps []string
+	for _, d := range pt.DependsOn {
+		d = taskdoc.FoldLine(d)
+		switch {
+		case d == "":
+			return w, taskdoc.NewTask{}, invalid(fmt.Sprintf("task %q has an empty dependency", w.title))
+		case strings.HasPrefix(d, "#") || strings.HasPrefix(d, "/"):
+			deps = append(deps, d)
+		default:
+			deps = append(deps, "#"+taskdoc.Slug(d))
+		}
+	}
+	w.dependsOn = strings.Join(deps, ", ")
+	w.body = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(pt.Description, "\r\n", "\n"), "\r", "\n"))
 	var b strings.Builder
 	b.WriteString("- " + taskdoc.KeyStatus + ": " + string(taskdoc.StatusPending) + "\n")
-	if len(pt.DependsOn) > 0 {
-		deps := make([]string, 0, len(pt.DependsOn))
-		for _, d := range pt.DependsOn {
-			d = taskdoc.FoldLine(d)
-			switch {
-			case d == "":
-				return taskdoc.NewTask{}, invalid(fmt.Sprintf("task %q has an empty dependency", title))
-			case strings.HasPrefix(d, "#") || strings.HasPrefix(d, "/"):
-				deps = append(deps, d)
-			default:
-				deps = append(deps, "#"+taskdoc.Slug(d))
-			}
-		}
-		b.WriteString("- " + taskdoc.KeyDependsOn + ": " + strings.Join(deps, ", ") + "\n")
+	if w.dependsOn != "" {
+		b.WriteString("- " + taskdoc.KeyDependsOn + ": " + w.dependsOn + "\n")
 	}
-	if w := taskdoc.FoldLine(pt.Workflow); w != "" {
-		b.WriteString("- " + taskdoc.KeyWorkflow + ": " + w + "\n")
+	if w.workflow != "" {
+		b.WriteString("- " + taskdoc.KeyWorkflow + ": " + w.workflow + "\n")
 	}
-	if body := strings.TrimSpace(pt.Description); body != "" {
-		b.WriteString("\n" + body + "\n")
+	if w.body != "" {
+		b.WriteString("\n" + w.body + "\n")
 	}
-	return taskdoc.NewTask{Title: title, Content: b.String()}, nil
+	return w, taskdoc.NewTask{Title: w.title, Content: b.String()}, nil
 }

@@ -42,8 +42,9 @@ type NextTask struct {
 // Paused, blocked, failed and final tasks are not offered. The plan, the
 // claims and the documents that cross-document dependencies name are read
 // without locks; the list is advice, and Claim decides. A plan that does
-// not exist is DOCUMENT_NOT_FOUND; a Depends-On field that does not read is
-// its PARSE_ERROR naming the task.
+// not exist is DOCUMENT_NOT_FOUND. A pending task whose Depends-On field
+// does not read is not offered (its own calls report the error), so one
+// task written badly by hand never hides the rest of the plan.
 func (p *Plans) NextTasks(ctx context.Context, plan string) ([]NextTask, error) {
 	t, err := planTarget(plan)
 	if err != nil {
@@ -58,28 +59,28 @@ func (p *Plans) NextTasks(ctx context.Context, plan string) ([]NextTask, error) 
 	busy := false
 	for i := range v.doc.Tasks {
 		tk := &v.doc.Tasks[i]
-		holder, live := v.holder(tk.Slug)
-		if live {
-			busy = busy || !tk.Status.Final()
+		stranded := tk.Status == taskdoc.StatusInProgress || tk.Status == taskdoc.StatusPlanning
+		if tk.Status != taskdoc.StatusPending && !stranded {
 			continue
 		}
-		n := NextTask{ID: t.Path + "#" + tk.Slug, Title: tk.Title, Status: tk.Status, PreviousHolder: holder}
-		deps, err := res.of(tk)
-		if err != nil {
-			return nil, t.Flow().At(err, tk.Slug)
+		holder, live := v.holder(tk)
+		if live {
+			busy = true
+			continue
 		}
+		n := NextTask{ID: t.Path + "#" + tk.Slug, Title: tk.Title, Status: tk.Status, Stranded: stranded, PreviousHolder: holder}
+		if holder == "" {
+			n.PreviousHolder, _ = tk.Field(taskdoc.KeyAssignee)
+		}
+		deps, err := res.of(tk)
 		for _, d := range deps {
 			n.DependsOn = append(n.DependsOn, d.address)
 		}
-		n.DependenciesCompleted = allDone(deps)
-		switch tk.Status {
-		case taskdoc.StatusPending:
-			if !n.DependenciesCompleted {
-				continue
-			}
-		case taskdoc.StatusInProgress, taskdoc.StatusPlanning:
-			n.Stranded = true
-		default:
+		// A Depends-On field that does not read is never satisfied: the
+		// pending task waits until a person repairs it (its own calls
+		// report the error); a stranded task is offered all the same.
+		n.DependenciesCompleted = err == nil && allDone(deps)
+		if !stranded && !n.DependenciesCompleted {
 			continue
 		}
 		out = append(out, n)

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -99,12 +101,17 @@ func planTarget(address string) (taskflow.Target, error) {
 // locked runs fn on the document of t and its claims, under the locks of
 // both: the document parsed (DOCUMENT_NOT_FOUND when it is missing) and
 // the claims read. fn returns the new document bytes (nil for no change)
-// and whether the claims changed; the claims are written first, then the
-// document, so that a crash in between leaves a token used and at worst
-// an Assignee field behind, never a claim that was not recorded.
-func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(src []byte, doc *taskdoc.Document, st *claims.File) (out []byte, claimsChanged bool, err error)) error {
-	claimsFile := claims.FileOf(t.File)
-	err := p.ws.Lock(ctx, []string{t.File, claimsFile}, func(tx *workspace.Tx) error {
+// and whether the claims changed. The claims are written first, then the
+// document; when the document's write fails the claims are put back as
+// they were, so a failed call changes nothing. A crash between the two
+// writes leaves a claim recorded but not shown in the task's Assignee,
+// which holds nothing (see claims.File.Holder).
+func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (out []byte, claimsChanged bool, err error)) error {
+	claimsFile, err := p.claimsFile(t.File)
+	if err != nil {
+		return t.Flow().At(err, t.Slug)
+	}
+	err = p.ws.Lock(ctx, []string{t.File, claimsFile}, func(tx *workspace.Tx) error {
 		src, _, err := tx.Read(t.File)
 		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 			return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.Path, Slug: t.Slug,
@@ -125,21 +132,68 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(src []byt
 		if err != nil {
 			return err
 		}
-		out, changed, err := fn(src, doc, &st)
+		out, changed, err := fn(doc, &st)
 		if err != nil {
 			return err
+		}
+		if out != nil && bytes.Equal(out, src) {
+			out = nil
 		}
 		if changed {
 			if err := tx.Write(claimsFile, st.Encode()); err != nil {
 				return err
 			}
 		}
-		if out != nil && string(out) != string(src) {
-			return tx.Write(t.File, out)
+		if out == nil {
+			return nil
 		}
-		return nil
+		err = tx.Write(t.File, out)
+		if err != nil && changed {
+			if held == nil {
+				err = errors.Join(err, tx.Remove(claimsFile))
+			} else {
+				err = errors.Join(err, tx.Write(claimsFile, held))
+			}
+		}
+		return err
 	})
 	return t.Flow().At(err, t.Slug)
+}
+
+// claimsFile is the name of the claims file of the document file doc,
+// keyed by its canonical name, so that every spelling of the document
+// (through a linked folder, or in another case where case is ignored)
+// shares its claims.
+func (p *Plans) claimsFile(doc string) (string, error) {
+	canonical, err := p.ws.Canonical(doc)
+	if err != nil {
+		return "", err
+	}
+	return claims.FileOf(canonical), nil
+}
+
+// check refuses a Claimant that cannot be one: an agent id with
+// surrounding space or none with a token (INVALID_ARGUMENTS), before
+// anything is read.
+func (c Claimant) check() error {
+	switch {
+	case c.Agent != strings.TrimSpace(c.Agent):
+		return invalid(fmt.Sprintf("the claimant's agent id %q has surrounding space", c.Agent))
+	case c.Agent == "" && c.Token != 0:
+		return invalid(fmt.Sprintf("a claim token (%d) needs the agent id that holds it", c.Token))
+	case c.Token < 0:
+		return invalid(fmt.Sprintf("claim token %d is negative: tokens start at 1", c.Token))
+	}
+	return nil
+}
+
+// fence checks that c may write on task tk of t under the claims st.
+func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant) error {
+	if !c.fenced() {
+		return nil
+	}
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	return st.Check(t.Path, t.Slug, assignee, c.Agent, c.Token)
 }
 
 // readOptional reads name under tx; a missing file is nil.
@@ -153,7 +207,10 @@ func readOptional(tx *workspace.Tx, name string) ([]byte, error) {
 
 // readClaims reads the claims of document file without a lock.
 func (p *Plans) readClaims(ctx context.Context, file string) (claims.File, error) {
-	name := claims.FileOf(file)
+	name, err := p.claimsFile(file)
+	if err != nil {
+		return claims.File{}, err
+	}
 	data, _, err := p.ws.Read(ctx, name)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		data, err = nil, nil

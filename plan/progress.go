@@ -69,7 +69,7 @@ func (p *Plans) Progress(ctx context.Context, plan string) (Progress, error) {
 			continue
 		}
 		s := TaskState{ID: t.Path + "#" + tk.Slug, Title: tk.Title, Status: tk.Status}
-		s.Holder, s.HolderOnline = v.holder(tk.Slug)
+		s.Holder, s.HolderOnline = v.holder(tk)
 		out.Current = append(out.Current, s)
 	}
 	return out, nil

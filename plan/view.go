@@ -45,9 +45,10 @@ func (v *view) online(id string) bool {
 	return on
 }
 
-// holder is the agent holding slug and whether it is online; "" when none.
-func (v *view) holder(slug string) (string, bool) {
-	h := v.claims.Holder(slug).Agent
+// holder is the agent holding tk and whether it is online; "" when none.
+func (v *view) holder(tk *taskdoc.Task) (string, bool) {
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	h := v.claims.Holder(tk.Slug, assignee)
 	if h == "" {
 		return "", false
 	}

@@ -39,6 +39,9 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 	if err != nil {
 		return taskdoc.Task{}, err
 	}
+	if err := c.check(); err != nil {
+		return taskdoc.Task{}, err
+	}
 	status, err := taskdoc.ParseStatus(string(u.Status))
 	if err != nil {
 		return taskdoc.Task{}, t.Flow().At(err, t.Slug)
@@ -49,20 +52,20 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		}
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
 		f := t.Flow()
-		if status == taskdoc.StatusCompleted {
-			if tk, err := doc.Task(t.Slug); err == nil && taskflow.Replays(tk, u.Outcome) {
-				out = *tk
-				return nil, false, nil
-			}
-		}
-		if err := p.fence(st, t, c); err != nil {
+		tk, err := doc.Task(t.Slug)
+		if err != nil {
 			return nil, false, err
 		}
+		if err := fence(st, t, tk, c); err != nil {
+			return nil, false, err
+		}
+		if status == taskdoc.StatusCompleted && taskflow.Replays(tk, u.Outcome) {
+			out = *tk
+			return nil, false, nil
+		}
 		var nd *taskdoc.Document
-		var tk *taskdoc.Task
-		var err error
 		if status == taskdoc.StatusCompleted {
 			nd, tk, err = f.Complete(doc, t.Slug, u.Outcome, p.cfg.Today())
 		} else {
@@ -72,21 +75,16 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 			return nil, false, err
 		}
 		out = *tk
-		ended := tk.Status.Final() && st.Holder(t.Slug).Agent != ""
+		ended := tk.Status.Final() && st.Record(t.Slug).Agent != ""
 		if ended {
-			st.Release(t.Slug)
+			st.End(t.Slug)
 		}
 		return nd.Source, ended, nil
 	})
-	return out, err
-}
-
-// fence checks that c may write on the task t under the claims st.
-func (p *Plans) fence(st *claims.File, t taskflow.Target, c Claimant) error {
-	if !c.fenced() {
-		return nil
+	if err != nil {
+		return taskdoc.Task{}, err
 	}
-	return st.Check(t.Path, t.Slug, c.Agent, c.Token)
+	return out, nil
 }
 
 // SetTaskPlan records the approach c will take on task (seed 002's
@@ -100,17 +98,20 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 	if err != nil {
 		return taskdoc.Task{}, err
 	}
+	if err := c.check(); err != nil {
+		return taskdoc.Task{}, err
+	}
 	line := taskdoc.FoldLine(approach)
 	if line == "" {
 		return taskdoc.Task{}, invalid(fmt.Sprintf("the plan for %s is empty: say how the task will be done", t.Address()))
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(src []byte, doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
-		if err := p.fence(st, t, c); err != nil {
-			return nil, false, err
-		}
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
+			return nil, false, err
+		}
+		if err := fence(st, t, tk, c); err != nil {
 			return nil, false, err
 		}
 		if tk.Status.Final() {
@@ -129,7 +130,10 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		out = *tk
 		return nd.Source, false, nil
 	})
-	return out, err
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	return out, nil
 }
 
 // AddCheckpoint records e in the journal of task (seed 002's
@@ -138,6 +142,9 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 // nothing written; see checkpoint.Journal.AddClaimed), and names it as
 // the entry's agent. Appending never rewrites the plan document.
 func (p *Plans) AddCheckpoint(ctx context.Context, task string, c Claimant, e checkpoint.Entry) (checkpoint.Entry, error) {
+	if err := c.check(); err != nil {
+		return checkpoint.Entry{}, err
+	}
 	if !c.fenced() {
 		return p.journal.Add(ctx, task, e)
 	}

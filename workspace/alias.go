@@ -94,3 +94,16 @@ func reserved(name string) bool {
 	name = strings.ToLower(name)
 	return name == ".taskmd" || name == lockDir || strings.HasPrefix(name, lockDir+"/")
 }
+
+// Canonical returns the name that every spelling of the file name shares:
+// the symbolic links in its folders resolved (inside the root) and in lower
+// case, as locks are keyed. Use it to key state kept about a file, so that
+// "docs/team/auth.md" and "docs/shared/auth.md" (a link to team), or
+// "docs/Auth.md" where case is ignored, share that state as they share the
+// file. A name that is not valid is OUTSIDE_ROOT, as for every operation.
+func (w *Workspace) Canonical(name string) (string, error) {
+	if err := checkName(name); err != nil {
+		return "", err
+	}
+	return strings.ToLower(w.resolvedName(name)), nil
+}

@@ -13,8 +13,8 @@ import (
 // Dir is the folder of the claims files.
 const Dir = ".taskmd/claims"
 
-// FileOf is the root-relative name of the claims file of the document file
-// doc ("docs/api/auth.md").
+// FileOf is the root-relative name of the claims file of the document
+// whose canonical name (workspace.Workspace.Canonical) is doc.
 func FileOf(doc string) string {
 	sum := sha256.Sum256([]byte(doc))
 	return Dir + "/" + hex.EncodeToString(sum[:16]) + ".json"
@@ -22,10 +22,13 @@ func FileOf(doc string) string {
 
 // Record is the claim state of one task.
 type Record struct {
-	Agent        string    `json:"agent,omitempty"` // the holder; "" once released
+	Agent        string    `json:"agent,omitempty"` // the holder; "" once the claim ended
 	Token        int64     `json:"token"`           // the fencing token of its latest claim
 	Claimed      time.Time `json:"claimed"`         // when that claim was made (UTC)
 	TookOverFrom string    `json:"took_over_from,omitempty"`
+	// Ended is the agent whose claim (Token) ended by a release or a final
+	// status; "" while the claim is held.
+	Ended string `json:"ended,omitempty"`
 }
 
 // File is the claim state of the tasks of one document.
@@ -40,7 +43,8 @@ type File struct {
 // naming it: the claims of that document are unknown, and no claim or
 // fenced write is made until a person repairs or removes it (removing it
 // releases every claim of the document, and tokens start again at 1, so
-// every agent must claim again).
+// every agent must claim again). LastToken is never below a task's token,
+// so that a hand-edited file cannot make a token go back.
 func Decode(doc, name string, data []byte) (File, error) {
 	f := File{Document: doc, Tasks: map[string]Record{}}
 	if len(data) == 0 {
@@ -52,6 +56,9 @@ func Decode(doc, name string, data []byte) (File, error) {
 	}
 	if f.Tasks == nil {
 		f.Tasks = map[string]Record{}
+	}
+	for _, r := range f.Tasks {
+		f.LastToken = max(f.LastToken, r.Token)
 	}
 	f.Document = doc
 	return f, nil
@@ -66,10 +73,21 @@ func (f File) Encode() []byte {
 	return append(data, '\n')
 }
 
-// Holder is the agent holding slug, or "" when no agent does.
-func (f File) Holder(slug string) Record {
-	return f.Tasks[slug]
+// Holder is the agent holding task slug, whose Assignee field reads
+// assignee: the record's agent when the Assignee names it too, "" when no
+// agent holds the task. Both are written in one critical section, so they
+// disagree only after a crash between the two writes, a hand edit, a
+// rename of the task or a re-created document; the task is then not held,
+// and a new claim (with a new token) settles it.
+func (f File) Holder(slug, assignee string) string {
+	if r := f.Tasks[slug]; r.Agent != "" && r.Agent == assignee {
+		return r.Agent
+	}
+	return ""
 }
+
+// Record returns the record of slug (the zero Record for none).
+func (f File) Record(slug string) Record { return f.Tasks[slug] }
 
 // Grant records a new claim of slug by agent at time at, taking over from
 // the previous holder (took, "" for none), and returns it: its token is
@@ -81,25 +99,40 @@ func (f *File) Grant(slug, agent, took string, at time.Time) Record {
 	return r
 }
 
-// Release ends the claim of slug, keeping its token.
-func (f *File) Release(slug string) {
+// End ends the claim of slug because its task reached a final status,
+// keeping its token: the holder's writes presenting it are still let
+// through (its retries), until another claim of the task is made.
+func (f *File) End(slug string) {
 	r := f.Tasks[slug]
-	r.Agent, r.TookOverFrom = "", ""
+	if r.Agent == "" {
+		return
+	}
+	r.Ended, r.Agent, r.TookOverFrom = r.Agent, "", ""
 	f.Tasks[slug] = r
 }
 
-// Check is the fence: a write by agent on task slug of document path
-// (the address errors name), presenting token, may go ahead only when
-// it is the current claim of the task: the holder is agent and its token
-// is token. A write presenting no token (0) may go ahead only when no
-// agent holds the task. Anything else is STALE_CLAIM saying who holds the
-// task now, and the caller writes nothing.
-func (f File) Check(path, slug, agent string, token int64) error {
+// Release ends the claim of slug because its holder gave it up: its token
+// lets no write through any more.
+func (f *File) Release(slug string) {
 	r := f.Tasks[slug]
+	r.Agent, r.TookOverFrom, r.Ended = "", "", ""
+	f.Tasks[slug] = r
+}
+
+// Check is the fence: may agent, presenting token, write on task slug of
+// document path (the address errors name), whose Assignee field reads
+// assignee? A write presenting a token may go ahead when it is the task's
+// latest claim and that claim is agent's: held (see Holder), or ended by
+// agent (End, not Release) and not claimed since. A write presenting no token (0) may go
+// ahead only when no agent holds the task. Anything else is STALE_CLAIM
+// saying who holds the task now, and the caller writes nothing.
+func (f File) Check(path, slug, assignee, agent string, token int64) error {
+	r := f.Tasks[slug]
+	holder := f.Holder(slug, assignee)
 	switch {
-	case token == 0 && r.Agent == "":
+	case token == 0 && holder == "":
 		return nil
-	case token != 0 && r.Agent == agent && r.Token == token:
+	case token != 0 && r.Token == token && (holder == agent || r.Agent == "" && r.Ended == agent):
 		return nil
 	}
 	stale := func(why string) error {
@@ -107,15 +140,15 @@ func (f File) Check(path, slug, agent string, token int64) error {
 			Msg: fmt.Sprintf("task %q in %s: %s; nothing was written", slug, path, why)}
 	}
 	switch {
-	case token == 0 && r.Agent == agent:
+	case token == 0 && holder == agent:
 		return stale(fmt.Sprintf("agent %s holds it with claim %d: present that claim's token", agent, r.Token))
 	case token == 0:
-		return stale(fmt.Sprintf("agent %s holds it (claim %d): claim it first (a claim takes it over once that agent is offline)", r.Agent, r.Token))
-	case r.Agent == "":
-		return stale(fmt.Sprintf("claim %d of agent %s is no longer held: the task was released; claim it again", token, agent))
-	case r.Agent == agent:
+		return stale(fmt.Sprintf("agent %s holds it (claim %d): claim it first (a claim takes it over once that agent is offline)", holder, r.Token))
+	case holder == "":
+		return stale(fmt.Sprintf("claim %d of agent %s is not the task's claim: no agent holds it now; claim it again", token, agent))
+	case holder == agent:
 		return stale(fmt.Sprintf("claim %d of agent %s was replaced by its claim %d: present the newer claim", token, agent, r.Token))
 	default:
-		return stale(fmt.Sprintf("claim %d of agent %s was taken over by agent %s (claim %d) after its lease ran out", token, agent, r.Agent, r.Token))
+		return stale(fmt.Sprintf("claim %d of agent %s is not the task's claim: agent %s holds it (claim %d)", token, agent, holder, r.Token))
 	}
 }

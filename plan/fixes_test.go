@@ -1,0 +1,228 @@
+package plan_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// openMax returns plans on root whose workspace refuses files over max
+// bytes, so that a document write fails after the claims were written.
+func openMax(t *testing.T, root string, c *clock, max int64) *plan.Plans {
+	t.Helper()
+	ws, err := workspace.Open(root, workspace.WithMaxFileSize(max))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	return plan.New(ws, plan.WithClock(c.Now))
+}
+
+// A completion whose document write fails leaves the claim as it was: the
+// holder's retry succeeds.
+func TestFailedCompletionKeepsTheClaim(t *testing.T) {
+	c := newClock()
+	_, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	p := openMax(t, root, c, int64(len(authPlan)+200))
+	a := register(t, p, "a")
+	res, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
+	before := snapshot(t, root)
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: strings.Repeat("x", 400)})
+	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err))
+	assert.Equal(t, before, snapshot(t, root))
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	assert.NoError(t, err)
+}
+
+// A claim whose document write fails records nothing.
+func TestFailedClaimRecordsNothing(t *testing.T) {
+	c := newClock()
+	_, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	p := openMax(t, root, c, int64(len(authPlan)+5))
+	a, b := register(t, p, "a"), register(t, p, "b")
+	before := snapshot(t, root)
+	_, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err))
+	assert.Equal(t, before, snapshot(t, root))
+	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
+	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err), "b's claim fails the same way, not as already claimed: %+v", rb)
+}
+
+// Two spellings of one document (a linked folder) share its claims.
+func TestLinkedFolderSharesClaims(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/team/auth.md": authPlan})
+	require.NoError(t, os.Symlink("team", filepath.Join(root, "docs", "shared")))
+	a, b := register(t, p, "a"), register(t, p, "b")
+	ra, err := p.Claim(ctx, "/team/auth.md#write-docs", a)
+	require.NoError(t, err)
+	require.True(t, ra.Success)
+	rb, err := p.Claim(ctx, "/shared/auth.md#write-docs", b)
+	require.NoError(t, err)
+	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
+}
+
+// A renamed task keeps its Assignee: the agent it names is not passed over.
+func TestRenamedTaskIsNotHandedToAnother(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	ws, err := workspace.Open(root)
+	require.NoError(t, err)
+	defer ws.Close()
+	a, b := register(t, p, "a"), register(t, p, "b")
+	_, err = p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	_, err = subagent.New(ws).Edit(ctx, "/auth.md#write-docs", taskdoc.Edit{Title: "Write the docs", Content: "- Status: pending\n- Assignee: " + a + "\n"})
+	require.NoError(t, err)
+	rb, err := p.Claim(ctx, "/auth.md#write-the-docs", b)
+	require.NoError(t, err)
+	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
+	ra, err := p.Claim(ctx, "/auth.md#write-the-docs", a)
+	require.NoError(t, err)
+	assert.True(t, ra.Success)
+	assert.Equal(t, int64(2), ra.Claim.Token, "the renamed task's claim is a new one")
+}
+
+// A plan removed and created again: the old claims hold nothing, and the
+// tokens go on growing.
+func TestRecreatedPlanHoldsNothing(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a, b := register(t, p, "a"), register(t, p, "b")
+	ra, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(filepath.Join(root, "docs", "auth.md")))
+	_, err = p.SetPlan(ctx, "/auth.md", []plan.PlannedTask{{Title: "Write docs"}})
+	require.NoError(t, err)
+	next, err := p.NextTasks(ctx, "/auth.md")
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	_, err = p.SetTaskPlan(ctx, "/auth.md#write-docs", plan.Claimant{Agent: a, Token: ra.Claim.Token}, "x")
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
+	require.NoError(t, err)
+	require.True(t, rb.Success)
+	assert.Equal(t, int64(2), rb.Claim.Token)
+}
+
+// The holder's retries after its claim ended (skip, complete, a keyed
+// checkpoint) are answered; a stale claimant's are not.
+func TestRetriesAfterTheClaimEnded(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a, b := register(t, p, "a"), register(t, p, "b")
+	res, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
+	first, err := p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
+	require.NoError(t, err)
+	before := snapshot(t, root)
+	again, err := p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
+	require.NoError(t, err)
+	assert.Equal(t, first.Version, again.Version)
+	assert.Equal(t, before, snapshot(t, root))
+	e := checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "skipped: not needed", Key: "k1"}
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", me, e)
+	require.NoError(t, err)
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", me, e)
+	require.NoError(t, err)
+
+	// a stale claimant completing with the successor's outcome is refused
+	ra, err := p.Claim(ctx, "/auth.md#setup-oauth", a)
+	require.NoError(t, err)
+	c.Add(61 * time.Second)
+	_, err = p.Agents().Heartbeat(ctx, b, agentInfo())
+	require.NoError(t, err)
+	rb, err := p.Claim(ctx, "/auth.md#setup-oauth", b)
+	require.NoError(t, err)
+	require.True(t, rb.Success)
+	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: b, Token: rb.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	require.NoError(t, err)
+	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+}
+
+// A wrong slug is TASK_NOT_FOUND, not a stale claim.
+func TestTypoSlugIsTaskNotFound(t *testing.T) {
+	c := newClock()
+	p, _ := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	me := plan.Claimant{Agent: a, Token: r.Claim.Token}
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-doc", me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
+	_, err = p.SetTaskPlan(ctx, "/auth.md#write-doc", me, "x")
+	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-doc", me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
+}
+
+// One finished task's unreadable Depends-On does not hide the plan.
+func TestNextTasksSkipsABadFieldOnAFinishedTask(t *testing.T) {
+	src := "# P\n\n## Tasks\n\n### Old\n- Status: completed\n- Completed: 2026-01-01\n- Note: done\n- Depends-On: see the old tracker, item 12\n\n### New\n- Status: pending\n"
+	p, _ := setup(t, newClock(), map[string]string{"docs/p.md": src})
+	next, err := p.NextTasks(ctx, "/p.md")
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	assert.Equal(t, "/p.md#new", next[0].ID)
+}
+
+// A claimant's agent id is checked the same way by every write.
+func TestClaimantWithSpaceIsInvalid(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	bad := plan.Claimant{Agent: " " + a, Token: r.Claim.Token}
+	before := snapshot(t, root)
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", bad, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", bad, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(p.Release(ctx, "/auth.md#write-docs", bad)))
+	assert.Equal(t, before, snapshot(t, root))
+}
+
+// A retried SetPlan is answered once its tasks have moved on.
+func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, nil)
+	tasks := []plan.PlannedTask{{Title: "A", Description: "do a"}, {Title: "B", DependsOn: []string{"A"}, Workflow: "tdd"}}
+	_, err := p.SetPlan(ctx, "/p.md", tasks)
+	require.NoError(t, err)
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/p.md#a", a)
+	require.NoError(t, err)
+	_, err = p.SetTaskPlan(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
+	require.NoError(t, err)
+	before := snapshot(t, root)
+	again, err := p.SetPlan(ctx, "/p.md", tasks)
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusPlanning, again[0].Status)
+	assert.Equal(t, before, snapshot(t, root))
+	tasks[1].Description = "changed"
+	_, err = p.SetPlan(ctx, "/p.md", tasks)
+	assert.Equal(t, taskdoc.CodeDuplicateTask, taskdoc.CodeOf(err))
+}
+
+// Create refuses a document that is not a plan.
+func TestCreateOverANonPlanDocument(t *testing.T) {
+	p, root := setup(t, newClock(), map[string]string{"docs/notes.md": "# Notes\n\nJust notes.\n"})
+	before := snapshot(t, root)
+	_, err := p.Create(ctx, plan.NewPlan{Path: "/notes.md", Name: "Notes"})
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
+	assert.Equal(t, before, snapshot(t, root))
+}
