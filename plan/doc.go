@@ -51,7 +51,9 @@
 // as the write it guards); agents and heartbeats in .taskmd/agents, so a
 // heartbeat never rewrites a plan; checkpoints in the task's journal under
 // checkpoints/ (package checkpoint), so recording one never rewrites the plan
-// either. Delete .taskmd/claims and every claim is released.
+// either. Delete .taskmd/claims and every token is void: a holder claims its
+// task again (with a new token) before it writes, and another agent gets the
+// task once the agent its Assignee field names is offline.
 //
 // # Next tasks and dependencies
 //

@@ -46,10 +46,20 @@ func (v *view) online(id string) bool {
 }
 
 // holder is the agent holding tk and whether it is online; "" when none.
+//
+// A task whose Assignee names an online agent that holds no claim of it
+// (shown but not recorded: the claims file removed, a hand edit, a rename)
+// counts as held by that agent, online, as Claim counts it: Claim refuses
+// such a task to every other agent, so NextTasks must not offer it (it
+// did, and every claim of the task it advised failed). Once the agent is
+// offline the task is free, as before.
 func (v *view) holder(tk *taskdoc.Task) (string, bool) {
 	assignee, _ := tk.Field(taskdoc.KeyAssignee)
 	h := v.claims.Holder(tk.Slug, assignee)
 	if h == "" {
+		if assignee != "" && v.online(assignee) {
+			return assignee, true
+		}
 		return "", false
 	}
 	return h, v.online(h)
