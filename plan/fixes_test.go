@@ -226,3 +226,37 @@ func TestCreateOverANonPlanDocument(t *testing.T) {
 	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
 	assert.Equal(t, before, snapshot(t, root))
 }
+
+// A task shown with an Assignee that holds no recorded claim (the claims
+// file was removed) takes no write from an agent without a claim: it
+// claims first, and Claim decides whether the agent shown is online.
+func TestShownHolderFencesUnclaimedWrites(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a, b := register(t, p, "a"), register(t, p, "b")
+	_, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	require.NoError(t, os.RemoveAll(filepath.Join(root, ".taskmd", "claims")))
+	before := snapshot(t, root)
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, plan.StatusUpdate{Status: taskdoc.StatusPaused})
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, before, snapshot(t, root))
+	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
+	require.NoError(t, err)
+	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
+}
+
+// A status written by hand that the machine does not know counts as
+// pending and is not a current task.
+func TestUnknownStatusCountsAsPending(t *testing.T) {
+	src := "# P\n\n## Tasks\n\n### A\n- Status: done-ish\n\n### B\n- Status: completed\n- Completed: 2026-01-01\n- Note: ok\n"
+	p, _ := setup(t, newClock(), map[string]string{"docs/p.md": src})
+	pr, err := p.Progress(ctx, "/p.md")
+	require.NoError(t, err)
+	assert.Len(t, pr.Counts, len(taskdoc.Statuses))
+	assert.Equal(t, 1, pr.Counts[taskdoc.StatusPending])
+	assert.Empty(t, pr.Current)
+	assert.Equal(t, taskdoc.StatusInProgress, pr.Status)
+}

@@ -65,7 +65,7 @@ func (p *Plans) Progress(ctx context.Context, plan string) (Progress, error) {
 	}
 	for i := range v.doc.Tasks {
 		tk := &v.doc.Tasks[i]
-		if tk.Status == taskdoc.StatusPending || tk.Status.Final() {
+		if _, err := taskdoc.ParseStatus(string(tk.Status)); err != nil || tk.Status == taskdoc.StatusPending || tk.Status.Final() {
 			continue
 		}
 		s := TaskState{ID: t.Path + "#" + tk.Slug, Title: tk.Title, Status: tk.Status}
@@ -122,7 +122,11 @@ func countStatuses(tasks []taskdoc.Task) map[taskdoc.Status]int {
 		counts[s] = 0
 	}
 	for i := range tasks {
-		counts[tasks[i].Status]++
+		s := tasks[i].Status
+		if _, known := counts[s]; !known {
+			s = taskdoc.StatusPending // a status written by hand that the machine does not know, as an edit reads it
+		}
+		counts[s]++
 	}
 	return counts
 }

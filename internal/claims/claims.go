@@ -42,8 +42,8 @@ type File struct {
 // file yet) is no claims. A file that does not decode is PARSE_ERROR
 // naming it: the claims of that document are unknown, and no claim or
 // fenced write is made until a person repairs or removes it (removing it
-// releases every claim of the document, and tokens start again at 1, so
-// every agent must claim again). LastToken is never below a task's token,
+// voids every token of the document: every agent claims again, and tokens
+// start again at 1). LastToken is never below a task's token,
 // so that a hand-edited file cannot make a token go back.
 func Decode(doc, name string, data []byte) (File, error) {
 	f := File{Document: doc, Tasks: map[string]Record{}}
@@ -52,7 +52,7 @@ func Decode(doc, name string, data []byte) (File, error) {
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return File{}, &taskdoc.Error{Code: taskdoc.CodeParse, Path: name,
-			Msg: fmt.Sprintf("the claims file %s of %s does not read: %v (remove it to release every claim of the document)", name, doc, err)}
+			Msg: fmt.Sprintf("the claims file %s of %s does not read: %v (removing it voids every token of the document: holders claim again)", name, doc, err)}
 	}
 	if f.Tasks == nil {
 		f.Tasks = map[string]Record{}
@@ -123,14 +123,17 @@ func (f *File) Release(slug string) {
 // document path (the address errors name), whose Assignee field reads
 // assignee? A write presenting a token may go ahead when it is the task's
 // latest claim and that claim is agent's: held (see Holder), or ended by
-// agent (End, not Release) and not claimed since. A write presenting no token (0) may go
-// ahead only when no agent holds the task. Anything else is STALE_CLAIM
-// saying who holds the task now, and the caller writes nothing.
+// agent (End, not Release) and not claimed since. A write presenting no
+// token (0) may go ahead only when no agent holds the task and the agent
+// its Assignee shows, if any, is the one whose claim ended with the task
+// done (a task shown but not recorded is settled by a claim, which asks
+// whether the agent shown is online). Anything else is STALE_CLAIM saying
+// who holds the task now, and the caller writes nothing.
 func (f File) Check(path, slug, assignee, agent string, token int64) error {
 	r := f.Tasks[slug]
 	holder := f.Holder(slug, assignee)
 	switch {
-	case token == 0 && holder == "":
+	case token == 0 && holder == "" && (assignee == "" || r.Agent == "" && r.Ended == assignee):
 		return nil
 	case token != 0 && r.Token == token && (holder == agent || r.Agent == "" && r.Ended == agent):
 		return nil
@@ -142,6 +145,8 @@ func (f File) Check(path, slug, assignee, agent string, token int64) error {
 	switch {
 	case token == 0 && holder == agent:
 		return stale(fmt.Sprintf("agent %s holds it with claim %d: present that claim's token", agent, r.Token))
+	case token == 0 && holder == "":
+		return stale(fmt.Sprintf("its Assignee names agent %s, which holds no recorded claim: claim it first (a claim takes it over once that agent is offline)", assignee))
 	case token == 0:
 		return stale(fmt.Sprintf("agent %s holds it (claim %d): claim it first (a claim takes it over once that agent is offline)", holder, r.Token))
 	case holder == "":
