@@ -57,6 +57,7 @@ func Decode(doc, name string, data []byte) (File, error) {
 	if f.Tasks == nil {
 		f.Tasks = map[string]Record{}
 	}
+	f.LastToken = max(f.LastToken, 0) // tokens start at 1: 0 is "no claim"
 	for _, r := range f.Tasks {
 		f.LastToken = max(f.LastToken, r.Token)
 	}

@@ -1,0 +1,108 @@
+package claims_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+
+// TestCheck walks the fence through a task's claims: granted, taken over,
+// ended with the task done, released.
+func TestCheck(t *testing.T) {
+	f, err := claims.Decode("docs/a.md", claims.FileOf("docs/a.md"), nil)
+	require.NoError(t, err)
+	ok := func(assignee, agent string, token int64) {
+		t.Helper()
+		assert.NoError(t, f.Check("/a.md", "x", assignee, agent, token))
+	}
+	stale := func(assignee, agent string, token int64) {
+		t.Helper()
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(f.Check("/a.md", "x", assignee, agent, token)))
+	}
+	ok("", "a", 0) // nobody holds it
+	stale("a", "b", 0)
+
+	r := f.Grant("x", "a", "", t0)
+	assert.Equal(t, int64(1), r.Token)
+	ok("a", "a", 1)
+	stale("a", "a", 0)
+	stale("a", "b", 0)
+	stale("a", "b", 1)
+	stale("a", "a", 2)
+	ok("", "b", 0) // recorded but not shown: holds nothing
+	stale("", "a", 1)
+
+	r = f.Grant("x", "b", "a", t0)
+	assert.Equal(t, int64(2), r.Token)
+	stale("b", "a", 1)
+	ok("b", "b", 2)
+
+	f.End("x")
+	ok("b", "b", 2) // the holder's retries after its task was done
+	ok("b", "c", 0) // no one holds a done task
+	stale("b", "a", 1)
+
+	f.Grant("x", "c", "", t0)
+	stale("c", "b", 2)
+	f.Release("x")
+	stale("", "c", 3) // released: the token lets nothing through
+	ok("", "c", 0)
+	assert.Equal(t, int64(3), f.LastToken)
+}
+
+// TestDecodeKeepsTokensGrowing: a file edited by hand cannot make a token
+// go back, and an unreadable one is a PARSE_ERROR naming it.
+func TestDecodeKeepsTokensGrowing(t *testing.T) {
+	f, err := claims.Decode("docs/a.md", "c.json", []byte(`{"last_token": 2, "tasks": {"x": {"agent": "a", "token": 9}}}`))
+	require.NoError(t, err)
+	assert.Equal(t, int64(10), f.Grant("y", "b", "", t0).Token)
+	_, err = claims.Decode("docs/a.md", "c.json", []byte(`{`))
+	assert.Equal(t, taskdoc.CodeParse, taskdoc.CodeOf(err))
+	assert.Contains(t, err.Error(), "c.json")
+	assert.NotEqual(t, claims.FileOf("docs/a.md"), claims.FileOf("docs/b.md"))
+	f, err = claims.Decode("docs/a.md", "c.json", []byte(`{"last_token": -5}`))
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), f.Grant("y", "b", "", t0).Token, "no token is 0 or less")
+}
+
+// FuzzDecode: any bytes decode or fail with a PARSE_ERROR; what decodes
+// encodes to bytes that decode to the same claims, with tokens that only
+// grow.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"document":"docs/a.md","last_token":3,"tasks":{"x":{"agent":"a","token":3,"claimed":"2026-11-23T09:00:00Z"}}}`))
+	f.Add([]byte(`{"tasks":null}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := claims.Decode("docs/a.md", "c.json", data)
+		if err != nil {
+			if taskdoc.CodeOf(err) != taskdoc.CodeParse {
+				t.Fatalf("error %v is not a PARSE_ERROR", err)
+			}
+			return
+		}
+		for slug, r := range c.Tasks {
+			if r.Token > c.LastToken {
+				t.Fatalf("task %q has token %d above last_token %d", slug, r.Token, c.LastToken)
+			}
+		}
+		again, err := claims.Decode("docs/a.md", "c.json", c.Encode())
+		if err != nil {
+			t.Fatalf("encoded claims do not decode: %v", err)
+		}
+		if string(again.Encode()) != string(c.Encode()) {
+			t.Fatalf("encode is not stable:\n%s\n%s", c.Encode(), again.Encode())
+		}
+		if c.LastToken < 1<<62 {
+			if tok := c.Grant("new", "z", "", t0).Token; tok <= again.LastToken || tok < 1 {
+				t.Fatalf("a new token %d does not grow past %d", tok, again.LastToken)
+			}
+		}
+	})
+}
