@@ -225,18 +225,13 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 // task missing from the plan (missing) is left to apply, which answers a
 // keyed retry and refuses a new entry.
 func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, assignee string, missing error, apply func([]byte) ([]byte, error)) error {
-	canonical, err := j.ws.Canonical(t.plan)
+	claimsFile, err := claims.Name(j.ws, t.plan)
 	if err != nil {
 		return err
 	}
-	claimsFile := claims.FileOf(canonical)
 	return j.ws.Lock(ctx, []string{t.file, claimsFile}, func(tx *workspace.Tx) error {
 		if missing == nil {
-			held, err := readOptional(tx, claimsFile)
-			if err != nil {
-				return err
-			}
-			state, err := claims.Decode(t.plan, claimsFile, held)
+			state, _, err := claims.Read(tx, t.plan, claimsFile)
 			if err != nil {
 				return err
 			}
@@ -244,7 +239,7 @@ func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, assign
 				return err
 			}
 		}
-		current, err := readOptional(tx, t.file)
+		current, err := tx.ReadIfExists(t.file)
 		if err != nil {
 			return err
 		}
@@ -254,15 +249,6 @@ func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, assign
 		}
 		return tx.Write(t.file, out)
 	})
-}
-
-// readOptional reads name under tx; a missing file is nil.
-func readOptional(tx *workspace.Tx, name string) ([]byte, error) {
-	data, _, err := tx.Read(name)
-	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return nil, nil
-	}
-	return data, err
 }
 
 // List returns entries of the journal of task, newest first, selected by q.

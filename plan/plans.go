@@ -124,11 +124,7 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		if err != nil {
 			return err
 		}
-		held, err := readOptional(tx, claimsFile)
-		if err != nil {
-			return err
-		}
-		st, err := claims.Decode(t.File, claimsFile, held)
+		st, held, err := claims.Read(tx, t.File, claimsFile)
 		if err != nil {
 			return err
 		}
@@ -160,17 +156,8 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 	return t.Flow().At(err, t.Slug)
 }
 
-// claimsFile is the name of the claims file of the document file doc,
-// keyed by its canonical name, so that every spelling of the document
-// (through a linked folder, or in another case where case is ignored)
-// shares its claims.
-func (p *Plans) claimsFile(doc string) (string, error) {
-	canonical, err := p.ws.Canonical(doc)
-	if err != nil {
-		return "", err
-	}
-	return claims.FileOf(canonical), nil
-}
+// claimsFile is the name of the claims file of the document file doc.
+func (p *Plans) claimsFile(doc string) (string, error) { return claims.Name(p.ws, doc) }
 
 // check refuses a Claimant that cannot be one: an agent id with
 // surrounding space or none with a token (INVALID_ARGUMENTS), before
@@ -194,15 +181,6 @@ func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant) err
 	}
 	assignee, _ := tk.Field(taskdoc.KeyAssignee)
 	return st.Check(t.Path, t.Slug, assignee, c.Agent, c.Token)
-}
-
-// readOptional reads name under tx; a missing file is nil.
-func readOptional(tx *workspace.Tx, name string) ([]byte, error) {
-	data, _, err := tx.Read(name)
-	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return nil, nil
-	}
-	return data, err
 }
 
 // readClaims reads the claims of document file without a lock.

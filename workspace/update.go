@@ -121,6 +121,17 @@ func (tx *Tx) Read(name string) ([]byte, Version, error) {
 	return data, VersionOf(data), nil
 }
 
+// ReadIfExists returns the content of name, or nil when there is no such
+// file: for state a caller keeps in a file it creates on the first write.
+// An empty file reads as empty, not nil.
+func (tx *Tx) ReadIfExists(name string) ([]byte, error) {
+	if err := tx.check(name, false); err != nil {
+		return nil, err
+	}
+	data, _, err := tx.w.read(name)
+	return data, err
+}
+
 // Exists reports whether name exists as a regular file, like
 // Workspace.Exists.
 func (tx *Tx) Exists(name string) (bool, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // Dir is the folder of the claims files.
@@ -18,6 +19,29 @@ const Dir = ".taskmd/claims"
 func FileOf(doc string) string {
 	sum := sha256.Sum256([]byte(doc))
 	return Dir + "/" + hex.EncodeToString(sum[:16]) + ".json"
+}
+
+// Name is the claims file of the document file doc ("docs/api/auth.md")
+// of ws, keyed by its canonical name (workspace.Workspace.Canonical), so
+// that every spelling of the document shares its claims.
+func Name(ws *workspace.Workspace, doc string) (string, error) {
+	canonical, err := ws.Canonical(doc)
+	if err != nil {
+		return "", err
+	}
+	return FileOf(canonical), nil
+}
+
+// Read reads the claims of document doc from its claims file name, under
+// tx (which locks name when the caller writes it); data is the file's
+// bytes, nil when there is none yet.
+func Read(tx *workspace.Tx, doc, name string) (f File, data []byte, err error) {
+	data, err = tx.ReadIfExists(name)
+	if err != nil {
+		return File{}, nil, err
+	}
+	f, err = Decode(doc, name, data)
+	return f, data, err
 }
 
 // Record is the claim state of one task.

@@ -30,7 +30,7 @@ var layers = map[string][]string{
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"archive":             {"taskdoc", "workspace", "coordinator"},
-	"internal/claims":     {"taskdoc"},
+	"internal/claims":     {"taskdoc", "workspace"},
 	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},
 	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
