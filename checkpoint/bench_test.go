@@ -26,7 +26,7 @@ func benchPlan() string {
 
 const benchTask = "/api/auth.md#implement-step-7"
 
-var benchJournal = filepath.FromSlash("checkpoints/api/auth.md/implement-step-7.md")
+var benchJournal = filepath.FromSlash("checkpoints/tasks/api/auth.md/implement-step-7.md")
 
 // benchEntry is a typical checkpoint: a summary, two files, a JSON detail.
 func benchEntry(i int) checkpoint.Entry {

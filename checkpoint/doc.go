@@ -35,7 +35,7 @@
 // # Files
 //
 // The journal of "/api/auth.md#implement-jwt-signing" is
-// checkpoints/api/auth.md/implement-jwt-signing.md: a folder named as the
+// checkpoints/tasks/api/auth.md/implement-jwt-signing.md: a folder named as the
 // document's path, then the slug (the ".md" of the folder keeps one
 // document's journals apart from another's: /api/auth.md#x and
 // /api/auth/x.md.md#y cannot meet). A slug longer than 160 bytes is cut to

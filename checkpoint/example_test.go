@@ -59,7 +59,7 @@ func Example() {
 		fmt.Printf("%d %s %s: %s\n", e.Sequence, e.Time.Format(time.Kitchen), e.Type, e.Summary)
 	}
 
-	journal, err := os.ReadFile(filepath.Join(root, "checkpoints", "api", "auth.md", "implement-jwt-signing.md"))
+	journal, err := os.ReadFile(filepath.Join(root, "checkpoints", "tasks", "api", "auth.md", "implement-jwt-signing.md"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -42,7 +42,7 @@ Not a task.
 
 const (
 	task        = "/api/auth.md#implement-jwt-signing"
-	journalFile = "checkpoints/api/auth.md/implement-jwt-signing.md"
+	journalFile = "checkpoints/tasks/api/auth.md/implement-jwt-signing.md"
 )
 
 // start is the first time of the test clock; each reading of the clock

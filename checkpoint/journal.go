@@ -17,9 +17,15 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// FolderCheckpoints is the workspace folder of task journals (and, later,
-// worker checkpoints), relative to the root.
+// FolderCheckpoints is the workspace folder of task journals and worker
+// checkpoints, relative to the root.
 const FolderCheckpoints = "checkpoints"
+
+// FolderTasks is the folder of task journals, one folder per plan document
+// (named as the document's path) and one file per task. Worker checkpoints
+// live beside it, so that no document name can make a journal clash with
+// them.
+const FolderTasks = FolderCheckpoints + "/tasks"
 
 // Type is the kind of a journal entry, from seed 002's checkpoint_add.
 // Types label entries for people and for List's filter; none of them
@@ -324,7 +330,7 @@ type target struct {
 	path    string // "/api/auth.md"
 	slug    string // "implement-jwt-signing"
 	plan    string // "docs/api/auth.md"
-	file    string // "checkpoints/api/auth.md/implement-jwt-signing.md"
+	file    string // "checkpoints/tasks/api/auth.md/implement-jwt-signing.md"
 }
 
 // at names the task in err: the address's path unless err is about the
@@ -361,7 +367,7 @@ func parseTask(address string) (target, error) {
 		path:    a.Path,
 		slug:    a.Slug,
 		plan:    a.File(),
-		file:    FolderCheckpoints + "/" + doc + "/" + fileSlug(a.Slug) + ".md",
+		file:    FolderTasks + "/" + doc + "/" + fileSlug(a.Slug) + ".md",
 	}, nil
 }
 

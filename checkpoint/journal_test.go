@@ -96,7 +96,7 @@ func TestAddSequenceAndTime(t *testing.T) {
 	e, err := j.Add(ctx, "/api/auth.md#add-token-validation", checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "validate"})
 	require.NoError(t, err)
 	assert.Equal(t, 1, e.Sequence)
-	assert.Contains(t, snapshot(t, root), "checkpoints/api/auth.md/add-token-validation.md")
+	assert.Contains(t, snapshot(t, root), "checkpoints/tasks/api/auth.md/add-token-validation.md")
 }
 
 // The clock is read in UTC, to the second; a nil clock and a nil Option
@@ -375,7 +375,7 @@ func TestLongSlug(t *testing.T) {
 		}
 	}
 	require.Len(t, names, 1)
-	base := strings.TrimPrefix(names[0], "checkpoints/api/auth.md/")
+	base := strings.TrimPrefix(names[0], "checkpoints/tasks/api/auth.md/")
 	assert.LessOrEqual(t, len(base), 255)
 	assert.Regexp(t, `^(überlang-){16}-[0-9a-f]{16}\.md$`, base)
 }

@@ -447,7 +447,7 @@ func TestLifecycleSevenSteps(t *testing.T) {
 	assert.Contains(t, doc, "- Note: OAuth infrastructure setup complete\n")
 	assert.Contains(t, doc, "- Note: Callback stores the session\n")
 	assert.Contains(t, doc, "- Depends-On: #setup-oauth\n")
-	journal := readFile(t, root, "checkpoints/google-oauth.md/setup-oauth.md")
+	journal := readFile(t, root, "checkpoints/tasks/google-oauth.md/setup-oauth.md")
 	assert.Contains(t, journal, "## 1 · progress · 2030-05-06T07:08:09Z · "+me+"\n")
 	assert.Contains(t, journal, "## 3 · complete · 2030-05-06T07:08:09Z · "+me+"\n")
 }
@@ -696,7 +696,7 @@ func TestLifecycleTwoAgentsClaimConflictLoop(t *testing.T) {
 		}
 		assert.Contains(t, section, "- Assignee: "+c.by+"\n", name)
 		assert.Contains(t, section, "- Note: done by "+c.by+"\n", name)
-		journal := readFile(t, root, "checkpoints/shop.md/"+name+".md")
+		journal := readFile(t, root, "checkpoints/tasks/shop.md/"+name+".md")
 		assert.Equal(t, 1, strings.Count(journal, "\n## "), name)
 		assert.Contains(t, journal, "## 1 · progress · 2030-05-06T07:08:09Z · "+c.by+"\n\nworked by "+c.by+"\n", name)
 	}
@@ -764,7 +764,7 @@ func TestLifecycleStoppedHeartbeatsLoseTheTask(t *testing.T) {
 	assert.Equal(t, a, claim.Claim.TookOverFrom)
 
 	document := readFile(t, root, "docs/api.md")
-	journal := readFile(t, root, "checkpoints/api.md/rate-limits.md")
+	journal := readFile(t, root, "checkpoints/tasks/api.md/rate-limits.md")
 	assert.Contains(t, document, "- Assignee: "+b+"\n")
 
 	// a comes back, even with a fresh heartbeat: every write is refused.
@@ -778,7 +778,7 @@ func TestLifecycleStoppedHeartbeatsLoseTheTask(t *testing.T) {
 		assert.Equal(t, "STALE_CLAIM", slow.fail("task_set_plan", map[string]any{"id": task, "plan": "my way"}))
 		assert.Equal(t, "STALE_CLAIM", slow.fail("task_release", map[string]any{"task_id": task}))
 		assert.Equal(t, document, readFile(t, root, "docs/api.md"), "the plan is unchanged")
-		assert.Equal(t, journal, readFile(t, root, "checkpoints/api.md/rate-limits.md"), "the journal is unchanged")
+		assert.Equal(t, journal, readFile(t, root, "checkpoints/tasks/api.md/rate-limits.md"), "the journal is unchanged")
 	}
 
 	// b picks the work up from the journal and finishes it.
