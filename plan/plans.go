@@ -203,6 +203,3 @@ func (p *Plans) readClaims(ctx context.Context, file string) (claims.File, error
 func invalid(msg string) error {
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
 }
-
-// trimmed is s without surrounding space.
-func trimmed(s string) string { return strings.TrimSpace(s) }

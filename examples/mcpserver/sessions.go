@@ -115,13 +115,6 @@ func (s *session) claimant(task string) plan.Claimant {
 	return plan.Claimant{Agent: s.agent}
 }
 
-// caller is the session's agent, "" for none.
-func (s *session) caller() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.agent
-}
-
 // taskKey is the form of a task address that claims are kept under:
 // "api/auth.md#x" and "/api/auth.md#x" are one task. An address that does
 // not parse is kept as given; plan refuses it anyway.
