@@ -17,8 +17,9 @@ import (
 const module = "github.com/taskmd/taskmd/"
 
 // layers is what each package of the library may import from the module:
-// taskdoc ← workspace ← taskcontext ← subagent, coordinator ← archive ←
-// examples, with the internal helpers beside them. No import points back
+// taskdoc ← workspace ← taskcontext ← subagent, coordinator, agent,
+// checkpoint ← archive, plan ← examples, with the internal helpers beside
+// them. No import points back
 // up, and the two task systems do not import each other.
 var layers = map[string][]string{
 	"internal/parsecount": nil,
