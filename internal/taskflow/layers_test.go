@@ -24,6 +24,7 @@ const module = "github.com/taskmd/taskmd/"
 var layers = map[string][]string{
 	"internal/parsecount": nil,
 	"internal/hooks":      nil,
+	"internal/watch":      nil,
 	"taskdoc":             {"internal/parsecount"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
