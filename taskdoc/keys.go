@@ -40,3 +40,8 @@ const KeyAssignee = "Assignee"
 // KeyPlan holds the approach an agent recorded for the task (package
 // plan, seed 002's task_set_plan), on one line.
 const KeyPlan = "Plan"
+
+// KeyCheckpoint points a paused task at the worker checkpoint that holds
+// its progress (a workspace path, "checkpoints/workers/<id>/000003.md"),
+// from which a new worker resumes it.
+const KeyCheckpoint = "Checkpoint"

@@ -1,0 +1,104 @@
+package plan
+
+import (
+	"context"
+
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Pause stops c's work on task and lets go of it, in one locked update: the
+// task becomes paused, its Checkpoint field points at checkpoint (the
+// workspace path of the worker checkpoint that holds its progress; "" sets
+// none), its Assignee field is removed and c's claim ends. A new worker
+// resumes it with Claim and UpdateStatus to in_progress. The fence is
+// UpdateStatus's; a retried Pause by the same claim writes nothing. A task
+// that is not planning, in progress or paused is INVALID_TRANSITION.
+func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint string) (taskdoc.Task, error) {
+	t, err := taskTarget(task)
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	if err := c.check(); err != nil {
+		return taskdoc.Task{}, err
+	}
+	checkpoint = taskdoc.FoldLine(checkpoint)
+	var out taskdoc.Task
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+		tk, err := doc.Task(t.Slug)
+		if err != nil {
+			return nil, false, err
+		}
+		if err := fence(st, t, tk, c); err != nil {
+			return nil, false, err
+		}
+		nd, tk, err := t.Flow().UpdateStatus(doc, t.Slug, taskdoc.StatusPaused, "")
+		if err != nil {
+			return nil, false, err
+		}
+		if checkpoint != "" {
+			if nd, tk, err = nd.SetField(t.Slug, taskdoc.KeyCheckpoint, checkpoint); err != nil {
+				return nil, false, err
+			}
+		}
+		if _, ok := tk.Field(taskdoc.KeyAssignee); ok {
+			if nd, tk, err = nd.RemoveField(t.Slug, taskdoc.KeyAssignee); err != nil {
+				return nil, false, err
+			}
+		}
+		out = *tk
+		ended := st.Record(t.Slug).Agent != ""
+		if ended {
+			st.End(t.Slug)
+		}
+		return nd.Source, ended, nil
+	})
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	return out, nil
+}
+
+// Revoke takes task away from whoever holds it, for an orchestrator (seed
+// 000's hard pivot): the claim ends and its token lets nothing through any
+// more, the Assignee field is removed, and a task in progress, planning or
+// paused returns to pending, so that NextTasks offers it again. No
+// checkpoint is written. Revoking a task no agent holds only moves its
+// status; a completed, skipped, failed or blocked task keeps its status.
+// A retried Revoke writes nothing.
+func (p *Plans) Revoke(ctx context.Context, task string) (taskdoc.Task, error) {
+	t, err := taskTarget(task)
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	var out taskdoc.Task
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+		tk, err := doc.Task(t.Slug)
+		if err != nil {
+			return nil, false, err
+		}
+		nd := doc
+		switch tk.Status {
+		case taskdoc.StatusInProgress, taskdoc.StatusPlanning, taskdoc.StatusPaused:
+			if nd, tk, err = t.Flow().UpdateStatus(doc, t.Slug, taskdoc.StatusPending, ""); err != nil {
+				return nil, false, err
+			}
+		}
+		if _, ok := tk.Field(taskdoc.KeyAssignee); ok && !tk.Status.Final() {
+			if nd, tk, err = nd.RemoveField(t.Slug, taskdoc.KeyAssignee); err != nil {
+				return nil, false, err
+			}
+		}
+		out = *tk
+		rec := st.Record(t.Slug)
+		changed := rec.Agent != "" || rec.Ended != ""
+		if changed {
+			st.Release(t.Slug)
+		}
+		return nd.Source, changed, nil
+	})
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	return out, nil
+}
