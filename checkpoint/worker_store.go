@@ -1,0 +1,259 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Workers gives access to the worker checkpoints of one workspace. Like
+// Journal it keeps no state of its own: any number of values, goroutines
+// and processes may use one workspace at once.
+type Workers struct {
+	ws  *workspace.Workspace
+	cfg taskflow.Config
+}
+
+// NewWorkers returns the worker checkpoints of ws. WithClock sets the
+// clock that dates them.
+func NewWorkers(ws *workspace.Workspace, opts ...Option) *Workers {
+	return &Workers{ws: ws, cfg: taskflow.NewConfig(opts)}
+}
+
+// Save records c as the current checkpoint of its worker (c.Worker) and
+// returns it as written: in normal form (see Render), with its Sequence
+// (one more than the worker's newest) and Time (the clock's, in UTC, to
+// the second); the Sequence and Time of c are ignored. The file is
+// checkpoints/workers/<worker>/<sequence, 6 digits>.md, created durably
+// and atomically; earlier checkpoints stay as the worker's history.
+//
+// A checkpoint equal to the worker's current one but for Sequence and Time
+// is a retry: Save writes nothing and returns the current one. A current
+// checkpoint that a person broke is no reason to refuse a new one: it is
+// kept as history, and the new one is saved after it.
+//
+// A missing or invalid worker id and the values Render refuses are
+// INVALID_ARGUMENTS, INVALID_UTF8 or CONTROL_CHARACTER, and nothing is
+// written.
+func (w *Workers) Save(ctx context.Context, c WorkerCheckpoint) (WorkerCheckpoint, error) {
+	if err := CheckWorkerID(c.Worker); err != nil {
+		return WorkerCheckpoint{}, err
+	}
+	worker := c.Worker
+	c.Time, c.Sequence = time.Time{}, 0
+	c, err := c.normal()
+	if err != nil {
+		return WorkerCheckpoint{}, at(err, worker)
+	}
+	dir := workerDir(c.Worker)
+	var saved WorkerCheckpoint
+	err = w.ws.Lock(ctx, []string{dir}, func(tx *workspace.Tx) error {
+		seqs, err := w.sequences(ctx, c.Worker)
+		if err != nil {
+			return err
+		}
+		next := 1
+		if len(seqs) > 0 {
+			last := seqs[len(seqs)-1]
+			if last == math.MaxInt {
+				return invalid(fmt.Sprintf("worker %s has checkpoint %d, which none can follow", c.Worker, last))
+			}
+			next = last + 1
+			if cur, ok := w.current(tx, c.Worker, last); ok && sameCheckpoint(cur, c) {
+				saved = cur
+				return nil
+			}
+		}
+		c.Sequence = next
+		c.Time = w.cfg.Now().UTC().Truncate(time.Second)
+		if y := c.Time.Year(); y < 0 || y > 9999 {
+			return invalid(fmt.Sprintf("the clock reads %v, which a checkpoint cannot record (years 0 to 9999)", c.Time))
+		}
+		if err := tx.Create(workerFile(c.Worker, next), c.render()); err != nil {
+			return err
+		}
+		saved = c
+		return nil
+	})
+	if err != nil {
+		return WorkerCheckpoint{}, at(err, c.Worker)
+	}
+	return saved, nil
+}
+
+// current reads the checkpoint seq of worker, and reports whether it
+// reads.
+func (w *Workers) current(tx *workspace.Tx, worker string, seq int) (WorkerCheckpoint, bool) {
+	src, _, err := tx.Read(workerFile(worker, seq))
+	if err != nil {
+		return WorkerCheckpoint{}, false
+	}
+	c, err := parseWorker(src, workerFile(worker, seq))
+	if err != nil {
+		return WorkerCheckpoint{}, false
+	}
+	c.Worker, c.Sequence = worker, seq
+	return c, true
+}
+
+// sameCheckpoint reports whether a and b, both normal, hold the same
+// checkpoint apart from Sequence and Time.
+func sameCheckpoint(a, b WorkerCheckpoint) bool {
+	a.Sequence, a.Time, b.Sequence, b.Time = 0, time.Time{}, 0, time.Time{}
+	return bytes.Equal(a.render(), b.render())
+}
+
+// Get returns checkpoint sequence of worker, or its current (newest) one
+// when sequence is 0. The file's folder and name give the Worker and
+// Sequence, whatever its front matter says. A worker without checkpoints,
+// or without that one, is DOCUMENT_NOT_FOUND; a checkpoint a person broke
+// is PARSE_ERROR naming its file.
+func (w *Workers) Get(ctx context.Context, worker string, sequence int) (WorkerCheckpoint, error) {
+	if err := CheckWorkerID(worker); err != nil {
+		return WorkerCheckpoint{}, err
+	}
+	if sequence < 0 {
+		return WorkerCheckpoint{}, invalid(fmt.Sprintf("sequence %d is negative: give 0 for the current checkpoint", sequence))
+	}
+	if sequence == 0 {
+		seqs, err := w.sequences(ctx, worker)
+		if err != nil {
+			return WorkerCheckpoint{}, at(err, worker)
+		}
+		if len(seqs) == 0 {
+			return WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: workerDir(worker),
+				Msg: fmt.Sprintf("worker %s has no checkpoint", worker)}
+		}
+		sequence = seqs[len(seqs)-1]
+	}
+	return w.read(ctx, worker, sequence)
+}
+
+func (w *Workers) read(ctx context.Context, worker string, seq int) (WorkerCheckpoint, error) {
+	name := workerFile(worker, seq)
+	src, _, err := w.ws.Read(ctx, name)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name,
+			Msg: fmt.Sprintf("worker %s has no checkpoint %d (no %s)", worker, seq, name)}
+	}
+	if err != nil {
+		return WorkerCheckpoint{}, err
+	}
+	c, err := parseWorker(src, name)
+	if err != nil {
+		return WorkerCheckpoint{}, err
+	}
+	c.Worker, c.Sequence = worker, seq
+	return c, nil
+}
+
+// List returns the checkpoints of worker, newest first: the newest limit
+// of them, or all when limit is 0. A worker without checkpoints has none.
+// A checkpoint a person broke is PARSE_ERROR naming its file.
+func (w *Workers) List(ctx context.Context, worker string, limit int) ([]WorkerCheckpoint, error) {
+	if err := CheckWorkerID(worker); err != nil {
+		return nil, err
+	}
+	if limit < 0 {
+		return nil, invalid(fmt.Sprintf("limit %d is negative: give 0 for all", limit))
+	}
+	seqs, err := w.sequences(ctx, worker)
+	if err != nil {
+		return nil, at(err, worker)
+	}
+	out := make([]WorkerCheckpoint, 0, len(seqs))
+	for i := len(seqs) - 1; i >= 0 && (limit == 0 || len(out) < limit); i-- {
+		c, err := w.read(ctx, worker, seqs[i])
+		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+			continue // removed since the folder was listed
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ListWorkers returns the ids of the workers that have checkpoints,
+// sorted. Folders under checkpoints/workers/ whose names are no worker
+// ids, or that hold no checkpoint file, are skipped.
+func (w *Workers) ListWorkers(ctx context.Context) ([]string, error) {
+	var out []string
+	err := w.ws.Walk(ctx, FolderWorkers, func(name string, _ *taskdoc.Document, _ error) error {
+		// Only the names matter: a checkpoint that is not a plan document
+		// or does not read still counts.
+		rest, ok := strings.CutPrefix(name, FolderWorkers+"/")
+		id, file, ok2 := strings.Cut(rest, "/")
+		if !ok || !ok2 || CheckWorkerID(id) != nil {
+			return nil
+		}
+		if _, ok := fileSequence(file); !ok {
+			return nil
+		}
+		if len(out) == 0 || out[len(out)-1] != id {
+			out = append(out, id)
+		}
+		return fs.SkipDir // the rest of this worker's files
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.Compact(out), nil
+}
+
+// sequences lists the sequences of worker's checkpoint files, ascending.
+func (w *Workers) sequences(ctx context.Context, worker string) ([]int, error) {
+	names, err := w.ws.List(ctx, workerDir(worker))
+	if err != nil {
+		return nil, err
+	}
+	seqs := make([]int, 0, len(names))
+	for _, name := range names {
+		if n, ok := fileSequence(name[strings.LastIndexByte(name, '/')+1:]); ok {
+			seqs = append(seqs, n)
+		}
+	}
+	slices.Sort(seqs)
+	return seqs, nil
+}
+
+func workerDir(worker string) string { return FolderWorkers + "/" + worker }
+
+func workerFile(worker string, seq int) string {
+	return fmt.Sprintf("%s/%06d.md", workerDir(worker), seq)
+}
+
+// fileSequence reads a checkpoint file name, "000042.md": the sequence at
+// least 6 digits wide, without other leading zeros, from 1.
+func fileSequence(base string) (int, bool) {
+	digits, ok := strings.CutSuffix(base, ".md")
+	if !ok || len(digits) < 6 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || fmt.Sprintf("%06d", n) != digits {
+		return 0, false
+	}
+	return n, true
+}
+
+// at names the worker's folder in err, when err names no file yet.
+func at(err error, worker string) error {
+	var e *taskdoc.Error
+	if errors.As(err, &e) && e.Path == "" && worker != "" {
+		e.Path = workerDir(worker)
+	}
+	return err
+}
