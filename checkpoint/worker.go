@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -283,10 +285,11 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 	}
 	for _, l := range lists {
 		for i, item := range l.in {
-			s, err := foldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
-			if err != nil {
+			if checkText("", item, true) != nil { // name the item only when it is refused
+				_, err := foldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
 				return err
 			}
+			s := foldLine(item)
 			if s == "" {
 				return invalid(fmt.Sprintf("item %d of %s is empty", i+1, l.name))
 			}
@@ -340,7 +343,34 @@ func foldedLine(what, s string) (string, error) {
 	if err := checkText(what, s, true); err != nil {
 		return "", err
 	}
-	return taskdoc.FoldLine(s), nil
+	return foldLine(s), nil
+}
+
+// foldLine is taskdoc.FoldLine without its allocations for text that is
+// already folded, as the items of a checkpoint read back are.
+func foldLine(s string) string {
+	prevSpace := true // no space at the start
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return taskdoc.FoldLine(s)
+			}
+			i += n - 1
+			prevSpace = false
+			continue
+		}
+		space := c == ' ' || c >= '\t' && c <= '\r'
+		if space && (c != ' ' || prevSpace) {
+			return taskdoc.FoldLine(s)
+		}
+		prevSpace = space
+	}
+	if prevSpace && s != "" {
+		return taskdoc.FoldLine(s)
+	}
+	return s
 }
 
 // normalText checks the Markdown text of a section and returns it with LF

@@ -284,7 +284,7 @@ func (p *workerParser) read(c *WorkerCheckpoint, sections []rawSection) error {
 			}
 		case name != "":
 			for _, it := range listItems(body) {
-				text := taskdoc.FoldLine(it.text)
+				text := foldLine(it.text)
 				if text == "" {
 					continue
 				}
