@@ -12,8 +12,9 @@ import (
 // workspace path of the worker checkpoint that holds its progress; "" sets
 // none), its Assignee field is removed and c's claim ends. A new worker
 // resumes it with Claim and UpdateStatus to in_progress. The fence is
-// UpdateStatus's; a retried Pause by the same claim writes nothing. A task
-// that is not planning, in progress or paused is INVALID_TRANSITION.
+// UpdateStatus's; a retried Pause by the same claim writes nothing. A
+// pending task (claimed, not started) stays pending; a task that is not
+// pending, planning, in progress or paused is INVALID_TRANSITION.
 func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint string) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -32,9 +33,11 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 		if err := fence(st, t, tk, c); err != nil {
 			return nil, false, err
 		}
-		nd, tk, err := t.Flow().UpdateStatus(doc, t.Slug, taskdoc.StatusPaused, "")
-		if err != nil {
-			return nil, false, err
+		nd := doc
+		if tk.Status != taskdoc.StatusPending { // a task not started yet stays pending
+			if nd, tk, err = t.Flow().UpdateStatus(doc, t.Slug, taskdoc.StatusPaused, ""); err != nil {
+				return nil, false, err
+			}
 		}
 		if checkpoint != "" {
 			if nd, tk, err = nd.SetField(t.Slug, taskdoc.KeyCheckpoint, checkpoint); err != nil {

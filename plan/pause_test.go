@@ -72,3 +72,15 @@ func TestRevokeReturnsTheTaskToPending(t *testing.T) {
 	assert.True(t, rb.Success)
 	assert.Equal(t, int64(2), rb.Claim.Token)
 }
+
+func TestPauseOfAClaimNotStartedKeepsItPending(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	paused, err := p.Pause(ctx, "/auth.md#write-docs", plan.Claimant{Agent: a, Token: r.Claim.Token}, "")
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusPending, paused.Status)
+	assert.Equal(t, authPlan, readFile(t, root, "docs/auth.md"))
+}

@@ -233,10 +233,14 @@ const (
 	// task's current claim (its holder and fencing token), because the
 	// claim was taken over, released or replaced; it writes nothing.
 	CodeStaleClaim Code = "STALE_CLAIM"
+	// CodeNoAck: a worker did not acknowledge a pivot within the wait; a
+	// hard pivot takes its task back without it.
+	CodeNoAck Code = "NO_ACK"
 )
 
 // Sentinels of the agent codes, for errors.Is.
 var (
 	ErrAgentNotFound = &Error{Code: CodeAgentNotFound}
 	ErrStaleClaim    = &Error{Code: CodeStaleClaim}
+	ErrNoAck         = &Error{Code: CodeNoAck}
 )

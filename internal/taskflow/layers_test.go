@@ -34,6 +34,7 @@ var layers = map[string][]string{
 	"archive":             {"taskdoc", "workspace", "coordinator"},
 	"internal/claims":     {"taskdoc", "workspace"},
 	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},
+	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "checkpoint", "plan"},
 	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 }

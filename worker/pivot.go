@@ -1,0 +1,326 @@
+package worker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/internal/watch"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// DefaultAckTimeout is how long Wait waits for an acknowledgement unless
+// told otherwise.
+const DefaultAckTimeout = 60 * time.Second
+
+// The states of a pivot request.
+const (
+	StatePending      = "pending"      // the worker has not acknowledged yet
+	StateAcknowledged = "acknowledged" // the worker saved its checkpoint and let go
+)
+
+// Pivot is what an orchestrator asks of a worker.
+type Pivot struct {
+	Mode    checkpoint.PivotMode // graceful ("" too), immediate or hard
+	Reason  string               // why; one line
+	NewTask string               // optional: a task address (claimed for the worker) or free text
+	// Task is the task the worker is pivoted from; "" takes the current
+	// task of the worker's last heartbeat.
+	Task string
+}
+
+// Request is a pivot request as recorded in the worker's pivot.json.
+type Request struct {
+	ID        string               `json:"id"`
+	Worker    string               `json:"worker"`
+	Task      string               `json:"task,omitempty"`
+	Mode      checkpoint.PivotMode `json:"mode"`
+	Reason    string               `json:"reason"`
+	NewTask   string               `json:"new_task,omitempty"`
+	Requested time.Time            `json:"requested"`
+	State     string               `json:"state"`
+	// Set by Acknowledge:
+	Acknowledged time.Time   `json:"acknowledged,omitzero"`
+	Checkpoint   string      `json:"checkpoint,omitempty"` // the saved checkpoint's path
+	Sequence     int         `json:"sequence,omitempty"`   // and its sequence
+	NewClaim     *plan.Claim `json:"new_claim,omitempty"`  // the claim of the new task, when it was an address
+}
+
+// Pivots gives orchestrators and workers the pivots of one workspace. It
+// keeps no state of its own.
+type Pivots struct {
+	ws      *workspace.Workspace
+	plans   *plan.Plans
+	workers *checkpoint.Workers
+	cfg     taskflow.Config
+	timer   watch.Clock
+}
+
+// An Option configures Pivots; options are shared with the other packages.
+type Option = taskflow.Option
+
+// Timer gives Wait its timeout; tests inject one they fire by hand.
+type Timer = watch.Clock
+
+// New returns the pivots of ws, on the plans and worker checkpoints of ws
+// made with the same options.
+func New(ws *workspace.Workspace, opts ...Option) *Pivots {
+	return &Pivots{ws: ws, plans: plan.New(ws, opts...), workers: checkpoint.NewWorkers(ws, opts...),
+		cfg: taskflow.NewConfig(opts), timer: watch.RealClock{}}
+}
+
+// WithTimer returns p with the timer of its waits set to t.
+func (p *Pivots) WithTimer(t Timer) *Pivots {
+	q := *p
+	q.timer = t
+	return &q
+}
+
+// Plans is the plan access the pivots use.
+func (p *Pivots) Plans() *plan.Plans { return p.plans }
+
+// Workers is the worker checkpoint store the pivots use.
+func (p *Pivots) Workers() *checkpoint.Workers { return p.workers }
+
+func requestFile(worker string) string {
+	return checkpoint.FolderWorkers + "/" + worker + "/pivot.json"
+}
+
+// Request asks worker to pivot. The worker must be a registered agent
+// (AGENT_NOT_FOUND). A hard pivot takes the task back at once (see the
+// package doc) and is recorded as pending until the worker acknowledges
+// it. A request equal to the pending one (mode, reason, tasks) is a retry
+// and returns it; another one replaces it.
+func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request, error) {
+	if err := checkpoint.CheckWorkerID(worker); err != nil {
+		return Request{}, err
+	}
+	mode, err := checkpoint.ParsePivotMode(string(pv.Mode))
+	if err != nil {
+		return Request{}, err
+	}
+	if mode == "" {
+		mode = checkpoint.PivotGraceful
+	}
+	a, err := p.plans.Agents().Get(ctx, worker)
+	if err != nil {
+		return Request{}, err
+	}
+	task := pv.Task
+	if task == "" {
+		task = a.CurrentTask
+	}
+	req := Request{Worker: worker, Task: task, Mode: mode, Reason: taskdoc.FoldLine(pv.Reason),
+		NewTask: taskdoc.FoldLine(pv.NewTask), State: StatePending}
+	if mode == checkpoint.PivotHard && task != "" {
+		if _, err := p.plans.Revoke(ctx, task); err != nil {
+			return Request{}, err
+		}
+	}
+	var out Request
+	_, err = p.ws.Update(ctx, requestFile(worker), func(cur []byte, exists bool) ([]byte, error) {
+		if exists {
+			var old Request
+			if json.Unmarshal(cur, &old) == nil && old.State == StatePending && old.Task == req.Task &&
+				old.Mode == req.Mode && old.Reason == req.Reason && old.NewTask == req.NewTask {
+				out = old
+				return nil, nil
+			}
+		}
+		out = req
+		out.ID = newID()
+		out.Requested = p.cfg.Now().UTC()
+		return encode(out)
+	})
+	if err != nil {
+		return Request{}, err
+	}
+	return out, nil
+}
+
+// RequestAll asks several workers to pivot (the seed's pivot chains), in
+// order, and stops at the first error.
+func (p *Pivots) RequestAll(ctx context.Context, pivots map[string]Pivot) ([]Request, error) {
+	out := make([]Request, 0, len(pivots))
+	for _, worker := range sortedKeys(pivots) {
+		r, err := p.Request(ctx, worker, pivots[worker])
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Pending returns the worker's pivot request that waits for its
+// acknowledgement, or nil: one read of a small file, cheap enough for every
+// call the worker makes.
+func (p *Pivots) Pending(ctx context.Context, worker string) (*Request, error) {
+	r, err := p.read(ctx, worker)
+	if err != nil || r == nil || r.State != StatePending {
+		return nil, err
+	}
+	return r, nil
+}
+
+// read returns the worker's request, nil when there is none.
+func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
+	if err := checkpoint.CheckWorkerID(worker); err != nil {
+		return nil, err
+	}
+	data, _, err := p.ws.Read(ctx, requestFile(worker))
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r Request
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeParse, Path: requestFile(worker),
+			Msg: fmt.Sprintf("the pivot request %s does not read: %v", requestFile(worker), err)}
+	}
+	return &r, nil
+}
+
+// Acknowledge carries out the worker's pending pivot (see the package doc):
+// it saves cp as the worker's checkpoint (not for a hard pivot), pauses the
+// task it was pivoted from under claim (its claim of that task; the zero
+// Claimant when it held none), claims the new task when it is an address,
+// and records the acknowledgement. A request acknowledged already is
+// returned as it is (a retry); no request is INVALID_ARGUMENTS.
+func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Claimant, cp checkpoint.WorkerCheckpoint) (Request, error) {
+	r, err := p.read(ctx, worker)
+	if err != nil {
+		return Request{}, err
+	}
+	switch {
+	case r == nil:
+		return Request{}, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+			Msg: fmt.Sprintf("no pivot was requested of worker %s", worker)}
+	case r.State == StateAcknowledged:
+		return *r, nil
+	}
+	ack := *r
+	if r.Mode != checkpoint.PivotHard {
+		cp.Worker, cp.Task, cp.Phase = worker, r.Task, "pivoted"
+		cp.PivotMode, cp.PivotReason = r.Mode, r.Reason
+		saved, err := p.workers.Save(ctx, cp)
+		if err != nil {
+			return Request{}, err
+		}
+		ack.Sequence = saved.Sequence
+		ack.Checkpoint = checkpoint.WorkerFile(worker, saved.Sequence)
+		if r.Task != "" {
+			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil {
+				return Request{}, err
+			}
+		}
+	}
+	if isTask(r.NewTask) {
+		res, err := p.plans.Claim(ctx, r.NewTask, worker)
+		if err != nil {
+			return Request{}, err
+		}
+		if !res.Success {
+			return Request{}, &taskdoc.Error{Code: taskdoc.CodeConflict,
+				Msg: fmt.Sprintf("the new task %s is held by agent %s: the pivot is not acknowledged; ask the orchestrator for another task", r.NewTask, res.AlreadyClaimedBy)}
+		}
+		ack.NewClaim = res.Claim
+	}
+	ack.State, ack.Acknowledged = StateAcknowledged, p.cfg.Now().UTC()
+	_, err = p.ws.Update(ctx, requestFile(worker), func(cur []byte, exists bool) ([]byte, error) {
+		var now Request
+		if !exists || json.Unmarshal(cur, &now) != nil || now.ID != r.ID {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict,
+				Msg: fmt.Sprintf("the pivot request of worker %s changed while it was acknowledged: read it again", worker)}
+		}
+		if now.State == StateAcknowledged {
+			ack = now
+			return nil, nil
+		}
+		return encode(ack)
+	})
+	if err != nil {
+		return Request{}, err
+	}
+	return ack, nil
+}
+
+// Wait waits for the acknowledgement of request id of worker, up to
+// timeout (0 is DefaultAckTimeout), without polling: it is told of every
+// change of the worker's folder. It returns the acknowledged request, or
+// NO_ACK with the advice to pivot in hard mode.
+func (p *Pivots) Wait(ctx context.Context, worker, id string, timeout time.Duration) (Request, error) {
+	if err := checkpoint.CheckWorkerID(worker); err != nil {
+		return Request{}, err
+	}
+	if timeout <= 0 {
+		timeout = DefaultAckTimeout
+	}
+	var got Request
+	dir := filepath.Join(p.ws.Root(), filepath.FromSlash(checkpoint.FolderWorkers), worker)
+	ok, err := watch.Until(ctx, dir, timeout, p.timer, func() (bool, error) {
+		r, err := p.read(ctx, worker)
+		if err != nil || r == nil {
+			return false, err
+		}
+		if r.ID != id {
+			return false, &taskdoc.Error{Code: taskdoc.CodeConflict,
+				Msg: fmt.Sprintf("the pivot request %s of worker %s was replaced by %s", id, worker, r.ID)}
+		}
+		got = *r
+		return r.State == StateAcknowledged, nil
+	})
+	if err != nil {
+		return Request{}, err
+	}
+	if !ok {
+		return Request{}, &taskdoc.Error{Code: taskdoc.CodeNoAck,
+			Msg: fmt.Sprintf("worker %s did not acknowledge pivot %s within %v: it may be stuck or gone; pivot it in hard mode to take its task back without a checkpoint", worker, id, timeout)}
+	}
+	return got, nil
+}
+
+// WaitAll waits for the acknowledgements of several requests at once and
+// returns them in the same order; each failure is in errs at its index.
+func (p *Pivots) WaitAll(ctx context.Context, reqs []Request, timeout time.Duration) (acks []Request, errs []error) {
+	acks, errs = make([]Request, len(reqs)), make([]error, len(reqs))
+	done := make(chan struct{})
+	for i, r := range reqs {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			acks[i], errs[i] = p.Wait(ctx, r.Worker, r.ID, timeout)
+		}()
+	}
+	for range reqs {
+		<-done
+	}
+	return acks, errs
+}
+
+// isTask reports whether s is a task address (a new task to claim) rather
+// than free text.
+func isTask(s string) bool {
+	a, err := taskdoc.ParseAddress(s)
+	return err == nil && a.Slug != "" && a.Folder() == taskdoc.FolderDocs
+}
+
+func encode(r Request) ([]byte, error) {
+	data, err := json.MarshalIndent(r, "", "  ")
+	return append(data, '\n'), err
+}
+
+func newID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "pv_" + hex.EncodeToString(b[:])
+}
