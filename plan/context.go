@@ -79,6 +79,9 @@ type CurrentTask struct {
 	Status   taskdoc.Status `json:"status"`
 	Assignee string         `json:"assignee,omitempty"` // the agent holding its claim, as its Assignee field says
 	Plan     string         `json:"plan,omitempty"`     // its Plan field (task_set_plan)
+	// Checkpoint is its Checkpoint field: the worker checkpoint a paused
+	// task was left with, to resume it from.
+	Checkpoint string `json:"checkpoint,omitempty"`
 	// Text is the task as the budget kept it: its title, fields and body
 	// (shortened, ending with taskcontext.TruncationMark, when the budget
 	// is smaller than the task).
@@ -152,6 +155,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	}
 	out.CurrentTask.Assignee, _ = tk.Field(taskdoc.KeyAssignee)
 	out.CurrentTask.Plan, _ = tk.Field(taskdoc.KeyPlan)
+	out.CurrentTask.Checkpoint, _ = tk.Field(taskdoc.KeyCheckpoint)
 	if inc.WorkflowPlan {
 		m.PlanSummary = planSummary(v.doc)
 	}

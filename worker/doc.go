@@ -29,6 +29,16 @@
 // advice to pivot in hard mode. RequestAll and WaitAll pivot several workers
 // at once (the seed's pivot chains).
 //
+// # Resume
+//
+// ResumeQueue lists the paused tasks of every plan with the checkpoints
+// their Checkpoint fields point at, oldest first. Brief renders the Markdown
+// a new worker is started with: the checkpoint's original task, completed,
+// in-progress and remaining items, blocked work, files, decisions, notes and
+// resumption instructions, then the task's context from its plan. Resume
+// claims the task for the new worker, moves it back to in progress and
+// returns the brief.
+//
 // # Failures and retries
 //
 // Each step of Acknowledge is idempotent and they run in an order that is
