@@ -193,8 +193,9 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 
 // Acknowledge carries out the worker's pending pivot (see the package doc):
 // it saves cp as the worker's checkpoint (not for a hard pivot), pauses the
-// task it was pivoted from under claim (its claim of that task; the zero
-// Claimant when it held none), claims the new task when it is an address,
+// task it was pivoted from under claim (its claim of that task; without
+// an Agent the worker writes as itself with no token, which pauses only a
+// task no agent holds), claims the new task when it is an address,
 // and records the acknowledgement. A request acknowledged already is
 // returned as it is (a retry); no request is INVALID_ARGUMENTS.
 func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Claimant, cp checkpoint.WorkerCheckpoint) (Request, error) {
@@ -220,6 +221,9 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 		ack.Sequence = saved.Sequence
 		ack.Checkpoint = checkpoint.WorkerFile(worker, saved.Sequence)
 		if r.Task != "" {
+			if claim.Agent == "" {
+				claim.Agent = worker // the worker writes as itself: fenced even without a token
+			}
 			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil {
 				return Request{}, err
 			}
