@@ -244,3 +244,16 @@ var (
 	ErrStaleClaim    = &Error{Code: CodeStaleClaim}
 	ErrNoAck         = &Error{Code: CodeNoAck}
 )
+
+// Clarifications (package worker).
+const (
+	// CodeSuspended: no answer to a worker's clarification request came
+	// during its brief poll; its checkpoint is saved and the worker must
+	// exit. Its parent resumes it when the answer arrives.
+	CodeSuspended Code = "SUSPENDED"
+)
+
+// Sentinels of the clarification codes, for errors.Is.
+var (
+	ErrSuspended = &Error{Code: CodeSuspended}
+)
