@@ -197,7 +197,11 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 // an Agent the worker writes as itself with no token, which pauses only a
 // task no agent holds), claims the new task when it is an address,
 // and records the acknowledgement. A request acknowledged already is
-// returned as it is (a retry); no request is INVALID_ARGUMENTS.
+// returned as it is (a retry); no request is INVALID_ARGUMENTS. A retry
+// whose task an earlier try paused, and another agent has claimed since,
+// leaves the task to that agent and completes; of acknowledgements running
+// at once with different checkpoints, the one recorded first is the one
+// the task points at.
 func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Claimant, cp checkpoint.WorkerCheckpoint) (Request, error) {
 	r, err := p.read(ctx, worker)
 	if err != nil {
@@ -224,7 +228,8 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 			if claim.Agent == "" {
 				claim.Agent = worker // the worker writes as itself: fenced even without a token
 			}
-			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil {
+			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil &&
+				(taskdoc.CodeOf(err) != taskdoc.CodeStaleClaim || !p.pausedWith(ctx, r.Task, ack.Checkpoint)) {
 				return Request{}, err
 			}
 		}
@@ -241,6 +246,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 		ack.NewClaim = res.Claim
 	}
 	ack.State, ack.Acknowledged = StateAcknowledged, p.cfg.Now().UTC()
+	mine := ack.Checkpoint
 	_, err = p.ws.Update(ctx, requestFile(worker), func(cur []byte, exists bool) ([]byte, error) {
 		var now Request
 		if !exists || json.Unmarshal(cur, &now) != nil || now.ID != r.ID {
@@ -256,7 +262,37 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 	if err != nil {
 		return Request{}, err
 	}
+	if r.Task != "" && ack.Checkpoint != mine {
+		// Another acknowledgement of this request, with another checkpoint,
+		// was recorded first, and this one's pause may have come after
+		// its: the task points at the recorded checkpoint again (unless
+		// another agent has claimed it since).
+		if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil && taskdoc.CodeOf(err) != taskdoc.CodeStaleClaim {
+			return Request{}, err
+		}
+	}
 	return ack, nil
+}
+
+// pausedWith reports whether task's Checkpoint field reads path: an
+// earlier try of this acknowledgement paused it (and let it go), so a
+// STALE_CLAIM from pausing it again means another agent has claimed it
+// since, not that the worker lost it before the pause.
+func (p *Pivots) pausedWith(ctx context.Context, task, path string) bool {
+	t, err := taskflow.ParseDocs(task)
+	if err != nil {
+		return false
+	}
+	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
+	if err != nil {
+		return false
+	}
+	tk, err := snap.Doc.Task(t.Slug)
+	if err != nil {
+		return false
+	}
+	v, _ := tk.Field(taskdoc.KeyCheckpoint)
+	return v == path
 }
 
 // Wait waits for the acknowledgement of request id of worker, up to
