@@ -37,7 +37,22 @@
 //	task_set_plan        id (or task_id), plan
 //	task_update_status   id, status, outcome, outcome_detail, error
 //	checkpoint_add       task_id, type, summary, detail, files_changed, key
-//	checkpoint_list      task_id, limit, types, since_sequence
+//	checkpoint_list      task_id, limit, types, since_sequence; or worker_id, limit
+//
+// and the tools of pivots, worker checkpoints and resumption (seeds 000 and
+// 004; see Pivots below):
+//
+//	pivot_worker         worker_id (or worker_ids), mode (graceful|immediate|hard), reason,
+//	                     new_task, task_id, wait_seconds (default 60; 0: do not wait)
+//	pivot_acknowledge    checkpoint {original_task, completed, in_progress, remaining, blocked,
+//	                     parallel_work_available, files_changed [{path, note}], decisions,
+//	                     notes, resume_instructions, sections [{heading, body}]}
+//	checkpoint_save      worker_id, task_id, status, phase, pivot_mode, pivot_reason,
+//	                     clarification_id, and the sections of pivot_acknowledge's checkpoint
+//	checkpoint_get       worker_id, sequence, format (markdown|json)
+//	checkpoint_diff      worker_id, from, to
+//	resume_queue         (none)
+//	resume_brief         task_id, max_tokens, worker_id
 //
 // # Results and errors
 //
@@ -157,6 +172,49 @@
 // of type complete, written after the status with a key derived from the
 // call, so that a retried completion adds it once; the result carries it
 // under checkpoint.
+//
+// # Pivots
+//
+// Seed 000's pivot protocol is package worker over MCP. An orchestrator
+// calls pivot_worker with a worker's agent id, a mode, a reason and
+// optionally a new task (a task address, claimed for the worker when it
+// acknowledges, or free text). The request is recorded in
+// checkpoints/workers/<worker>/pivot.json, and while it is pending every
+// tool result of a session whose agent is that worker carries it: under
+// pivot_request in the structured content (and in the JSON text that
+// repeats it), or, for a result without structured content (a tool error),
+// as one more text content {"pivot_request": {...}} after the error's text.
+// agent_heartbeat's answer carries it for the agent_id it names. Finding it
+// costs one read of that small file per call (a server middleware does it);
+// every output schema declares the optional pivot_request. The notice holds
+// the request (id, task_id, mode, reason, new_task, requested, state) and
+// instructions after the seed's [PIVOT REQUEST] message.
+//
+// The worker answers with pivot_acknowledge and its checkpoint: it is saved
+// as the worker's checkpoint (phase pivoted), its task is paused with a
+// Checkpoint field pointing at it, the session's claim on the task is
+// presented and ends, and a new task given as an address is claimed for the
+// worker, the session keeping that claim. Meanwhile pivot_worker waits
+// (wait_seconds, default 60) for the acknowledgement through file
+// notifications, without polling, and returns {pivots: [{worker_id,
+// request, checkpoint, checkpoint_json}], acknowledged}, checkpoint_json
+// being seed 004's JSON form; or NO_ACK, whose text advises a hard pivot and
+// whose structured content still lists the requests. mode hard takes the
+// task back at once (back to pending, its claim void, no checkpoint) and
+// does not wait; the worker acknowledges it to take the new task.
+// worker_ids pivots several workers at once (a pivot chain) and waits for
+// them together. A repeated pivot_worker with the same arguments is a retry
+// of the pending request, so an orchestrator may ask without waiting
+// (wait_seconds 0) and wait later.
+//
+// checkpoint_save records a worker checkpoint of the session's agent (or
+// of worker_id); checkpoint_get reads one back as Markdown or in seed 004's
+// JSON, checkpoint_list with worker_id lists a worker's newest first, and
+// checkpoint_diff compares two (the previous and the current by default).
+// resume_queue lists the paused tasks with their checkpoints, oldest
+// first; resume_brief renders a task's resume brief, and with worker_id
+// resumes it for that worker (claimed, back in progress), the session
+// keeping the claim when the worker is its agent.
 //
 // # Protocol
 //

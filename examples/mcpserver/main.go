@@ -19,6 +19,7 @@ import (
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/worker"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -26,6 +27,7 @@ const instructions = `Two task systems, kept apart on purpose, and the agent pro
 Coordinator tasks (coordinator_task, start_coordinator_task, complete_coordinator_task): your own sequential to-do list in /coordinator/active.md. It survives context compression; start and complete always take the next task; the first task carries the Main-Workflow; the list archives itself when done.
 Subagent tasks (subagent_task, start_subagent_task, complete_subagent_task): ad-hoc work in knowledge-graph documents under docs/, addressed as /document.md#slug and done in any order, usually by subagents.
 Plans for several agents (agent_*, workflow_*, task_*, checkpoint_*, the agent protocol): a plan is a docs/ document (workflow_id /api/auth.md), a task its address (/api/auth.md#slug). Lifecycle: agent_register → workflow_next_tasks → task_claim → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each step → agent_heartbeat every next_heartbeat_ms → task_update_status completed with outcome → agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → task_claim again → task_load_context with include {all_checkpoints: true}. The agent registered on a session is its caller: its writes on a task another agent holds are STALE_CLAIM.
+Pivots (seed 000): an orchestrator stops a worker mid-task with pivot_worker and gets its checkpoint; the worker sees pivot_request in every result (and heartbeat answer) while one is pending, and answers with pivot_acknowledge and its checkpoint. Worker checkpoints: checkpoint_save, checkpoint_get, checkpoint_list {worker_id}, checkpoint_diff. Paused tasks wait in resume_queue; resume_brief {task_id, worker_id} hands one to a worker with its brief.
 A failed call's text starts with a stable code, e.g. SUBAGENT_REQUIRES_SLUG or MAIN_WORKFLOW_REQUIRED.`
 
 func main() {
@@ -82,6 +84,12 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 // long as the session lasts. Calls in flight when shutdown ends (SIGINT,
 // SIGTERM) see their context cancelled.
 func newServer(shutdown context.Context, ws *workspace.Workspace, now func() time.Time) (*mcp.Server, error) {
+	return newServerTimer(shutdown, ws, now, nil)
+}
+
+// newServerTimer is newServer whose pivot_worker waits time out on timer
+// (nil: the time package's), for tests.
+func newServerTimer(shutdown context.Context, ws *workspace.Workspace, now func() time.Time, timer worker.Timer) (*mcp.Server, error) {
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
 		&mcp.ServerOptions{Instructions: instructions},
@@ -93,11 +101,23 @@ func newServer(shutdown context.Context, ws *workspace.Workspace, now func() tim
 		return nil, err
 	}
 	plans := plan.New(ws, plan.WithClock(now))
+	pivots := worker.New(ws, plan.WithClock(now))
+	if timer != nil {
+		pivots = pivots.WithTimer(timer)
+	}
 	sessions := newSessions()
-	if err := firstError(addAgentTools(server, plans.Agents(), sessions), addPlanTools(server, plans, sessions)); err != nil {
+	notices := pivotNotices{pivots: pivots, sessions: sessions}
+	if err := firstError(
+		addAgentTools(server, plans.Agents(), sessions, notices.pending),
+		addPlanTools(server, plans, pivots.Workers(), sessions),
+		addPivotTools(server, pivots, sessions),
+		addResumeTools(server, pivots, sessions),
+	); err != nil {
 		return nil, err
 	}
-	server.AddReceivingMiddleware(codeSchemaErrors, endWith(shutdown))
+	// notices comes first, so that a schema error's text, which
+	// codeSchemaErrors rewrites, keeps the pivot request after it.
+	server.AddReceivingMiddleware(notices.middleware, codeSchemaErrors, endWith(shutdown))
 	return server, nil
 }
 
@@ -134,6 +154,14 @@ func addTool[In, Out any](server *mcp.Server, tool *mcp.Tool, handler mcp.ToolHa
 	out, err := outputSchema[Out]()
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", tool.Name, err)
+	}
+	// Every result may carry the caller's pending pivot (pivotNotices).
+	if out.Type == "object" && out.Properties != nil && out.Properties["pivot_request"] == nil {
+		pr, err := pivotRequestSchema()
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", tool.Name, err)
+		}
+		out.Properties["pivot_request"] = pr
 	}
 	tool.OutputSchema = out
 	mcp.AddTool(server, tool, handler)

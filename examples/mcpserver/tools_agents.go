@@ -53,6 +53,9 @@ type heartbeatResult struct {
 	Success bool `json:"success"`
 	// NextHeartbeatMS is when to send the next heartbeat, in milliseconds.
 	NextHeartbeatMS int64 `json:"next_heartbeat_ms"`
+	// PivotRequest is the pivot asked of the agent, while it waits for
+	// pivot_acknowledge (see tools_pivot.go).
+	PivotRequest *pivotRequestView `json:"pivot_request,omitempty"`
 }
 
 // successResult answers a call that returns nothing else.
@@ -70,7 +73,7 @@ const (
 
 ` + lifecycle
 
-	agentHeartbeatDescription = `Tell the server this agent is alive (step 5), with the task it works on and a free status (busy, idle). Send one every next_heartbeat_ms (about 30 s) while you work: an agent without heartbeats for the timeout (60 s) goes offline, and its claimed tasks go to the next agent that claims them — your later writes on them are then STALE_CLAIM. Returns {success, next_heartbeat_ms}. AGENT_NOT_FOUND: register again.`
+	agentHeartbeatDescription = `Tell the server this agent is alive (step 5), with the task it works on and a free status (busy, idle). Send one every next_heartbeat_ms (about 30 s) while you work: an agent without heartbeats for the timeout (60 s) goes offline, and its claimed tasks go to the next agent that claims them — your later writes on them are then STALE_CLAIM. Returns {success, next_heartbeat_ms}, and pivot_request while the orchestrator asks you to pivot: then stop and pivot_acknowledge (see its description). AGENT_NOT_FOUND: register again.`
 
 	agentUnregisterDescription = `Unregister this agent when you stop (step 7): it is no longer listed, and the tasks it still holds may be claimed by other agents at once. Returns {success: true}. AGENT_NOT_FOUND for an id that is not registered (a retried unregister: take it as done). The session keeps writing as this agent, fenced: it does not become an unfenced caller.`
 )
@@ -79,10 +82,13 @@ const (
 type agentTools struct {
 	agents   *agent.Registry
 	sessions *sessions
+	// pending is the pivot waiting for an agent's acknowledgement, nil
+	// for none.
+	pending func(ctx context.Context, agentID string) *pivotRequestView
 }
 
-func addAgentTools(server *mcp.Server, agents *agent.Registry, ss *sessions) error {
-	a := agentTools{agents: agents, sessions: ss}
+func addAgentTools(server *mcp.Server, agents *agent.Registry, ss *sessions, pending func(context.Context, string) *pivotRequestView) error {
+	a := agentTools{agents: agents, sessions: ss, pending: pending}
 	return firstError(
 		addTool(server, &mcp.Tool{Name: "agent_register", Description: agentRegisterDescription}, a.register),
 		addTool(server, &mcp.Tool{Name: "agent_heartbeat", Description: agentHeartbeatDescription}, a.heartbeat),
@@ -116,7 +122,11 @@ func (a agentTools) heartbeat(ctx context.Context, _ *mcp.CallToolRequest, in he
 	if err != nil {
 		return nil, heartbeatResult{}, newToolError(err)
 	}
-	return nil, heartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}, nil
+	out := heartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}
+	if a.pending != nil {
+		out.PivotRequest = a.pending(ctx, in.AgentID)
+	}
+	return nil, out, nil
 }
 
 func (a agentTools) unregister(ctx context.Context, _ *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, successResult, error) {

@@ -88,7 +88,8 @@ type checkpointAddInput struct {
 }
 
 type checkpointListInput struct {
-	TaskID        string   `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	TaskID        string   `json:"task_id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing: its journal (give task_id or worker_id)"`
+	WorkerID      string   `json:"worker_id,omitempty" jsonschema:"a worker's id instead of task_id: its worker checkpoints (checkpoint_save, pivot_acknowledge), newest first"`
 	Limit         int      `json:"limit,omitempty" jsonschema:"at most this many, the newest (default all)"`
 	Types         []string `json:"types,omitempty" jsonschema:"only these types (default all)"`
 	SinceSequence int      `json:"since_sequence,omitempty" jsonschema:"only checkpoints with a sequence greater than this"`
@@ -155,9 +156,13 @@ type checkpointResult struct {
 }
 
 type checkpointListResult struct {
-	TaskID      string             `json:"task_id"`
+	TaskID      string             `json:"task_id,omitempty"`
 	Count       int                `json:"count"`
 	Checkpoints []checkpointResult `json:"checkpoints"` // newest first
+	// WorkerID and WorkerCheckpoints answer a call with worker_id: the
+	// worker's checkpoints, newest first (Checkpoints is then empty).
+	WorkerID          string                 `json:"worker_id,omitempty"`
+	WorkerCheckpoints []workerCheckpointView `json:"worker_checkpoints,omitempty"`
 }
 
 // Descriptions.
@@ -187,17 +192,18 @@ const (
 
 	checkpointAddDescription = `Record a checkpoint in a task's journal (step 4) after each significant step, so that you or another agent can resume after a lost context: type (plan, progress, decision, error, recovery, complete), a one-line summary, optional detail (text or any JSON) and files_changed. Returns the checkpoint with its sequence (1, 2, 3, ... per task). Give a key to make a retry add nothing. STALE_CLAIM: another agent holds the task, or took it over after your heartbeats stopped; nothing was written.`
 
-	checkpointListDescription = `Read a task's checkpoints, newest first: limit (the newest N), types (only these), since_sequence (only newer ones). Reads only.`
+	checkpointListDescription = `Read a task's checkpoints, newest first: limit (the newest N), types (only these), since_sequence (only newer ones). With worker_id instead of task_id: that worker's checkpoints (checkpoint_save, pivot_acknowledge), newest first, under worker_checkpoints (limit: the newest N). Reads only.`
 )
 
 // planTools serves the plan tools.
 type planTools struct {
 	plans    *plan.Plans
+	workers  *checkpoint.Workers // for checkpoint_list with worker_id
 	sessions *sessions
 }
 
-func addPlanTools(server *mcp.Server, plans *plan.Plans, ss *sessions) error {
-	p := planTools{plans: plans, sessions: ss}
+func addPlanTools(server *mcp.Server, plans *plan.Plans, workers *checkpoint.Workers, ss *sessions) error {
+	p := planTools{plans: plans, workers: workers, sessions: ss}
 	return firstError(
 		addTool(server, &mcp.Tool{Name: "workflow_create", Description: workflowCreateDescription}, p.create),
 		addTool(server, &mcp.Tool{Name: "workflow_set_plan", Description: workflowSetPlanDescription}, p.setPlan),
@@ -429,6 +435,12 @@ func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, 
 }
 
 func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, checkpointListResult, error) {
+	switch {
+	case in.WorkerID != "":
+		return p.listWorkerCheckpoints(ctx, in)
+	case in.TaskID == "":
+		return nil, checkpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints)"))
+	}
 	q := checkpoint.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
 	for _, t := range in.Types {
 		q.Types = append(q.Types, checkpoint.Type(t))

@@ -16,7 +16,8 @@ import (
 // agents of the AI-Prompt-Guide server send (slug for view_coordinator_task,
 // as that server takes it), plus the optional document of the coordinator's
 // start and complete and the slugs lists, and the fifteen tools of the agent
-// protocol with the seed's parameter names, and an output schema for each.
+// protocol with the seed's parameter names, the seven of pivots, worker
+// checkpoints and resumption, and an output schema for each.
 func TestToolList(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	list, err := c.session.ListTools(context.Background(), nil)
@@ -47,7 +48,17 @@ func TestToolList(t *testing.T) {
 		"task_set_plan":       {[]string{"id", "plan", "task_id"}, []string{"plan"}},
 		"task_update_status":  {[]string{"error", "id", "outcome", "outcome_detail", "status"}, []string{"id", "status"}},
 		"checkpoint_add":      {[]string{"detail", "files_changed", "key", "summary", "task_id", "type"}, []string{"summary", "task_id", "type"}},
-		"checkpoint_list":     {[]string{"limit", "since_sequence", "task_id", "types"}, []string{"task_id"}},
+		"checkpoint_list":     {[]string{"limit", "since_sequence", "task_id", "types", "worker_id"}, nil},
+		// Pivots, worker checkpoints and resumption (seeds 000 and 004).
+		"pivot_worker":      {[]string{"mode", "new_task", "reason", "task_id", "wait_seconds", "worker_id", "worker_ids"}, []string{"reason"}},
+		"pivot_acknowledge": {[]string{"checkpoint"}, nil},
+		"checkpoint_save": {[]string{"blocked", "clarification_id", "completed", "decisions", "files_changed", "in_progress", "notes",
+			"original_task", "parallel_work_available", "phase", "pivot_mode", "pivot_reason", "remaining", "resume_instructions",
+			"sections", "status", "task_id", "worker_id"}, []string{"phase", "status"}},
+		"checkpoint_get":  {[]string{"format", "sequence", "worker_id"}, nil},
+		"checkpoint_diff": {[]string{"from", "to", "worker_id"}, nil},
+		"resume_queue":    {nil, nil},
+		"resume_brief":    {[]string{"max_tokens", "task_id", "worker_id"}, []string{"task_id"}},
 	}
 	got := map[string]input{}
 	for _, tool := range list.Tools {
