@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -68,8 +69,10 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 // paused returns to pending, so that NextTasks offers it again. No
 // checkpoint is written. Revoking a task no agent holds only moves its
 // status; a completed, skipped, failed or blocked task keeps its status.
-// A retried Revoke writes nothing.
-func (p *Plans) Revoke(ctx context.Context, task string) (taskdoc.Task, error) {
+// A retried Revoke writes nothing. With from set, the task is revoked only
+// from that agent: when another agent holds it, Revoke is CONFLICT and
+// writes nothing, so a pivot of one worker never takes another's task.
+func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -79,6 +82,11 @@ func (p *Plans) Revoke(ctx context.Context, task string) (taskdoc.Task, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
+		}
+		assignee, _ := tk.Field(taskdoc.KeyAssignee)
+		if holder := st.Holder(t.Slug, assignee); from != "" && holder != "" && holder != from {
+			return nil, false, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path, Slug: t.Slug,
+				Msg: fmt.Sprintf("task %q in %s is held by agent %s, not %s: it was not revoked", t.Slug, t.Path, holder, from)}
 		}
 		nd := doc
 		switch tk.Status {

@@ -57,12 +57,12 @@ func TestRevokeReturnsTheTaskToPending(t *testing.T) {
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
 
-	revoked, err := p.Revoke(ctx, task)
+	revoked, err := p.Revoke(ctx, task, "")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, revoked.Status)
 	assert.Equal(t, authPlan, readFile(t, root, "docs/auth.md"), "the plan is back as it was before the claim")
 	before := snapshot(t, root)
-	_, err = p.Revoke(ctx, task)
+	_, err = p.Revoke(ctx, task, "")
 	require.NoError(t, err)
 	assert.Equal(t, before, snapshot(t, root), "a retried revoke writes nothing")
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
@@ -83,4 +83,18 @@ func TestPauseOfAClaimNotStartedKeepsItPending(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, paused.Status)
 	assert.Equal(t, authPlan, readFile(t, root, "docs/auth.md"))
+}
+
+func TestRevokeFromAnotherHolderIsRefused(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a, b := register(t, p, "a"), register(t, p, "b")
+	_, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	before := snapshot(t, root)
+	_, err = p.Revoke(ctx, "/auth.md#write-docs", b)
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
+	assert.Equal(t, before, snapshot(t, root))
+	_, err = p.Revoke(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
 }

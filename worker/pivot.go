@@ -121,7 +121,7 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 	req := Request{Worker: worker, Task: task, Mode: mode, Reason: taskdoc.FoldLine(pv.Reason),
 		NewTask: taskdoc.FoldLine(pv.NewTask), State: StatePending}
 	if mode == checkpoint.PivotHard && task != "" {
-		if _, err := p.plans.Revoke(ctx, task); err != nil {
+		if _, err := p.plans.Revoke(ctx, task, worker); err != nil {
 			return Request{}, err
 		}
 	}
