@@ -446,19 +446,10 @@ func (c *Clarifications) Answered(ctx context.Context) ([]Suspended, error) {
 func (c *Clarifications) WatchAnswers(ctx context.Context, fn func(Answer) bool) error {
 	seen := map[string]bool{}
 	_, err := watch.UntilTree(ctx, c.abs(checkpoint.FolderWorkers), 0, nil, func() (bool, error) {
-		var fresh []Answer
-		err := c.each(ctx, func(req Clarification, a *Answer) error {
-			if a != nil && !seen[req.AgentID+"/"+req.ID] {
-				fresh = append(fresh, *a)
-			}
-			return nil
-		})
+		fresh, err := c.newAnswers(ctx, seen)
 		if err != nil {
 			return false, err
 		}
-		slices.SortStableFunc(fresh, func(a, b Answer) int {
-			return cmp.Or(a.Timestamp.Compare(b.Timestamp), cmp.Compare(a.AgentID, b.AgentID), cmp.Compare(a.RequestID, b.RequestID))
-		})
 		for _, a := range fresh {
 			seen[a.AgentID+"/"+a.RequestID] = true
 			if !fn(a) {
@@ -468,6 +459,40 @@ func (c *Clarifications) WatchAnswers(ctx context.Context, fn func(Answer) bool)
 		return false, nil
 	})
 	return err
+}
+
+// newAnswers returns the final answers not in seen, oldest first. It reads
+// only the answer files it has not seen (and drafts), so a change costs a
+// listing of the folders, not a read of every request.
+func (c *Clarifications) newAnswers(ctx context.Context, seen map[string]bool) ([]Answer, error) {
+	workers, err := c.workerIDs()
+	if err != nil {
+		return nil, err
+	}
+	var fresh []Answer
+	for _, w := range workers {
+		names, err := c.ws.List(ctx, ClarificationsDir(w))
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			id, ok := strings.CutSuffix(name[strings.LastIndexByte(name, '/')+1:], answerSuffix)
+			if !ok || seen[w+"/"+id] || checkID(id) != nil {
+				continue
+			}
+			a, err := c.readAnswer(ctx, w, id)
+			if err != nil {
+				return nil, err
+			}
+			if a != nil {
+				fresh = append(fresh, *a)
+			}
+		}
+	}
+	slices.SortStableFunc(fresh, func(a, b Answer) int {
+		return cmp.Or(a.Timestamp.Compare(b.Timestamp), cmp.Compare(a.AgentID, b.AgentID), cmp.Compare(a.RequestID, b.RequestID))
+	})
+	return fresh, nil
 }
 
 // each calls fn with every request of every worker and its final answer

@@ -49,4 +49,31 @@
 // still its own (or paused with its checkpoint), never lost and never held
 // twice. A repeated Request with the same content returns the pending
 // request.
+//
+// # Clarification
+//
+// A worker that needs an answer (seed 004) records a request with
+// Clarifications.Ask: the file
+// checkpoints/workers/<worker>/clarifications/<id>.json, in the seed's
+// names (agent_id, timestamp, blocked_at, reason, questions with
+// question_id and text, checkpoint_info, work_continues,
+// parallel_work_available); ids are "cl_" and 12 hex digits, or the
+// worker's own (a retry key). It then calls Await with its checkpoint:
+// a brief poll (60 seconds by default, re-checked every 5 seconds besides
+// the file notifications that wake it at once). An answer that arrives
+// meanwhile is returned and the work goes on, with no checkpoint written;
+// otherwise the checkpoint is saved (phase waiting_clarification, status
+// BLOCKED, the request's id), its path is recorded in the request, and
+// Await returns ErrSuspended (SUSPENDED): the worker must exit.
+//
+// The parent lists the open requests (Open), writes the answer with
+// Respond, <id>.answer.json beside the request (responses, resume_signal,
+// resume_method, resume_instructions; a retry writes nothing, a different
+// answer to an answered request is CONFLICT, an answer without the resume
+// signal is a draft that may be replaced), learns of answers without
+// polling (WatchAnswers, on file notifications of every worker's folder),
+// lists the suspended workers whose answers have arrived (Answered), and
+// resumes each with the Markdown of ResumePrompt: the previous state, the
+// answers, the resume instructions, the next steps and the context
+// preserved. A worker leaves Answered when it saves its next checkpoint.
 package worker
