@@ -53,6 +53,12 @@
 //	checkpoint_diff      worker_id, from, to
 //	resume_queue         (none)
 //	resume_brief         task_id, max_tokens, worker_id
+//	clarification_ask    questions [{question_id, text}], id, blocked_at, reason, work_continues,
+//	                     parallel_work_available, wait_seconds (default 60; 0: ask only),
+//	                     task_id, checkpoint {the sections of pivot_acknowledge's checkpoint}
+//	clarification_check  id, worker_id; or nothing: every open request and answered worker
+//	clarification_respond worker_id, id, responses [{question_id, answer}], resume_signal
+//	                     (default true), resume_method, resume_instructions
 //
 // # Results and errors
 //
@@ -215,6 +221,21 @@
 // first; resume_brief renders a task's resume brief, and with worker_id
 // resumes it for that worker (claimed, back in progress), the session
 // keeping the claim when the worker is its agent.
+//
+// # Clarifications
+//
+// Seed 004's checkpoint and resume pattern: a worker that cannot decide
+// alone calls clarification_ask with its questions and its checkpoint.
+// The call itself is the brief poll: it waits (wait_seconds, default 60;
+// woken by file notifications) for the parent's answer and returns
+// {status: answered, answer}; without one, the checkpoint is saved (phase
+// waiting_clarification, status BLOCKED) and the call returns {status:
+// suspended, checkpoint}: the worker exits, spending nothing more. The
+// parent lists the open requests and the suspended workers whose answers
+// arrived with clarification_check, answers with clarification_respond
+// (whose result carries the resume_prompt once the worker is suspended)
+// and resumes the worker with that prompt. clarification_check with id
+// reads one request and its answer.
 //
 // # Protocol
 //

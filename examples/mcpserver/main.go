@@ -28,6 +28,7 @@ Coordinator tasks (coordinator_task, start_coordinator_task, complete_coordinato
 Subagent tasks (subagent_task, start_subagent_task, complete_subagent_task): ad-hoc work in knowledge-graph documents under docs/, addressed as /document.md#slug and done in any order, usually by subagents.
 Plans for several agents (agent_*, workflow_*, task_*, checkpoint_*, the agent protocol): a plan is a docs/ document (workflow_id /api/auth.md), a task its address (/api/auth.md#slug). Lifecycle: agent_register → workflow_next_tasks → task_claim → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each step → agent_heartbeat every next_heartbeat_ms → task_update_status completed with outcome → agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → task_claim again → task_load_context with include {all_checkpoints: true}. The agent registered on a session is its caller: its writes on a task another agent holds are STALE_CLAIM.
 Pivots (seed 000): an orchestrator stops a worker mid-task with pivot_worker and gets its checkpoint; the worker sees pivot_request in every result (and heartbeat answer) while one is pending, and answers with pivot_acknowledge and its checkpoint. Worker checkpoints: checkpoint_save, checkpoint_get, checkpoint_list {worker_id}, checkpoint_diff. Paused tasks wait in resume_queue; resume_brief {task_id, worker_id} hands one to a worker with its brief.
+Clarifications (seed 004): a worker asks with clarification_ask and waits briefly inside the call; without an answer its checkpoint is saved and it exits. The parent lists requests with clarification_check, answers with clarification_respond and resumes the worker with the resume_prompt.
 A failed call's text starts with a stable code, e.g. SUBAGENT_REQUIRES_SLUG or MAIN_WORKFLOW_REQUIRED.`
 
 func main() {
@@ -87,8 +88,9 @@ func newServer(shutdown context.Context, ws *workspace.Workspace, now func() tim
 	return newServerTimer(shutdown, ws, now, nil)
 }
 
-// newServerTimer is newServer whose pivot_worker waits time out on timer
-// (nil: the time package's), for tests.
+// newServerTimer is newServer whose waits (pivot_worker, the brief poll of
+// clarification_ask) time out on timer (nil: the time package's), for
+// tests.
 func newServerTimer(shutdown context.Context, ws *workspace.Workspace, now func() time.Time, timer worker.Timer) (*mcp.Server, error) {
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
@@ -102,8 +104,9 @@ func newServerTimer(shutdown context.Context, ws *workspace.Workspace, now func(
 	}
 	plans := plan.New(ws, plan.WithClock(now))
 	pivots := worker.New(ws, plan.WithClock(now))
+	clarifications := worker.NewClarifications(ws, plan.WithClock(now))
 	if timer != nil {
-		pivots = pivots.WithTimer(timer)
+		pivots, clarifications = pivots.WithTimer(timer), clarifications.WithTimer(timer)
 	}
 	sessions := newSessions()
 	notices := pivotNotices{pivots: pivots, sessions: sessions}
@@ -112,6 +115,7 @@ func newServerTimer(shutdown context.Context, ws *workspace.Workspace, now func(
 		addPlanTools(server, plans, pivots.Workers(), sessions),
 		addPivotTools(server, pivots, sessions),
 		addResumeTools(server, pivots, sessions),
+		addClarificationTools(server, clarifications, sessions),
 	); err != nil {
 		return nil, err
 	}

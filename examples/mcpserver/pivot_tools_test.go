@@ -730,3 +730,140 @@ Pool size may need tuning.
 	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_save", map[string]any{"worker_id": "Bad Id", "status": "PARTIAL", "phase": "working"}))
 	assert.Equal(t, "INVALID_ARGUMENTS", e.wk.fail("checkpoint_save", map[string]any{"status": "HALF", "phase": "working"}))
 }
+
+type clarificationJSON struct {
+	ID        string    `json:"id"`
+	AgentID   string    `json:"agent_id"`
+	Timestamp time.Time `json:"timestamp"`
+	BlockedAt string    `json:"blocked_at"`
+	Reason    string    `json:"reason"`
+	Questions []struct {
+		ID   string `json:"question_id"`
+		Text string `json:"text"`
+	} `json:"questions"`
+	CheckpointInfo struct {
+		BriefPollDuration string `json:"brief_poll_duration"`
+		CheckpointPath    string `json:"checkpoint_path"`
+	} `json:"checkpoint_info"`
+}
+
+type answerJSON struct {
+	RequestID string `json:"request_id"`
+	AgentID   string `json:"agent_id"`
+	Responses []struct {
+		QuestionID string `json:"question_id"`
+		Answer     string `json:"answer"`
+	} `json:"responses"`
+	ResumeSignal bool `json:"resume_signal"`
+}
+
+type askJSON struct {
+	Status        string                `json:"status"`
+	Clarification clarificationJSON     `json:"clarification"`
+	Answer        *answerJSON           `json:"answer"`
+	Checkpoint    *workerCheckpointJSON `json:"checkpoint"`
+	Instructions  string                `json:"instructions"`
+}
+
+// Seed 004: a question answered during the brief poll, and one that is
+// not: the worker's checkpoint is saved, and its parent finds the answer
+// and the resume prompt.
+func TestClarifications(t *testing.T) {
+	e := setupPivot(t, 2)
+	q := map[string]any{"id": "cl_limits", "questions": []map[string]any{{"text": "Per user or per IP?"}},
+		"blocked_at": "Choosing the rate key", "task_id": e.rateLimiting,
+		"checkpoint": map[string]any{"completed": []string{"Redis client"}, "remaining": []string{"Middleware"}}}
+
+	// Recorded without waiting, then the same ask again waits for the
+	// answer the parent gives meanwhile.
+	var asked askJSON
+	e.wk.ok("clarification_ask", map[string]any{"id": "cl_limits", "questions": []map[string]any{{"text": "Per user or per IP?"}},
+		"blocked_at": "Choosing the rate key", "task_id": e.rateLimiting, "wait_seconds": 0}, &asked)
+	assert.Equal(t, "asked", asked.Status)
+	assert.Equal(t, "cl_limits", asked.Clarification.ID)
+	assert.Equal(t, e.worker, asked.Clarification.AgentID)
+	require.Len(t, asked.Clarification.Questions, 1)
+	assert.Equal(t, "Q1", asked.Clarification.Questions[0].ID)
+
+	var open struct {
+		Open     []clarificationJSON `json:"open"`
+		Answered []struct {
+			WorkerID     string `json:"worker_id"`
+			ResumePrompt string `json:"resume_prompt"`
+		} `json:"answered"`
+	}
+	e.orch.ok("clarification_check", map[string]any{}, &open)
+	require.Len(t, open.Open, 1)
+	assert.Equal(t, "cl_limits", open.Open[0].ID)
+	assert.Empty(t, open.Answered)
+
+	done := make(chan askJSON, 1)
+	go func() {
+		var out askJSON
+		if err := call(e.wk, "clarification_ask", q, &out); err != nil {
+			t.Error(err)
+		}
+		done <- out
+	}()
+	var responded struct {
+		Answer       answerJSON `json:"answer"`
+		ResumePrompt string     `json:"resume_prompt"`
+	}
+	e.orch.ok("clarification_respond", map[string]any{"worker_id": e.worker, "id": "cl_limits",
+		"responses": []map[string]any{{"question_id": "Q1", "answer": "Per user"}}}, &responded)
+	assert.True(t, responded.Answer.ResumeSignal)
+	assert.Empty(t, responded.ResumePrompt, "the worker did not suspend")
+	var answered askJSON
+	select {
+	case answered = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("clarification_ask did not return")
+	}
+	assert.Equal(t, "answered", answered.Status)
+	require.NotNil(t, answered.Answer)
+	require.Len(t, answered.Answer.Responses, 1)
+	assert.Equal(t, "Per user", answered.Answer.Responses[0].Answer)
+	assert.Nil(t, answered.Checkpoint, "no checkpoint when the answer comes in time")
+
+	// No answer during the brief poll: suspended, with the checkpoint.
+	e.timer.fire <- time.Time{}
+	var suspended askJSON
+	e.wk.ok("clarification_ask", map[string]any{"id": "cl_burst", "questions": []map[string]any{{"text": "Allow bursts?"}},
+		"task_id": e.rateLimiting, "wait_seconds": 5,
+		"checkpoint": map[string]any{"completed": []string{"Redis client"}, "remaining": []string{"Middleware"}}}, &suspended)
+	assert.Equal(t, "suspended", suspended.Status)
+	path := "checkpoints/workers/" + e.worker + "/000001.md"
+	require.NotNil(t, suspended.Checkpoint)
+	assert.Equal(t, workerCheckpointJSON{WorkerID: e.worker, Sequence: 1, Path: path, Time: lifecycleStart, TaskID: e.rateLimiting,
+		Status: "BLOCKED", Phase: "waiting_clarification", ClarificationID: "cl_burst",
+		Completed: []string{"Redis client"}, Remaining: []string{"Middleware"}}, *suspended.Checkpoint)
+	assert.Equal(t, path, suspended.Clarification.CheckpointInfo.CheckpointPath)
+
+	var one struct {
+		Status        string             `json:"status"`
+		Clarification *clarificationJSON `json:"clarification"`
+		Answer        *answerJSON        `json:"answer"`
+	}
+	e.wk.ok("clarification_check", map[string]any{"id": "cl_burst"}, &one)
+	assert.Equal(t, "open", one.Status)
+	assert.Nil(t, one.Answer)
+
+	e.orch.ok("clarification_respond", map[string]any{"worker_id": e.worker, "id": "cl_burst",
+		"responses": []map[string]any{{"question_id": "Q1", "answer": "Yes, up to 20"}}}, &responded)
+	assert.Contains(t, responded.ResumePrompt, "## RESUME FROM CLARIFICATION\n")
+	assert.Contains(t, responded.ResumePrompt, "Yes, up to 20")
+	e.orch.ok("clarification_check", map[string]any{}, &open)
+	assert.Empty(t, open.Open)
+	require.Len(t, open.Answered, 1)
+	assert.Equal(t, e.worker, open.Answered[0].WorkerID)
+	assert.Equal(t, responded.ResumePrompt, open.Answered[0].ResumePrompt)
+	e.orch.ok("clarification_check", map[string]any{"worker_id": e.worker, "id": "cl_burst"}, &one)
+	assert.Equal(t, "answered", one.Status)
+
+	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("clarification_ask", map[string]any{"questions": []map[string]any{{"text": "?"}}, "wait_seconds": 0}),
+		"the orchestrator's session has no agent")
+	assert.Equal(t, "INVALID_ARGUMENTS", e.wk.fail("clarification_ask", map[string]any{"questions": []map[string]any{{"text": "?"}}}),
+		"waiting needs a checkpoint")
+	assert.Equal(t, "CONFLICT", e.orch.fail("clarification_respond", map[string]any{"worker_id": e.worker, "id": "cl_burst",
+		"responses": []map[string]any{{"question_id": "Q1", "answer": "No"}}}))
+}

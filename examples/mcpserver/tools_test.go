@@ -17,7 +17,7 @@ import (
 // as that server takes it), plus the optional document of the coordinator's
 // start and complete and the slugs lists, and the fifteen tools of the agent
 // protocol with the seed's parameter names, the seven of pivots, worker
-// checkpoints and resumption, and an output schema for each.
+// checkpoints and resumption, the three of clarifications, and an output schema for each.
 func TestToolList(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	list, err := c.session.ListTools(context.Background(), nil)
@@ -59,6 +59,10 @@ func TestToolList(t *testing.T) {
 		"checkpoint_diff": {[]string{"from", "to", "worker_id"}, nil},
 		"resume_queue":    {nil, nil},
 		"resume_brief":    {[]string{"max_tokens", "task_id", "worker_id"}, []string{"task_id"}},
+		"clarification_ask": {[]string{"blocked_at", "checkpoint", "id", "parallel_work_available", "questions", "reason",
+			"task_id", "wait_seconds", "work_continues"}, []string{"questions"}},
+		"clarification_check":   {[]string{"id", "worker_id"}, nil},
+		"clarification_respond": {[]string{"id", "responses", "resume_instructions", "resume_method", "resume_signal", "worker_id"}, []string{"id", "responses", "worker_id"}},
 	}
 	got := map[string]input{}
 	for _, tool := range list.Tools {
