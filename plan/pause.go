@@ -70,8 +70,9 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 // checkpoint is written. Revoking a task no agent holds only moves its
 // status; a completed, skipped, failed or blocked task keeps its status.
 // A retried Revoke writes nothing. With from set, the task is revoked only
-// from that agent: when another agent holds it, Revoke is CONFLICT and
-// writes nothing, so a pivot of one worker never takes another's task.
+// when that agent holds it: a task no agent holds is left as it is (a
+// paused task stays in the resume queue), and one another agent holds is
+// CONFLICT, so a pivot of one worker never takes another's task.
 func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -84,7 +85,12 @@ func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, er
 			return nil, false, err
 		}
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
-		if holder := st.Holder(t.Slug, assignee); from != "" && holder != "" && holder != from {
+		switch holder := st.Holder(t.Slug, assignee); {
+		case from == "" || holder == from:
+		case holder == "":
+			out = *tk // from holds it no more (released, paused, taken back already): nothing to take
+			return nil, false, nil
+		default:
 			return nil, false, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is held by agent %s, not %s: it was not revoked", t.Slug, t.Path, holder, from)}
 		}

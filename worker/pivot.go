@@ -118,9 +118,21 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 	if task == "" {
 		task = a.CurrentTask
 	}
+	if task != "" {
+		if err := p.checkTask(ctx, task); err != nil {
+			return Request{}, err
+		}
+	}
 	req := Request{Worker: worker, Task: task, Mode: mode, Reason: taskdoc.FoldLine(pv.Reason),
 		NewTask: taskdoc.FoldLine(pv.NewTask), State: StatePending}
+	if old, err := p.read(ctx, worker); err != nil {
+		return Request{}, err
+	} else if old != nil && samePending(*old, req) {
+		return *old, nil // a retry: answered before anything is done again
+	}
 	if mode == checkpoint.PivotHard && task != "" {
+		// Only a task the worker holds is taken back: a stale heartbeat
+		// must not unpause or take another agent's task.
 		if _, err := p.plans.Revoke(ctx, task, worker); err != nil {
 			return Request{}, err
 		}
@@ -129,8 +141,7 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 	_, err = p.ws.Update(ctx, requestFile(worker), func(cur []byte, exists bool) ([]byte, error) {
 		if exists {
 			var old Request
-			if json.Unmarshal(cur, &old) == nil && old.State == StatePending && old.Task == req.Task &&
-				old.Mode == req.Mode && old.Reason == req.Reason && old.NewTask == req.NewTask {
+			if json.Unmarshal(cur, &old) == nil && samePending(old, req) {
 				out = old
 				return nil, nil
 			}
@@ -144,6 +155,33 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 		return Request{}, err
 	}
 	return out, nil
+}
+
+// samePending reports whether old is a pending request asking what req
+// asks.
+func samePending(old, req Request) bool {
+	return old.State == StatePending && old.Task == req.Task && old.Mode == req.Mode &&
+		old.Reason == req.Reason && old.NewTask == req.NewTask
+}
+
+// checkTask checks that task is the address of a task of a plan that
+// exists, before a request names it (INVALID_ADDRESS, DOCUMENT_NOT_FOUND,
+// TASK_NOT_FOUND otherwise).
+func (p *Pivots) checkTask(ctx context.Context, task string) error {
+	t, err := taskflow.ParseDocs(task)
+	if err != nil {
+		return err
+	}
+	if t.Slug == "" {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: t.Path,
+			Msg: fmt.Sprintf("%q names a plan, not the task the worker is pivoted from", task)}
+	}
+	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
+	if err != nil {
+		return t.Flow().At(err, t.Slug)
+	}
+	_, err = snap.Doc.Task(t.Slug)
+	return t.Flow().At(err, t.Slug)
 }
 
 // RequestAll asks several workers to pivot (the seed's pivot chains), in

@@ -173,6 +173,12 @@ type Resumed struct {
 // who and nothing else is done. A retried Resume by the same worker
 // answers the same way without writing.
 func (p *Pivots) Resume(ctx context.Context, task, worker string, maxTokens int) (Resumed, error) {
+	// The brief is rendered once before anything is written, so that a
+	// checkpoint that does not read fails the call with the task left in
+	// the queue.
+	if _, err := p.Brief(ctx, task, maxTokens); err != nil {
+		return Resumed{}, err
+	}
 	res, err := p.plans.Claim(ctx, task, worker)
 	if err != nil || !res.Success {
 		return Resumed{Claim: res}, err

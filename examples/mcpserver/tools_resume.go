@@ -24,8 +24,8 @@ import (
 type checkpointSaveInput struct {
 	WorkerID        string `json:"worker_id,omitempty" jsonschema:"the worker whose checkpoint this is (default: this session's agent)"`
 	TaskID          string `json:"task_id,omitempty" jsonschema:"the task it is about, e.g. /api/users.md#add-rate-limiting"`
-	Status          string `json:"status" jsonschema:"PARTIAL (stopped part way, resumable), DONE or BLOCKED"`
-	Phase           string `json:"phase" jsonschema:"a lower_snake word: working, waiting_clarification, pivoted, ..."`
+	Status          string `json:"status,omitempty" jsonschema:"PARTIAL (stopped part way, resumable; the default), DONE or BLOCKED"`
+	Phase           string `json:"phase,omitempty" jsonschema:"a lower_snake word: working, waiting_clarification, pivoted, ..."`
 	PivotMode       string `json:"pivot_mode,omitempty" jsonschema:"graceful, immediate or hard, when the worker was pivoted"`
 	PivotReason     string `json:"pivot_reason,omitempty" jsonschema:"why it was pivoted, one line"`
 	ClarificationID string `json:"clarification_id,omitempty" jsonschema:"the clarification request the worker waits for"`

@@ -54,7 +54,7 @@ func TestToolList(t *testing.T) {
 		"pivot_acknowledge": {[]string{"checkpoint"}, nil},
 		"checkpoint_save": {[]string{"blocked", "clarification_id", "completed", "decisions", "files_changed", "in_progress", "notes",
 			"original_task", "parallel_work_available", "phase", "pivot_mode", "pivot_reason", "remaining", "resume_instructions",
-			"sections", "status", "task_id", "worker_id"}, []string{"phase", "status"}},
+			"sections", "status", "task_id", "worker_id"}, nil},
 		"checkpoint_get":  {[]string{"format", "sequence", "worker_id"}, nil},
 		"checkpoint_diff": {[]string{"from", "to", "worker_id"}, nil},
 		"resume_queue":    {nil, nil},
