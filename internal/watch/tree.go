@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -22,68 +21,12 @@ func UntilTree(ctx context.Context, root string, timeout time.Duration, clock Cl
 	if clock == nil {
 		clock = RealClock{}
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return false, err
-	}
-	var events chan fsnotify.Event
-	var errs chan error
-	var fallback <-chan time.Time
-	var ticker *time.Ticker
-	startFallback := func() {
-		if ticker == nil {
-			ticker = time.NewTicker(Fallback)
-			fallback = ticker.C
+	return wait(ctx, root, true, func() <-chan time.Time {
+		if timeout <= 0 {
+			return nil
 		}
-	}
-	defer func() {
-		if ticker != nil {
-			ticker.Stop()
-		}
-	}()
-	w, err := fsnotify.NewWatcher()
-	if err == nil {
-		defer w.Close()
-		events, errs = w.Events, w.Errors
-		if addTree(w, root) != nil {
-			startFallback()
-		}
-	} else {
-		startFallback()
-	}
-	if ok, err := check(); ok || err != nil {
-		return ok, err
-	}
-	var deadline <-chan time.Time
-	if timeout > 0 {
-		deadline = clock.After(timeout)
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-deadline:
-			return check()
-		case ev, open := <-events:
-			if !open {
-				events = nil
-				startFallback()
-			} else if ev.Has(fsnotify.Create) {
-				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && addTree(w, ev.Name) != nil {
-					startFallback()
-				}
-			}
-		case err, open := <-errs:
-			if !open {
-				errs = nil
-			} else if !errors.Is(err, fsnotify.ErrEventOverflow) {
-				return false, err
-			}
-		case <-fallback:
-		}
-		if ok, err := check(); ok || err != nil {
-			return ok, err
-		}
-	}
+		return clock.After(timeout)
+	}, check)
 }
 
 // addTree watches dir and every folder below it. Folders removed while it

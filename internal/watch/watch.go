@@ -37,39 +37,67 @@ func Until(ctx context.Context, dir string, timeout time.Duration, clock Clock, 
 	if clock == nil {
 		clock = RealClock{}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	return wait(ctx, dir, false, func() <-chan time.Time { return clock.After(timeout) }, check)
+}
+
+// wait is Until and UntilTree: it watches root (and, for a tree, every
+// folder below it, new ones included), runs check at the start, after
+// every change and when the channel deadline returns fires (deadline is
+// asked for after the first check; a nil channel never fires), and falls
+// back to re-checking every Fallback while something cannot be watched.
+func wait(ctx context.Context, root string, tree bool, deadline func() <-chan time.Time, check func() (bool, error)) (bool, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
 		return false, err
 	}
 	var events chan fsnotify.Event
 	var errs chan error
 	var fallback <-chan time.Time
-	w, err := fsnotify.NewWatcher()
-	if err == nil {
-		if err = w.Add(dir); err != nil {
-			w.Close()
+	var ticker *time.Ticker
+	startFallback := func() {
+		if ticker == nil {
+			ticker = time.NewTicker(Fallback)
+			fallback = ticker.C
 		}
 	}
+	defer func() {
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
+	add := func(w *fsnotify.Watcher, dir string) error {
+		if tree {
+			return addTree(w, dir)
+		}
+		return w.Add(dir)
+	}
+	w, err := fsnotify.NewWatcher()
 	if err == nil {
 		defer w.Close()
 		events, errs = w.Events, w.Errors
+		if add(w, root) != nil {
+			startFallback()
+		}
 	} else {
-		ticker := time.NewTicker(Fallback)
-		defer ticker.Stop()
-		fallback = ticker.C
+		startFallback()
 	}
 	if ok, err := check(); ok || err != nil {
 		return ok, err
 	}
-	deadline := clock.After(timeout)
+	timeout := deadline()
 	for {
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-deadline:
+		case <-timeout:
 			return check()
-		case _, open := <-events:
+		case ev, open := <-events:
 			if !open {
 				events = nil
+				startFallback()
+			} else if tree && ev.Has(fsnotify.Create) {
+				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && addTree(w, ev.Name) != nil {
+					startFallback()
+				}
 			}
 		case err, open := <-errs:
 			if !open {
