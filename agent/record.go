@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -21,10 +22,10 @@ const Dir = ".taskmd/agents"
 // INVALID_ARGUMENTS. They keep an agent file small, so that a heartbeat
 // stays cheap.
 const (
-	maxValue = 1024 // bytes of a name, runtime, role, status, current task, capability, metadata key or value
-	maxPath  = 4096 // bytes of the workspace path
-	maxItems = 64   // capabilities, and metadata entries
-	maxID    = 64   // bytes of a caller's ID
+	maxValue = 1024           // bytes of a name, runtime, role, status, current task, capability, metadata key or value
+	maxPath  = 4096           // bytes of the workspace path
+	maxItems = 64             // capabilities, and metadata entries
+	maxID    = taskflow.MaxID // bytes of a caller's ID
 )
 
 // record is the content of an agent file. Its JSON names are the seed's
@@ -59,22 +60,8 @@ func newID() string {
 	return "ag_" + hex.EncodeToString(b[:])
 }
 
-// validID reports whether id can name an agent: 1 to maxID lower-case
-// ASCII letters, digits, '_' and '-', starting with a letter or digit. IDs
-// are file names: lower case only, so that two IDs never name one file
-// where case is ignored.
-func validID(id string) bool {
-	if id == "" || len(id) > maxID || id[0] == '_' || id[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// validID reports whether id can name an agent (taskflow.ValidID).
+func validID(id string) bool { return taskflow.ValidID(id) }
 
 func (rec *record) encode() ([]byte, error) {
 	data, err := json.MarshalIndent(rec, "", "  ")

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -161,22 +162,14 @@ func ParsePivotMode(s string) (PivotMode, error) {
 	return "", invalid(fmt.Sprintf("unknown pivot mode %q: use graceful, immediate or hard", s))
 }
 
-// maxWorkerID is the longest worker id, in bytes (that of agent ids).
-const maxWorkerID = 64
-
 // CheckWorkerID returns nil when id can name a worker: 1 to 64 lower-case
 // ASCII letters, digits, '_' and '-', starting with a letter or a digit,
 // the rule of agent ids. Ids are folder names, lower case so that two ids
 // never name one folder where case is ignored. Others are
 // INVALID_ARGUMENTS.
 func CheckWorkerID(id string) error {
-	ok := id != "" && len(id) <= maxWorkerID && id[0] != '_' && id[0] != '-'
-	for i := 0; ok && i < len(id); i++ {
-		c := id[i]
-		ok = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-	}
-	if !ok {
-		return invalid(fmt.Sprintf("worker id %q is not 1 to %d lower-case letters, digits, '_' and '-' starting with a letter or digit", id, maxWorkerID))
+	if !taskflow.ValidID(id) {
+		return invalid(fmt.Sprintf("worker id %q is not 1 to %d lower-case letters, digits, '_' and '-' starting with a letter or digit", id, taskflow.MaxID))
 	}
 	return nil
 }

@@ -7,23 +7,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
-
-// maxIDLen is the longest request id.
-const maxIDLen = 64
 
 // checkID returns nil when id can name a request: 1 to 64 lower-case ASCII
 // letters, digits, '_' and '-', starting with a letter or a digit (so that
 // "<id>.json" and "<id>.answer.json" never meet).
 func checkID(id string) error {
-	ok := id != "" && len(id) <= maxIDLen && id[0] != '_' && id[0] != '-'
-	for i := 0; ok && i < len(id); i++ {
-		b := id[i]
-		ok = b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-'
-	}
-	if !ok {
-		return invalidArg(fmt.Sprintf("the clarification id %q is not 1 to %d lower-case letters, digits, '_' and '-' starting with a letter or digit", id, maxIDLen))
+	if !taskflow.ValidID(id) {
+		return invalidArg(fmt.Sprintf("the clarification id %q is not 1 to %d lower-case letters, digits, '_' and '-' starting with a letter or digit", id, taskflow.MaxID))
 	}
 	return nil
 }
