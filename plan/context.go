@@ -135,17 +135,17 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 		return nil, invalid(fmt.Sprintf("max_tokens %d must be at least %d (0 is %d) and recent_checkpoints %d must not be negative",
 			opts.MaxTokens, MinMaxTokens, DefaultMaxTokens, inc.RecentCheckpoints))
 	}
-	v, err := p.view(ctx, t)
+	doc, err := p.readPlan(ctx, t) // the claims are not part of a context: not read
 	if err != nil {
 		return nil, err
 	}
-	tk, err := v.doc.Task(t.Slug)
+	tk, err := doc.Task(t.Slug)
 	if err != nil {
 		return nil, t.Flow().At(err, t.Slug)
 	}
 	m := taskcontext.Material{Task: tk, Address: t.Address()}
 	out := &TaskContext{
-		Workflow:           PlanContext{ID: t.Path, Title: v.doc.Title()},
+		Workflow:           PlanContext{ID: t.Path, Title: doc.Title()},
 		CurrentTask:        CurrentTask{ID: t.Address(), Title: tk.Title, Status: tk.Status, Checkpoints: []ContextCheckpoint{}},
 		PriorTasks:         []Text{},
 		DependencyOutcomes: []Text{},
@@ -157,11 +157,11 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	out.CurrentTask.Plan, _ = tk.Field(taskdoc.KeyPlan)
 	out.CurrentTask.Checkpoint, _ = tk.Field(taskdoc.KeyCheckpoint)
 	if inc.WorkflowPlan {
-		m.PlanSummary = planSummary(v.doc)
+		m.PlanSummary = planSummary(doc)
 	}
 	deps := map[string]bool{}
 	if inc.DependencyOutcomes {
-		resolved, err := newResolver(ctx, p.ws, t.Path, v.doc).of(tk)
+		resolved, err := newResolver(ctx, p.ws, t.Path, doc).of(tk)
 		if err != nil {
 			return nil, t.Flow().At(err, t.Slug)
 		}
@@ -176,7 +176,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 		}
 	}
 	if inc.PriorTaskOutcomes {
-		m.Prior = priorOutcomes(t.Path, v.doc, tk.Slug, deps)
+		m.Prior = priorOutcomes(t.Path, doc, tk.Slug, deps)
 	}
 	var entries []checkpoint.Entry
 	if inc.AllCheckpoints || inc.RecentCheckpoints > 0 {

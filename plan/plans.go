@@ -114,8 +114,7 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 	err = p.ws.Lock(ctx, []string{t.File, claimsFile}, func(tx *workspace.Tx) error {
 		src, _, err := tx.Read(t.File)
 		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-			return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.Path, Slug: t.Slug,
-				Msg: fmt.Sprintf("plan %s not found (no %s)", t.Path, t.File)}
+			return planNotFound(t)
 		}
 		if err != nil {
 			return err

@@ -101,9 +101,7 @@ func (p *Plans) List(ctx context.Context, statuses ...taskdoc.Status) ([]Summary
 		if err != nil || doc == nil || doc.TasksHeading == nil {
 			return nil
 		}
-		counts := countStatuses(doc.Tasks)
-		s := Summary{ID: "/" + strings.TrimPrefix(name, taskdoc.FolderDocs+"/"), Title: doc.Title(),
-			Status: planStatus(counts, len(doc.Tasks)), Total: len(doc.Tasks), Counts: counts}
+		s := summarise("/"+strings.TrimPrefix(name, taskdoc.FolderDocs+"/"), doc)
 		if want == nil || want[s.Status] {
 			out = append(out, s)
 		}

@@ -20,19 +20,33 @@ type view struct {
 }
 
 func (p *Plans) view(ctx context.Context, t taskflow.Target) (*view, error) {
-	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
-	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.Path,
-			Msg: fmt.Sprintf("plan %s not found (no %s)", t.Path, t.File)}
-	}
+	doc, err := p.readPlan(ctx, t)
 	if err != nil {
-		return nil, t.Flow().At(err, "")
+		return nil, err
 	}
 	st, err := p.readClaims(ctx, t.File)
 	if err != nil {
 		return nil, t.Flow().At(err, "")
 	}
-	return &view{p: p, ctx: ctx, doc: snap.Doc, claims: st, live: map[string]bool{}}, nil
+	return &view{p: p, ctx: ctx, doc: doc, claims: st, live: map[string]bool{}}, nil
+}
+
+// readPlan reads and parses the plan of t without its lock.
+func (p *Plans) readPlan(ctx context.Context, t taskflow.Target) (*taskdoc.Document, error) {
+	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return nil, planNotFound(t)
+	}
+	if err != nil {
+		return nil, t.Flow().At(err, "")
+	}
+	return snap.Doc, nil
+}
+
+// planNotFound is the error of a plan whose document does not exist.
+func planNotFound(t taskflow.Target) error {
+	return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.Path, Slug: t.Slug,
+		Msg: fmt.Sprintf("plan %s not found (no %s)", t.Path, t.File)}
 }
 
 // online reports whether agent id is online now, reading it once.
