@@ -149,7 +149,7 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 		out = req
 		out.ID = newID()
 		out.Requested = p.cfg.Now().UTC()
-		return encode(out)
+		return encodeJSON(out)
 	})
 	if err != nil {
 		return Request{}, err
@@ -223,8 +223,7 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 	}
 	var r Request
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeParse, Path: requestFile(worker),
-			Msg: fmt.Sprintf("the pivot request %s does not read: %v", requestFile(worker), err)}
+		return nil, parseErr(requestFile(worker), "pivot request", err)
 	}
 	return &r, nil
 }
@@ -295,7 +294,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 			ack = now
 			return nil, nil
 		}
-		return encode(ack)
+		return encodeJSON(ack)
 	})
 	if err != nil {
 		return Request{}, err
@@ -390,11 +389,6 @@ func (p *Pivots) WaitAll(ctx context.Context, reqs []Request, timeout time.Durat
 func isTask(s string) bool {
 	a, err := taskdoc.ParseAddress(s)
 	return err == nil && a.Slug != "" && a.Folder() == taskdoc.FolderDocs
-}
-
-func encode(r Request) ([]byte, error) {
-	data, err := json.MarshalIndent(r, "", "  ")
-	return append(data, '\n'), err
 }
 
 func newID() string {
