@@ -7,6 +7,10 @@ import "strings"
 // field holds it.
 func WorkerFile(worker string, sequence int) string { return workerFile(worker, sequence) }
 
+// WorkerDir is the workspace folder of worker's checkpoints, and of the
+// files kept beside them (pivot requests, clarifications).
+func WorkerDir(worker string) string { return workerDir(worker) }
+
 // ParseWorkerFile reads a path WorkerFile wrote back into its worker and
 // sequence; ok is false for any other path.
 func ParseWorkerFile(path string) (worker string, sequence int, ok bool) {

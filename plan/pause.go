@@ -51,11 +51,7 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 			}
 		}
 		out = *tk
-		ended := st.Record(t.Slug).Agent != ""
-		if ended {
-			st.End(t.Slug)
-		}
-		return nd.Source, ended, nil
+		return nd.Source, st.End(t.Slug), nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err

@@ -75,10 +75,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 			return nil, false, err
 		}
 		out = *tk
-		ended := tk.Status.Final() && st.Record(t.Slug).Agent != ""
-		if ended {
-			st.End(t.Slug)
-		}
+		ended := tk.Status.Final() && st.End(t.Slug)
 		return nd.Source, ended, nil
 	})
 	if err != nil {

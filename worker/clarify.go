@@ -176,7 +176,7 @@ func (c *Clarifications) Workers() *checkpoint.Workers { return c.workers }
 // ClarificationsDir is the workspace folder of a worker's clarification
 // requests and answers.
 func ClarificationsDir(worker string) string {
-	return checkpoint.FolderWorkers + "/" + worker + "/clarifications"
+	return checkpoint.WorkerDir(worker) + "/clarifications"
 }
 
 // ClarificationFile is the workspace path of request id of worker.

@@ -91,7 +91,7 @@ func (p *Pivots) Plans() *plan.Plans { return p.plans }
 func (p *Pivots) Workers() *checkpoint.Workers { return p.workers }
 
 func requestFile(worker string) string {
-	return checkpoint.FolderWorkers + "/" + worker + "/pivot.json"
+	return checkpoint.WorkerDir(worker) + "/pivot.json"
 }
 
 // Request asks worker to pivot. The worker must be a registered agent
@@ -344,7 +344,7 @@ func (p *Pivots) Wait(ctx context.Context, worker, id string, timeout time.Durat
 		timeout = DefaultAckTimeout
 	}
 	var got Request
-	dir := filepath.Join(p.ws.Root(), filepath.FromSlash(checkpoint.FolderWorkers), worker)
+	dir := filepath.Join(p.ws.Root(), filepath.FromSlash(checkpoint.WorkerDir(worker)))
 	ok, err := watch.Until(ctx, dir, timeout, p.timer, func() (bool, error) {
 		r, err := p.read(ctx, worker)
 		if err != nil || r == nil {

@@ -126,14 +126,16 @@ func (f *File) Grant(slug, agent, took string, at time.Time) Record {
 
 // End ends the claim of slug because its task reached a final status,
 // keeping its token: the holder's writes presenting it are still let
-// through (its retries), until another claim of the task is made.
-func (f *File) End(slug string) {
+// through (its retries), until another claim of the task is made. It
+// reports whether a claim was held (and so ended).
+func (f *File) End(slug string) (ended bool) {
 	r := f.Tasks[slug]
 	if r.Agent == "" {
-		return
+		return false
 	}
 	r.Ended, r.Agent, r.TookOverFrom = r.Agent, "", ""
 	f.Tasks[slug] = r
+	return true
 }
 
 // Release ends the claim of slug because its holder gave it up: its token
