@@ -46,7 +46,7 @@ func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
 	if err != nil {
 		return Summary{}, t.Flow().At(err, "")
 	}
-	if doc.TasksHeading == nil || len(doc.Tasks) != 0 || doc.Title() != name || doc.TasksHeading.Line != strings.Count(string(src), "\n") {
+	if doc.TasksHeading == nil || len(doc.Tasks) != 0 || doc.Title() != name || doc.TasksHeading.Span.End != len(src) {
 		return Summary{}, invalid("the summary of a plan is text under its title: it must not hold headings that open a Tasks section or tasks")
 	}
 	var out Summary
