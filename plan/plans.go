@@ -188,10 +188,7 @@ func (p *Plans) readClaims(ctx context.Context, file string) (claims.File, error
 	if err != nil {
 		return claims.File{}, err
 	}
-	data, _, err := p.ws.Read(ctx, name)
-	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		data, err = nil, nil
-	}
+	data, err := p.ws.ReadIfExists(ctx, name)
 	if err != nil {
 		return claims.File{}, err
 	}

@@ -564,11 +564,8 @@ func (c *Clarifications) readRequest(ctx context.Context, worker, id string) (Cl
 // readAnswer returns the final answer to request id, nil when there is
 // none (or a draft).
 func (c *Clarifications) readAnswer(ctx context.Context, worker, id string) (*Answer, error) {
-	data, _, err := c.ws.Read(ctx, AnswerFile(worker, id))
-	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return nil, nil
-	}
-	if err != nil {
+	data, err := c.ws.ReadIfExists(ctx, AnswerFile(worker, id))
+	if err != nil || data == nil {
 		return nil, err
 	}
 	a, err := decodeAnswer(worker, id, data)

@@ -214,11 +214,8 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 	if err := checkpoint.CheckWorkerID(worker); err != nil {
 		return nil, err
 	}
-	data, _, err := p.ws.Read(ctx, requestFile(worker))
-	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return nil, nil
-	}
-	if err != nil {
+	data, err := p.ws.ReadIfExists(ctx, requestFile(worker))
+	if err != nil || data == nil {
 		return nil, err
 	}
 	var r Request

@@ -40,6 +40,16 @@ func TestReadIfExists(t *testing.T) {
 	})
 	require.NoError(t, err)
 
+	data, err := ws.ReadIfExists(context.Background(), "docs/missing.md")
+	assert.NoError(t, err)
+	assert.Nil(t, data)
+	data, err = ws.ReadIfExists(context.Background(), "docs/empty.md")
+	assert.NoError(t, err)
+	assert.NotNil(t, data, "an empty file is empty, not missing")
+	data, err = ws.ReadIfExists(context.Background(), "docs/a.md")
+	assert.NoError(t, err)
+	assert.Equal(t, "# A\n", string(data))
+
 	a, err := ws.Canonical("docs/team/Plan.md")
 	require.NoError(t, err)
 	b, err := ws.Canonical("docs/shared/plan.md")

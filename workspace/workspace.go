@@ -121,6 +121,16 @@ func VersionOf(data []byte) Version {
 	return Version(hex.EncodeToString(sum[:16]))
 }
 
+// ReadIfExists is Read without the Version, for a file that may not be
+// there yet: a missing file is nil content, not an error.
+func (w *Workspace) ReadIfExists(ctx context.Context, name string) ([]byte, error) {
+	data, _, err := w.Read(ctx, name)
+	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
+		return nil, nil
+	}
+	return data, err
+}
+
 // Read returns the content of name and its Version. A missing file is
 // DOCUMENT_NOT_FOUND (and matches fs.ErrNotExist); a symbolic link is
 // SYMLINK_REFUSED; a file over the size limit is FILE_TOO_LARGE; a *.md file
