@@ -60,13 +60,13 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 	// lock, which reports why; only context loading needs the snapshot.
 	snap, _ := s.snapshot(ctx, t)
 	var pre *taskflow.Preloaded
-	if task, err := snap.Task(t.slug); err == nil && taskflow.Startable(task) {
+	if task, err := snap.Task(t.Slug); err == nil && taskflow.Startable(task) {
 		if pre, err = taskflow.Preload(ctx, s.ws, s.request(task)); err != nil {
-			return nil, taskflow.At(err, t.path, t.slug)
+			return nil, taskflow.At(err, t.Path, t.Slug)
 		}
 	}
-	started := &Started{Document: t.path}
-	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
+	started := &Started{Document: t.Path}
+	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			return nil, notFound(t)
 		}
@@ -74,7 +74,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		if err != nil {
 			return nil, err
 		}
-		nd, task, err := t.flow().Start(doc, t.slug)
+		nd, task, err := t.Flow().Start(doc, t.Slug)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		return nd.Source, nil
 	})
 	if err != nil {
-		return nil, taskflow.At(err, t.path, t.slug)
+		return nil, taskflow.At(err, t.Path, t.Slug)
 	}
 	return started, nil
 }
@@ -113,22 +113,22 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	if err != nil {
 		return nil, err
 	}
-	if err := t.flow().CheckNote(note, t.slug); err != nil {
+	if err := t.Flow().CheckNote(note, t.Slug); err != nil {
 		return nil, err
 	}
 	date := s.cfg.Today()
-	done := &Completed{Document: t.path}
-	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
+	done := &Completed{Document: t.Path}
+	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
-		if task, err := doc.Task(t.slug); err == nil && taskflow.Replays(task, note) {
+		if task, err := doc.Task(t.Slug); err == nil && taskflow.Replays(task, note) {
 			done.Task, done.Replayed = *task, true
 			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
 			return current, nil
 		}
-		nd, task, err := t.flow().Complete(doc, t.slug, note, date)
+		nd, task, err := t.Flow().Complete(doc, t.Slug, note, date)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +137,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		return nd.Source, nil
 	})
 	if err != nil {
-		return nil, taskflow.At(err, t.path, t.slug)
+		return nil, taskflow.At(err, t.Path, t.Slug)
 	}
 	return done, nil
 }
@@ -153,12 +153,12 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 		return taskdoc.Task{}, err
 	}
 	var updated taskdoc.Task
-	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
+	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
-		nd, task, err := t.flow().UpdateStatus(doc, t.slug, status, text)
+		nd, task, err := t.Flow().UpdateStatus(doc, t.Slug, status, text)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +166,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 		return nd.Source, nil
 	})
 	if err != nil {
-		return taskdoc.Task{}, taskflow.At(err, t.path, t.slug)
+		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
 	}
 	return updated, nil
 }

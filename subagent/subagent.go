@@ -58,19 +58,19 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 	if err != nil {
 		return nil, err
 	}
-	if err := t.flow().CheckCreate(tasks); err != nil {
+	if err := t.Flow().CheckCreate(tasks); err != nil {
 		return nil, err
 	}
 	var created []taskdoc.Task
-	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
+	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
-			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.path))
+			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}
 		doc, err := taskdoc.Parse(current)
 		if err != nil {
 			return nil, err
 		}
-		nd, added, err := t.flow().Create(doc, tasks)
+		nd, added, err := t.Flow().Create(doc, tasks)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +78,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		return nd.Source, nil
 	})
 	if err != nil {
-		return nil, taskflow.At(err, t.path, "")
+		return nil, taskflow.At(err, t.Path, "")
 	}
 	return created, nil
 }
@@ -101,16 +101,16 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 	if err != nil {
 		return taskdoc.Task{}, err
 	}
-	if err := t.flow().CheckEdit(t.slug, e); err != nil {
+	if err := t.Flow().CheckEdit(t.Slug, e); err != nil {
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
-	_, err = s.ws.Update(ctx, t.name, func(current []byte, exists bool) ([]byte, error) {
+	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
-		nd, task, err := t.flow().Edit(doc, t.slug, e)
+		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +118,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		return nd.Source, nil
 	})
 	if err != nil {
-		return taskdoc.Task{}, taskflow.At(err, t.path, t.slug)
+		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
 	}
 	return edited, nil
 }
@@ -131,7 +131,7 @@ func (s *Tasks) List(ctx context.Context, document string, statuses ...taskdoc.S
 	if err != nil {
 		return nil, err
 	}
-	want, err := t.flow().StatusSet(statuses)
+	want, err := t.Flow().StatusSet(statuses)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (s *Tasks) View(ctx context.Context, document string, slugs ...string) ([]t
 	for _, slug := range slugs {
 		task, err := doc.Task(strings.TrimPrefix(slug, "#"))
 		if err != nil {
-			return nil, taskflow.At(err, t.path, slug)
+			return nil, taskflow.At(err, t.Path, slug)
 		}
 		tasks = append(tasks, *task)
 	}
@@ -181,9 +181,9 @@ func (s *Tasks) read(ctx context.Context, t target) (*taskdoc.Document, error) {
 
 // snapshot reads and parses the document at t without a lock.
 func (s *Tasks) snapshot(ctx context.Context, t target) (*taskflow.Snapshot, error) {
-	snap, err := taskflow.ReadSnapshot(ctx, s.ws, t.name)
+	snap, err := taskflow.ReadSnapshot(ctx, s.ws, t.File)
 	if err != nil {
-		return nil, taskflow.At(err, t.path, t.slug)
+		return nil, taskflow.At(err, t.Path, t.Slug)
 	}
 	return snap, nil
 }
@@ -198,5 +198,5 @@ func parseDocument(t target, src []byte, exists bool) (*taskdoc.Document, error)
 
 func notFound(t target) error {
 	return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound,
-		Msg: fmt.Sprintf("document %s not found (no %s)", t.path, t.name)}
+		Msg: fmt.Sprintf("document %s not found (no %s)", t.Path, t.File)}
 }
