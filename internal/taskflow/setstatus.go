@@ -1,0 +1,103 @@
+package taskflow
+
+import (
+	"fmt"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// SetStatus moves task slug to status to as a person or an agent sets it
+// by hand: block it (reason, when given, recorded in its Blocked field),
+// unblock it (any status out of blocked; the Blocked field goes), reopen it
+// (out of completed, skipped or failed; its outcome — the Completed, Note
+// and Error fields — goes), fail it (reason required, recorded in Error,
+// as UpdateStatus does), or any other move the status machine lists.
+// Completed is Complete's, with a note. Only the Status field and the
+// fields named here change: the title, body, Workflow and every other
+// field stay as they are.
+//
+// The moves are the status machine's (taskdoc.CheckMove): a reopen is
+// MoveReopen out of completed or skipped, MoveUpdate out of failed; every
+// other change is MoveUpdate. A move to the status the task has already is
+// a retry: nothing changes, unless a blocked or failed task is given a new
+// reason, which is recorded.
+func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, reason string) (*taskdoc.Document, *taskdoc.Task, error) {
+	status, err := taskdoc.ParseStatus(string(to))
+	if err != nil {
+		return nil, nil, f.At(err, slug)
+	}
+	if status == taskdoc.StatusCompleted {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s is completed by Complete, which records its note", slug, f.Path)}
+	}
+	task, err := f.task(doc, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	reason = taskdoc.FoldLine(reason)
+	from := task.Status
+	if status == from && (reason == "" || reason == reasonOf(task, status)) {
+		return doc, task, nil
+	}
+	move := taskdoc.MoveUpdate
+	if from.Final() {
+		move = taskdoc.MoveReopen
+	}
+	if status != from {
+		if err := taskdoc.CheckMove(move, from, status); err != nil {
+			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+				Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, from, status)}
+		}
+	}
+	var drop []string
+	switch {
+	case from.Final() || from == taskdoc.StatusFailed:
+		drop = []string{taskdoc.KeyCompleted, taskdoc.KeyNote, taskdoc.KeyError}
+	case from == taskdoc.StatusBlocked && status != from:
+		drop = []string{taskdoc.KeyBlocked}
+	}
+	if status == taskdoc.StatusFailed {
+		// UpdateStatus records the error text, or refuses a failure
+		// without one.
+		if doc, err = f.dropFields(doc, slug, drop); err != nil {
+			return nil, nil, err
+		}
+		return f.UpdateStatus(doc, slug, status, reason)
+	}
+	if status == taskdoc.StatusBlocked && reason != "" {
+		if doc, _, err = doc.SetField(slug, taskdoc.KeyBlocked, reason); err != nil {
+			return nil, nil, f.At(err, slug)
+		}
+	}
+	if doc, err = f.dropFields(doc, slug, drop); err != nil {
+		return nil, nil, err
+	}
+	nd, moved, err := doc.SetStatus(slug, status)
+	if err != nil {
+		return nil, nil, f.At(err, slug)
+	}
+	return nd, moved, nil
+}
+
+// reasonOf is the reason recorded for a task in status s: its Blocked or
+// Error field.
+func reasonOf(task *taskdoc.Task, s taskdoc.Status) string {
+	key := taskdoc.KeyBlocked
+	if s == taskdoc.StatusFailed {
+		key = taskdoc.KeyError
+	}
+	v, _ := task.Field(key)
+	return v
+}
+
+// dropFields removes the fields keys from task slug.
+func (f Flow) dropFields(doc *taskdoc.Document, slug string, keys []string) (*taskdoc.Document, error) {
+	for _, key := range keys {
+		nd, _, err := doc.RemoveField(slug, key)
+		if err != nil {
+			return nil, f.At(err, slug)
+		}
+		doc = nd
+	}
+	return doc, nil
+}

@@ -1,0 +1,89 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Document is one task document of a workspace and how many of its tasks
+// are in each status.
+type Document struct {
+	Address string `json:"address"` // "/api/auth.md", "/coordinator/active.md"
+	File    string `json:"file"`    // root-relative: "docs/api/auth.md"
+	Title   string `json:"title"`   // its first level-1 heading, or ""
+	Tasks   int    `json:"tasks"`   // tasks in its Tasks section
+	// Counts is how many tasks are in each status; a status no task has is
+	// absent. A Status value written by hand that is no known status is
+	// counted under its own spelling.
+	Counts map[taskdoc.Status]int `json:"counts"`
+	// Error is why the document could not be read or parsed (then only
+	// Address and File are set), and Code its error code; "" when it was.
+	Error string       `json:"error,omitempty"`
+	Code  taskdoc.Code `json:"code,omitempty"`
+}
+
+// Documents returns every document under docs/ (*.md, in every folder) and
+// the coordinator list when there is one, sorted by address. A document
+// that cannot be read or parsed is in the list with its Error rather than
+// failing the call; a file under docs/ that no address can name (see
+// taskdoc.AddressOfFile) is listed the same way. The call fails only when
+// ctx ends or the workspace cannot be walked.
+func Documents(ctx context.Context, ws *workspace.Workspace) ([]Document, error) {
+	return summarise(readAll(ctx, ws, taskdoc.FolderDocs, true))
+}
+
+// summarise is the Document of every source read.
+func summarise(srcs []source, err error) ([]Document, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Document, len(srcs))
+	for i, s := range srcs {
+		out[i] = Summarise(s.file, s.doc, s.err)
+	}
+	return out, nil
+}
+
+// Summarise is the Document of the file named file (root-relative), parsed
+// as doc, or that failed with err: the summary Documents gives, for
+// packages that list documents elsewhere (archived ones).
+func Summarise(file string, doc *taskdoc.Document, err error) Document {
+	d := Document{File: file}
+	if a, aerr := taskdoc.AddressOfFile(file); aerr == nil {
+		d.Address = a.Path
+	} else if err == nil {
+		err = aerr
+	}
+	if err != nil || doc == nil {
+		if err == nil {
+			err = &taskdoc.Error{Code: taskdoc.CodeParse, Path: file, Msg: file + " was not parsed"}
+		}
+		d.Error, d.Code = err.Error(), taskdoc.CodeOf(err)
+		if d.Code == "" {
+			d.Code = taskdoc.CodeIO
+		}
+		return d
+	}
+	d.Title = doc.Title()
+	d.Tasks = len(doc.Tasks)
+	d.Counts = make(map[taskdoc.Status]int, 4)
+	for i := range doc.Tasks {
+		d.Counts[doc.Tasks[i].Status]++
+	}
+	return d
+}
+
+// Archived returns the documents under dir, a folder of archived/
+// ("archived/docs"), as Documents lists docs/: package archive lists the
+// documents it archived with it.
+func Archived(ctx context.Context, ws *workspace.Workspace, dir string) ([]Document, error) {
+	if !strings.HasPrefix(dir, taskdoc.FolderArchived+"/") && dir != taskdoc.FolderArchived {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: dir,
+			Msg: fmt.Sprintf("%q is not a folder of %s/", dir, taskdoc.FolderArchived)}
+	}
+	return summarise(readAll(ctx, ws, dir, false))
+}

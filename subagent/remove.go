@@ -1,0 +1,46 @@
+package subagent
+
+import (
+	"context"
+
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Remove deletes the task at address ("/api/auth.md#add-token-validation")
+// from its document and returns it as it was. The task's block (its
+// heading, content and the blank lines before the next task) goes; every
+// other byte of the document stays as it was.
+//
+// Nothing is removed when the task does not exist (TASK_NOT_FOUND, also
+// the answer to a retry of a removal that succeeded), when it changed
+// since r.IfVersion (CONFLICT), when other tasks of the document depend on
+// it (INVALID_TASK naming them), or, unless r.Force, when someone may be
+// working on it (INVALID_TRANSITION): in progress, planning or paused, or
+// held by an agent (its Assignee) and not finished. Claims are kept by
+// package plan, which this package does not read: a held task is refused
+// whether or not its holder is still online, and Force is the person's
+// decision that it is not.
+func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (taskdoc.Task, error) {
+	t, err := taskTarget(address)
+	if err != nil {
+		return taskdoc.Task{}, err
+	}
+	var removed taskdoc.Task
+	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+		doc, err := parseDocument(t, current, exists)
+		if err != nil {
+			return nil, err
+		}
+		nd, task, err := t.Flow().Remove(doc, t.Slug, r)
+		if err != nil {
+			return nil, err
+		}
+		removed = *task
+		return nd.Source, nil
+	})
+	if err != nil {
+		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
+	}
+	return removed, nil
+}
