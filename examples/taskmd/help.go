@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// commands are the tool's commands by name.
+var commands map[string]func(*env, []string) error
+
+func init() {
+	// Set in init: help prints the table it is part of.
+	commands = map[string]func(*env, []string) error{
+		"list":         cmdList,
+		"show":         cmdShow,
+		"create":       cmdCreate,
+		"start":        cmdStart,
+		"complete":     cmdComplete,
+		"status":       cmdStatus,
+		"next":         cmdNext,
+		"coordinator":  cmdCoordinator,
+		"archive":      cmdArchive,
+		"archives":     cmdArchives,
+		"agent":        cmdAgent,
+		"claim":        cmdClaim,
+		"release":      cmdRelease,
+		"progress":     cmdProgress,
+		"context":      cmdContext,
+		"checkpoint":   cmdCheckpoint,
+		"pivot":        cmdPivot,
+		"resume-brief": cmdResumeBrief,
+		"answer":       cmdAnswer,
+		"questions":    cmdQuestions,
+		"watch":        cmdWatch,
+		"help":         cmdHelp,
+	}
+}
+
+// names lists the commands of a group, sorted, separated by "|".
+func names(cmds map[string]func(*env, []string) error) string {
+	var out []string
+	for n := range cmds {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return strings.Join(out, "|")
+}
+
+const help = `taskmd: tasks in Markdown files (docs/**/*.md, coordinator/active.md).
+usage: taskmd [-C DIR] [--json] COMMAND [ARGS]
+A task is ADDRESS /api/auth.md#slug (docs/api/auth.md); a document DOC /api/auth.md.
+Flags go anywhere; -C DIR is the workspace root (default .).
+
+Tasks (docs/)
+  list DOC [--status s,...]            tasks of DOC
+  show ADDRESS|DOC                     tasks in full
+  create DOC --title T [--content C | --content-file F|-] [--after SLUG]
+  start ADDRESS                        -> in_progress; prints task, workflow, references
+  complete ADDRESS --note N [--agent A --token N]
+  status ADDRESS STATUS [--error E] [--outcome O] [--agent A --token N]
+                                       planning|in_progress|paused|blocked|pending|skipped|failed|completed
+Coordinator (coordinator/active.md, sequential, no slugs)
+  coordinator list [--status s,...] | view [SLUG...] | create --title T [--content C|--content-file F]
+  coordinator start [--full-context] | complete --note N [--request-key K] [--full-context]
+  coordinator archive | clear | recover
+Archives
+  archive DOC                          move DOC to archived/docs/
+  archives [list] | archives show NAME coordinator lists, newest first
+Agents and plans (a plan is a DOC; claims are leases kept alive by heartbeats)
+  agent register --name N --runtime R [--id ID] [--role R] [--capabilities a,b]
+  agent heartbeat ID [--task ADDRESS] [--status S] | unregister ID | list [--online]
+  next DOC                             claimable tasks (dependencies done, stranded work)
+  claim ADDRESS --agent A              prints the token; held: exit 4
+  release ADDRESS --agent A --token N
+  progress DOC                         counts, current tasks and holders
+  context ADDRESS [--max-tokens N] [--all-checkpoints]
+  checkpoint add ADDRESS --type plan|progress|decision|error|recovery|complete --summary S
+                 [--detail D] [--files F,...] [--key K] [--agent A --token N]
+  checkpoint list ADDRESS [--limit N] [--types T,...] [--since N]
+Workers (pivots, worker checkpoints, clarifications)
+  pivot --worker ID --mode graceful|immediate|hard --reason R [--new-task T] [--task T]
+        [--wait [--timeout 60s]]       --wait: until acknowledged, else NO_ACK (exit 7)
+  checkpoint list --worker ID [--limit N] | show --worker ID [--sequence N]
+  checkpoint diff --worker ID [--from N] [--to N]
+  resume-brief ADDRESS [--worker ID] [--max-tokens N]   with --worker: claim and resume
+  questions                            open clarification requests
+  answer --worker ID --id REQUEST [--draft] [QID=]TEXT...
+Watch
+  watch                                one line per changed document until interrupted
+
+--json: one JSON object per result on stdout (watch: one per change); errors as
+  {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
+Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
+  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION), 5 invalid input,
+  6 SUSPENDED, 7 NO_ACK.
+TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
+`
+
+func cmdHelp(e *env, args []string) error {
+	if _, err := parseN(e.flags("help"), args); err != nil {
+		return err
+	}
+	return e.print(struct {
+		Help string `json:"help"`
+	}{help}, func(w io.Writer) { fmt.Fprint(w, help) })
+}

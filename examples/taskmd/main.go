@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// nowVar names the environment variable that fixes the clock, for tests
+// and scripts that want dates and archive names they can predict.
+const nowVar = "TASKMD_NOW"
+
+// env is one run of the tool: the global flags, the streams and the
+// workspace, opened on first use.
+type env struct {
+	ctx    context.Context
+	root   string // -C
+	json   bool   // --json
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	now    func() time.Time // nil: the real clock
+	ws     *workspace.Workspace
+}
+
+// run is the whole tool: it parses args, runs one command and returns the
+// exit status. Tests call it in-process as well as through the binary.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, root: ".", stdin: stdin, stdout: stdout, stderr: stderr}
+	err := e.dispatch(args)
+	if e.ws != nil {
+		e.ws.Close()
+	}
+	return e.fail(err)
+}
+
+// dispatch reads the global flags before the command and runs it.
+func (e *env) dispatch(args []string) error {
+	fs := e.flags("taskmd")
+	if err := fs.Parse(args); err != nil {
+		return usagef("%v", err)
+	}
+	args = fs.Args()
+	if len(args) == 0 {
+		return usagef("no command; run taskmd help")
+	}
+	if err := e.clock(); err != nil {
+		return err
+	}
+	name, rest := args[0], args[1:]
+	cmd, ok := commands[name]
+	if !ok {
+		return usagef("unknown command %q; run taskmd help", name)
+	}
+	return cmd(e, rest)
+}
+
+// clock reads TASKMD_NOW (RFC 3339) when it is set.
+func (e *env) clock() error {
+	v := os.Getenv(nowVar)
+	if v == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: nowVar + " is not an RFC 3339 time: " + v}
+	}
+	e.now = func() time.Time { return t }
+	return nil
+}
+
+// options are the library options every package takes: the clock.
+func (e *env) options() []subagent.Option {
+	if e.now == nil {
+		return nil
+	}
+	return []subagent.Option{subagent.WithClock(e.now)}
+}
+
+// today is the current time on the tool's clock.
+func (e *env) today() time.Time {
+	if e.now != nil {
+		return e.now()
+	}
+	return time.Now()
+}
+
+// workspace opens the workspace at -C once.
+func (e *env) workspace() (*workspace.Workspace, error) {
+	if e.ws != nil {
+		return e.ws, nil
+	}
+	ws, err := workspace.Open(e.root)
+	if err != nil {
+		return nil, err
+	}
+	e.ws = ws
+	return ws, nil
+}
+
+// flags returns a flag set that knows the global flags, so that -C and
+// --json may come before the command, after it, or between its arguments.
+func (e *env) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&e.root, "C", e.root, "")
+	fs.BoolVar(&e.json, "json", e.json, "")
+	return fs
+}
+
+// parse parses args with fs, flags and arguments in any order ("--" ends
+// the flags), and returns the arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var tail []string
+	for i, a := range args {
+		if a == "--" {
+			args, tail = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, usagef("run taskmd help for the flags of %s", fs.Name())
+			}
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return append(pos, tail...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// parseN is parse for a command that takes exactly n arguments, named by
+// want ("ADDRESS") in the usage error.
+func parseN(fs *flag.FlagSet, args []string, want ...string) ([]string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != len(want) {
+		return nil, usagef("usage: taskmd %s %s", fs.Name(), strings.Join(want, " "))
+	}
+	return pos, nil
+}
+
+// usagef is a usage error: exit status 2.
+func usagef(format string, a ...any) error {
+	return &taskdoc.Error{Code: codeUsage, Msg: fmt.Sprintf(format, a...)}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// print writes v as one line of JSON with --json, and calls text
+// otherwise.
+func (e *env) print(v any, text func(w io.Writer)) error {
+	if e.json {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+		return err
+	}
+	text(e.stdout)
+	return nil
+}
+
+// table writes rows as columns separated by two spaces.
+func table(w io.Writer, rows [][]string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+}
+
+// taskAt is one task with its address, as the tool prints a task.
+type taskAt struct {
+	Address string       `json:"address"`
+	Task    taskdoc.Task `json:"task"`
+}
+
+// at gives each task of document its address.
+func at(document string, tasks []taskdoc.Task) []taskAt {
+	out := make([]taskAt, 0, len(tasks))
+	for _, t := range tasks {
+		out = append(out, taskAt{Address: taskdoc.Address{Path: document, Slug: t.Slug}.String(), Task: t})
+	}
+	return out
+}
+
+// taskRows are the lines of a task list: status, address, title.
+func taskRows(tasks []taskAt) [][]string {
+	rows := make([][]string, 0, len(tasks))
+	for _, t := range tasks {
+		rows = append(rows, []string{string(t.Task.Status), t.Address, t.Task.Title})
+	}
+	return rows
+}
+
+// writeTask writes a task as Markdown, as it reads in its document,
+// under its address.
+func writeTask(w io.Writer, t taskAt) {
+	level := max(t.Task.Level, 1)
+	fmt.Fprintf(w, "%s\n%s %s\n\n%s\n", t.Address, strings.Repeat("#", level), t.Task.Title, strings.TrimRight(t.Task.Content(), "\n"))
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// statuses reads a --status value: statuses separated by commas.
+func statuses(s string) ([]taskdoc.Status, error) {
+	var out []taskdoc.Status
+	for _, p := range splitList(s) {
+		st, err := taskdoc.ParseStatus(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// ok is the result of a command that has nothing else to say.
+type ok struct {
+	OK bool `json:"ok"`
+}
