@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -25,25 +29,98 @@ type source struct {
 // readAll reads and parses every *.md file under dir and, when list, the
 // coordinator list if there is one, sorted by address.
 func readAll(ctx context.Context, ws *workspace.Workspace, dir string, list bool) ([]source, error) {
-	var srcs []source
-	err := ws.Walk(ctx, dir, func(name string, doc *taskdoc.Document, err error) error {
-		srcs = append(srcs, newSource(name, doc, err))
-		return nil
-	})
+	names, failed, err := listFiles(ctx, ws, dir)
 	if err != nil {
 		return nil, err
 	}
 	if list {
-		s, ok, err := readOne(ctx, ws, coordinator.File)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			srcs = append(srcs, s)
-		}
+		names = append(names, coordinator.File)
 	}
+	srcs, err := readFiles(ctx, ws, names)
+	if err != nil {
+		return nil, err
+	}
+	srcs = append(srcs, failed...)
 	sortSources(srcs)
 	return srcs, nil
+}
+
+// readers is the most files read and parsed at once: parsing is the cost,
+// so one per CPU, and a few more to hide the reads.
+func readers() int { return min(runtime.GOMAXPROCS(0)+2, 16) }
+
+// readFiles reads and parses files on a small pool of goroutines; files
+// that do not exist (any more) are left out.
+func readFiles(ctx context.Context, ws *workspace.Workspace, files []string) ([]source, error) {
+	srcs := make([]source, len(files))
+	found := make([]bool, len(files))
+	errs := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(readers(), len(files)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				srcs[i], found[i], errs[i] = readOne(ctx, ws, files[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		for _, e := range errs {
+			if e != nil {
+				return nil, e
+			}
+		}
+		return nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: "", Err: err, Msg: "query abandoned"}
+	}
+	out := srcs[:0]
+	for i, s := range srcs {
+		if found[i] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// listFiles returns the *.md files under dir, in the workspace's own view
+// of its root (an os.Root: nothing outside it is reached): names to read,
+// and a source for each folder that could not be listed. Links are not
+// followed (the read of one named *.md reports it); a dir that does not
+// exist has no files.
+func listFiles(ctx context.Context, ws *workspace.Workspace, dir string) ([]string, []source, error) {
+	root, err := os.OpenRoot(ws.Root())
+	if err != nil {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: dir, Err: err, Msg: "open the workspace root"}
+	}
+	defer root.Close()
+	var names []string
+	var failed []source
+	err = fs.WalkDir(root.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return &taskdoc.Error{Code: taskdoc.CodeIO, Path: name, Err: cerr, Msg: name + ": query abandoned"}
+		}
+		switch {
+		case err != nil && name == dir && errors.Is(err, fs.ErrNotExist):
+			return fs.SkipAll
+		case errors.Is(err, fs.ErrNotExist):
+			return nil // gone since its folder was listed
+		case err != nil:
+			failed = append(failed, newSource(name, nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: name, Err: err,
+				Msg: "list " + name}))
+			return nil
+		case !d.IsDir() && strings.HasSuffix(name, ".md"):
+			names = append(names, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return names, failed, nil
 }
 
 // readOne reads and parses one file; ok is false when it does not exist.
