@@ -41,6 +41,13 @@ func cmdArchives(e *env, args []string) error {
 	return e.sub("archives", archivesCommands, args)
 }
 
+// archives is what archives list prints: the coordinator lists, newest
+// first, and the documents archived by hand.
+type archives struct {
+	Lists     []archive.Entry         `json:"lists"`
+	Documents []archive.DocumentEntry `json:"documents"`
+}
+
 func archivesList(e *env, args []string) error {
 	if _, err := parseN(e.flags("archives list"), args); err != nil {
 		return err
@@ -49,14 +56,20 @@ func archivesList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, err := archive.List(e.ctx, ws)
-	if err != nil {
+	var res archives
+	if res.Lists, err = archive.List(e.ctx, ws); err != nil {
 		return err
 	}
-	return e.print(list, func(w io.Writer) {
-		rows := make([][]string, 0, len(list))
-		for _, a := range list {
-			rows = append(rows, []string{a.Time.UTC().Format(time.RFC3339), a.Name})
+	if res.Documents, err = archive.Documents(e.ctx, ws); err != nil {
+		return err
+	}
+	return e.print(res, func(w io.Writer) {
+		var rows [][]string
+		for _, a := range res.Lists {
+			rows = append(rows, []string{a.Name, a.Time.UTC().Format(time.RFC3339)})
+		}
+		for _, d := range res.Documents {
+			rows = append(rows, []string{d.File, countsLine(d.Counts)})
 		}
 		table(w, rows)
 	})

@@ -45,23 +45,6 @@ func (e *env) coordinator() (*coordinator.List, error) {
 	return coordinator.New(ws, e.options()...), nil
 }
 
-// coordinatorTasks prints tasks of the list.
-func (e *env) coordinatorTasks(tasks []taskdoc.Task, full bool) error {
-	res := documentTasks{Document: coordinator.Address, Tasks: at(coordinator.Address, tasks)}
-	return e.print(res, func(w io.Writer) {
-		if !full {
-			table(w, taskRows(res.Tasks))
-			return
-		}
-		for i, t := range res.Tasks {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			writeTask(w, t)
-		}
-	})
-}
-
 func coordList(e *env, args []string) error {
 	fs := e.flags("coordinator list")
 	only := fs.String("status", "", "")
@@ -80,7 +63,7 @@ func coordList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.coordinatorTasks(tasks, false)
+	return e.printTasks(at(coordinator.Address, tasks), false)
 }
 
 func coordView(e *env, args []string) error {
@@ -96,7 +79,7 @@ func coordView(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.coordinatorTasks(tasks, true)
+	return e.printTasks(at(coordinator.Address, tasks), true)
 }
 
 func coordCreate(e *env, args []string) error {
@@ -123,12 +106,7 @@ func coordCreate(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := documentTasks{Document: coordinator.Address, Tasks: at(coordinator.Address, tasks)}
-	return e.print(res, func(w io.Writer) {
-		for _, t := range res.Tasks {
-			fmt.Fprintf(w, "created %s\n", t.Address)
-		}
-	})
+	return e.created(at(coordinator.Address, tasks))
 }
 
 func coordStart(e *env, args []string) error {
@@ -149,7 +127,7 @@ func coordStart(e *env, args []string) error {
 }
 
 func writeStarted(w io.Writer, st *coordinator.Started) {
-	writeTask(w, taskAt{Address: taskdoc.Address{Path: coordinator.Address, Slug: st.Task.Slug}.String(), Task: st.Task})
+	writeTask(w, at(coordinator.Address, []taskdoc.Task{st.Task})[0])
 	if st.MainWorkflow != nil {
 		fmt.Fprintf(w, "\nmain workflow: %s\n", st.MainWorkflow.Name)
 	}

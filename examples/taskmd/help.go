@@ -19,6 +19,10 @@ func init() {
 		"start":        cmdStart,
 		"complete":     cmdComplete,
 		"status":       cmdStatus,
+		"rm":           cmdRemove,
+		"find":         cmdFind,
+		"ready":        cmdReady,
+		"workflows":    cmdWorkflows,
 		"next":         cmdNext,
 		"coordinator":  cmdCoordinator,
 		"archive":      cmdArchive,
@@ -53,21 +57,27 @@ usage: taskmd [-C DIR] [--json] COMMAND [ARGS]
 A task is ADDRESS /api/auth.md#slug (docs/api/auth.md); a document DOC /api/auth.md.
 Flags go anywhere; -C DIR is the workspace root (default .).
 
-Tasks (docs/)
-  list DOC [--status s,...]            tasks of DOC
+Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm)
+  list [FOLDER]                        documents with task counts (FOLDER: /api/)
+  list DOC|FOLDER --status s,...       tasks in those statuses; list DOC: all its tasks
+  find [--status s,...] [--in DOC|FOLDER] [--workflow W] [--holder AGENT]
+       [--depends-on ADDRESS] [--field K=V]... [--limit N] [TEXT]
+  ready [DOC|FOLDER]                   startable: pending with dependencies done, or stranded
   show ADDRESS|DOC                     tasks in full
   create DOC --title T [--content C | --content-file F|-] [--after SLUG]
   start ADDRESS                        -> in_progress; prints task, workflow, references
   complete ADDRESS --note N [--agent A --token N]
-  status ADDRESS STATUS [--error E] [--outcome O] [--agent A --token N]
-                                       planning|in_progress|paused|blocked|pending|skipped|failed|completed
+  status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N]
+                                       block, unblock (to pending...), reopen, fail, skip...
+  rm ADDRESS [--force] [--if-version V]
+  workflows                            workflows/*.md: name, title, description
 Coordinator (coordinator/active.md, sequential, no slugs)
   coordinator list [--status s,...] | view [SLUG...] | create --title T [--content C|--content-file F]
   coordinator start [--full-context] | complete --note N [--request-key K] [--full-context]
   coordinator archive | clear | recover
 Archives
   archive DOC                          move DOC to archived/docs/
-  archives [list] | archives show NAME coordinator lists, newest first
+  archives [list] | archives show NAME archived coordinator lists (newest first), documents
 Agents and plans (a plan is a DOC; claims are leases kept alive by heartbeats)
   agent register --name N --runtime R [--id ID] [--role R] [--capabilities a,b]
   agent heartbeat ID [--task ADDRESS] [--status S] | unregister ID | list [--online]

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -34,23 +35,17 @@ func table(w io.Writer, rows [][]string) {
 	tw.Flush()
 }
 
-// taskAt is one task with its address, as the tool prints a task.
-type taskAt struct {
-	Address string       `json:"address"`
-	Task    taskdoc.Task `json:"task"`
-}
-
-// at gives each task of document its address.
-func at(document string, tasks []taskdoc.Task) []taskAt {
-	out := make([]taskAt, 0, len(tasks))
+// at gives each task of document its address, as query.Find does.
+func at(document string, tasks []taskdoc.Task) []query.Match {
+	out := make([]query.Match, 0, len(tasks))
 	for _, t := range tasks {
-		out = append(out, taskAt{Address: taskdoc.Address{Path: document, Slug: t.Slug}.String(), Task: t})
+		out = append(out, query.Match{Address: taskdoc.Address{Path: document, Slug: t.Slug}.String(), Document: document, Task: t})
 	}
 	return out
 }
 
 // taskRows are the lines of a task list: status, address, title.
-func taskRows(tasks []taskAt) [][]string {
+func taskRows(tasks []query.Match) [][]string {
 	rows := make([][]string, 0, len(tasks))
 	for _, t := range tasks {
 		rows = append(rows, []string{string(t.Task.Status), t.Address, t.Task.Title})
@@ -60,7 +55,7 @@ func taskRows(tasks []taskAt) [][]string {
 
 // writeTask writes a task as Markdown, as it reads in its document,
 // under its address.
-func writeTask(w io.Writer, t taskAt) {
+func writeTask(w io.Writer, t query.Match) {
 	level := max(t.Task.Level, 1)
 	fmt.Fprintf(w, "%s\n%s %s\n\n%s\n", t.Address, strings.Repeat("#", level), t.Task.Title, strings.TrimRight(t.Task.Content(), "\n"))
 }

@@ -4,18 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
+	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 )
-
-// documentTasks is the tasks of one document, as list and show print them.
-type documentTasks struct {
-	Document string   `json:"document"`
-	Tasks    []taskAt `json:"tasks"`
-}
 
 // document reads a document address ("/api/auth.md"), refusing a task
 // address.
@@ -30,6 +25,17 @@ func document(s string) (string, error) {
 	return a.Path, nil
 }
 
+// coordinatorTask reads a task address and reports whether it names a
+// task of the coordinator list, which is changed through package
+// coordinator by its plain slug.
+func coordinatorTask(s string) (taskdoc.Address, bool, error) {
+	a, err := taskdoc.ParseAddress(s)
+	if err != nil {
+		return a, false, err
+	}
+	return a, a.Path == coordinator.Address && a.Slug != "", nil
+}
+
 func (e *env) subagents() (*subagent.Tasks, error) {
 	ws, err := e.workspace()
 	if err != nil {
@@ -38,26 +44,28 @@ func (e *env) subagents() (*subagent.Tasks, error) {
 	return subagent.New(ws, e.options()...), nil
 }
 
-// listDocument lists the tasks of one document.
-func (e *env) listDocument(doc string, only []taskdoc.Status) error {
-	doc, err := document(doc)
-	if err != nil {
-		return err
+// printTasks prints tasks as a list (status, address, title) or, full, as
+// Markdown.
+func (e *env) printTasks(tasks []query.Match, full bool) error {
+	if tasks == nil {
+		tasks = []query.Match{}
 	}
-	s, err := e.subagents()
-	if err != nil {
-		return err
-	}
-	tasks, err := s.List(e.ctx, doc, only...)
-	if err != nil {
-		return err
-	}
-	res := documentTasks{Document: doc, Tasks: at(doc, tasks)}
-	return e.print(res, func(w io.Writer) { table(w, taskRows(res.Tasks)) })
+	return e.print(tasks, func(w io.Writer) {
+		if !full {
+			table(w, taskRows(tasks))
+			return
+		}
+		for i, t := range tasks {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeTask(w, t)
+		}
+	})
 }
 
 func cmdShow(e *env, args []string) error {
-	pos, err := parseN(e.flags("show"), args, "ADDRESS")
+	pos, err := parseN(e.flags("show"), args, "ADDRESS|DOC")
 	if err != nil {
 		return err
 	}
@@ -65,27 +73,30 @@ func cmdShow(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := e.subagents()
-	if err != nil {
-		return err
-	}
 	var slugs []string
 	if a.Slug != "" {
 		slugs = []string{a.Slug}
 	}
-	tasks, err := s.View(e.ctx, a.Path, slugs...)
-	if err != nil {
-		return err
-	}
-	res := documentTasks{Document: a.Path, Tasks: at(a.Path, tasks)}
-	return e.print(res, func(w io.Writer) {
-		for i, t := range res.Tasks {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			writeTask(w, t)
+	var tasks []taskdoc.Task
+	if a.Path == coordinator.Address {
+		c, err := e.coordinator()
+		if err != nil {
+			return err
 		}
-	})
+		tasks, err = c.View(e.ctx, slugs...)
+		if err != nil {
+			return err
+		}
+	} else {
+		s, err := e.subagents()
+		if err != nil {
+			return err
+		}
+		if tasks, err = s.View(e.ctx, a.Path, slugs...); err != nil {
+			return err
+		}
+	}
+	return e.printTasks(at(a.Path, tasks), true)
 }
 
 // content reads --content or --content-file (a file name, or - for stdin).
@@ -107,6 +118,15 @@ func (e *env) content(text, file string) (string, error) {
 		return "", &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "--content-file", Err: err}
 	}
 	return string(b), nil
+}
+
+// created prints the tasks a create made.
+func (e *env) created(tasks []query.Match) error {
+	return e.print(tasks, func(w io.Writer) {
+		for _, t := range tasks {
+			fmt.Fprintf(w, "created %s\n", t.Address)
+		}
+	})
 }
 
 func cmdCreate(e *env, args []string) error {
@@ -138,12 +158,7 @@ func cmdCreate(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := documentTasks{Document: doc, Tasks: at(doc, tasks)}
-	return e.print(res, func(w io.Writer) {
-		for _, t := range res.Tasks {
-			fmt.Fprintf(w, "created %s\n", t.Address)
-		}
-	})
+	return e.created(at(doc, tasks))
 }
 
 func cmdStart(e *env, args []string) error {
@@ -160,7 +175,7 @@ func cmdStart(e *env, args []string) error {
 		return err
 	}
 	return e.print(st, func(w io.Writer) {
-		writeTask(w, taskAt{Address: taskdoc.Address{Path: st.Document, Slug: st.Task.Slug}.String(), Task: st.Task})
+		writeTask(w, at(st.Document, []taskdoc.Task{st.Task})[0])
 		writeContext(w, st.Workflow, st.References, st.Missing)
 	})
 }
@@ -175,7 +190,7 @@ func cmdComplete(e *env, args []string) error {
 		return err
 	}
 	if c.agent != "" {
-		return e.setStatus(pos[0], c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: *note})
+		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: *note})
 	}
 	s, err := e.subagents()
 	if err != nil {
@@ -191,26 +206,62 @@ func cmdComplete(e *env, args []string) error {
 	})
 }
 
+// cmdStatus sets a task's status: by hand (block, unblock, reopen, fail,
+// any move of the status machine; completed is a completion with
+// --outcome), or, with --agent, as the claim holder reports it (fenced).
 func cmdStatus(e *env, args []string) error {
 	fs := e.flags("status")
-	var u plan.StatusUpdate
-	fs.StringVar(&u.Error, "error", "", "")
-	fs.StringVar(&u.Outcome, "outcome", "", "")
+	reason := fs.String("reason", "", "")
+	errText := fs.String("error", "", "")
+	outcome := fs.String("outcome", "", "")
 	var c claimFlags
 	c.add(fs)
-	pos, err := parseN(fs, args, "ADDRESS STATUS")
+	pos, err := parseN(fs, args, "ADDRESS STATUS [--reason R | --error E | --outcome O] [--agent A --token N]")
 	if err != nil {
 		return err
 	}
-	if u.Status, err = taskdoc.ParseStatus(pos[1]); err != nil {
+	status, err := taskdoc.ParseStatus(pos[1])
+	if err != nil {
 		return err
 	}
-	return e.setStatus(pos[0], c, u)
+	if *reason != "" && *errText != "" {
+		return usagef("--reason and --error exclude each other")
+	}
+	if c.agent != "" {
+		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: status, Outcome: *outcome, Error: *errText + *reason})
+	}
+	if status == taskdoc.StatusCompleted {
+		return cmdComplete(e, []string{pos[0], "--note", *outcome})
+	}
+	a, inList, err := coordinatorTask(pos[0])
+	if err != nil {
+		return err
+	}
+	var t taskdoc.Task
+	if inList {
+		c, err := e.coordinator()
+		if err != nil {
+			return err
+		}
+		t, err = c.SetStatus(e.ctx, a.Slug, status, *reason+*errText)
+		if err != nil {
+			return err
+		}
+	} else {
+		s, err := e.subagents()
+		if err != nil {
+			return err
+		}
+		if t, err = s.SetStatus(e.ctx, pos[0], status, *reason+*errText); err != nil {
+			return err
+		}
+	}
+	return e.printStatus(at(a.Path, []taskdoc.Task{t})[0])
 }
 
-// setStatus moves a task as an agent reports it (plan.UpdateStatus),
-// fenced by the claim when --agent is given.
-func (e *env) setStatus(address string, c claimFlags, u plan.StatusUpdate) error {
+// updateStatus moves a task as its claim holder reports it
+// (plan.UpdateStatus), fenced by the claim.
+func (e *env) updateStatus(address string, c claimFlags, u plan.StatusUpdate) error {
 	p, err := e.plans()
 	if err != nil {
 		return err
@@ -223,26 +274,44 @@ func (e *env) setStatus(address string, c claimFlags, u plan.StatusUpdate) error
 	if err != nil {
 		return err
 	}
-	res := taskAt{Address: taskdoc.Address{Path: a.Path, Slug: t.Slug}.String(), Task: t}
-	return e.print(res, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", res.Task.Status, res.Address) })
+	return e.printStatus(at(a.Path, []taskdoc.Task{t})[0])
 }
 
-func cmdList(e *env, args []string) error {
-	fs := e.flags("list")
-	only := fs.String("status", "", "")
-	pos, err := parse(fs, args)
+func (e *env) printStatus(m query.Match) error {
+	return e.print(m, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", m.Task.Status, m.Address) })
+}
+
+func cmdRemove(e *env, args []string) error {
+	fs := e.flags("rm")
+	var r taskdoc.Removal
+	fs.BoolVar(&r.Force, "force", false, "")
+	fs.StringVar(&r.IfVersion, "if-version", "", "")
+	pos, err := parseN(fs, args, "ADDRESS [--force] [--if-version V]")
 	if err != nil {
 		return err
 	}
-	if len(pos) > 1 {
-		return usagef("usage: taskmd list [DOC|FOLDER] [--status s,...]")
-	}
-	st, err := statuses(*only)
+	a, inList, err := coordinatorTask(pos[0])
 	if err != nil {
 		return err
 	}
-	if len(pos) == 1 && strings.HasSuffix(pos[0], ".md") {
-		return e.listDocument(pos[0], st)
+	var t taskdoc.Task
+	if inList {
+		c, err := e.coordinator()
+		if err != nil {
+			return err
+		}
+		if t, err = c.Remove(e.ctx, a.Slug, r); err != nil {
+			return err
+		}
+	} else {
+		s, err := e.subagents()
+		if err != nil {
+			return err
+		}
+		if t, err = s.Remove(e.ctx, pos[0], r); err != nil {
+			return err
+		}
 	}
-	return usagef("list needs DOC")
+	m := at(a.Path, []taskdoc.Task{t})[0]
+	return e.print(m, func(w io.Writer) { fmt.Fprintf(w, "removed %s\n", m.Address) })
 }
