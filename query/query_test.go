@@ -22,16 +22,16 @@ var workspaceFiles = map[string]string{
 	"docs/api/auth.md": "# Auth\n\n## Tasks\n\n### Setup keys\n\n- Status: completed\n- Note: done\n\n" +
 		"### Sign tokens\n\n- Status: in_progress\n- Workflow: tdd\n- Assignee: ag_1\n- Depends-On: #setup-keys\n\nUse RS256 KEYS.\n\n" +
 		"### Verify tokens\n\n- Depends-On: /api/auth.md#sign-tokens\n- Priority: high\n",
-	"docs/api/users.md": "# Users\n\n## Tasks\n\n### List users\n\n- Status: blocked\n- Workflow: tdd\n- Depends-On: /api/auth.md#setup-keys\n\nNeeds auth.\n",
-	"docs/api-v2.md":    "# API v2\n\n## Tasks\n\n### Plan v2\n\n- Status: pending\n- priority: High\n",
-	"docs/notes.md":     "# Notes\n\nNo tasks here.\n",
-	"docs/broken.md":    "# Broken\n\n## Tasks\n\n### Bad\n\x00\xff\n",
-	"docs/readme.txt":   "not a document",
+	"docs/api/users.md":     "# Users\n\n## Tasks\n\n### List users\n\n- Status: blocked\n- Workflow: tdd\n- Depends-On: /api/auth.md#setup-keys\n\nNeeds auth.\n",
+	"docs/api-v2.md":        "# API v2\n\n## Tasks\n\n### Plan v2\n\n- Status: pending\n- priority: High\n",
+	"docs/notes.md":         "# Notes\n\nNo tasks here.\n",
+	"docs/broken.md":        "# Broken\n\n## Tasks\n\n### Bad\n\x00\xff\n",
+	"docs/readme.txt":       "not a document",
 	"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Plan release\n\n- Main-Workflow: m\n- Status: in_progress\n- Depends-On: /api/auth.md#setup-keys\n",
-	"archived/docs/old.md": "# Old\n\n## Tasks\n\n### Gone\n",
-	"workflows/tdd.md":     "---\ntitle: Test-driven\ndescription: Red, green, refactor\nwhenToUse:\n  - new code\n  - bug fixes\n---\n# TDD\n",
-	"workflows/plain.md":   "# Plain\n",
-	"workflows/notes.txt":  "not a workflow",
+	"archived/docs/old.md":  "# Old\n\n## Tasks\n\n### Gone\n",
+	"workflows/tdd.md":      "---\ntitle: Test-driven\ndescription: Red, green, refactor\nwhenToUse:\n  - new code\n  - bug fixes\n---\n# TDD\n",
+	"workflows/plain.md":    "# Plain\n",
+	"workflows/notes.txt":   "not a workflow",
 }
 
 func TestDocuments(t *testing.T) {
