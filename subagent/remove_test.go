@@ -3,6 +3,8 @@ package subagent_test
 import (
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -111,4 +113,25 @@ func requireCode(t *testing.T, err error, code taskdoc.Code) {
 	t.Helper()
 	require.Error(t, err)
 	require.Equalf(t, code, taskdoc.CodeOf(err), "error: %v", err)
+}
+
+// Of several removals of one task at once, exactly one removes it; the
+// others find nothing to remove, and the rest of the document stays.
+func TestRemoveConcurrent(t *testing.T) {
+	tasks, root := setup(t, map[string]string{"docs/api/auth.md": opsInput(t)})
+	var wg sync.WaitGroup
+	var removed atomic.Int32
+	for range 8 {
+		wg.Go(func() {
+			_, err := tasks.Remove(bg, "/api/auth.md#write-docs", taskdoc.Removal{})
+			if err == nil {
+				removed.Add(1)
+				return
+			}
+			assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err), "%v", err)
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, int32(1), removed.Load())
+	assert.Equal(t, golden(t, "remove-write-docs.md"), readFile(t, root, "docs/api/auth.md"))
 }
