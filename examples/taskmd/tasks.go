@@ -216,7 +216,7 @@ func cmdStatus(e *env, args []string) error {
 	outcome := fs.String("outcome", "", "")
 	var c claimFlags
 	c.add(fs)
-	pos, err := parseN(fs, args, "ADDRESS STATUS [--reason R | --error E | --outcome O] [--agent A --token N]")
+	pos, err := parseN(fs, args, "ADDRESS", "STATUS [--reason R | --error E | --outcome O] [--agent A --token N]")
 	if err != nil {
 		return err
 	}
