@@ -18,7 +18,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -256,35 +255,6 @@ func holdLock(t *testing.T, root, name string) (release func(), held <-chan stru
 		close(unlock)
 		require.NoError(t, <-done)
 	}, locked
-}
-
-// A call whose context ends while it waits for a lock returns at once with
-// an error whose text starts with a code, and changes nothing: the handlers
-// hand the call's context down to the library.
-func TestCancelledCallStopsWaiting(t *testing.T) {
-	root := newRoot(t, map[string]string{"docs/load.md": pendingDocument(2)})
-	before := snapshot(t, root)
-	release, held := holdLock(t, root, "docs/load.md")
-	<-held
-
-	ws, err := workspace.Open(root)
-	require.NoError(t, err)
-	defer ws.Close()
-	tools := subagentTools{tasks: subagent.New(ws), now: time.Now}
-	ctx, cancel := context.WithCancel(context.Background())
-	returned := make(chan error, 1)
-	go func() {
-		_, _, err := tools.complete(ctx, nil, completeSubagentInput{Document: "/load.md#task-0", Note: "done"})
-		returned <- err
-	}()
-	cancel()
-	err = <-returned
-	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "IO_ERROR: "), err.Error())
-	assert.ErrorIs(t, err, context.Canceled)
-
-	release()
-	assert.Equal(t, before, snapshot(t, root))
 }
 
 // -root must name an existing directory; otherwise the server says why on

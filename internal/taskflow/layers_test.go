@@ -38,6 +38,9 @@ var layers = map[string][]string{
 	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "checkpoint", "plan"},
 	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
+	// The MCP tools sit above every library package, below the examples.
+	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
+		"checkpoint", "worker", "plan", "agent"},
 }
 
 // TestLayers reads the imports of every package's non-test files and

@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func serveSessions(t *testing.T, root string, now func() time.Time, n int) []*mc
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
-	server, err := newServer(context.Background(), ws, now)
+	server, err := NewServer(ws, WithClock(now))
 	require.NoError(t, err)
 	out := make([]*mcpSession, n)
 	for i := range out {

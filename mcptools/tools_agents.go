@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -34,9 +34,9 @@ type unregisterInput struct {
 	ID string `json:"id" jsonschema:"the id agent_register returned"`
 }
 
-// agentResult is a registered agent, with the names of the seed's
+// AgentResult is a registered agent, with the names of the seed's
 // protocol.
-type agentResult struct {
+type AgentResult struct {
 	ID            string            `json:"id"`
 	Name          string            `json:"name"`
 	Status        string            `json:"status"` // "online" or "offline"
@@ -49,17 +49,17 @@ type agentResult struct {
 	LastHeartbeat time.Time         `json:"last_heartbeat"`
 }
 
-type heartbeatResult struct {
+type HeartbeatResult struct {
 	Success bool `json:"success"`
 	// NextHeartbeatMS is when to send the next heartbeat, in milliseconds.
 	NextHeartbeatMS int64 `json:"next_heartbeat_ms"`
 	// PivotRequest is the pivot asked of the agent, while it waits for
 	// pivot_acknowledge (see tools_pivot.go).
-	PivotRequest *pivotRequestView `json:"pivot_request,omitempty"`
+	PivotRequest *PivotRequest `json:"pivot_request,omitempty"`
 }
 
-// successResult answers a call that returns nothing else.
-type successResult struct {
+// SuccessResult answers a call that returns nothing else.
+type SuccessResult struct {
 	Success bool `json:"success"`
 }
 
@@ -84,22 +84,22 @@ type agentTools struct {
 	sessions *sessions
 	// pending is the pivot waiting for an agent's acknowledgement, nil
 	// for none.
-	pending func(ctx context.Context, agentID string) *pivotRequestView
+	pending func(ctx context.Context, agentID string) *PivotRequest
 }
 
-func addAgentTools(server *mcp.Server, agents *agent.Registry, ss *sessions, pending func(context.Context, string) *pivotRequestView) error {
-	a := agentTools{agents: agents, sessions: ss, pending: pending}
+func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Context, string) *PivotRequest) error {
+	a := agentTools{agents: agents, sessions: ts.sessions, pending: pending}
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "agent_register", Description: agentRegisterDescription}, a.register),
-		addTool(server, &mcp.Tool{Name: "agent_heartbeat", Description: agentHeartbeatDescription}, a.heartbeat),
-		addTool(server, &mcp.Tool{Name: "agent_unregister", Description: agentUnregisterDescription}, a.unregister),
+		addTool(ts, &mcp.Tool{Name: "agent_register", Description: agentRegisterDescription, Annotations: additive}, a.register),
+		addTool(ts, &mcp.Tool{Name: "agent_heartbeat", Description: agentHeartbeatDescription, Annotations: additiveIdempotent}, a.heartbeat),
+		addTool(ts, &mcp.Tool{Name: "agent_unregister", Description: agentUnregisterDescription, Annotations: destructiveIdempotent}, a.unregister),
 	)
 }
 
-func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in registerInput) (*mcp.CallToolResult, agentResult, error) {
+func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in registerInput) (*mcp.CallToolResult, AgentResult, error) {
 	meta, err := metadataStrings(in.Metadata)
 	if err != nil {
-		return nil, agentResult{}, newToolError(err)
+		return nil, AgentResult{}, newToolError(err)
 	}
 	ag, err := a.agents.Register(ctx, agent.Registration{
 		ID:            in.ID,
@@ -111,37 +111,37 @@ func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in r
 		Metadata:      meta,
 	})
 	if err != nil {
-		return nil, agentResult{}, newToolError(err)
+		return nil, AgentResult{}, newToolError(err)
 	}
 	a.sessions.of(req).setAgent(ag.ID)
 	return nil, toAgentResult(ag), nil
 }
 
-func (a agentTools) heartbeat(ctx context.Context, _ *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, heartbeatResult, error) {
+func (a agentTools) heartbeat(ctx context.Context, _ *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, HeartbeatResult, error) {
 	next, err := a.agents.Heartbeat(ctx, in.AgentID, agent.HeartbeatInfo{CurrentTask: in.CurrentTaskID, Status: in.Status})
 	if err != nil {
-		return nil, heartbeatResult{}, newToolError(err)
+		return nil, HeartbeatResult{}, newToolError(err)
 	}
-	out := heartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}
+	out := HeartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}
 	if a.pending != nil {
 		out.PivotRequest = a.pending(ctx, in.AgentID)
 	}
 	return nil, out, nil
 }
 
-func (a agentTools) unregister(ctx context.Context, _ *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, successResult, error) {
+func (a agentTools) unregister(ctx context.Context, _ *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, SuccessResult, error) {
 	if err := a.agents.Unregister(ctx, in.ID); err != nil {
-		return nil, successResult{}, newToolError(err)
+		return nil, SuccessResult{}, newToolError(err)
 	}
-	return nil, successResult{Success: true}, nil
+	return nil, SuccessResult{Success: true}, nil
 }
 
-func toAgentResult(ag agent.Agent) agentResult {
+func toAgentResult(ag agent.Agent) AgentResult {
 	status := "offline"
 	if ag.Online {
 		status = "online"
 	}
-	return agentResult{
+	return AgentResult{
 		ID:            ag.ID,
 		Name:          ag.Name,
 		Status:        status,

@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -105,17 +105,17 @@ type updateStatusInput struct {
 
 // Results.
 
-type workflowListResult struct {
+type WorkflowListResult struct {
 	Workflows []plan.Summary `json:"workflows"`
 }
 
-type nextTasksResult struct {
+type NextTasksResult struct {
 	WorkflowID string          `json:"workflow_id"`
 	Tasks      []plan.NextTask `json:"tasks"`
 }
 
-// planTask is a task of a plan after a write.
-type planTask struct {
+// PlanTask is a task of a plan after a write.
+type PlanTask struct {
 	ID        string `json:"id"`
 	Title     string `json:"title"`
 	Status    string `json:"status"`
@@ -128,22 +128,22 @@ type planTask struct {
 	Completed string `json:"completed,omitempty"` // the completion date
 }
 
-type setPlanResult struct {
+type SetPlanResult struct {
 	Success    bool       `json:"success"`
 	WorkflowID string     `json:"workflow_id"`
-	Tasks      []planTask `json:"tasks"`
+	Tasks      []PlanTask `json:"tasks"`
 }
 
-type taskResult struct {
+type TaskResult struct {
 	Success bool     `json:"success"`
-	Task    planTask `json:"task"`
+	Task    PlanTask `json:"task"`
 	// Checkpoint is the checkpoint of type complete that holds the
 	// outcome_detail of a completion.
-	Checkpoint *checkpointResult `json:"checkpoint,omitempty"`
+	Checkpoint *CheckpointResult `json:"checkpoint,omitempty"`
 }
 
-// checkpointResult is one checkpoint of a task's journal.
-type checkpointResult struct {
+// CheckpointResult is one checkpoint of a task's journal.
+type CheckpointResult struct {
 	TaskID       string    `json:"task_id"`
 	Sequence     int       `json:"sequence"`
 	Type         string    `json:"type"`
@@ -155,14 +155,14 @@ type checkpointResult struct {
 	Key          string    `json:"key,omitempty"`
 }
 
-type checkpointListResult struct {
+type CheckpointListResult struct {
 	TaskID      string             `json:"task_id,omitempty"`
 	Count       int                `json:"count"`
-	Checkpoints []checkpointResult `json:"checkpoints"` // newest first
+	Checkpoints []CheckpointResult `json:"checkpoints"` // newest first
 	// WorkerID and WorkerCheckpoints answer a call with worker_id: the
 	// worker's checkpoints, newest first (Checkpoints is then empty).
-	WorkerID          string                 `json:"worker_id,omitempty"`
-	WorkerCheckpoints []workerCheckpointView `json:"worker_checkpoints,omitempty"`
+	WorkerID          string             `json:"worker_id,omitempty"`
+	WorkerCheckpoints []WorkerCheckpoint `json:"worker_checkpoints,omitempty"`
 }
 
 // Descriptions.
@@ -202,21 +202,21 @@ type planTools struct {
 	sessions *sessions
 }
 
-func addPlanTools(server *mcp.Server, plans *plan.Plans, workers *checkpoint.Workers, ss *sessions) error {
-	p := planTools{plans: plans, workers: workers, sessions: ss}
+func addPlanTools(ts *toolSet, plans *plan.Plans, workers *checkpoint.Workers) error {
+	p := planTools{plans: plans, workers: workers, sessions: ts.sessions}
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "workflow_create", Description: workflowCreateDescription}, p.create),
-		addTool(server, &mcp.Tool{Name: "workflow_set_plan", Description: workflowSetPlanDescription}, p.setPlan),
-		addTool(server, &mcp.Tool{Name: "workflow_list", Description: workflowListDescription, Annotations: readOnly}, p.list),
-		addTool(server, &mcp.Tool{Name: "workflow_progress", Description: workflowProgressDescription, Annotations: readOnly}, p.progress),
-		addTool(server, &mcp.Tool{Name: "workflow_next_tasks", Description: workflowNextTasksDescription, Annotations: readOnly}, p.nextTasks),
-		addTool(server, &mcp.Tool{Name: "task_claim", Description: taskClaimDescription}, p.claim),
-		addTool(server, &mcp.Tool{Name: "task_release", Description: taskReleaseDescription}, p.release),
-		addTool(server, &mcp.Tool{Name: "task_load_context", Description: taskLoadContextDescription, Annotations: readOnly}, p.loadContext),
-		addTool(server, &mcp.Tool{Name: "task_set_plan", Description: taskSetPlanDescription}, p.setTaskPlan),
-		addTool(server, &mcp.Tool{Name: "task_update_status", Description: taskUpdateStatusDescription}, p.updateStatus),
-		addTool(server, &mcp.Tool{Name: "checkpoint_add", Description: checkpointAddDescription}, p.addCheckpoint),
-		addTool(server, &mcp.Tool{Name: "checkpoint_list", Description: checkpointListDescription, Annotations: readOnly}, p.listCheckpoints),
+		addTool(ts, &mcp.Tool{Name: "workflow_create", Description: workflowCreateDescription, Annotations: additiveIdempotent}, p.create),
+		addTool(ts, &mcp.Tool{Name: "workflow_set_plan", Description: workflowSetPlanDescription, Annotations: additiveIdempotent}, p.setPlan),
+		addTool(ts, &mcp.Tool{Name: "workflow_list", Description: workflowListDescription, Annotations: readOnly}, p.list),
+		addTool(ts, &mcp.Tool{Name: "workflow_progress", Description: workflowProgressDescription, Annotations: readOnly}, p.progress),
+		addTool(ts, &mcp.Tool{Name: "workflow_next_tasks", Description: workflowNextTasksDescription, Annotations: readOnly}, p.nextTasks),
+		addTool(ts, &mcp.Tool{Name: "task_claim", Description: taskClaimDescription, Annotations: additiveIdempotent}, p.claim),
+		addTool(ts, &mcp.Tool{Name: "task_release", Description: taskReleaseDescription, Annotations: additiveIdempotent}, p.release),
+		addTool(ts, &mcp.Tool{Name: "task_load_context", Description: taskLoadContextDescription, Annotations: readOnly}, p.loadContext),
+		addTool(ts, &mcp.Tool{Name: "task_set_plan", Description: taskSetPlanDescription, Annotations: destructiveIdempotent}, p.setTaskPlan),
+		addTool(ts, &mcp.Tool{Name: "task_update_status", Description: taskUpdateStatusDescription, Annotations: additiveIdempotent}, p.updateStatus),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_add", Description: checkpointAddDescription, Annotations: additive}, p.addCheckpoint),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_list", Description: checkpointListDescription, Annotations: readOnly}, p.listCheckpoints),
 	)
 }
 
@@ -228,36 +228,36 @@ func (p planTools) create(ctx context.Context, _ *mcp.CallToolRequest, in workfl
 	return nil, s, nil
 }
 
-func (p planTools) setPlan(ctx context.Context, _ *mcp.CallToolRequest, in workflowSetPlanInput) (*mcp.CallToolResult, setPlanResult, error) {
+func (p planTools) setPlan(ctx context.Context, _ *mcp.CallToolRequest, in workflowSetPlanInput) (*mcp.CallToolResult, SetPlanResult, error) {
 	tasks := make([]plan.PlannedTask, 0, len(in.Tasks))
 	for _, t := range in.Tasks {
 		tasks = append(tasks, plan.PlannedTask{Title: t.Name, Description: t.Description, DependsOn: t.DependsOn, Workflow: t.Workflow})
 	}
 	written, err := p.plans.SetPlan(ctx, in.WorkflowID, tasks)
 	if err != nil {
-		return nil, setPlanResult{}, addressError(in.WorkflowID, err)
+		return nil, SetPlanResult{}, addressError(in.WorkflowID, err)
 	}
 	doc := documentOf(in.WorkflowID)
-	out := setPlanResult{Success: true, WorkflowID: doc, Tasks: make([]planTask, 0, len(written))}
+	out := SetPlanResult{Success: true, WorkflowID: doc, Tasks: make([]PlanTask, 0, len(written))}
 	for _, t := range written {
 		out.Tasks = append(out.Tasks, toPlanTask(doc, t))
 	}
 	return nil, out, nil
 }
 
-func (p planTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workflowListInput) (*mcp.CallToolResult, workflowListResult, error) {
+func (p planTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workflowListInput) (*mcp.CallToolResult, WorkflowListResult, error) {
 	statuses := make([]taskdoc.Status, 0, len(in.Status))
 	for _, s := range in.Status {
 		statuses = append(statuses, taskdoc.Status(s))
 	}
 	plans, err := p.plans.List(ctx, statuses...)
 	if err != nil {
-		return nil, workflowListResult{}, newToolError(err)
+		return nil, WorkflowListResult{}, newToolError(err)
 	}
 	if plans == nil {
 		plans = []plan.Summary{}
 	}
-	return nil, workflowListResult{Workflows: plans}, nil
+	return nil, WorkflowListResult{Workflows: plans}, nil
 }
 
 func (p planTools) progress(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, plan.Progress, error) {
@@ -271,15 +271,15 @@ func (p planTools) progress(ctx context.Context, _ *mcp.CallToolRequest, in work
 	return nil, pr, nil
 }
 
-func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, nextTasksResult, error) {
+func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, NextTasksResult, error) {
 	next, err := p.plans.NextTasks(ctx, in.WorkflowID)
 	if err != nil {
-		return nil, nextTasksResult{}, addressError(in.WorkflowID, err)
+		return nil, NextTasksResult{}, addressError(in.WorkflowID, err)
 	}
 	if next == nil {
 		next = []plan.NextTask{}
 	}
-	return nil, nextTasksResult{WorkflowID: documentOf(in.WorkflowID), Tasks: next}, nil
+	return nil, NextTasksResult{WorkflowID: documentOf(in.WorkflowID), Tasks: next}, nil
 }
 
 // claim claims a task and keeps the claim for the session. A claim that
@@ -302,16 +302,16 @@ func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskC
 // release gives up the session's claim on a task. The claim stays known
 // to the session, so that a retried release succeeds and a later write
 // is told the claim was released.
-func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, successResult, error) {
+func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, SuccessResult, error) {
 	c := p.sessions.of(req).claimant(in.TaskID)
 	if c.Token == 0 {
-		return nil, successResult{}, newToolError(&taskdoc.Error{Code: taskdoc.CodeStaleClaim,
+		return nil, SuccessResult{}, newToolError(&taskdoc.Error{Code: taskdoc.CodeStaleClaim,
 			Msg: fmt.Sprintf("this session holds no claim on %s: only the agent that claimed a task (task_claim, in this session) may release it; nothing was written", in.TaskID)})
 	}
 	if err := p.plans.Release(ctx, in.TaskID, c); err != nil {
-		return nil, successResult{}, addressError(in.TaskID, err)
+		return nil, SuccessResult{}, addressError(in.TaskID, err)
 	}
-	return nil, successResult{Success: true}, nil
+	return nil, SuccessResult{Success: true}, nil
 }
 
 func (p planTools) loadContext(ctx context.Context, _ *mcp.CallToolRequest, in loadContextInput) (*mcp.CallToolResult, plan.TaskContext, error) {
@@ -340,21 +340,21 @@ func setBool(dst *bool, v *bool) {
 	}
 }
 
-func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in taskSetPlanInput) (*mcp.CallToolResult, taskResult, error) {
+func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in taskSetPlanInput) (*mcp.CallToolResult, TaskResult, error) {
 	id := in.ID
 	switch {
 	case id == "" && in.TaskID == "":
-		return nil, taskResult{}, newToolError(argumentError("give the task's id (id or task_id)"))
+		return nil, TaskResult{}, newToolError(argumentError("give the task's id (id or task_id)"))
 	case id == "":
 		id = in.TaskID
 	case in.TaskID != "" && taskKey(in.TaskID) != taskKey(id):
-		return nil, taskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
+		return nil, TaskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
 	}
 	t, err := p.plans.SetTaskPlan(ctx, id, p.sessions.of(req).claimant(id), in.Plan)
 	if err != nil {
-		return nil, taskResult{}, addressError(id, err)
+		return nil, TaskResult{}, addressError(id, err)
 	}
-	return nil, taskResult{Success: true, Task: toPlanTask(documentOf(id), t)}, nil
+	return nil, TaskResult{Success: true, Task: toPlanTask(documentOf(id), t)}, nil
 }
 
 // updateStatus reports a task's status as the session's claimant. A
@@ -362,28 +362,28 @@ func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in
 // a checkpoint of type complete whose key is derived from the call, so that
 // a retried completion adds it once; if that write fails the status stays
 // recorded and the error says so: the call may be retried as it is.
-func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, in updateStatusInput) (*mcp.CallToolResult, taskResult, error) {
+func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, in updateStatusInput) (*mcp.CallToolResult, TaskResult, error) {
 	status, err := taskdoc.ParseStatus(in.Status)
 	if err != nil {
-		return nil, taskResult{}, newToolError(err)
+		return nil, TaskResult{}, newToolError(err)
 	}
 	detail, err := jsonText(in.OutcomeDetail)
 	if err != nil {
-		return nil, taskResult{}, newToolError(argumentError("outcome_detail: %v", err))
+		return nil, TaskResult{}, newToolError(argumentError("outcome_detail: %v", err))
 	}
 	if detail != "" && status != taskdoc.StatusCompleted {
-		return nil, taskResult{}, newToolError(argumentError("outcome_detail goes with status completed, not %s: record it with checkpoint_add", status))
+		return nil, TaskResult{}, newToolError(argumentError("outcome_detail goes with status completed, not %s: record it with checkpoint_add", status))
 	}
 	s := p.sessions.of(req)
 	c := s.claimant(in.ID)
 	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Outcome: in.Outcome, Error: in.Error})
 	if err != nil {
-		return nil, taskResult{}, addressError(in.ID, err)
+		return nil, TaskResult{}, addressError(in.ID, err)
 	}
 	if t.Status.Final() {
 		s.ended(in.ID)
 	}
-	out := taskResult{Success: true, Task: toPlanTask(documentOf(in.ID), t)}
+	out := TaskResult{Success: true, Task: toPlanTask(documentOf(in.ID), t)}
 	if detail == "" {
 		return nil, out, nil
 	}
@@ -398,7 +398,7 @@ func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		te := addressError(in.ID, err)
 		te.hint = "the task is completed, but its outcome_detail was not recorded: repeat the call to record it"
-		return nil, taskResult{}, te
+		return nil, TaskResult{}, te
 	}
 	cp := toCheckpointResult(out.Task.ID, e)
 	out.Checkpoint = &cp
@@ -412,14 +412,14 @@ func outcomeKey(task, outcome, detail string) string {
 	return "outcome-" + hex.EncodeToString(sum[:8])
 }
 
-func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, in checkpointAddInput) (*mcp.CallToolResult, checkpointResult, error) {
+func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, in checkpointAddInput) (*mcp.CallToolResult, CheckpointResult, error) {
 	typ, err := checkpoint.ParseType(in.Type)
 	if err != nil {
-		return nil, checkpointResult{}, newToolError(err)
+		return nil, CheckpointResult{}, newToolError(err)
 	}
 	detail, err := jsonText(in.Detail)
 	if err != nil {
-		return nil, checkpointResult{}, newToolError(argumentError("detail: %v", err))
+		return nil, CheckpointResult{}, newToolError(argumentError("detail: %v", err))
 	}
 	e, err := p.plans.AddCheckpoint(ctx, in.TaskID, p.sessions.of(req).claimant(in.TaskID), checkpoint.Entry{
 		Type:         typ,
@@ -429,17 +429,17 @@ func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, 
 		Key:          in.Key,
 	})
 	if err != nil {
-		return nil, checkpointResult{}, addressError(in.TaskID, err)
+		return nil, CheckpointResult{}, addressError(in.TaskID, err)
 	}
 	return nil, toCheckpointResult(taskKey(in.TaskID), e), nil
 }
 
-func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, checkpointListResult, error) {
+func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, CheckpointListResult, error) {
 	switch {
 	case in.WorkerID != "":
 		return p.listWorkerCheckpoints(ctx, in)
 	case in.TaskID == "":
-		return nil, checkpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints)"))
+		return nil, CheckpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints)"))
 	}
 	q := checkpoint.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
 	for _, t := range in.Types {
@@ -447,18 +447,18 @@ func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	entries, err := p.plans.Journal().List(ctx, in.TaskID, q)
 	if err != nil {
-		return nil, checkpointListResult{}, addressError(in.TaskID, err)
+		return nil, CheckpointListResult{}, addressError(in.TaskID, err)
 	}
 	task := taskKey(in.TaskID)
-	out := checkpointListResult{TaskID: task, Count: len(entries), Checkpoints: make([]checkpointResult, 0, len(entries))}
+	out := CheckpointListResult{TaskID: task, Count: len(entries), Checkpoints: make([]CheckpointResult, 0, len(entries))}
 	for _, e := range entries {
 		out.Checkpoints = append(out.Checkpoints, toCheckpointResult(task, e))
 	}
 	return nil, out, nil
 }
 
-func toCheckpointResult(task string, e checkpoint.Entry) checkpointResult {
-	return checkpointResult{
+func toCheckpointResult(task string, e checkpoint.Entry) CheckpointResult {
+	return CheckpointResult{
 		TaskID:       task,
 		Sequence:     e.Sequence,
 		Type:         string(e.Type),
@@ -471,12 +471,12 @@ func toCheckpointResult(task string, e checkpoint.Entry) checkpointResult {
 	}
 }
 
-func toPlanTask(document string, t taskdoc.Task) planTask {
+func toPlanTask(document string, t taskdoc.Task) PlanTask {
 	field := func(key string) string {
 		v, _ := t.Field(key)
 		return v
 	}
-	return planTask{
+	return PlanTask{
 		ID:        fullPath(document, t.Slug),
 		Title:     t.Title,
 		Status:    string(t.Status),

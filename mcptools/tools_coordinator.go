@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -72,7 +72,7 @@ type coordinatorTools struct {
 	now  func() time.Time
 }
 
-func addCoordinatorTools(server *mcp.Server, list *coordinator.List, now func() time.Time) error {
+func addCoordinatorTools(ts *toolSet, list *coordinator.List, now func() time.Time) error {
 	c := coordinatorTools{list: list, now: now}
 	batchSchema, err := batchInputSchema[coordinatorBatchInput](
 		coordinatorOperations,
@@ -81,49 +81,49 @@ func addCoordinatorTools(server *mcp.Server, list *coordinator.List, now func() 
 		return err
 	}
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "coordinator_task", Description: coordinatorTaskDescription, InputSchema: batchSchema}, c.batch),
-		addTool(server, &mcp.Tool{Name: "start_coordinator_task", Description: startCoordinatorTaskDescription}, c.start),
-		addTool(server, &mcp.Tool{Name: "complete_coordinator_task", Description: completeCoordinatorTaskDescription}, c.complete),
-		addTool(server, &mcp.Tool{Name: "view_coordinator_task", Description: viewCoordinatorTaskDescription, Annotations: readOnly}, c.view),
+		addTool(ts, &mcp.Tool{Name: "coordinator_task", Description: coordinatorTaskDescription, InputSchema: batchSchema, Annotations: destructive}, c.batch),
+		addTool(ts, &mcp.Tool{Name: "start_coordinator_task", Description: startCoordinatorTaskDescription, Annotations: additiveIdempotent}, c.start),
+		addTool(ts, &mcp.Tool{Name: "complete_coordinator_task", Description: completeCoordinatorTaskDescription, Annotations: additive}, c.complete),
+		addTool(ts, &mcp.Tool{Name: "view_coordinator_task", Description: viewCoordinatorTaskDescription, Annotations: readOnly}, c.view),
 	)
 }
 
-func (c coordinatorTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in coordinatorBatchInput) (*mcp.CallToolResult, batchResult, error) {
+func (c coordinatorTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in coordinatorBatchInput) (*mcp.CallToolResult, BatchResult, error) {
 	return runBatch(ctx, coordinatorTasks{active: c.list}, in.Operations, coordinatorOperations, dateStamp(c.now))
 }
 
-func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in startCoordinatorInput) (*mcp.CallToolResult, startResult, error) {
+func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in startCoordinatorInput) (*mcp.CallToolResult, StartResult, error) {
 	if err := checkCoordinatorDocument(in.Document); err != nil {
-		return nil, startResult{}, newToolError(err)
+		return nil, StartResult{}, newToolError(err)
 	}
 	started, err := c.list.Start(ctx, coordinator.StartOptions{FullContext: in.ReturnTaskContext})
 	if err != nil {
-		return nil, startResult{}, newToolError(err)
+		return nil, StartResult{}, newToolError(err)
 	}
 	task := toStartedTask(coordinator.Address, started.Task)
 	task.Workflow = toWorkflow(started.Workflow)
 	task.MainWorkflow = toWorkflow(started.MainWorkflow)
 	task.ReferencedDocuments = toReferences(started.References)
 	task.Missing = started.Missing
-	return nil, startResult{Mode: modeSequential, Document: coordinator.Address, Task: task}, nil
+	return nil, StartResult{Mode: modeSequential, Document: coordinator.Address, Task: task}, nil
 }
 
-func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeCoordinatorInput) (*mcp.CallToolResult, completeCoordinatorResult, error) {
+func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeCoordinatorInput) (*mcp.CallToolResult, CompleteCoordinatorResult, error) {
 	if err := checkCoordinatorDocument(in.Document); err != nil {
-		return nil, completeCoordinatorResult{}, newToolError(err)
+		return nil, CompleteCoordinatorResult{}, newToolError(err)
 	}
 	done, err := c.list.Complete(ctx, in.Note, coordinator.CompleteOptions{IncludeFullWorkflow: in.IncludeFullWorkflow, RequestKey: in.RequestKey})
 	if err != nil {
-		return nil, completeCoordinatorResult{}, newToolError(err)
+		return nil, CompleteCoordinatorResult{}, newToolError(err)
 	}
-	out := completeCoordinatorResult{
+	out := CompleteCoordinatorResult{
 		Mode:          modeSequential,
 		Document:      coordinator.Address,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
 		Timestamp:     done.Date, // the completion's own reading of the clock
 	}
 	if next := done.Next; next != nil {
-		out.NextTask = &nextTask{
+		out.NextTask = &NextTask{
 			Slug:                next.Task.Slug,
 			Title:               next.Task.Title,
 			Workflow:            toWorkflow(next.Workflow),
@@ -141,10 +141,10 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 	return nil, out, nil
 }
 
-func (c coordinatorTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewCoordinatorInput) (*mcp.CallToolResult, viewResult, error) {
+func (c coordinatorTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewCoordinatorInput) (*mcp.CallToolResult, ViewResult, error) {
 	tasks, err := c.list.View(ctx, splitSlugs(append(in.Slugs, in.Slug)...)...)
 	if err != nil {
-		return nil, viewResult{}, newToolError(err)
+		return nil, ViewResult{}, newToolError(err)
 	}
 	return nil, toViewResult(coordinator.Address, tasks), nil
 }

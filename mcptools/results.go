@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"path"
@@ -16,33 +16,33 @@ import (
 // ones agents of the AI-Prompt-Guide server already know, so prompts written
 // for that server keep working.
 
-// taskRef names a task: the result of a create or an edit.
-type taskRef struct {
+// TaskRef names a task: the result of a create or an edit.
+type TaskRef struct {
 	Slug  string `json:"slug"`
 	Title string `json:"title"`
 }
 
-// taskSummary is one line of a list.
-type taskSummary struct {
+// TaskSummary is one line of a list.
+type TaskSummary struct {
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
 	Status string `json:"status"`
 }
 
-// workflowText is a workflow file, by name and text, with the summary its
+// WorkflowText is a workflow file, by name and text, with the summary its
 // front matter gives (description, whenToUse), as the AI-Prompt-Guide
 // server sends it.
-type workflowText struct {
+type WorkflowText struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
 	Content     string   `json:"content"`
 	WhenToUse   []string `json:"whenToUse,omitempty"`
 }
 
-// referencedDocument is a document (or one section of it) that a task
+// ReferencedDocument is a document (or one section of it) that a task
 // references with @/path.md or @/path.md#section, with the documents it
 // references in turn.
-type referencedDocument struct {
+type ReferencedDocument struct {
 	Path    string `json:"path"`
 	Title   string `json:"title"`
 	Content string `json:"content"`
@@ -52,20 +52,20 @@ type referencedDocument struct {
 	Namespace string `json:"namespace"`
 	// Children is always present, [] when there are none, as agents of the
 	// AI-Prompt-Guide server expect.
-	Children []referencedDocument `json:"children"`
+	Children []ReferencedDocument `json:"children"`
 }
 
-// startedTask is the task an agent is about to work on, with everything it
+// StartedTask is the task an agent is about to work on, with everything it
 // needs to do so.
-type startedTask struct {
+type StartedTask struct {
 	Slug                string               `json:"slug"`
 	Title               string               `json:"title"`
 	Content             string               `json:"content"`
 	Status              string               `json:"status"`
 	FullPath            string               `json:"full_path"`
-	Workflow            *workflowText        `json:"workflow,omitempty"`
-	MainWorkflow        *workflowText        `json:"main_workflow,omitempty"`
-	ReferencedDocuments []referencedDocument `json:"referenced_documents,omitempty"`
+	Workflow            *WorkflowText        `json:"workflow,omitempty"`
+	MainWorkflow        *WorkflowText        `json:"main_workflow,omitempty"`
+	ReferencedDocuments []ReferencedDocument `json:"referenced_documents,omitempty"`
 	// Missing names the workflows and referenced documents that do not
 	// exist, so that an agent learns of a typo instead of silently working
 	// without the context.
@@ -79,26 +79,26 @@ const (
 	modeSequential = "sequential"
 )
 
-// startResult is the result of start_subagent_task and start_coordinator_task.
-type startResult struct {
+// StartResult is the result of start_subagent_task and start_coordinator_task.
+type StartResult struct {
 	Mode     string      `json:"mode"`
 	Document string      `json:"document"`
-	Task     startedTask `json:"task"`
+	Task     StartedTask `json:"task"`
 }
 
-// completedTask confirms a completion.
-type completedTask struct {
+// CompletedTask confirms a completion.
+type CompletedTask struct {
 	Slug          string `json:"slug"`
 	Title         string `json:"title"`
 	Note          string `json:"note"`
 	CompletedDate string `json:"completed_date"`
 }
 
-// completeSubagentResult is the result of complete_subagent_task: a
+// CompleteSubagentResult is the result of complete_subagent_task: a
 // confirmation and deliberately no next task, since subagent work is ad hoc.
-type completeSubagentResult struct {
+type CompleteSubagentResult struct {
 	Document      string        `json:"document"`
-	CompletedTask completedTask `json:"completed_task"`
+	CompletedTask CompletedTask `json:"completed_task"`
 	// Replayed: the task was completed already with this note; this is
 	// the earlier call's result (its answer was lost) and nothing changed.
 	Replayed bool `json:"replayed,omitempty"`
@@ -106,22 +106,22 @@ type completeSubagentResult struct {
 	Timestamp string `json:"timestamp"`
 }
 
-// nextTask is the coordinator task that comes after the completed one.
-type nextTask struct {
+// NextTask is the coordinator task that comes after the completed one.
+type NextTask struct {
 	Slug                string               `json:"slug"`
 	Title               string               `json:"title"`
-	Workflow            *workflowText        `json:"workflow,omitempty"`
-	ReferencedDocuments []referencedDocument `json:"referenced_documents,omitempty"`
+	Workflow            *WorkflowText        `json:"workflow,omitempty"`
+	ReferencedDocuments []ReferencedDocument `json:"referenced_documents,omitempty"`
 }
 
-// completeCoordinatorResult is the result of complete_coordinator_task:
+// CompleteCoordinatorResult is the result of complete_coordinator_task:
 // the next task, or where the list was archived after its last task, or the
 // blocked tasks that keep it from going on.
-type completeCoordinatorResult struct {
+type CompleteCoordinatorResult struct {
 	Mode          string        `json:"mode"`
 	Document      string        `json:"document"`
-	CompletedTask completedTask `json:"completed_task"`
-	NextTask      *nextTask     `json:"next_task,omitempty"`
+	CompletedTask CompletedTask `json:"completed_task"`
+	NextTask      *NextTask     `json:"next_task,omitempty"`
 	Archived      bool          `json:"archived,omitempty"`
 	ArchivedTo    string        `json:"archived_to,omitempty"`
 	// Blocked names the tasks left when none of them can be started: there
@@ -136,8 +136,8 @@ type completeCoordinatorResult struct {
 	Timestamp    string `json:"timestamp"`
 }
 
-// viewedTask is a task as view_* shows it: whole, without starting it.
-type viewedTask struct {
+// ViewedTask is a task as view_* shows it: whole, without starting it.
+type ViewedTask struct {
 	Slug             string `json:"slug"`
 	Title            string `json:"title"`
 	Status           string `json:"status"`
@@ -152,32 +152,32 @@ type viewedTask struct {
 	Version string `json:"version"`
 }
 
-// viewResult is the result of view_subagent_task and view_coordinator_task.
-type viewResult struct {
+// ViewResult is the result of view_subagent_task and view_coordinator_task.
+type ViewResult struct {
 	Document string       `json:"document"`
 	Count    int          `json:"count"`
-	Tasks    []viewedTask `json:"tasks"`
+	Tasks    []ViewedTask `json:"tasks"`
 }
 
-func toTaskRef(t taskdoc.Task) *taskRef {
-	return &taskRef{Slug: t.Slug, Title: t.Title}
+func toTaskRef(t taskdoc.Task) *TaskRef {
+	return &TaskRef{Slug: t.Slug, Title: t.Title}
 }
 
-func toSummaries(tasks []taskdoc.Task) []taskSummary {
-	out := make([]taskSummary, 0, len(tasks))
+func toSummaries(tasks []taskdoc.Task) []TaskSummary {
+	out := make([]TaskSummary, 0, len(tasks))
 	for _, t := range tasks {
-		out = append(out, taskSummary{Slug: t.Slug, Title: t.Title, Status: string(t.Status)})
+		out = append(out, TaskSummary{Slug: t.Slug, Title: t.Title, Status: string(t.Status)})
 	}
 	return out
 }
 
-func toViewResult(document string, tasks []taskdoc.Task) viewResult {
-	out := viewResult{Document: document, Count: len(tasks), Tasks: make([]viewedTask, 0, len(tasks))}
+func toViewResult(document string, tasks []taskdoc.Task) ViewResult {
+	out := ViewResult{Document: document, Count: len(tasks), Tasks: make([]ViewedTask, 0, len(tasks))}
 	for _, t := range tasks {
 		content := t.Content()
 		workflow, _ := t.Field(taskdoc.KeyWorkflow)
 		mainWorkflow, _ := t.Field(taskdoc.KeyMainWorkflow)
-		out.Tasks = append(out.Tasks, viewedTask{
+		out.Tasks = append(out.Tasks, ViewedTask{
 			Slug:             t.Slug,
 			Title:            t.Title,
 			Status:           string(t.Status),
@@ -193,8 +193,8 @@ func toViewResult(document string, tasks []taskdoc.Task) viewResult {
 	return out
 }
 
-func toStartedTask(document string, t taskdoc.Task) startedTask {
-	return startedTask{
+func toStartedTask(document string, t taskdoc.Task) StartedTask {
+	return StartedTask{
 		Slug:     t.Slug,
 		Title:    t.Title,
 		Content:  t.Content(),
@@ -203,24 +203,24 @@ func toStartedTask(document string, t taskdoc.Task) startedTask {
 	}
 }
 
-func toCompletedTask(t taskdoc.Task, note, date string) completedTask {
-	return completedTask{Slug: t.Slug, Title: t.Title, Note: note, CompletedDate: date}
+func toCompletedTask(t taskdoc.Task, note, date string) CompletedTask {
+	return CompletedTask{Slug: t.Slug, Title: t.Title, Note: note, CompletedDate: date}
 }
 
-func toWorkflow(w *taskcontext.Workflow) *workflowText {
+func toWorkflow(w *taskcontext.Workflow) *WorkflowText {
 	if w == nil {
 		return nil
 	}
-	return &workflowText{Name: w.Name, Description: w.Description, Content: w.Content, WhenToUse: w.WhenToUse}
+	return &WorkflowText{Name: w.Name, Description: w.Description, Content: w.Content, WhenToUse: w.WhenToUse}
 }
 
 // toReferences converts loaded documents; the result is never nil, so
 // that children is [] rather than null (start results still omit an empty
 // referenced_documents).
-func toReferences(docs []taskcontext.LoadedDocument) []referencedDocument {
-	out := make([]referencedDocument, 0, len(docs))
+func toReferences(docs []taskcontext.LoadedDocument) []ReferencedDocument {
+	out := make([]ReferencedDocument, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, referencedDocument{
+		out = append(out, ReferencedDocument{
 			Path:      d.Path,
 			Title:     d.Title,
 			Content:   d.Content,
@@ -282,7 +282,7 @@ func outputSchema[T any]() (*jsonschema.Schema, error) {
 	}
 	return jsonschema.For[T](&jsonschema.ForOptions{
 		TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-			reflect.TypeFor[referencedDocument](): document,
+			reflect.TypeFor[ReferencedDocument](): document,
 		},
 	})
 }

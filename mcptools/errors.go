@@ -1,12 +1,8 @@
-package main
+package mcptools
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -65,22 +61,3 @@ func addressError(address string, err error) *toolError {
 }
 
 func (e *toolError) Unwrap() error { return e.err }
-
-// codeSchemaErrors gives a code to the tool errors that the SDK writes
-// itself, before a handler runs: arguments that fail the input schema. Without
-// it they would be the only tool errors that do not start with a code.
-func codeSchemaErrors(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		result, err := next(ctx, method, req)
-		res, ok := result.(*mcp.CallToolResult)
-		if err != nil || !ok || !res.IsError {
-			return result, err
-		}
-		var coded *toolError
-		if cause := res.GetError(); cause != nil && !errors.As(cause, &coded) {
-			coded = &toolError{code: codeInvalidArguments, err: cause}
-			res.Content = []mcp.Content{&mcp.TextContent{Text: coded.Error()}}
-		}
-		return res, nil
-	}
-}

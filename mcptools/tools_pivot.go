@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"bytes"
@@ -36,41 +36,41 @@ type pivotWorkerInput struct {
 	Wait      *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the acknowledgement, in seconds (default 60); 0 returns at once with the request pending. A hard pivot never waits"`
 }
 
-// workerSections are the sections of a worker checkpoint, as tools take
+// WorkerSections are the sections of a worker checkpoint, as tools take
 // and return them.
-type workerSections struct {
-	OriginalTask       string           `json:"original_task,omitempty" jsonschema:"the task as you were given it (Markdown)"`
-	Completed          []string         `json:"completed,omitempty" jsonschema:"what is done, one line each"`
-	InProgress         []string         `json:"in_progress,omitempty" jsonschema:"what was under way, with how far it got"`
-	Remaining          []string         `json:"remaining,omitempty" jsonschema:"what is left to do"`
-	Blocked            []string         `json:"blocked,omitempty" jsonschema:"what waits, and on what"`
-	ParallelWork       []string         `json:"parallel_work_available,omitempty" jsonschema:"work that can go on meanwhile, independent of what is blocked"`
-	FilesChanged       []fileChangeJSON `json:"files_changed,omitempty" jsonschema:"the files the work changed, usually uncommitted"`
-	Decisions          []string         `json:"decisions,omitempty" jsonschema:"choices made, and why"`
-	Notes              string           `json:"notes,omitempty" jsonschema:"anything else worth knowing (Markdown)"`
-	ResumeInstructions string           `json:"resume_instructions,omitempty" jsonschema:"how to continue: the steps a new worker (or you, later) takes first (Markdown)"`
-	Sections           []sectionJSON    `json:"sections,omitempty" jsonschema:"sections of your own, kept in order after the others"`
+type WorkerSections struct {
+	OriginalTask       string       `json:"original_task,omitempty" jsonschema:"the task as you were given it (Markdown)"`
+	Completed          []string     `json:"completed,omitempty" jsonschema:"what is done, one line each"`
+	InProgress         []string     `json:"in_progress,omitempty" jsonschema:"what was under way, with how far it got"`
+	Remaining          []string     `json:"remaining,omitempty" jsonschema:"what is left to do"`
+	Blocked            []string     `json:"blocked,omitempty" jsonschema:"what waits, and on what"`
+	ParallelWork       []string     `json:"parallel_work_available,omitempty" jsonschema:"work that can go on meanwhile, independent of what is blocked"`
+	FilesChanged       []FileChange `json:"files_changed,omitempty" jsonschema:"the files the work changed, usually uncommitted"`
+	Decisions          []string     `json:"decisions,omitempty" jsonschema:"choices made, and why"`
+	Notes              string       `json:"notes,omitempty" jsonschema:"anything else worth knowing (Markdown)"`
+	ResumeInstructions string       `json:"resume_instructions,omitempty" jsonschema:"how to continue: the steps a new worker (or you, later) takes first (Markdown)"`
+	Sections           []Section    `json:"sections,omitempty" jsonschema:"sections of your own, kept in order after the others"`
 }
 
-type fileChangeJSON struct {
+type FileChange struct {
 	Path string `json:"path" jsonschema:"the file's path"`
 	Note string `json:"note,omitempty" jsonschema:"new, modified, deleted, ..."`
 }
 
-type sectionJSON struct {
+type Section struct {
 	Heading string `json:"heading" jsonschema:"one line"`
 	Body    string `json:"body" jsonschema:"Markdown"`
 }
 
 type pivotAcknowledgeInput struct {
-	Checkpoint *workerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint: what you completed, what was in progress, what remains, files changed, decisions, resume instructions. Required for a graceful or immediate pivot, ignored for a hard one"`
+	Checkpoint *WorkerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint: what you completed, what was in progress, what remains, files changed, decisions, resume instructions. Required for a graceful or immediate pivot, ignored for a hard one"`
 }
 
 // Results.
 
-// pivotRequestView is a pivot request, as the orchestrator and the worker
+// PivotRequest is a pivot request, as the orchestrator and the worker
 // see it.
-type pivotRequestView struct {
+type PivotRequest struct {
 	ID             string      `json:"id"`
 	WorkerID       string      `json:"worker_id"`
 	TaskID         string      `json:"task_id,omitempty"` // the task the worker is pivoted from
@@ -88,26 +88,26 @@ type pivotRequestView struct {
 	Instructions string `json:"instructions,omitempty"`
 }
 
-type pivotOutcome struct {
-	WorkerID string           `json:"worker_id"`
-	Request  pivotRequestView `json:"request"`
+type PivotOutcome struct {
+	WorkerID string       `json:"worker_id"`
+	Request  PivotRequest `json:"request"`
 	// Checkpoint is the checkpoint the worker acknowledged with, and
 	// CheckpointJSON the same in seed 004's JSON form.
-	Checkpoint     *workerCheckpointView `json:"checkpoint,omitempty"`
-	CheckpointJSON string                `json:"checkpoint_json,omitempty"`
+	Checkpoint     *WorkerCheckpoint `json:"checkpoint,omitempty"`
+	CheckpointJSON string            `json:"checkpoint_json,omitempty"`
 	// Error is why there is no acknowledgement: "NO_ACK: ...".
 	Error string `json:"error,omitempty"`
 }
 
-type pivotWorkerResult struct {
-	Pivots       []pivotOutcome `json:"pivots"`
+type PivotWorkerResult struct {
+	Pivots       []PivotOutcome `json:"pivots"`
 	Acknowledged int            `json:"acknowledged"` // how many of them were acknowledged
 }
 
-type pivotAcknowledgeResult struct {
-	Success    bool                  `json:"success"`
-	Request    pivotRequestView      `json:"request"`
-	Checkpoint *workerCheckpointView `json:"checkpoint,omitempty"`
+type PivotAcknowledgeResult struct {
+	Success    bool              `json:"success"`
+	Request    PivotRequest      `json:"request"`
+	Checkpoint *WorkerCheckpoint `json:"checkpoint,omitempty"`
 }
 
 // Descriptions.
@@ -130,8 +130,8 @@ type pivotTools struct {
 	sessions *sessions
 }
 
-func addPivotTools(server *mcp.Server, pivots *worker.Pivots, ss *sessions) error {
-	p := pivotTools{pivots: pivots, sessions: ss}
+func addPivotTools(ts *toolSet, pivots *worker.Pivots) error {
+	p := pivotTools{pivots: pivots, sessions: ts.sessions}
 	in, err := jsonschema.For[pivotWorkerInput](nil)
 	if err != nil {
 		return err
@@ -139,27 +139,27 @@ func addPivotTools(server *mcp.Server, pivots *worker.Pivots, ss *sessions) erro
 	in.Properties["mode"].Enum = []any{"graceful", "immediate", "hard"}
 	in.Properties["mode"].Default = json.RawMessage(`"graceful"`)
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "pivot_worker", Description: pivotWorkerDescription, InputSchema: in}, p.pivotWorker),
-		addTool(server, &mcp.Tool{Name: "pivot_acknowledge", Description: pivotAcknowledgeDescription}, p.acknowledge),
+		addTool(ts, &mcp.Tool{Name: "pivot_worker", Description: pivotWorkerDescription, InputSchema: in, Annotations: destructiveIdempotent}, p.pivotWorker),
+		addTool(ts, &mcp.Tool{Name: "pivot_acknowledge", Description: pivotAcknowledgeDescription, Annotations: additiveIdempotent}, p.acknowledge),
 	)
 }
 
-func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in pivotWorkerInput) (*mcp.CallToolResult, pivotWorkerResult, error) {
+func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in pivotWorkerInput) (*mcp.CallToolResult, PivotWorkerResult, error) {
 	ids := in.WorkerIDs
 	switch {
 	case in.WorkerID != "" && len(ids) > 0:
-		return nil, pivotWorkerResult{}, newToolError(argumentError("give worker_id or worker_ids, not both"))
+		return nil, PivotWorkerResult{}, newToolError(argumentError("give worker_id or worker_ids, not both"))
 	case in.WorkerID != "":
 		ids = []string{in.WorkerID}
 	case len(ids) == 0:
-		return nil, pivotWorkerResult{}, newToolError(argumentError("give the worker to pivot: worker_id (or worker_ids for a pivot chain)"))
+		return nil, PivotWorkerResult{}, newToolError(argumentError("give the worker to pivot: worker_id (or worker_ids for a pivot chain)"))
 	case in.TaskID != "" && len(ids) > 1:
-		return nil, pivotWorkerResult{}, newToolError(argumentError("task_id goes with one worker_id: each worker of a chain is pivoted from its own current task"))
+		return nil, PivotWorkerResult{}, newToolError(argumentError("task_id goes with one worker_id: each worker of a chain is pivoted from its own current task"))
 	}
 	wait := worker.DefaultAckTimeout
 	if in.Wait != nil {
 		if *in.Wait < 0 {
-			return nil, pivotWorkerResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
+			return nil, PivotWorkerResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
 		}
 		wait = time.Duration(*in.Wait) * time.Second
 	}
@@ -168,14 +168,14 @@ func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if len(ids) == 1 {
 		r, err := p.pivots.Request(ctx, ids[0], pv)
 		if err != nil {
-			return nil, pivotWorkerResult{}, newToolError(err)
+			return nil, PivotWorkerResult{}, newToolError(err)
 		}
 		reqs = []worker.Request{r}
 	} else {
 		all := make(map[string]worker.Pivot, len(ids))
 		for _, id := range ids {
 			if _, dup := all[id]; dup {
-				return nil, pivotWorkerResult{}, newToolError(argumentError("worker %s is named twice", id))
+				return nil, PivotWorkerResult{}, newToolError(argumentError("worker %s is named twice", id))
 			}
 			all[id] = pv
 		}
@@ -185,12 +185,12 @@ func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in 
 			if len(reqs) > 0 {
 				te.hint = "the workers before it were asked to pivot: " + requestWorkers(reqs)
 			}
-			return nil, pivotWorkerResult{}, te
+			return nil, PivotWorkerResult{}, te
 		}
 	}
-	out := pivotWorkerResult{Pivots: make([]pivotOutcome, len(reqs))}
+	out := PivotWorkerResult{Pivots: make([]PivotOutcome, len(reqs))}
 	for i, r := range reqs {
-		out.Pivots[i] = pivotOutcome{WorkerID: r.Worker, Request: toPivotRequestView(r)}
+		out.Pivots[i] = PivotOutcome{WorkerID: r.Worker, Request: toPivotRequestView(r)}
 	}
 	if wait == 0 || reqs[0].Mode == checkpoint.PivotHard {
 		return nil, out, nil
@@ -236,7 +236,7 @@ func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in 
 // failedPivots is the tool error of a pivot_worker some of whose workers
 // did not acknowledge: the first failure's code, a line per failure, and
 // the structured content with every outcome.
-func failedPivots(out pivotWorkerResult, failed []*toolError) (*mcp.CallToolResult, pivotWorkerResult, error) {
+func failedPivots(out PivotWorkerResult, failed []*toolError) (*mcp.CallToolResult, PivotWorkerResult, error) {
 	first := failed[0]
 	text := first.Error()
 	if len(out.Pivots) > 1 {
@@ -248,7 +248,7 @@ func failedPivots(out pivotWorkerResult, failed []*toolError) (*mcp.CallToolResu
 	}
 	body, err := json.Marshal(out)
 	if err != nil {
-		return nil, pivotWorkerResult{}, err
+		return nil, PivotWorkerResult{}, err
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(body)}}}
 	res.SetError(&toolError{code: first.code, err: fmt.Errorf("%s", strings.TrimPrefix(text, string(first.code)+": "))})
@@ -265,7 +265,7 @@ func requestWorkers(reqs []worker.Request) string {
 
 // checkpointOf reads a checkpoint of worker and renders it in seed 004's
 // JSON form as well.
-func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence int) (*workerCheckpointView, string, error) {
+func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence int) (*WorkerCheckpoint, string, error) {
 	cp, err := p.pivots.Workers().Get(ctx, workerID, sequence)
 	if err != nil {
 		return nil, "", err
@@ -281,15 +281,15 @@ func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence 
 // acknowledge carries out the pivot asked of the session's agent, as the
 // claimant of the pivoted task the session holds, and keeps the claim of
 // the new task for the session.
-func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, in pivotAcknowledgeInput) (*mcp.CallToolResult, pivotAcknowledgeResult, error) {
+func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, in pivotAcknowledgeInput) (*mcp.CallToolResult, PivotAcknowledgeResult, error) {
 	s := p.sessions.of(req)
 	me := s.agentID()
 	if me == "" {
-		return nil, pivotAcknowledgeResult{}, newToolError(argumentError("this session has no agent: a pivot is acknowledged by the worker it was asked of, on its session (agent_register or task_claim first)"))
+		return nil, PivotAcknowledgeResult{}, newToolError(argumentError("this session has no agent: a pivot is acknowledged by the worker it was asked of, on its session (agent_register or task_claim first)"))
 	}
 	pending, err := p.pivots.Pending(ctx, me)
 	if err != nil {
-		return nil, pivotAcknowledgeResult{}, newToolError(err)
+		return nil, PivotAcknowledgeResult{}, newToolError(err)
 	}
 	claim := plan.Claimant{Agent: me}
 	if pending != nil {
@@ -297,7 +297,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 			claim = s.claimant(pending.Task)
 		}
 		if pending.Mode != checkpoint.PivotHard && in.Checkpoint == nil {
-			return nil, pivotAcknowledgeResult{}, newToolError(argumentError("a %s pivot is acknowledged with your checkpoint: give checkpoint {completed, in_progress, remaining, files_changed, resume_instructions, ...}", pending.Mode))
+			return nil, PivotAcknowledgeResult{}, newToolError(argumentError("a %s pivot is acknowledged with your checkpoint: give checkpoint {completed, in_progress, remaining, files_changed, resume_instructions, ...}", pending.Mode))
 		}
 	}
 	var cp checkpoint.WorkerCheckpoint
@@ -310,7 +310,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 		if te.code == taskdoc.CodeStaleClaim && pending != nil {
 			te.hint = fmt.Sprintf("this session holds no current claim on %s: task_claim it again with your agent id (its holder gets its claim back), then pivot_acknowledge again", pending.Task)
 		}
-		return nil, pivotAcknowledgeResult{}, te
+		return nil, PivotAcknowledgeResult{}, te
 	}
 	if ack.Task != "" {
 		s.ended(ack.Task)
@@ -318,11 +318,11 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 	if ack.NewClaim != nil {
 		s.claimed(ack.NewClaim.Task, ack.NewClaim.Agent, ack.NewClaim.Token)
 	}
-	out := pivotAcknowledgeResult{Success: true, Request: toPivotRequestView(ack)}
+	out := PivotAcknowledgeResult{Success: true, Request: toPivotRequestView(ack)}
 	if ack.Sequence > 0 {
 		view, _, err := p.checkpointOf(ctx, me, ack.Sequence)
 		if err != nil {
-			return nil, pivotAcknowledgeResult{}, newToolError(err)
+			return nil, PivotAcknowledgeResult{}, newToolError(err)
 		}
 		out.Checkpoint = view
 	}
@@ -330,7 +330,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 }
 
 // fill sets the sections of c from w.
-func (w *workerSections) fill(c *checkpoint.WorkerCheckpoint) {
+func (w *WorkerSections) fill(c *checkpoint.WorkerCheckpoint) {
 	c.OriginalTask = w.OriginalTask
 	c.Completed = w.Completed
 	c.InProgress = w.InProgress
@@ -350,8 +350,8 @@ func (w *workerSections) fill(c *checkpoint.WorkerCheckpoint) {
 	}
 }
 
-func toWorkerSections(c checkpoint.WorkerCheckpoint) workerSections {
-	w := workerSections{
+func toWorkerSections(c checkpoint.WorkerCheckpoint) WorkerSections {
+	w := WorkerSections{
 		OriginalTask:       c.OriginalTask,
 		Completed:          c.Completed,
 		InProgress:         c.InProgress,
@@ -363,16 +363,16 @@ func toWorkerSections(c checkpoint.WorkerCheckpoint) workerSections {
 		ResumeInstructions: c.Resumption,
 	}
 	for _, f := range c.FilesChanged {
-		w.FilesChanged = append(w.FilesChanged, fileChangeJSON{Path: f.Path, Note: f.Note})
+		w.FilesChanged = append(w.FilesChanged, FileChange{Path: f.Path, Note: f.Note})
 	}
 	for _, s := range c.Extra {
-		w.Sections = append(w.Sections, sectionJSON{Heading: s.Heading, Body: s.Body})
+		w.Sections = append(w.Sections, Section{Heading: s.Heading, Body: s.Body})
 	}
 	return w
 }
 
-func toPivotRequestView(r worker.Request) pivotRequestView {
-	v := pivotRequestView{
+func toPivotRequestView(r worker.Request) PivotRequest {
+	v := PivotRequest{
 		ID:             r.ID,
 		WorkerID:       r.Worker,
 		TaskID:         r.Task,
@@ -438,7 +438,7 @@ type pivotNotices struct {
 // pending returns the pending pivot of agent as a notice, or nil: one read
 // of a small file. A request file that does not read is no notice here;
 // pivot_acknowledge reports it.
-func (n pivotNotices) pending(ctx context.Context, agentID string) *pivotRequestView {
+func (n pivotNotices) pending(ctx context.Context, agentID string) *PivotRequest {
 	if agentID == "" || checkpoint.CheckWorkerID(agentID) != nil {
 		return nil
 	}
@@ -451,27 +451,7 @@ func (n pivotNotices) pending(ctx context.Context, agentID string) *pivotRequest
 	return &v
 }
 
-// middleware gives every tool result of a session whose agent has a
-// pending pivot that pivot: under pivot_request in a structured result
-// (and in its JSON text), or as one more text content,
-// {"pivot_request": {...}}, in a result without structured content (a tool
-// error).
-func (n pivotNotices) middleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		result, err := next(ctx, method, req)
-		call, isCall := req.(*mcp.CallToolRequest)
-		res, isTool := result.(*mcp.CallToolResult)
-		if err != nil || !isCall || !isTool || res == nil {
-			return result, err
-		}
-		if notice := n.pending(ctx, n.sessions.of(call).agentID()); notice != nil {
-			attachNotice(res, notice)
-		}
-		return result, nil
-	}
-}
-
-func attachNotice(res *mcp.CallToolResult, notice *pivotRequestView) {
+func attachNotice(res *mcp.CallToolResult, notice *PivotRequest) {
 	body, err := json.Marshal(notice)
 	if err != nil {
 		return
@@ -509,12 +489,6 @@ func attachNotice(res *mcp.CallToolResult, notice *pivotRequestView) {
 		}
 	}
 	res.StructuredContent = json.RawMessage(joined)
-}
-
-// pivotRequestSchema is the schema of the pivot_request every output
-// schema declares.
-func pivotRequestSchema() (*jsonschema.Schema, error) {
-	return jsonschema.For[pivotRequestView](nil)
 }
 
 // agentID is the session's agent, "" for none.

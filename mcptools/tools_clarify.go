@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -35,7 +35,7 @@ type clarificationAskInput struct {
 	ParallelWork  []string        `json:"parallel_work_available,omitempty" jsonschema:"that work, one line each"`
 	Wait          *int            `json:"wait_seconds,omitempty" jsonschema:"the brief poll: how long this call waits for the answer, in seconds (default 60); then your checkpoint is saved and you exit. 0 records the request and returns at once"`
 	TaskID        string          `json:"task_id,omitempty" jsonschema:"the task you work on, for the checkpoint"`
-	Checkpoint    *workerSections `json:"checkpoint,omitempty" jsonschema:"the state to save if no answer comes in time: completed, in_progress, remaining, blocked, files_changed, decisions, resume_instructions. Required unless wait_seconds is 0"`
+	Checkpoint    *WorkerSections `json:"checkpoint,omitempty" jsonschema:"the state to save if no answer comes in time: completed, in_progress, remaining, blocked, files_changed, decisions, resume_instructions. Required unless wait_seconds is 0"`
 }
 
 type clarificationCheckInput struct {
@@ -59,25 +59,25 @@ type clarificationRespondInput struct {
 
 // Results.
 
-type clarificationAskResult struct {
+type ClarificationAskResult struct {
 	// Status is asked (wait_seconds 0), answered (the answer came during
 	// the brief poll) or suspended (your checkpoint is saved: exit now).
-	Status        string                `json:"status"`
-	Clarification worker.Clarification  `json:"clarification"`
-	Answer        *worker.Answer        `json:"answer,omitempty"`
-	Checkpoint    *workerCheckpointView `json:"checkpoint,omitempty"`
-	Instructions  string                `json:"instructions"`
+	Status        string               `json:"status"`
+	Clarification worker.Clarification `json:"clarification"`
+	Answer        *worker.Answer       `json:"answer,omitempty"`
+	Checkpoint    *WorkerCheckpoint    `json:"checkpoint,omitempty"`
+	Instructions  string               `json:"instructions"`
 }
 
-type answeredWorker struct {
+type AnsweredWorker struct {
 	WorkerID      string               `json:"worker_id"`
 	Clarification worker.Clarification `json:"clarification"`
 	Answer        worker.Answer        `json:"answer"`
-	Checkpoint    workerCheckpointView `json:"checkpoint"`
+	Checkpoint    WorkerCheckpoint     `json:"checkpoint"`
 	ResumePrompt  string               `json:"resume_prompt"`
 }
 
-type clarificationCheckResult struct {
+type ClarificationCheckResult struct {
 	// With id: the request, its final answer (none while open) and
 	// whether it is open or answered.
 	Status        string                `json:"status,omitempty"`
@@ -86,10 +86,10 @@ type clarificationCheckResult struct {
 	// Without id: the open requests, oldest first, and the suspended
 	// workers whose answers have arrived, with their resume prompts.
 	Open     []worker.Clarification `json:"open,omitempty"`
-	Answered []answeredWorker       `json:"answered,omitempty"`
+	Answered []AnsweredWorker       `json:"answered,omitempty"`
 }
 
-type clarificationRespondResult struct {
+type ClarificationRespondResult struct {
 	Answer worker.Answer `json:"answer"`
 	// ResumePrompt is the prompt to resume the worker with, when it is
 	// suspended waiting for this answer (and the answer is final).
@@ -120,29 +120,29 @@ type clarifyTools struct {
 	sessions *sessions
 }
 
-func addClarificationTools(server *mcp.Server, clar *worker.Clarifications, ss *sessions) error {
-	c := clarifyTools{clar: clar, sessions: ss}
+func addClarificationTools(ts *toolSet, clar *worker.Clarifications) error {
+	c := clarifyTools{clar: clar, sessions: ts.sessions}
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "clarification_ask", Description: clarificationAskDescription}, c.ask),
-		addTool(server, &mcp.Tool{Name: "clarification_check", Description: clarificationCheckDescription, Annotations: readOnly}, c.check),
-		addTool(server, &mcp.Tool{Name: "clarification_respond", Description: clarificationRespondDescription}, c.respond),
+		addTool(ts, &mcp.Tool{Name: "clarification_ask", Description: clarificationAskDescription, Annotations: additive}, c.ask),
+		addTool(ts, &mcp.Tool{Name: "clarification_check", Description: clarificationCheckDescription, Annotations: readOnly}, c.check),
+		addTool(ts, &mcp.Tool{Name: "clarification_respond", Description: clarificationRespondDescription, Annotations: additiveIdempotent}, c.respond),
 	)
 }
 
-func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clarificationAskInput) (*mcp.CallToolResult, clarificationAskResult, error) {
+func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clarificationAskInput) (*mcp.CallToolResult, ClarificationAskResult, error) {
 	me := c.sessions.of(req).agentID()
 	if me == "" {
-		return nil, clarificationAskResult{}, newToolError(argumentError("this session has no agent: a clarification is asked by a worker (agent_register first)"))
+		return nil, ClarificationAskResult{}, newToolError(argumentError("this session has no agent: a clarification is asked by a worker (agent_register first)"))
 	}
 	wait := worker.DefaultPollDuration
 	if in.Wait != nil {
 		if *in.Wait < 0 {
-			return nil, clarificationAskResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
+			return nil, ClarificationAskResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
 		}
 		wait = time.Duration(*in.Wait) * time.Second
 	}
 	if wait > 0 && in.Checkpoint == nil {
-		return nil, clarificationAskResult{}, newToolError(argumentError("give checkpoint, the state saved if no answer comes within wait_seconds (or wait_seconds 0 to ask only)"))
+		return nil, ClarificationAskResult{}, newToolError(argumentError("give checkpoint, the state saved if no answer comes within wait_seconds (or wait_seconds 0 to ask only)"))
 	}
 	n := worker.Needed{ID: in.ID, BlockedAt: in.BlockedAt, Reason: in.Reason, WorkContinues: in.WorkContinues,
 		ParallelWork: in.ParallelWork, PollDuration: wait}
@@ -151,9 +151,9 @@ func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clar
 	}
 	asked, err := c.clar.Ask(ctx, me, n)
 	if err != nil {
-		return nil, clarificationAskResult{}, newToolError(err)
+		return nil, ClarificationAskResult{}, newToolError(err)
 	}
-	out := clarificationAskResult{Status: "asked", Clarification: asked,
+	out := ClarificationAskResult{Status: "asked", Clarification: asked,
 		Instructions: "Asked. Go on with other work if you have some; read the answer later with clarification_check {id}."}
 	if wait == 0 {
 		return nil, out, nil
@@ -174,58 +174,58 @@ func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clar
 		}
 		return nil, out, nil
 	case err != nil:
-		return nil, clarificationAskResult{}, newToolError(err)
+		return nil, ClarificationAskResult{}, newToolError(err)
 	}
 	out.Status, out.Answer = "answered", &answer
 	out.Instructions = "Answered: apply the responses and go on with your work."
 	return nil, out, nil
 }
 
-func (c clarifyTools) check(ctx context.Context, req *mcp.CallToolRequest, in clarificationCheckInput) (*mcp.CallToolResult, clarificationCheckResult, error) {
+func (c clarifyTools) check(ctx context.Context, req *mcp.CallToolRequest, in clarificationCheckInput) (*mcp.CallToolResult, ClarificationCheckResult, error) {
 	if in.ID != "" {
 		id := in.WorkerID
 		if id == "" {
 			if id = c.sessions.of(req).agentID(); id == "" {
-				return nil, clarificationCheckResult{}, newToolError(argumentError("give worker_id: this session has no agent to default to"))
+				return nil, ClarificationCheckResult{}, newToolError(argumentError("give worker_id: this session has no agent to default to"))
 			}
 		}
 		cl, answer, err := c.clar.Get(ctx, id, in.ID)
 		if err != nil {
-			return nil, clarificationCheckResult{}, newToolError(err)
+			return nil, ClarificationCheckResult{}, newToolError(err)
 		}
-		out := clarificationCheckResult{Status: "open", Clarification: &cl, Answer: answer}
+		out := ClarificationCheckResult{Status: "open", Clarification: &cl, Answer: answer}
 		if answer != nil {
 			out.Status = "answered"
 		}
 		return nil, out, nil
 	}
 	if in.WorkerID != "" {
-		return nil, clarificationCheckResult{}, newToolError(argumentError("worker_id goes with id; without id every worker's requests are listed"))
+		return nil, ClarificationCheckResult{}, newToolError(argumentError("worker_id goes with id; without id every worker's requests are listed"))
 	}
 	open, err := c.clar.Open(ctx)
 	if err != nil {
-		return nil, clarificationCheckResult{}, newToolError(err)
+		return nil, ClarificationCheckResult{}, newToolError(err)
 	}
 	suspended, err := c.clar.Answered(ctx)
 	if err != nil {
-		return nil, clarificationCheckResult{}, newToolError(err)
+		return nil, ClarificationCheckResult{}, newToolError(err)
 	}
-	out := clarificationCheckResult{Open: open, Answered: []answeredWorker{}}
+	out := ClarificationCheckResult{Open: open, Answered: []AnsweredWorker{}}
 	if out.Open == nil {
 		out.Open = []worker.Clarification{}
 	}
 	for _, s := range suspended {
 		prompt, err := c.clar.ResumePrompt(ctx, s.Worker)
 		if err != nil && taskdoc.CodeOf(err) != taskdoc.CodeInvalidArguments {
-			return nil, clarificationCheckResult{}, newToolError(err)
+			return nil, ClarificationCheckResult{}, newToolError(err)
 		}
-		out.Answered = append(out.Answered, answeredWorker{WorkerID: s.Worker, Clarification: s.Clarification,
+		out.Answered = append(out.Answered, AnsweredWorker{WorkerID: s.Worker, Clarification: s.Clarification,
 			Answer: s.Answer, Checkpoint: toWorkerCheckpointView(s.Checkpoint), ResumePrompt: prompt})
 	}
 	return nil, out, nil
 }
 
-func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in clarificationRespondInput) (*mcp.CallToolResult, clarificationRespondResult, error) {
+func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in clarificationRespondInput) (*mcp.CallToolResult, ClarificationRespondResult, error) {
 	a := worker.Answer{ResumeSignal: in.ResumeSignal == nil || *in.ResumeSignal, ResumeMethod: in.ResumeMethod,
 		ResumeInstructions: worker.ResumeInstructions{Text: in.ResumeInstructions}}
 	for _, r := range in.Responses {
@@ -233,9 +233,9 @@ func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in cl
 	}
 	got, err := c.clar.Respond(ctx, in.WorkerID, in.ID, a)
 	if err != nil {
-		return nil, clarificationRespondResult{}, newToolError(err)
+		return nil, ClarificationRespondResult{}, newToolError(err)
 	}
-	out := clarificationRespondResult{Answer: got}
+	out := ClarificationRespondResult{Answer: got}
 	if got.ResumeSignal {
 		// The prompt exists once the worker suspended waiting for this
 		// request; a worker still polling (or one that went on) has none.
@@ -243,7 +243,7 @@ func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in cl
 			cp.Phase == worker.PhaseWaitingClarification {
 			prompt, err := c.clar.ResumePrompt(ctx, in.WorkerID)
 			if err != nil {
-				return nil, clarificationRespondResult{}, newToolError(err)
+				return nil, ClarificationRespondResult{}, newToolError(err)
 			}
 			out.ResumePrompt = prompt
 		}

@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func inProcess(t *testing.T, root string, now func() time.Time) func(tool string
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
-	server, err := newServer(context.Background(), ws, now)
+	server, err := NewServer(ws, WithClock(now))
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()

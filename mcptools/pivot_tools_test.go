@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func servePivots(t *testing.T, root string, now func() time.Time, timer handTime
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
-	server, err := newServerTimer(context.Background(), ws, now, timer)
+	server, err := NewServer(ws, WithClock(now), WithTimer(timer))
 	require.NoError(t, err)
 	out := make([]*mcpSession, n)
 	for i := range out {

@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -29,7 +29,7 @@ type checkpointSaveInput struct {
 	PivotMode       string `json:"pivot_mode,omitempty" jsonschema:"graceful, immediate or hard, when the worker was pivoted"`
 	PivotReason     string `json:"pivot_reason,omitempty" jsonschema:"why it was pivoted, one line"`
 	ClarificationID string `json:"clarification_id,omitempty" jsonschema:"the clarification request the worker waits for"`
-	workerSections
+	WorkerSections
 }
 
 type checkpointGetInput struct {
@@ -54,8 +54,8 @@ type resumeBriefInput struct {
 
 // Results.
 
-// workerCheckpointView is a worker checkpoint as the tools return it.
-type workerCheckpointView struct {
+// WorkerCheckpoint is a worker checkpoint as the tools return it.
+type WorkerCheckpoint struct {
 	WorkerID        string    `json:"worker_id"`
 	Sequence        int       `json:"sequence"`
 	Path            string    `json:"path"` // checkpoints/workers/<worker>/000001.md
@@ -66,57 +66,57 @@ type workerCheckpointView struct {
 	PivotMode       string    `json:"pivot_mode,omitempty"`
 	PivotReason     string    `json:"pivot_reason,omitempty"`
 	ClarificationID string    `json:"clarification_id,omitempty"`
-	workerSections
+	WorkerSections
 }
 
-type checkpointGetResult struct {
-	Checkpoint workerCheckpointView `json:"checkpoint"`
-	Format     string               `json:"format"`  // markdown or json
-	Content    string               `json:"content"` // the checkpoint in that format
+type CheckpointGetResult struct {
+	Checkpoint WorkerCheckpoint `json:"checkpoint"`
+	Format     string           `json:"format"`  // markdown or json
+	Content    string           `json:"content"` // the checkpoint in that format
 }
 
-type itemChangeJSON struct {
+type ItemChange struct {
 	Section string `json:"section"`
 	Text    string `json:"text"`
 }
 
-type checkpointDiffResult struct {
-	WorkerID     string           `json:"worker_id"`
-	From         int              `json:"from"`
-	To           int              `json:"to"`
-	Empty        bool             `json:"empty"`
-	OldStatus    string           `json:"old_status"`
-	NewStatus    string           `json:"new_status"`
-	OldPhase     string           `json:"old_phase,omitempty"`
-	NewPhase     string           `json:"new_phase,omitempty"`
-	Finished     []string         `json:"finished"`
-	Started      []string         `json:"started"`
-	Added        []itemChangeJSON `json:"added"`
-	Dropped      []itemChangeJSON `json:"dropped"`
-	NewFiles     []fileChangeJSON `json:"new_files"`
-	NewDecisions []string         `json:"new_decisions"`
+type CheckpointDiffResult struct {
+	WorkerID     string       `json:"worker_id"`
+	From         int          `json:"from"`
+	To           int          `json:"to"`
+	Empty        bool         `json:"empty"`
+	OldStatus    string       `json:"old_status"`
+	NewStatus    string       `json:"new_status"`
+	OldPhase     string       `json:"old_phase,omitempty"`
+	NewPhase     string       `json:"new_phase,omitempty"`
+	Finished     []string     `json:"finished"`
+	Started      []string     `json:"started"`
+	Added        []ItemChange `json:"added"`
+	Dropped      []ItemChange `json:"dropped"`
+	NewFiles     []FileChange `json:"new_files"`
+	NewDecisions []string     `json:"new_decisions"`
 }
 
-type pausedView struct {
-	TaskID         string                `json:"task_id"`
-	Title          string                `json:"title"`
-	CheckpointPath string                `json:"checkpoint_path,omitempty"`
-	Checkpoint     *workerCheckpointView `json:"checkpoint,omitempty"`
-	Problem        string                `json:"problem,omitempty"`
+type PausedTask struct {
+	TaskID         string            `json:"task_id"`
+	Title          string            `json:"title"`
+	CheckpointPath string            `json:"checkpoint_path,omitempty"`
+	Checkpoint     *WorkerCheckpoint `json:"checkpoint,omitempty"`
+	Problem        string            `json:"problem,omitempty"`
 }
 
-type resumeQueueResult struct {
+type ResumeQueueResult struct {
 	Count int          `json:"count"`
-	Tasks []pausedView `json:"tasks"` // oldest checkpoint first
+	Tasks []PausedTask `json:"tasks"` // oldest checkpoint first
 }
 
-type resumeBriefResult struct {
+type ResumeBriefResult struct {
 	TaskID string `json:"task_id"`
 	Brief  string `json:"brief,omitempty"`
 	// Claim and Task are set when worker_id was given: the claim (or who
 	// holds the task) and the task back in progress.
 	Claim *plan.ClaimResult `json:"claim,omitempty"`
-	Task  *planTask         `json:"task,omitempty"`
+	Task  *PlanTask         `json:"task,omitempty"`
 }
 
 // Descriptions.
@@ -139,8 +139,8 @@ type resumeTools struct {
 	sessions *sessions
 }
 
-func addResumeTools(server *mcp.Server, pivots *worker.Pivots, ss *sessions) error {
-	r := resumeTools{pivots: pivots, sessions: ss}
+func addCheckpointTools(ts *toolSet, pivots *worker.Pivots) error {
+	r := resumeTools{pivots: pivots, sessions: ts.sessions}
 	get, err := jsonschema.For[checkpointGetInput](nil)
 	if err != nil {
 		return err
@@ -148,11 +148,17 @@ func addResumeTools(server *mcp.Server, pivots *worker.Pivots, ss *sessions) err
 	get.Properties["format"].Enum = []any{"markdown", "json"}
 	get.Properties["format"].Default = json.RawMessage(`"markdown"`)
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "checkpoint_save", Description: checkpointSaveDescription}, r.save),
-		addTool(server, &mcp.Tool{Name: "checkpoint_get", Description: checkpointGetDescription, InputSchema: get, Annotations: readOnly}, r.get),
-		addTool(server, &mcp.Tool{Name: "checkpoint_diff", Description: checkpointDiffDescription, Annotations: readOnly}, r.diff),
-		addTool(server, &mcp.Tool{Name: "resume_queue", Description: resumeQueueDescription, Annotations: readOnly}, r.queue),
-		addTool(server, &mcp.Tool{Name: "resume_brief", Description: resumeBriefDescription}, r.brief),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_save", Description: checkpointSaveDescription, Annotations: additiveIdempotent}, r.save),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_get", Description: checkpointGetDescription, InputSchema: get, Annotations: readOnly}, r.get),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_diff", Description: checkpointDiffDescription, Annotations: readOnly}, r.diff),
+	)
+}
+
+func addResumeTools(ts *toolSet, pivots *worker.Pivots) error {
+	r := resumeTools{pivots: pivots, sessions: ts.sessions}
+	return firstError(
+		addTool(ts, &mcp.Tool{Name: "resume_queue", Description: resumeQueueDescription, Annotations: readOnly}, r.queue),
+		addTool(ts, &mcp.Tool{Name: "resume_brief", Description: resumeBriefDescription, Annotations: additiveIdempotent}, r.brief),
 	)
 }
 
@@ -167,40 +173,40 @@ func (r resumeTools) workerOf(req *mcp.CallToolRequest, id string) (string, erro
 	return "", newToolError(argumentError("give worker_id: this session has no agent to default to"))
 }
 
-func (r resumeTools) save(ctx context.Context, req *mcp.CallToolRequest, in checkpointSaveInput) (*mcp.CallToolResult, workerCheckpointView, error) {
+func (r resumeTools) save(ctx context.Context, req *mcp.CallToolRequest, in checkpointSaveInput) (*mcp.CallToolResult, WorkerCheckpoint, error) {
 	id, err := r.workerOf(req, in.WorkerID)
 	if err != nil {
-		return nil, workerCheckpointView{}, err
+		return nil, WorkerCheckpoint{}, err
 	}
 	status, err := checkpoint.ParseStatus(in.Status)
 	if err != nil {
-		return nil, workerCheckpointView{}, newToolError(err)
+		return nil, WorkerCheckpoint{}, newToolError(err)
 	}
 	mode, err := checkpoint.ParsePivotMode(in.PivotMode)
 	if err != nil {
-		return nil, workerCheckpointView{}, newToolError(err)
+		return nil, WorkerCheckpoint{}, newToolError(err)
 	}
 	cp := checkpoint.WorkerCheckpoint{Worker: id, Task: in.TaskID, Status: status, Phase: in.Phase,
 		PivotMode: mode, PivotReason: in.PivotReason, Clarification: in.ClarificationID}
 	in.fill(&cp)
 	saved, err := r.pivots.Workers().Save(ctx, cp)
 	if err != nil {
-		return nil, workerCheckpointView{}, newToolError(err)
+		return nil, WorkerCheckpoint{}, newToolError(err)
 	}
 	return nil, toWorkerCheckpointView(saved), nil
 }
 
-func (r resumeTools) get(ctx context.Context, req *mcp.CallToolRequest, in checkpointGetInput) (*mcp.CallToolResult, checkpointGetResult, error) {
+func (r resumeTools) get(ctx context.Context, req *mcp.CallToolRequest, in checkpointGetInput) (*mcp.CallToolResult, CheckpointGetResult, error) {
 	id, err := r.workerOf(req, in.WorkerID)
 	if err != nil {
-		return nil, checkpointGetResult{}, err
+		return nil, CheckpointGetResult{}, err
 	}
 	if in.Sequence < 0 {
-		return nil, checkpointGetResult{}, newToolError(argumentError("sequence %d: checkpoints are numbered from 1", in.Sequence))
+		return nil, CheckpointGetResult{}, newToolError(argumentError("sequence %d: checkpoints are numbered from 1", in.Sequence))
 	}
 	cp, err := r.pivots.Workers().Get(ctx, id, in.Sequence)
 	if err != nil {
-		return nil, checkpointGetResult{}, newToolError(err)
+		return nil, CheckpointGetResult{}, newToolError(err)
 	}
 	var content []byte
 	format := in.Format
@@ -211,58 +217,58 @@ func (r resumeTools) get(ctx context.Context, req *mcp.CallToolRequest, in check
 	case "json":
 		content, err = cp.JSON()
 	default:
-		return nil, checkpointGetResult{}, newToolError(argumentError("format %q: use markdown or json", in.Format))
+		return nil, CheckpointGetResult{}, newToolError(argumentError("format %q: use markdown or json", in.Format))
 	}
 	if err != nil {
-		return nil, checkpointGetResult{}, newToolError(err)
+		return nil, CheckpointGetResult{}, newToolError(err)
 	}
-	return nil, checkpointGetResult{Checkpoint: toWorkerCheckpointView(cp), Format: format, Content: string(content)}, nil
+	return nil, CheckpointGetResult{Checkpoint: toWorkerCheckpointView(cp), Format: format, Content: string(content)}, nil
 }
 
-func (r resumeTools) diff(ctx context.Context, req *mcp.CallToolRequest, in checkpointDiffInput) (*mcp.CallToolResult, checkpointDiffResult, error) {
+func (r resumeTools) diff(ctx context.Context, req *mcp.CallToolRequest, in checkpointDiffInput) (*mcp.CallToolResult, CheckpointDiffResult, error) {
 	id, err := r.workerOf(req, in.WorkerID)
 	if err != nil {
-		return nil, checkpointDiffResult{}, err
+		return nil, CheckpointDiffResult{}, err
 	}
 	if in.From < 0 || in.To < 0 {
-		return nil, checkpointDiffResult{}, newToolError(argumentError("from %d, to %d: checkpoints are numbered from 1", in.From, in.To))
+		return nil, CheckpointDiffResult{}, newToolError(argumentError("from %d, to %d: checkpoints are numbered from 1", in.From, in.To))
 	}
 	to, err := r.pivots.Workers().Get(ctx, id, in.To)
 	if err != nil {
-		return nil, checkpointDiffResult{}, newToolError(err)
+		return nil, CheckpointDiffResult{}, newToolError(err)
 	}
 	from := in.From
 	if from == 0 {
 		from = to.Sequence - 1
 		if from < 1 {
-			return nil, checkpointDiffResult{}, newToolError(argumentError("worker %s has no checkpoint before %d to compare it with", id, to.Sequence))
+			return nil, CheckpointDiffResult{}, newToolError(argumentError("worker %s has no checkpoint before %d to compare it with", id, to.Sequence))
 		}
 	}
 	old, err := r.pivots.Workers().Get(ctx, id, from)
 	if err != nil {
-		return nil, checkpointDiffResult{}, newToolError(err)
+		return nil, CheckpointDiffResult{}, newToolError(err)
 	}
 	d := checkpoint.Diff(old, to)
-	out := checkpointDiffResult{
+	out := CheckpointDiffResult{
 		WorkerID: id, From: d.FromSequence, To: d.ToSequence, Empty: d.Empty(),
 		OldStatus: string(d.OldStatus), NewStatus: string(d.NewStatus), OldPhase: d.OldPhase, NewPhase: d.NewPhase,
 		Finished: nonNil(d.Finished), Started: nonNil(d.Started), NewDecisions: nonNil(d.NewDecisions),
-		Added: toItemChanges(d.Added), Dropped: toItemChanges(d.Dropped), NewFiles: []fileChangeJSON{},
+		Added: toItemChanges(d.Added), Dropped: toItemChanges(d.Dropped), NewFiles: []FileChange{},
 	}
 	for _, f := range d.NewFiles {
-		out.NewFiles = append(out.NewFiles, fileChangeJSON{Path: f.Path, Note: f.Note})
+		out.NewFiles = append(out.NewFiles, FileChange{Path: f.Path, Note: f.Note})
 	}
 	return nil, out, nil
 }
 
-func (r resumeTools) queue(ctx context.Context, _ *mcp.CallToolRequest, _ resumeQueueInput) (*mcp.CallToolResult, resumeQueueResult, error) {
+func (r resumeTools) queue(ctx context.Context, _ *mcp.CallToolRequest, _ resumeQueueInput) (*mcp.CallToolResult, ResumeQueueResult, error) {
 	paused, err := r.pivots.ResumeQueue(ctx)
 	if err != nil {
-		return nil, resumeQueueResult{}, newToolError(err)
+		return nil, ResumeQueueResult{}, newToolError(err)
 	}
-	out := resumeQueueResult{Count: len(paused), Tasks: make([]pausedView, 0, len(paused))}
+	out := ResumeQueueResult{Count: len(paused), Tasks: make([]PausedTask, 0, len(paused))}
 	for _, p := range paused {
-		v := pausedView{TaskID: p.Task, Title: p.Title, CheckpointPath: p.CheckpointPath, Problem: p.Problem}
+		v := PausedTask{TaskID: p.Task, Title: p.Title, CheckpointPath: p.CheckpointPath, Problem: p.Problem}
 		if p.Checkpoint != nil {
 			cp := toWorkerCheckpointView(*p.Checkpoint)
 			v.Checkpoint = &cp
@@ -274,19 +280,19 @@ func (r resumeTools) queue(ctx context.Context, _ *mcp.CallToolRequest, _ resume
 
 // brief renders a paused task's resume brief, or resumes it for a worker;
 // the claim is kept for the session when the worker is its agent.
-func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in resumeBriefInput) (*mcp.CallToolResult, resumeBriefResult, error) {
-	out := resumeBriefResult{TaskID: taskKey(in.TaskID)}
+func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in resumeBriefInput) (*mcp.CallToolResult, ResumeBriefResult, error) {
+	out := ResumeBriefResult{TaskID: taskKey(in.TaskID)}
 	if in.WorkerID == "" {
 		brief, err := r.pivots.Brief(ctx, in.TaskID, in.MaxTokens)
 		if err != nil {
-			return nil, resumeBriefResult{}, addressError(in.TaskID, err)
+			return nil, ResumeBriefResult{}, addressError(in.TaskID, err)
 		}
 		out.Brief = brief
 		return nil, out, nil
 	}
 	res, err := r.pivots.Resume(ctx, in.TaskID, in.WorkerID, in.MaxTokens)
 	if err != nil {
-		return nil, resumeBriefResult{}, addressError(in.TaskID, err)
+		return nil, ResumeBriefResult{}, addressError(in.TaskID, err)
 	}
 	out.Claim = &res.Claim
 	if !res.Claim.Success || res.Claim.Claim == nil {
@@ -302,24 +308,24 @@ func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in res
 
 // listWorkerCheckpoints is checkpoint_list with worker_id: the worker's
 // checkpoints, newest first.
-func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListInput) (*mcp.CallToolResult, checkpointListResult, error) {
+func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListInput) (*mcp.CallToolResult, CheckpointListResult, error) {
 	if in.TaskID != "" || len(in.Types) > 0 || in.SinceSequence != 0 {
-		return nil, checkpointListResult{}, newToolError(argumentError("worker_id lists a worker's checkpoints and takes limit only; task_id, types and since_sequence are for a task's journal"))
+		return nil, CheckpointListResult{}, newToolError(argumentError("worker_id lists a worker's checkpoints and takes limit only; task_id, types and since_sequence are for a task's journal"))
 	}
 	list, err := p.workers.List(ctx, in.WorkerID, in.Limit)
 	if err != nil {
-		return nil, checkpointListResult{}, newToolError(err)
+		return nil, CheckpointListResult{}, newToolError(err)
 	}
-	out := checkpointListResult{WorkerID: in.WorkerID, Count: len(list), Checkpoints: []checkpointResult{},
-		WorkerCheckpoints: make([]workerCheckpointView, 0, len(list))}
+	out := CheckpointListResult{WorkerID: in.WorkerID, Count: len(list), Checkpoints: []CheckpointResult{},
+		WorkerCheckpoints: make([]WorkerCheckpoint, 0, len(list))}
 	for _, cp := range list {
 		out.WorkerCheckpoints = append(out.WorkerCheckpoints, toWorkerCheckpointView(cp))
 	}
 	return nil, out, nil
 }
 
-func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) workerCheckpointView {
-	return workerCheckpointView{
+func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) WorkerCheckpoint {
+	return WorkerCheckpoint{
 		WorkerID:        c.Worker,
 		Sequence:        c.Sequence,
 		Path:            checkpoint.WorkerFile(c.Worker, c.Sequence),
@@ -330,14 +336,14 @@ func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) workerCheckpointView 
 		PivotMode:       string(c.PivotMode),
 		PivotReason:     c.PivotReason,
 		ClarificationID: c.Clarification,
-		workerSections:  toWorkerSections(c),
+		WorkerSections:  toWorkerSections(c),
 	}
 }
 
-func toItemChanges(in []checkpoint.ItemChange) []itemChangeJSON {
-	out := make([]itemChangeJSON, 0, len(in))
+func toItemChanges(in []checkpoint.ItemChange) []ItemChange {
+	out := make([]ItemChange, 0, len(in))
 	for _, c := range in {
-		out = append(out, itemChangeJSON{Section: c.Section, Text: c.Text})
+		out = append(out, ItemChange{Section: c.Section, Text: c.Text})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"context"
@@ -63,7 +63,7 @@ type subagentTools struct {
 	now   func() time.Time
 }
 
-func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks, now func() time.Time) error {
+func addSubagentTools(ts *toolSet, tasks *subagent.Tasks, now func() time.Time) error {
 	s := subagentTools{tasks: tasks, now: now}
 	batchSchema, err := batchInputSchema[subagentBatchInput](
 		subagentOperations,
@@ -72,35 +72,35 @@ func addSubagentTools(server *mcp.Server, tasks *subagent.Tasks, now func() time
 		return err
 	}
 	return firstError(
-		addTool(server, &mcp.Tool{Name: "subagent_task", Description: subagentTaskDescription, InputSchema: batchSchema}, s.batch),
-		addTool(server, &mcp.Tool{Name: "start_subagent_task", Description: startSubagentTaskDescription}, s.start),
-		addTool(server, &mcp.Tool{Name: "complete_subagent_task", Description: completeSubagentTaskDescription}, s.complete),
-		addTool(server, &mcp.Tool{Name: "view_subagent_task", Description: viewSubagentTaskDescription, Annotations: readOnly}, s.view),
+		addTool(ts, &mcp.Tool{Name: "subagent_task", Description: subagentTaskDescription, InputSchema: batchSchema, Annotations: destructive}, s.batch),
+		addTool(ts, &mcp.Tool{Name: "start_subagent_task", Description: startSubagentTaskDescription, Annotations: additiveIdempotent}, s.start),
+		addTool(ts, &mcp.Tool{Name: "complete_subagent_task", Description: completeSubagentTaskDescription, Annotations: additiveIdempotent}, s.complete),
+		addTool(ts, &mcp.Tool{Name: "view_subagent_task", Description: viewSubagentTaskDescription, Annotations: readOnly}, s.view),
 	)
 }
 
-func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, batchResult, error) {
+func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, BatchResult, error) {
 	return runBatch(ctx, documentTasks{tasks: s.tasks, address: in.Document}, in.Operations, subagentOperations, dateStamp(s.now))
 }
 
-func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, startResult, error) {
+func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, StartResult, error) {
 	started, err := s.tasks.Start(ctx, in.Document)
 	if err != nil {
-		return nil, startResult{}, addressError(in.Document, err)
+		return nil, StartResult{}, addressError(in.Document, err)
 	}
 	task := toStartedTask(started.Document, started.Task)
 	task.Workflow = toWorkflow(started.Workflow)
 	task.ReferencedDocuments = toReferences(started.References)
 	task.Missing = started.Missing
-	return nil, startResult{Mode: modeAdHoc, Document: started.Document, Task: task}, nil
+	return nil, StartResult{Mode: modeAdHoc, Document: started.Document, Task: task}, nil
 }
 
-func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, completeSubagentResult, error) {
+func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, CompleteSubagentResult, error) {
 	done, err := s.tasks.Complete(ctx, in.Document, in.Note)
 	if err != nil {
-		return nil, completeSubagentResult{}, addressError(in.Document, err)
+		return nil, CompleteSubagentResult{}, addressError(in.Document, err)
 	}
-	return nil, completeSubagentResult{
+	return nil, CompleteSubagentResult{
 		Document:      done.Document,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
 		Replayed:      done.Replayed,
@@ -110,14 +110,14 @@ func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in 
 
 // view takes the tasks to show in slugs, or in the address as
 // AI-Prompt-Guide agents write it: "/api/auth.md#task1,task2".
-func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, viewResult, error) {
+func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, ViewResult, error) {
 	document, slugs := in.Document, splitSlugs(in.Slugs...)
 	if path, list, ok := strings.Cut(in.Document, "#"); ok {
 		document, slugs = path, append(splitSlugs(list), slugs...)
 	}
 	tasks, err := s.tasks.View(ctx, document, slugs...)
 	if err != nil {
-		return nil, viewResult{}, addressError(in.Document, err)
+		return nil, ViewResult{}, addressError(in.Document, err)
 	}
 	return nil, toViewResult(document, tasks), nil
 }

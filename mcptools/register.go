@@ -1,0 +1,229 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/worker"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Group names a set of tools that Register adds together.
+type Group string
+
+// The groups of tools. Register adds every group unless WithGroups
+// chooses some.
+const (
+	// GroupSubagent: subagent_task, start_subagent_task,
+	// complete_subagent_task, view_subagent_task.
+	GroupSubagent Group = "subagent"
+	// GroupCoordinator: coordinator_task, start_coordinator_task,
+	// complete_coordinator_task, view_coordinator_task.
+	GroupCoordinator Group = "coordinator"
+	// GroupAgents: agent_register, agent_heartbeat, agent_unregister.
+	GroupAgents Group = "agents"
+	// GroupPlans: workflow_create, workflow_set_plan, workflow_list,
+	// workflow_progress, workflow_next_tasks, task_claim, task_release,
+	// task_load_context, task_set_plan, task_update_status,
+	// checkpoint_add, checkpoint_list.
+	GroupPlans Group = "plans"
+	// GroupPivots: pivot_worker, pivot_acknowledge, and the pivot_request
+	// that every result of taskmd's tools carries while a pivot waits
+	// for the caller.
+	GroupPivots Group = "pivots"
+	// GroupCheckpoints: checkpoint_save, checkpoint_get, checkpoint_diff
+	// (worker checkpoints).
+	GroupCheckpoints Group = "checkpoints"
+	// GroupResume: resume_queue, resume_brief.
+	GroupResume Group = "resume"
+	// GroupClarifications: clarification_ask, clarification_check,
+	// clarification_respond.
+	GroupClarifications Group = "clarifications"
+)
+
+// allGroups is every group, in the order Register adds them.
+var allGroups = []Group{GroupSubagent, GroupCoordinator, GroupAgents, GroupPlans,
+	GroupPivots, GroupCheckpoints, GroupResume, GroupClarifications}
+
+// Option changes what Register adds and how its tools behave.
+type Option func(*config)
+
+type config struct {
+	groups   []Group // nil: every group
+	now      func() time.Time
+	timer    worker.Timer
+	shutdown context.Context
+	errs     []string // options given bad values, reported by Register
+}
+
+// WithGroups registers only these groups of tools.
+func WithGroups(groups ...Group) Option {
+	return func(c *config) {
+		if len(groups) == 0 {
+			c.errs = append(c.errs, "WithGroups needs at least one group")
+		}
+		c.groups = append(c.groups, groups...)
+	}
+}
+
+// WithClock sets the clock of completion dates, archive names, result
+// timestamps, claims, heartbeats and checkpoints (default time.Now).
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now == nil {
+			c.errs = append(c.errs, "WithClock(nil): give a clock, such as time.Now")
+		}
+		c.now = now
+	}
+}
+
+// WithTimer sets what the waits of pivot_worker and of clarification_ask's
+// brief poll time out on (default the time package's), for tests.
+func WithTimer(t worker.Timer) Option {
+	return func(c *config) {
+		if t == nil {
+			c.errs = append(c.errs, "WithTimer(nil): leave the option out for the time package's timer")
+		}
+		c.timer = t
+	}
+}
+
+// WithShutdown cancels every call of taskmd's tools in flight when ctx
+// ends. The SDK's calls do not inherit the context of Server.Run, and on
+// shutdown the SDK waits for the calls in flight: without this, a call
+// waiting for a lock that another process holds would keep a signalled
+// server alive until the lock is released.
+func WithShutdown(ctx context.Context) Option {
+	return func(c *config) {
+		if ctx == nil {
+			c.errs = append(c.errs, "WithShutdown(nil): give the context whose end stops the server")
+		}
+		c.shutdown = ctx
+	}
+}
+
+// NewServer returns an MCP server named taskmd, with Instructions, that
+// serves every tool Register adds on ws.
+func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
+	server := mcp.NewServer(
+		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
+		&mcp.ServerOptions{Instructions: Instructions},
+	)
+	if err := Register(server, ws, opts...); err != nil {
+		return nil, err
+	}
+	return server, nil
+}
+
+// Register adds taskmd's tools to server, working on ws, with one clock
+// for all of them. The agent protocol's tools keep the state of each MCP
+// session (its agent and claims) for as long as the session lasts. Call
+// it once per server: two registrations would keep two such states.
+//
+// Register also adds a receiving middleware to server that touches only
+// the calls of the tools it added: it gives a code to their input-schema
+// errors, cancels them when WithShutdown's context ends and, with
+// GroupPivots, adds the caller's pending pivot to their results. The
+// server's other tools are left as they are. A tool added later under one
+// of taskmd's names replaces taskmd's, as mcp.AddTool does.
+//
+// Bad arguments or options are an INVALID_ARGUMENTS *taskdoc.Error, and
+// server is then left unchanged.
+func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error {
+	c := config{now: time.Now, shutdown: context.Background()}
+	for _, opt := range opts {
+		opt(&c)
+	}
+	switch {
+	case server == nil:
+		c.errs = append(c.errs, "nil server")
+	case ws == nil:
+		c.errs = append(c.errs, "nil workspace")
+	}
+	for _, g := range c.groups {
+		if !slices.Contains(allGroups, g) {
+			c.errs = append(c.errs, fmt.Sprintf("unknown group %q (want one of %v)", g, allGroups))
+		}
+	}
+	if len(c.errs) > 0 {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}
+	}
+	if c.groups == nil {
+		c.groups = allGroups
+	}
+	ts, err := newTools(ws, c)
+	if err != nil {
+		return err
+	}
+	ts.addTo(server)
+	return nil
+}
+
+// newTools prepares the tools of the groups of c, without touching any
+// server, so that a failure leaves the server as it was.
+func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
+	now := c.now
+	plans := plan.New(ws, plan.WithClock(now))
+	pivots := worker.New(ws, plan.WithClock(now))
+	clarifications := worker.NewClarifications(ws, plan.WithClock(now))
+	if c.timer != nil {
+		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
+	}
+	ts := &toolSet{sessions: newSessions(), shutdown: c.shutdown}
+	var pending func(context.Context, string) *PivotRequest
+	if slices.Contains(c.groups, GroupPivots) {
+		ts.notices = &pivotNotices{pivots: pivots, sessions: ts.sessions}
+		pending = ts.notices.pending
+	}
+	for _, g := range c.groups {
+		var err error
+		switch g {
+		case GroupSubagent:
+			err = addSubagentTools(ts, subagent.New(ws, subagent.WithClock(now)), now)
+		case GroupCoordinator:
+			err = addCoordinatorTools(ts, coordinator.New(ws, coordinator.WithClock(now)), now)
+		case GroupAgents:
+			err = addAgentTools(ts, plans.Agents(), pending)
+		case GroupPlans:
+			err = addPlanTools(ts, plans, pivots.Workers())
+		case GroupPivots:
+			err = addPivotTools(ts, pivots)
+		case GroupCheckpoints:
+			err = addCheckpointTools(ts, pivots)
+		case GroupResume:
+			err = addResumeTools(ts, pivots)
+		case GroupClarifications:
+			err = addClarificationTools(ts, clarifications)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("mcptools: group %s: %w", g, err)
+		}
+	}
+	return ts, nil
+}
+
+func version() string {
+	const module = "github.com/taskmd/taskmd"
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	if info.Main.Path == module {
+		return info.Main.Version
+	}
+	for _, d := range info.Deps {
+		if d.Path == module {
+			return d.Version
+		}
+	}
+	return "(devel)"
+}
