@@ -209,8 +209,11 @@ func nextRows(next []plan.NextTask) [][]string {
 	rows := make([][]string, 0, len(next))
 	for _, t := range next {
 		row := []string{string(t.Status), t.ID, t.Title}
-		if t.Stranded {
+		switch {
+		case t.Stranded && t.PreviousHolder != "":
 			row = append(row, "stranded, was "+t.PreviousHolder)
+		case t.Stranded:
+			row = append(row, "stranded")
 		}
 		rows = append(rows, row)
 	}

@@ -94,14 +94,6 @@ func (e *env) options() []subagent.Option {
 	return []subagent.Option{subagent.WithClock(e.now)}
 }
 
-// today is the current time on the tool's clock.
-func (e *env) today() time.Time {
-	if e.now != nil {
-		return e.now()
-	}
-	return time.Now()
-}
-
 // workspace opens the workspace at -C once.
 func (e *env) workspace() (*workspace.Workspace, error) {
 	if e.ws != nil {

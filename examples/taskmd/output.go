@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,13 +27,20 @@ func (e *env) print(v any, text func(w io.Writer)) error {
 	return nil
 }
 
-// table writes rows as columns separated by two spaces.
+// table writes rows as columns separated by two spaces, without trailing
+// blanks.
 func table(w io.Writer, rows [][]string) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	tw.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+		}
+	}
 }
 
 // at gives each task of document its address, as query.Find does.

@@ -176,11 +176,6 @@ func (e *env) workerCheckpoints(id string, limit int) error {
 	})
 }
 
-// rawJSON is JSON the library made, printed as it is.
-type rawJSON []byte
-
-func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
-
 // seedCheckpoint is a worker checkpoint in seed 004's JSON form
 // (WorkerCheckpoint.JSON), the form --json prints.
 type seedCheckpoint struct{ c checkpoint.WorkerCheckpoint }
