@@ -157,9 +157,16 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 	if len(c.errs) > 0 {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}
 	}
-	if c.groups == nil {
-		c.groups = allGroups
+	groups := allGroups
+	if c.groups != nil {
+		groups = nil
+		for _, g := range c.groups {
+			if !slices.Contains(groups, g) {
+				groups = append(groups, g)
+			}
+		}
 	}
+	c.groups = groups
 	ts, err := newTools(ws, c)
 	if err != nil {
 		return err

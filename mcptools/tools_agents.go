@@ -49,6 +49,7 @@ type AgentResult struct {
 	LastHeartbeat time.Time         `json:"last_heartbeat"`
 }
 
+// HeartbeatResult is the result of agent_heartbeat.
 type HeartbeatResult struct {
 	Success bool `json:"success"`
 	// NextHeartbeatMS is when to send the next heartbeat, in milliseconds.

@@ -59,6 +59,7 @@ type clarificationRespondInput struct {
 
 // Results.
 
+// ClarificationAskResult is the result of clarification_ask.
 type ClarificationAskResult struct {
 	// Status is asked (wait_seconds 0), answered (the answer came during
 	// the brief poll) or suspended (your checkpoint is saved: exit now).
@@ -69,6 +70,8 @@ type ClarificationAskResult struct {
 	Instructions  string               `json:"instructions"`
 }
 
+// AnsweredWorker is a worker suspended waiting for a clarification whose
+// answer has arrived, with the prompt to resume it with.
 type AnsweredWorker struct {
 	WorkerID      string               `json:"worker_id"`
 	Clarification worker.Clarification `json:"clarification"`
@@ -77,6 +80,7 @@ type AnsweredWorker struct {
 	ResumePrompt  string               `json:"resume_prompt"`
 }
 
+// ClarificationCheckResult is the result of clarification_check.
 type ClarificationCheckResult struct {
 	// With id: the request, its final answer (none while open) and
 	// whether it is open or answered.
@@ -89,6 +93,7 @@ type ClarificationCheckResult struct {
 	Answered []AnsweredWorker       `json:"answered,omitempty"`
 }
 
+// ClarificationRespondResult is the result of clarification_respond.
 type ClarificationRespondResult struct {
 	Answer worker.Answer `json:"answer"`
 	// ResumePrompt is the prompt to resume the worker with, when it is

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/checkpoint"
@@ -52,11 +51,13 @@ type WorkerSections struct {
 	Sections           []Section    `json:"sections,omitempty" jsonschema:"sections of your own, kept in order after the others"`
 }
 
+// FileChange is a file a worker's work changed.
 type FileChange struct {
 	Path string `json:"path" jsonschema:"the file's path"`
 	Note string `json:"note,omitempty" jsonschema:"new, modified, deleted, ..."`
 }
 
+// Section is a section of a worker checkpoint that is none of the seed's.
 type Section struct {
 	Heading string `json:"heading" jsonschema:"one line"`
 	Body    string `json:"body" jsonschema:"Markdown"`
@@ -88,6 +89,7 @@ type PivotRequest struct {
 	Instructions string `json:"instructions,omitempty"`
 }
 
+// PivotOutcome is what became of the pivot asked of one worker.
 type PivotOutcome struct {
 	WorkerID string       `json:"worker_id"`
 	Request  PivotRequest `json:"request"`
@@ -99,11 +101,13 @@ type PivotOutcome struct {
 	Error string `json:"error,omitempty"`
 }
 
+// PivotWorkerResult is the result of pivot_worker.
 type PivotWorkerResult struct {
 	Pivots       []PivotOutcome `json:"pivots"`
 	Acknowledged int            `json:"acknowledged"` // how many of them were acknowledged
 }
 
+// PivotAcknowledgeResult is the result of pivot_acknowledge.
 type PivotAcknowledgeResult struct {
 	Success    bool              `json:"success"`
 	Request    PivotRequest      `json:"request"`
@@ -132,12 +136,10 @@ type pivotTools struct {
 
 func addPivotTools(ts *toolSet, pivots *worker.Pivots) error {
 	p := pivotTools{pivots: pivots, sessions: ts.sessions}
-	in, err := jsonschema.For[pivotWorkerInput](nil)
+	in, err := inputSchema[pivotWorkerInput](map[string]enum{"mode": {pivotModes, string(checkpoint.PivotGraceful)}})
 	if err != nil {
 		return err
 	}
-	in.Properties["mode"].Enum = []any{"graceful", "immediate", "hard"}
-	in.Properties["mode"].Default = json.RawMessage(`"graceful"`)
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "pivot_worker", Description: pivotWorkerDescription, InputSchema: in, Annotations: destructiveIdempotent}, p.pivotWorker),
 		addTool(ts, &mcp.Tool{Name: "pivot_acknowledge", Description: pivotAcknowledgeDescription, Annotations: additiveIdempotent}, p.acknowledge),

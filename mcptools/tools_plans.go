@@ -105,10 +105,12 @@ type updateStatusInput struct {
 
 // Results.
 
+// WorkflowListResult is the result of workflow_list.
 type WorkflowListResult struct {
 	Workflows []plan.Summary `json:"workflows"`
 }
 
+// NextTasksResult is the result of workflow_next_tasks.
 type NextTasksResult struct {
 	WorkflowID string          `json:"workflow_id"`
 	Tasks      []plan.NextTask `json:"tasks"`
@@ -128,12 +130,14 @@ type PlanTask struct {
 	Completed string `json:"completed,omitempty"` // the completion date
 }
 
+// SetPlanResult is the result of workflow_set_plan: the tasks written.
 type SetPlanResult struct {
 	Success    bool       `json:"success"`
 	WorkflowID string     `json:"workflow_id"`
 	Tasks      []PlanTask `json:"tasks"`
 }
 
+// TaskResult is the result of task_set_plan and task_update_status.
 type TaskResult struct {
 	Success bool     `json:"success"`
 	Task    PlanTask `json:"task"`
@@ -155,6 +159,8 @@ type CheckpointResult struct {
 	Key          string    `json:"key,omitempty"`
 }
 
+// CheckpointListResult is the result of checkpoint_list: a task's journal,
+// or with worker_id a worker's checkpoints.
 type CheckpointListResult struct {
 	TaskID      string             `json:"task_id,omitempty"`
 	Count       int                `json:"count"`
@@ -204,19 +210,35 @@ type planTools struct {
 
 func addPlanTools(ts *toolSet, plans *plan.Plans, workers *checkpoint.Workers) error {
 	p := planTools{plans: plans, workers: workers, sessions: ts.sessions}
+	list, err := inputSchema[workflowListInput](map[string]enum{"status": {values: taskStatuses}})
+	if err != nil {
+		return err
+	}
+	update, err := inputSchema[updateStatusInput](map[string]enum{"status": {values: taskStatuses}})
+	if err != nil {
+		return err
+	}
+	add, err := inputSchema[checkpointAddInput](map[string]enum{"type": {values: checkpointTypes}})
+	if err != nil {
+		return err
+	}
+	journal, err := inputSchema[checkpointListInput](map[string]enum{"types": {values: checkpointTypes}})
+	if err != nil {
+		return err
+	}
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "workflow_create", Description: workflowCreateDescription, Annotations: additiveIdempotent}, p.create),
 		addTool(ts, &mcp.Tool{Name: "workflow_set_plan", Description: workflowSetPlanDescription, Annotations: additiveIdempotent}, p.setPlan),
-		addTool(ts, &mcp.Tool{Name: "workflow_list", Description: workflowListDescription, Annotations: readOnly}, p.list),
+		addTool(ts, &mcp.Tool{Name: "workflow_list", Description: workflowListDescription, InputSchema: list, Annotations: readOnly}, p.list),
 		addTool(ts, &mcp.Tool{Name: "workflow_progress", Description: workflowProgressDescription, Annotations: readOnly}, p.progress),
 		addTool(ts, &mcp.Tool{Name: "workflow_next_tasks", Description: workflowNextTasksDescription, Annotations: readOnly}, p.nextTasks),
 		addTool(ts, &mcp.Tool{Name: "task_claim", Description: taskClaimDescription, Annotations: additiveIdempotent}, p.claim),
 		addTool(ts, &mcp.Tool{Name: "task_release", Description: taskReleaseDescription, Annotations: additiveIdempotent}, p.release),
 		addTool(ts, &mcp.Tool{Name: "task_load_context", Description: taskLoadContextDescription, Annotations: readOnly}, p.loadContext),
 		addTool(ts, &mcp.Tool{Name: "task_set_plan", Description: taskSetPlanDescription, Annotations: destructiveIdempotent}, p.setTaskPlan),
-		addTool(ts, &mcp.Tool{Name: "task_update_status", Description: taskUpdateStatusDescription, Annotations: additiveIdempotent}, p.updateStatus),
-		addTool(ts, &mcp.Tool{Name: "checkpoint_add", Description: checkpointAddDescription, Annotations: additive}, p.addCheckpoint),
-		addTool(ts, &mcp.Tool{Name: "checkpoint_list", Description: checkpointListDescription, Annotations: readOnly}, p.listCheckpoints),
+		addTool(ts, &mcp.Tool{Name: "task_update_status", Description: taskUpdateStatusDescription, InputSchema: update, Annotations: additiveIdempotent}, p.updateStatus),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_add", Description: checkpointAddDescription, InputSchema: add, Annotations: additive}, p.addCheckpoint),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_list", Description: checkpointListDescription, InputSchema: journal, Annotations: readOnly}, p.listCheckpoints),
 	)
 }
 

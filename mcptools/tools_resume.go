@@ -2,10 +2,8 @@ package mcptools
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/checkpoint"
@@ -69,17 +67,21 @@ type WorkerCheckpoint struct {
 	WorkerSections
 }
 
+// CheckpointGetResult is the result of checkpoint_get.
 type CheckpointGetResult struct {
 	Checkpoint WorkerCheckpoint `json:"checkpoint"`
 	Format     string           `json:"format"`  // markdown or json
 	Content    string           `json:"content"` // the checkpoint in that format
 }
 
+// ItemChange is an item added to or dropped from a section of a worker
+// checkpoint.
 type ItemChange struct {
 	Section string `json:"section"`
 	Text    string `json:"text"`
 }
 
+// CheckpointDiffResult is the result of checkpoint_diff.
 type CheckpointDiffResult struct {
 	WorkerID     string       `json:"worker_id"`
 	From         int          `json:"from"`
@@ -97,6 +99,8 @@ type CheckpointDiffResult struct {
 	NewDecisions []string     `json:"new_decisions"`
 }
 
+// PausedTask is a paused task waiting for a worker, with the checkpoint
+// it was paused with.
 type PausedTask struct {
 	TaskID         string            `json:"task_id"`
 	Title          string            `json:"title"`
@@ -105,11 +109,13 @@ type PausedTask struct {
 	Problem        string            `json:"problem,omitempty"`
 }
 
+// ResumeQueueResult is the result of resume_queue.
 type ResumeQueueResult struct {
 	Count int          `json:"count"`
 	Tasks []PausedTask `json:"tasks"` // oldest checkpoint first
 }
 
+// ResumeBriefResult is the result of resume_brief.
 type ResumeBriefResult struct {
 	TaskID string `json:"task_id"`
 	Brief  string `json:"brief,omitempty"`
@@ -141,14 +147,19 @@ type resumeTools struct {
 
 func addCheckpointTools(ts *toolSet, pivots *worker.Pivots) error {
 	r := resumeTools{pivots: pivots, sessions: ts.sessions}
-	get, err := jsonschema.For[checkpointGetInput](nil)
+	get, err := inputSchema[checkpointGetInput](map[string]enum{"format": {checkpointFormats, "markdown"}})
 	if err != nil {
 		return err
 	}
-	get.Properties["format"].Enum = []any{"markdown", "json"}
-	get.Properties["format"].Default = json.RawMessage(`"markdown"`)
+	save, err := inputSchema[checkpointSaveInput](map[string]enum{
+		"status":     {workerStatuses, string(checkpoint.StatusPartial)},
+		"pivot_mode": {values: pivotModes},
+	})
+	if err != nil {
+		return err
+	}
 	return firstError(
-		addTool(ts, &mcp.Tool{Name: "checkpoint_save", Description: checkpointSaveDescription, Annotations: additiveIdempotent}, r.save),
+		addTool(ts, &mcp.Tool{Name: "checkpoint_save", Description: checkpointSaveDescription, InputSchema: save, Annotations: additiveIdempotent}, r.save),
 		addTool(ts, &mcp.Tool{Name: "checkpoint_get", Description: checkpointGetDescription, InputSchema: get, Annotations: readOnly}, r.get),
 		addTool(ts, &mcp.Tool{Name: "checkpoint_diff", Description: checkpointDiffDescription, Annotations: readOnly}, r.diff),
 	)

@@ -148,6 +148,7 @@ func batchInputSchema[In any](operations []string, taskDescription string) (*jso
 		item["operation"].Enum = append(item["operation"].Enum, name)
 	}
 	item["task"].Description = taskDescription
+	item["status"].Enum = taskStatuses
 	return schema, nil
 }
 

@@ -1,0 +1,74 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// The fixed sets of values that inputs take, as their input schemas list
+// them, so that an agent sees the choices and a misspelt value is refused
+// before anything runs.
+var (
+	// taskStatuses are the statuses of the one status machine.
+	taskStatuses = values(taskdoc.Statuses)
+	// checkpointTypes are the types of a task journal's entries.
+	checkpointTypes = values([]checkpoint.Type{checkpoint.TypePlan, checkpoint.TypeProgress, checkpoint.TypeDecision,
+		checkpoint.TypeError, checkpoint.TypeRecovery, checkpoint.TypeComplete})
+	// pivotModes are the modes of a pivot.
+	pivotModes = values([]checkpoint.PivotMode{checkpoint.PivotGraceful, checkpoint.PivotImmediate, checkpoint.PivotHard})
+	// workerStatuses are the statuses of a worker checkpoint, in the
+	// seed's capitals and, as the tools always took them, in lower case.
+	workerStatuses = append(values([]checkpoint.Status{checkpoint.StatusPartial, checkpoint.StatusDone, checkpoint.StatusBlocked}),
+		strings.ToLower(string(checkpoint.StatusPartial)), strings.ToLower(string(checkpoint.StatusDone)),
+		strings.ToLower(string(checkpoint.StatusBlocked)))
+	// checkpointFormats are the forms checkpoint_get renders a checkpoint in.
+	checkpointFormats = []any{"markdown", "json"}
+)
+
+func values[T ~string](list []T) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// enum is the fixed set of values of one input property, and its default
+// ("" for none).
+type enum struct {
+	values []any
+	def    string
+}
+
+// inputSchema derives the input schema of In and gives the named
+// properties their fixed sets of values; for an array, its items.
+func inputSchema[In any](enums map[string]enum) (*jsonschema.Schema, error) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, err
+	}
+	for name, e := range enums {
+		p := schema.Properties[name]
+		if p == nil {
+			return nil, fmt.Errorf("input %s: no such property", name)
+		}
+		setEnum(p, e)
+	}
+	return schema, nil
+}
+
+func setEnum(s *jsonschema.Schema, e enum) {
+	if e.def != "" {
+		s.Default = json.RawMessage(`"` + e.def + `"`)
+	}
+	if s.Items != nil {
+		s = s.Items
+	}
+	s.Enum = e.values
+}
