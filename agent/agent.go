@@ -19,20 +19,20 @@ const (
 
 // Agent is one registered agent as its file records it, plus Online.
 type Agent struct {
-	ID            string            // "ag_" and 12 hex digits, or the caller's Registration.ID
-	Name          string            // as registered, e.g. "worker-1"
-	Runtime       string            // as registered, e.g. "claude_code"
-	Role          string            // as registered; "worker" unless given
-	Capabilities  []string          // as registered, in order; nil if none
-	WorkspacePath string            // as registered; the library does not interpret it
-	Metadata      map[string]string // as registered; nil if none
-	Registered    time.Time         // when the agent registered (UTC)
-	LastHeartbeat time.Time         // its last heartbeat, or Registered before the first (UTC)
-	CurrentTask   string            // as the last heartbeat reported it; "" for none
-	Status        string            // as the last heartbeat reported it ("busy", "idle", ...); not interpreted
+	ID            string            `json:"id"`                       // "ag_" and 12 hex digits, or the caller's Registration.ID
+	Name          string            `json:"name"`                     // as registered, e.g. "worker-1"
+	Runtime       string            `json:"runtime"`                  // as registered, e.g. "claude_code"
+	Role          string            `json:"role"`                     // as registered; "worker" unless given
+	Capabilities  []string          `json:"capabilities,omitempty"`   // as registered, in order; nil if none
+	WorkspacePath string            `json:"workspace_path,omitempty"` // as registered; the library does not interpret it
+	Metadata      map[string]string `json:"metadata,omitempty"`       // as registered; nil if none
+	Registered    time.Time         `json:"registered"`               // when the agent registered (UTC)
+	LastHeartbeat time.Time         `json:"last_heartbeat"`           // its last heartbeat, or Registered before the first (UTC)
+	CurrentTask   string            `json:"current_task,omitempty"`   // as the last heartbeat reported it; "" for none
+	Status        string            `json:"status,omitempty"`         // as the last heartbeat reported it ("busy", "idle", ...); not interpreted
 	// Online is computed when the agent is read, with the Registry's clock
 	// and timeout (see Registry.Online); it is not stored.
-	Online bool
+	Online bool `json:"online"`
 }
 
 // Registration is what an agent says about itself when it registers. Name
@@ -43,13 +43,13 @@ type Registration struct {
 	// letters, digits, '_' and '-', starting with a letter or digit. It
 	// makes Register safe to retry (see Registry.Register). When empty, a
 	// new random ID is made.
-	ID            string
-	Name          string
-	Runtime       string
-	Role          string // "worker" when empty
-	Capabilities  []string
-	WorkspacePath string
-	Metadata      map[string]string
+	ID            string            `json:"id,omitempty"`
+	Name          string            `json:"name"`
+	Runtime       string            `json:"runtime"`
+	Role          string            `json:"role,omitempty"` // "worker" when empty
+	Capabilities  []string          `json:"capabilities,omitempty"`
+	WorkspacePath string            `json:"workspace_path,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
 }
 
 // HeartbeatInfo is what an agent reports with a heartbeat. Both fields are
@@ -58,8 +58,8 @@ type Registration struct {
 // heartbeat states the agent's whole state, so a retried one changes
 // nothing more.
 type HeartbeatInfo struct {
-	CurrentTask string
-	Status      string
+	CurrentTask string `json:"current_task,omitempty"`
+	Status      string `json:"status,omitempty"`
 }
 
 // ListOptions filters List.

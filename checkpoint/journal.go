@@ -62,14 +62,14 @@ func ParseType(s string) (Type, error) {
 
 // Entry is one checkpoint of a task's journal.
 type Entry struct {
-	Sequence     int       // 1, 2, 3, ... per task; assigned by Add
-	Time         time.Time // UTC, whole seconds; assigned by Add from the clock
-	Agent        string    // who wrote it; optional, one line
-	Type         Type      // required
-	Summary      string    // required; one line (Add joins line breaks)
-	Detail       string    // optional free text, any number of lines (JSON a caller serialised, a log excerpt)
-	FilesChanged []string  // optional; one line each
-	Key          string    // optional retry key: Add with a key the journal holds writes nothing
+	Sequence     int       `json:"sequence"`                // 1, 2, 3, ... per task; assigned by Add
+	Time         time.Time `json:"time"`                    // UTC, whole seconds; assigned by Add from the clock
+	Agent        string    `json:"agent,omitempty"`         // who wrote it; optional, one line
+	Type         Type      `json:"type"`                    // required
+	Summary      string    `json:"summary"`                 // required; one line (Add joins line breaks)
+	Detail       string    `json:"detail,omitempty"`        // optional free text, any number of lines (JSON a caller serialised, a log excerpt)
+	FilesChanged []string  `json:"files_changed,omitempty"` // optional; one line each
+	Key          string    `json:"key,omitempty"`           // optional retry key: Add with a key the journal holds writes nothing
 }
 
 // Query selects the entries List returns.

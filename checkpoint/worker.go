@@ -45,7 +45,8 @@ var pivotModes = []PivotMode{PivotGraceful, PivotImmediate, PivotHard}
 // worker or a person can resume it: the machine fields that are the
 // document's front matter, then its sections. The zero value of every
 // field but Worker (which Save needs) is valid: it leaves the field or
-// section out.
+// section out. Its JSON form (MarshalJSON, UnmarshalJSON) is seed 004's,
+// that of JSON and ParseWorkerCheckpointJSON.
 type WorkerCheckpoint struct {
 	Worker        string    // the worker's id: lower-case letters, digits, '_' and '-'
 	Task          string    // optional task address, "/api/auth.md#add-rate-limiting"
@@ -72,15 +73,15 @@ type WorkerCheckpoint struct {
 
 // FileChange is one item of Files Changed: "- `src/routes/users.ts` (modified)".
 type FileChange struct {
-	Path string // one line
-	Note string // optional, one line: new, modified, deleted, ...
+	Path string `json:"path"`           // one line
+	Note string `json:"note,omitempty"` // optional, one line: new, modified, deleted, ...
 }
 
 // Section is a section a person (or a worker) added under a heading of its
 // own.
 type Section struct {
-	Heading string // one line; not the name of one of the sections above
-	Body    string // Markdown text
+	Heading string `json:"heading"`        // one line; not the name of one of the sections above
+	Body    string `json:"body,omitempty"` // Markdown text
 }
 
 // The section headings, in the order Render writes them. Parsing also takes

@@ -6,23 +6,26 @@ import "slices"
 // one (seed 000's "checkpoint diff"): a person or an orchestrator reads it
 // instead of two whole checkpoints.
 type WorkerDiff struct {
-	FromSequence, ToSequence int
-	OldStatus, NewStatus     Status // equal when the status did not change
-	OldPhase, NewPhase       string // equal when the phase did not change
+	FromSequence int    `json:"from_sequence"`
+	ToSequence   int    `json:"to_sequence"`
+	OldStatus    Status `json:"old_status,omitempty"` // equal to NewStatus when the status did not change
+	NewStatus    Status `json:"new_status,omitempty"`
+	OldPhase     string `json:"old_phase,omitempty"` // equal to NewPhase when the phase did not change
+	NewPhase     string `json:"new_phase,omitempty"`
 
-	Finished     []string     // items of Remaining or In Progress now in Completed
-	Started      []string     // items of Remaining now In Progress
-	Added        []ItemChange // items in none of the old checkpoint's lists
-	Dropped      []ItemChange // items of the old Remaining or In Progress in none of the new lists
-	NewFiles     []FileChange // files changed whose paths the old checkpoint did not list
-	NewDecisions []string     // decisions the old checkpoint did not list
+	Finished     []string     `json:"finished,omitempty"`      // items of Remaining or In Progress now in Completed
+	Started      []string     `json:"started,omitempty"`       // items of Remaining now In Progress
+	Added        []ItemChange `json:"added,omitempty"`         // items in none of the old checkpoint's lists
+	Dropped      []ItemChange `json:"dropped,omitempty"`       // items of the old Remaining or In Progress in none of the new lists
+	NewFiles     []FileChange `json:"new_files,omitempty"`     // files changed whose paths the old checkpoint did not list
+	NewDecisions []string     `json:"new_decisions,omitempty"` // decisions the old checkpoint did not list
 }
 
 // ItemChange is an item and the section it is (or was) in: "Completed",
 // "In Progress", "Remaining", "Blocked" or "Parallel Work Available".
 type ItemChange struct {
-	Section string
-	Text    string
+	Section string `json:"section"`
+	Text    string `json:"text"`
 }
 
 // Empty reports whether the diff records no change.

@@ -115,6 +115,22 @@ func (c WorkerCheckpoint) JSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MarshalJSON writes c in seed 004's JSON form, as JSON does, so that a
+// checkpoint inside another value (a pause, a suspension) reads as the
+// checkpoint files do. A checkpoint JSON refuses is an error.
+func (c WorkerCheckpoint) MarshalJSON() ([]byte, error) { return c.JSON() }
+
+// UnmarshalJSON reads seed 004's JSON form, as ParseWorkerCheckpointJSON
+// does.
+func (c *WorkerCheckpoint) UnmarshalJSON(data []byte) error {
+	read, err := ParseWorkerCheckpointJSON(data)
+	if err != nil {
+		return err
+	}
+	*c = read
+	return nil
+}
+
 // ParseWorkerCheckpointJSON reads a checkpoint in seed 004's JSON form:
 // what JSON writes, and the seed's own files. Unknown fields are ignored
 // (context.sessionContext, metadata.tokensBurned, ...). The seed's

@@ -21,8 +21,8 @@ const archiveTimeLayout = "2006-01-02-150405"
 
 // Archived is one archived coordinator list.
 type Archived struct {
-	Name string    // root-relative: "archived/coordinator/active-2026-11-22-093000.md"
-	Time time.Time // the UTC second in the name
+	Name string    `json:"name"` // root-relative: "archived/coordinator/active-2026-11-22-093000.md"
+	Time time.Time `json:"time"` // the UTC second in the name
 }
 
 // Finished reports whether a coordinator list is done: it has tasks and

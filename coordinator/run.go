@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -36,40 +37,55 @@ type CompleteOptions struct {
 
 // Started is the task to work on, with what it needs.
 type Started struct {
-	Task         taskdoc.Task
-	MainWorkflow *taskcontext.Workflow // on the list's first start, or with FullContext
-	Workflow     *taskcontext.Workflow // the task's Workflow field; nil when it has none
-	References   []taskcontext.LoadedDocument
+	Task         taskdoc.Task                 `json:"task"`
+	MainWorkflow *taskcontext.Workflow        `json:"main_workflow,omitempty"`        // on the list's first start, or with FullContext
+	Workflow     *taskcontext.Workflow        `json:"workflow,omitempty"`             // the task's Workflow field; nil when it has none
+	References   []taskcontext.LoadedDocument `json:"referenced_documents,omitempty"` // the documents the task references, as in subagent.Started
 	// Missing names the workflows and references (as written) that do not
 	// exist. They do not stop the start.
-	Missing []string
+	Missing []string `json:"missing,omitempty"`
 }
 
 // Completed reports a completed task and what comes next.
 type Completed struct {
-	Task taskdoc.Task // as it is after completion
-	Note string       // as stored: folded onto one line
-	Date string       // YYYY-MM-DD, UTC
+	Task taskdoc.Task `json:"task"`           // as it is after completion
+	Note string       `json:"note"`           // as stored: folded onto one line
+	Date string       `json:"completed_date"` // YYYY-MM-DD, UTC
 	// Next is the next task, already in progress; nil when the list was
 	// archived or when only blocked tasks are left (see Blocked).
-	Next *Started
+	Next *Started `json:"next_task,omitempty"`
 	// ArchivedTo is the root-relative name of the archived list
 	// ("archived/coordinator/active-2026-11-22-093000.md") when this
 	// completion finished the list; "" otherwise.
-	ArchivedTo string
+	ArchivedTo string `json:"archived_to,omitempty"`
 	// Blocked lists the slugs of the tasks left when none of them can be
 	// started (Next is nil and the list is not archived).
-	Blocked []string
+	Blocked []string `json:"blocked,omitempty"`
 	// Replayed is set when the call carried the RequestKey of an earlier
 	// completion: this is that completion, as the list (or, once it was
 	// archived, its newest archive) holds it, and nothing was written. Next
 	// is the task in progress now, if any.
-	Replayed bool
+	Replayed bool `json:"replayed,omitempty"`
 	// ArchiveError is set when this completion finished the list and was
 	// written, but the archive step failed (a deadline, a full disk): the
 	// list stays in coordinator/active.md, complete, and the next operation
-	// of any List archives it. ArchivedTo is then "".
-	ArchiveError error
+	// of any List archives it. ArchivedTo is then "". In JSON it is its
+	// message, "archive_error".
+	ArchiveError error `json:"-"`
+}
+
+// MarshalJSON writes c with its ArchiveError as a message: an error value
+// has no JSON form of its own.
+func (c Completed) MarshalJSON() ([]byte, error) {
+	type fields Completed // without the method, so that it does not recurse
+	out := struct {
+		fields
+		ArchiveError string `json:"archive_error,omitempty"`
+	}{fields: fields(c)}
+	if c.ArchiveError != nil {
+		out.ArchiveError = c.ArchiveError.Error()
+	}
+	return json.Marshal(out)
 }
 
 // Start returns the task to work on: the one in progress, else the first

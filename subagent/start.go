@@ -13,31 +13,31 @@ import (
 // Main-Workflow, even when the task has that field: orchestration belongs to
 // the coordinator.
 type Started struct {
-	Document string       // "/api/auth.md"
-	Task     taskdoc.Task // as it is in the file, in progress
+	Document string       `json:"document"` // "/api/auth.md"
+	Task     taskdoc.Task `json:"task"`     // as it is in the file, in progress
 	// Workflow is the task's Workflow, nil when it has none or when the
 	// workflow file does not exist (then Missing names it).
-	Workflow *taskcontext.Workflow
+	Workflow *taskcontext.Workflow `json:"workflow,omitempty"`
 	// References are the documents and sections the task references, each
 	// with the ones it references in turn, down to the reference depth.
-	References []taskcontext.LoadedDocument
+	References []taskcontext.LoadedDocument `json:"referenced_documents,omitempty"`
 	// Missing lists, by name, the workflow and by raw text ("@/x.md#y") the
 	// references that do not exist. They do not make Start fail: the task
 	// can still be worked on, and the caller can tell its user.
-	Missing []string
+	Missing []string `json:"missing,omitempty"`
 }
 
 // Completed confirms a completion. It names no next task: subagent tasks
 // are taken ad hoc, and choosing the next one is the caller's business.
 type Completed struct {
-	Document string       // "/api/auth.md"
-	Task     taskdoc.Task // as it is after completion
-	Note     string       // as recorded
-	Date     string       // YYYY-MM-DD, UTC
+	Document string       `json:"document"`       // "/api/auth.md"
+	Task     taskdoc.Task `json:"task"`           // as it is after completion
+	Note     string       `json:"note"`           // as recorded
+	Date     string       `json:"completed_date"` // YYYY-MM-DD, UTC
 	// Replayed is set when the task was completed already with this note:
 	// the call is a retry of the one that completed it (its answer was
 	// lost), and this is that call's result. Nothing was written.
-	Replayed bool
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Start marks the task at address ("/api/auth.md#implement-jwt-signing") in

@@ -78,20 +78,20 @@ func dropClass(k Kind) int { return slices.Index(dropOrder, k) }
 
 // Part is one piece of text of a task's context.
 type Part struct {
-	Kind Kind
+	Kind Kind `json:"kind"`
 	// Name says which one it is, for the Cut report: a reference's path, a
 	// workflow's name, a checkpoint's sequence number, a task's address.
-	Name string
-	Text string
+	Name string `json:"name"`
+	Text string `json:"text"`
 	// Rank orders the parts of one kind: the higher the Rank, the sooner
 	// the part is dropped. A checkpoint's or an outcome's age (0 the
 	// newest, 1 the one before), a reference's depth. Among parts of equal
 	// Kind and Rank the later in the list goes first.
-	Rank int
+	Rank int `json:"rank"`
 	// Shorten lets Fit cut the end off the text instead of dropping it all,
 	// when that is enough to meet the budget. A task is always shortened,
 	// never dropped.
-	Shorten bool
+	Shorten bool `json:"shorten,omitempty"`
 }
 
 // Cut reports a part that Fit dropped or shortened.

@@ -13,19 +13,19 @@ import (
 // which imports taskcontext), so its caller copies its checkpoint.Entry
 // values into these.
 type Checkpoint struct {
-	Sequence     int
-	Type         string // "plan", "progress", "decision", "error", "recovery", "complete"
-	Time         time.Time
-	Agent        string
-	Summary      string
-	FilesChanged []string
-	Detail       string
+	Sequence     int       `json:"sequence"`
+	Type         string    `json:"type"` // "plan", "progress", "decision", "error", "recovery", "complete"
+	Time         time.Time `json:"time"`
+	Agent        string    `json:"agent,omitempty"`
+	Summary      string    `json:"summary"`
+	FilesChanged []string  `json:"files_changed,omitempty"`
+	Detail       string    `json:"detail,omitempty"`
 }
 
 // Outcome is the recorded outcome of another task.
 type Outcome struct {
-	Task string // the task's address: "/api/auth.md#setup-oauth"
-	Text string
+	Task string `json:"task"` // the task's address: "/api/auth.md#setup-oauth"
+	Text string `json:"text"`
 }
 
 // Material is what Budgeted adds to a loaded Context.

@@ -27,13 +27,13 @@ type Request struct {
 
 // Context is what was loaded for a task.
 type Context struct {
-	MainWorkflow *Workflow // nil when not asked for or missing
-	Workflow     *Workflow // nil when the task has none or it is missing
-	References   []LoadedDocument
+	MainWorkflow *Workflow        `json:"main_workflow,omitempty"`        // nil when not asked for or missing
+	Workflow     *Workflow        `json:"workflow,omitempty"`             // nil when the task has none or it is missing
+	References   []LoadedDocument `json:"referenced_documents,omitempty"` // the documents the task references
 	// Missing names what the request names that is not there: the
 	// Main-Workflow and the Workflow by name, then the references by raw
 	// text ("@/x.md#y"), once each, in the order met.
-	Missing []string
+	Missing []string `json:"missing,omitempty"`
 }
 
 // Load loads what req names: its Main-Workflow, the task's Workflow and

@@ -13,18 +13,18 @@ import (
 type LoadedDocument struct {
 	// Path is the reference without its '@': "/specs/jwt-spec.md", or
 	// "/specs/jwt-spec.md#section" for a section (relative to docs/).
-	Path string
+	Path string `json:"path"`
 	// Title is the document's first level-1 heading (the file name made
 	// readable when it has none), or the section's heading text.
-	Title string
+	Title string `json:"title"`
 	// Content is the whole document, or the section from its heading to
 	// the next heading of the same or a higher level.
-	Content string
+	Content string `json:"content"`
 	// Depth is 1 for a task's direct references, 2 for theirs, and so on.
-	Depth int
+	Depth int `json:"depth"`
 	// Children are the documents this one references that were not loaded
 	// already, at Depth+1.
-	Children []LoadedDocument
+	Children []LoadedDocument `json:"children,omitempty"`
 }
 
 // LoadReferences loads the documents that refs name, and the documents

@@ -16,11 +16,11 @@ import (
 // server's do; its title, description and whenToUse keys are read into the
 // fields below. Content is always the whole file.
 type Workflow struct {
-	Name        string   // "tdd-incremental-orchestration"
-	Content     string   // the whole file
-	Title       string   // front matter "title", if any
-	Description string   // front matter "description", if any
-	WhenToUse   []string // front matter "whenToUse" (a list or one string), if any
+	Name        string   `json:"name"`                  // "tdd-incremental-orchestration"
+	Content     string   `json:"content"`               // the whole file
+	Title       string   `json:"title,omitempty"`       // front matter "title", if any
+	Description string   `json:"description,omitempty"` // front matter "description", if any
+	WhenToUse   []string `json:"when_to_use,omitempty"` // front matter "whenToUse" (a list or one string), if any
 }
 
 // LoadWorkflow reads workflows/<name>.md. A name is a plain file name

@@ -22,8 +22,8 @@ const (
 // Address names a document, and optionally one of its tasks, the way
 // callers write it: "/api/auth.md#implement-jwt-signing".
 type Address struct {
-	Path string // "/api/auth.md": always starts with "/", relative to docs/ (or "/coordinator/...", "/archived/...")
-	Slug string // "" when the address has no '#'
+	Path string `json:"path"`           // "/api/auth.md": always starts with "/", relative to docs/ (or "/coordinator/...", "/archived/...")
+	Slug string `json:"slug,omitempty"` // "" when the address has no '#'
 }
 
 // ParseAddress validates and splits an address. A path without a leading

@@ -7,8 +7,8 @@ import (
 // Dependency is one entry of a task's Depends-On field: a task of the same
 // document ("#slug", Document "") or of another one ("/api/auth.md#slug").
 type Dependency struct {
-	Document string // "" for the task's own document, else "/api/auth.md"
-	Slug     string
+	Document string `json:"document,omitempty"` // "" for the task's own document, else "/api/auth.md"
+	Slug     string `json:"slug"`
 }
 
 // String returns the dependency as it is written.

@@ -12,57 +12,57 @@ type Span struct{ Start, End int }
 // FrontMatter is the YAML (---) or TOML (+++) block at the top of a
 // document.
 type FrontMatter struct {
-	Raw    []byte         // exact bytes incl. delimiters and the closing line's newline; nil when none
-	Format string         // "yaml", "toml" or ""
-	Values map[string]any // decoded with adrg/frontmatter; nil when it does not decode
+	Raw    []byte         `json:"-"`                // exact bytes incl. delimiters and the closing line's newline; nil when none
+	Format string         `json:"format,omitempty"` // "yaml", "toml" or ""
+	Values map[string]any `json:"values,omitempty"` // decoded with adrg/frontmatter; nil when it does not decode
 	// Err is why the front matter does not decode (a *Error, ErrParse,
 	// pointing at the line the decoder names), or nil. Such front matter
 	// is kept as opaque bytes: the document parses and can be edited.
-	Err error
+	Err error `json:"-"`
 }
 
 // Heading is one heading of the document's outline.
 type Heading struct {
-	Level    int
-	Text     string // plain text
-	Slug     string // outline anchor, unique in the document: "x", then "x-1", "x-2" (GitHub); Slug(Text) but for a line break (dropped) and space next to HTML at an end ("-")
-	Line     int    // 1-based
-	Span     Span   // start of the heading's first line .. end of its last line incl. line ending
-	TopLevel bool   // a direct child of the document (not inside a list or blockquote)
+	Level    int    `json:"level"`
+	Text     string `json:"text"`      // plain text
+	Slug     string `json:"slug"`      // outline anchor, unique in the document: "x", then "x-1", "x-2" (GitHub); Slug(Text) but for a line break (dropped) and space next to HTML at an end ("-")
+	Line     int    `json:"line"`      // 1-based
+	Span     Span   `json:"-"`         // start of the heading's first line .. end of its last line incl. line ending
+	TopLevel bool   `json:"top_level"` // a direct child of the document (not inside a list or blockquote)
 }
 
 // Field is one "Key: value" item of a task's metadata.
 type Field struct {
-	Key   string // as written
-	Value string // trimmed
-	Span  Span   // the whole item/line incl. its line ending
+	Key   string `json:"key"`   // as written
+	Value string `json:"value"` // trimmed
+	Span  Span   `json:"-"`     // the whole item/line incl. its line ending
 }
 
 // Reference is an "@/path.md" or "@/path.md#section" mention in a task's
 // body.
 type Reference struct {
-	Raw     string // "@/specs/jwt-spec.md#section"
-	Path    string // "/specs/jwt-spec.md" (relative to docs/)
-	Section string // "section" or ""
+	Raw     string `json:"raw"`               // "@/specs/jwt-spec.md#section"
+	Path    string `json:"path"`              // "/specs/jwt-spec.md" (relative to docs/)
+	Section string `json:"section,omitempty"` // "section" or ""
 }
 
 // Task is one task of the Tasks section.
 type Task struct {
-	Title       string
-	Slug        string // the heading's GitHub anchor (see Heading.Slug), without a -1 suffix; unique within the Tasks section
-	Level       int
-	Status      Status      // StatusPending when there is no Status field
-	Fields      []Field     // metadata in source order
-	Body        string      // text after the metadata, leading/trailing blank lines trimmed, line endings normalised to \n
-	References  []Reference // every @/... in the body, in order, de-duplicated
-	Line        int
-	Span        Span // heading line start .. start of the next task or the end of the Tasks section
-	HeadingSpan Span
+	Title       string      `json:"title"`
+	Slug        string      `json:"slug"` // the heading's GitHub anchor (see Heading.Slug), without a -1 suffix; unique within the Tasks section
+	Level       int         `json:"level"`
+	Status      Status      `json:"status"`               // StatusPending when there is no Status field
+	Fields      []Field     `json:"fields,omitempty"`     // metadata in source order
+	Body        string      `json:"body,omitempty"`       // text after the metadata, leading/trailing blank lines trimmed, line endings normalised to \n
+	References  []Reference `json:"references,omitempty"` // every @/... in the body, in order, de-duplicated
+	Line        int         `json:"line"`                 // 1-based, of the heading
+	Span        Span        `json:"-"`                    // heading line start .. start of the next task or the end of the Tasks section
+	HeadingSpan Span        `json:"-"`
 	// Version changes whenever the task's text (heading to last non-blank
 	// line) changes, and only then: an editor that read the task passes it
 	// back (Edit.IfVersion) to learn that someone changed the task since,
 	// whatever happened to the rest of the file.
-	Version string
+	Version string `json:"version"`
 }
 
 // Field returns the value of the first field whose key matches key,
@@ -102,13 +102,13 @@ func (t *Task) Content() string {
 // shares what did not change (front matter values, the fields of other
 // tasks) with this one, so neither may be modified.
 type Document struct {
-	Source       []byte
-	FrontMatter  FrontMatter
-	Headings     []Heading // the outline, in source order (all headings, with anchors)
-	TasksHeading *Heading  // nil when there is no Tasks section
-	TasksSpan    Span      // Tasks heading start .. end of the section; zero when none
-	Tasks        []Task
-	Newline      string // "\n", "\r\n" or "\r" (the document's first line ending; "\n" if none)
+	Source       []byte      `json:"-"`
+	FrontMatter  FrontMatter `json:"front_matter"`
+	Headings     []Heading   `json:"headings"`                // the outline, in source order (all headings, with anchors)
+	TasksHeading *Heading    `json:"tasks_heading,omitempty"` // nil when there is no Tasks section
+	TasksSpan    Span        `json:"-"`                       // Tasks heading start .. end of the section; zero when none
+	Tasks        []Task      `json:"tasks"`
+	Newline      string      `json:"newline"` // "\n", "\r\n" or "\r" (the document's first line ending; "\n" if none)
 
 	// text is Source with every lone "\r" (a line ending in CommonMark,
 	// but not to goldmark) read as "\n"; the structure is read from it.

@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,9 +54,9 @@ const (
 //	var e *taskdoc.Error
 //	if errors.As(err, &e) && e.Code == taskdoc.CodeTaskNotFound { ... }
 type Error struct {
-	Code Code   // stable code, always set
-	Path string // document path as the caller gave it, if any
-	Slug string // task slug, if any
+	Code Code   `json:"code"`           // stable code, always set
+	Path string `json:"path,omitempty"` // document path as the caller gave it, if any
+	Slug string `json:"slug,omitempty"` // task slug, if any
 	// Line and Column (1-based; 0 when unknown) locate the error in a
 	// document, Offset is the byte offset of that place (meaningful when
 	// Line > 0) and Excerpt the line there, trimmed, in at most about 60
@@ -64,13 +65,29 @@ type Error struct {
 	// (INVALID_TASK, EDIT_CHANGED_OUTSIDE) points into the document as the
 	// edit would have written it, which it does not return: its lines
 	// before the edited task are those of Document.Source.
-	Line, Column int
-	Offset       int
-	Excerpt      string
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Offset  int    `json:"-"`
+	Excerpt string `json:"excerpt,omitempty"`
 	// Available lists the task slugs that do exist, for TASK_NOT_FOUND.
-	Available []string
-	Msg       string // lower-case human message without the code
-	Err       error  // wrapped cause, may be nil
+	Available []string `json:"available,omitempty"`
+	// Current is, for a CONFLICT about a version (Edit.IfVersion,
+	// Removal.IfVersion, workspace UpdateIf), the version the task or file
+	// has now: read it again, or retry with it knowingly. "" when the file
+	// does not exist, and for other errors.
+	Current string `json:"current,omitempty"`
+	Msg     string `json:"-"` // lower-case human message without the code; see Error
+	Err     error  `json:"-"` // wrapped cause, may be nil
+}
+
+// MarshalJSON writes the error's fields with its whole message (Error) as
+// "message", so that a JSON reader sees what a Go caller prints.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	type fields Error // without the method, so that it does not recurse
+	return json.Marshal(struct {
+		*fields
+		Message string `json:"message"`
+	}{(*fields)(e), e.Error()})
 }
 
 // Error returns the message: it starts lower-case and names the path and

@@ -53,17 +53,18 @@ type Needed struct {
 	// ID names the request: a lower-case word (letters, digits, '_', '-';
 	// at most 64) that makes Ask a retry; "" is "cl_" and 12 random hex
 	// digits.
-	ID        string
-	BlockedAt string     // one line: the step the worker is blocked at
-	Reason    string     // Markdown text: why it cannot decide alone
-	Questions []Question // at least one
+	ID        string     `json:"id,omitempty"`
+	BlockedAt string     `json:"blocked_at,omitempty"` // one line: the step the worker is blocked at
+	Reason    string     `json:"reason,omitempty"`     // Markdown text: why it cannot decide alone
+	Questions []Question `json:"questions"`            // at least one
 	// WorkContinues tells the parent the worker has other work it can do
 	// meanwhile; ParallelWork lists it (one line each).
-	WorkContinues bool
-	ParallelWork  []string
+	WorkContinues bool     `json:"work_continues"`
+	ParallelWork  []string `json:"parallel_work_available,omitempty"`
 	// PollDuration is recorded as the brief poll the worker will wait
-	// (checkpoint_info.brief_poll_duration); 0 is DefaultPollDuration.
-	PollDuration time.Duration
+	// (checkpoint_info.brief_poll_duration); 0 is DefaultPollDuration. In
+	// JSON it is in nanoseconds, as encoding/json writes a time.Duration.
+	PollDuration time.Duration `json:"poll_duration_ns,omitempty"`
 }
 
 // CheckpointInfo is a request's checkpoint_info: how the worker waits.
@@ -140,10 +141,10 @@ type PollOptions struct {
 // Suspended is a suspended worker whose answer has arrived: the parent
 // resumes it (ResumePrompt).
 type Suspended struct {
-	Worker        string
-	Checkpoint    checkpoint.WorkerCheckpoint // its current checkpoint, waiting for the request
-	Clarification Clarification
-	Answer        Answer
+	Worker        string                      `json:"worker"`
+	Checkpoint    checkpoint.WorkerCheckpoint `json:"checkpoint"` // its current checkpoint, waiting for the request (seed 004's JSON form)
+	Clarification Clarification               `json:"clarification"`
+	Answer        Answer                      `json:"answer"`
 }
 
 // Clarifications gives workers and their parents the clarification

@@ -29,12 +29,12 @@ const (
 
 // Pivot is what an orchestrator asks of a worker.
 type Pivot struct {
-	Mode    checkpoint.PivotMode // graceful ("" too), immediate or hard
-	Reason  string               // why; one line
-	NewTask string               // optional: a task address (claimed for the worker) or free text
+	Mode    checkpoint.PivotMode `json:"mode,omitempty"`     // graceful ("" too), immediate or hard
+	Reason  string               `json:"reason"`             // why; one line
+	NewTask string               `json:"new_task,omitempty"` // optional: a task address (claimed for the worker) or free text
 	// Task is the task the worker is pivoted from; "" takes the current
 	// task of the worker's last heartbeat.
-	Task string
+	Task string `json:"task,omitempty"`
 }
 
 // Request is a pivot request as recorded in the worker's pivot.json.

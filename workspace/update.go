@@ -42,7 +42,7 @@ func (w *Workspace) update(ctx context.Context, name string, want *Version, fn f
 		exists := current != nil
 		if want != nil {
 			if have := versionOrEmpty(current, exists); have != *want {
-				return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name,
+				return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name, Current: string(have),
 					Msg: fmt.Sprintf("%s changed since it was read (version %s, now %s)", name, orNone(*want), orNone(have))}
 			}
 		}
