@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"encoding/hex"
+	"fmt"
 	"hash/crc64"
 )
 
@@ -19,4 +20,16 @@ func versionOf(text []byte) string {
 		b[i] = byte(sum >> (56 - 8*i))
 	}
 	return hex.EncodeToString(b[:])
+}
+
+// CheckVersion is nil when want is "" or the task's Version. Otherwise the
+// task changed since the caller read it at version want: CONFLICT, with
+// the version it has now in Error.Current so the caller can read it again
+// and retry. path names the document in the error.
+func (t *Task) CheckVersion(path, want string) error {
+	if want == "" || want == t.Version {
+		return nil
+	}
+	return &Error{Code: CodeConflict, Path: path, Slug: t.Slug, Current: t.Version,
+		Msg: fmt.Sprintf("task %q in %s changed since it was read (version %s, now %s): read it again", t.Slug, path, want, t.Version)}
 }

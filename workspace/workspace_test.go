@@ -166,6 +166,7 @@ func TestUpdateIf(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, taskdoc.CodeConflict, e.Code)
 	assert.Equal(t, "docs/a.md", e.Path)
+	assert.Equal(t, string(v2), e.Current, "the conflict names the version the file has now")
 	assert.False(t, called, "fn must not run on a stale version")
 	data, err := os.ReadFile(p)
 	require.NoError(t, err)
@@ -176,6 +177,8 @@ func TestUpdateIf(t *testing.T) {
 
 	_, err = ws.UpdateIf(ctx, "docs/missing.md", v2, replace("# X\n"))
 	assert.ErrorIs(t, err, taskdoc.ErrConflict, "a version for a file that does not exist")
+	require.ErrorAs(t, err, &e)
+	assert.Empty(t, e.Current, "no version: the file does not exist")
 	assert.NoFileExists(t, filepath.Join(dir, "docs", "missing.md"))
 }
 

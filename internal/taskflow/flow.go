@@ -59,9 +59,8 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	if err != nil {
 		return nil, nil, f.At(err, slug)
 	}
-	if e.IfVersion != "" && e.IfVersion != before.Version {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: f.Path, Slug: slug,
-			Msg: fmt.Sprintf("task %q in %s changed since it was read (version %s, now %s): read it again", slug, f.Path, e.IfVersion, before.Version)}
+	if err := before.CheckVersion(f.Path, e.IfVersion); err != nil {
+		return nil, nil, err
 	}
 	nd, after, err := doc.EditTask(slug, e)
 	if err != nil {

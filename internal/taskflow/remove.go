@@ -27,9 +27,8 @@ func (f Flow) Remove(doc *taskdoc.Document, slug string, r taskdoc.Removal) (*ta
 	if err != nil {
 		return nil, nil, f.At(err, slug)
 	}
-	if r.IfVersion != "" && r.IfVersion != task.Version {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: f.Path, Slug: slug,
-			Msg: fmt.Sprintf("task %q in %s changed since it was read (version %s, now %s): read it again", slug, f.Path, r.IfVersion, task.Version)}
+	if err := task.CheckVersion(f.Path, r.IfVersion); err != nil {
+		return nil, nil, err
 	}
 	if deps := f.dependents(doc, slug); len(deps) > 0 {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
