@@ -13,10 +13,10 @@ import (
 // a Complete: the names are snake_case and no byte offset appears.
 func TestStartedJSON(t *testing.T) {
 	tasks, _ := setup(t, map[string]string{
-		"docs/api/auth.md": "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n- Workflow: tdd\n\nSee @/specs/jwt.md.\n",
-		"docs/specs/jwt.md": "# JWT\n\nUses @/specs/keys.md.\n",
+		"docs/api/auth.md":   "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n- Workflow: tdd\n\nSee @/specs/jwt.md.\n",
+		"docs/specs/jwt.md":  "# JWT\n\nUses @/specs/keys.md.\n",
 		"docs/specs/keys.md": "# Keys\n",
-		"workflows/tdd.md":  "---\ndescription: tests first\n---\n# TDD\n",
+		"workflows/tdd.md":   "---\ndescription: tests first\n---\n# TDD\n",
 	})
 	ctx := context.Background()
 	started, err := tasks.Start(ctx, "/api/auth.md#sign")
