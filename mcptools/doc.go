@@ -15,7 +15,8 @@
 // GroupSubagent and GroupCoordinator (the two task systems), GroupAgents
 // and GroupPlans (the agent protocol of seed 002), GroupPivots,
 // GroupCheckpoints (worker checkpoints), GroupResume and
-// GroupClarifications (seeds 000 and 004). WithClock sets the one clock of
+// GroupClarifications (seeds 000 and 004), and GroupQueries (questions
+// across the workspace, and the operations agents missed). WithClock sets the one clock of
 // every tool, WithShutdown the context whose end cancels the calls in
 // flight.
 //
@@ -92,6 +93,19 @@
 //	clarification_check  id, worker_id; or nothing: every open request and answered worker
 //	clarification_respond worker_id, id, responses [{question_id, answer}], resume_signal
 //	                     (default true), resume_method, resume_instructions
+//
+// and the tools of queries across the workspace and of the operations
+// that agents otherwise do by rewriting a task (see package query and
+// package archive):
+//
+//	documents_list       (none): documents with their task counts per status
+//	tasks_find           status [...], document (or folder/), workflow, holder, depends_on, fields, text, limit
+//	workflows_list       (none): the workflow prompts of workflows/
+//	task_remove          task (/doc.md#slug or /coordinator/active.md#slug), force, if_version
+//	task_set_status      task, status (block, unblock, reopen, fail: no completed), reason
+//	document_archive     document (to /archived/docs/...)
+//	archives_list        (none): archived documents and coordinator lists
+//	archive_read         name
 //
 // # Results and errors
 //

@@ -48,11 +48,15 @@ const (
 	// GroupClarifications: clarification_ask, clarification_check,
 	// clarification_respond.
 	GroupClarifications Group = "clarifications"
+	// GroupQueries: documents_list, tasks_find, workflows_list,
+	// task_remove, task_set_status, document_archive, archives_list,
+	// archive_read.
+	GroupQueries Group = "queries"
 )
 
 // allGroups is every group, in the order Register adds them.
 var allGroups = []Group{GroupSubagent, GroupCoordinator, GroupAgents, GroupPlans,
-	GroupPivots, GroupCheckpoints, GroupResume, GroupClarifications}
+	GroupPivots, GroupCheckpoints, GroupResume, GroupClarifications, GroupQueries}
 
 // Option changes what Register adds and how its tools behave.
 type Option func(*config)
@@ -210,6 +214,8 @@ func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
 			err = addResumeTools(ts, pivots)
 		case GroupClarifications:
 			err = addClarificationTools(ts, clarifications)
+		case GroupQueries:
+			err = addQueryTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("mcptools: group %s: %w", g, err)

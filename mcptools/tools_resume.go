@@ -359,9 +359,11 @@ func toItemChanges(in []checkpoint.ItemChange) []ItemChange {
 	return out
 }
 
-func nonNil(s []string) []string {
+// nonNil is s, or an empty slice for nil, so that a list is [] in JSON
+// rather than null.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

@@ -61,6 +61,8 @@ func TestAnnotations(t *testing.T) {
 		"checkpoint_save": "i", "checkpoint_get": "r", "checkpoint_diff": "r",
 		"resume_queue": "r", "resume_brief": "i",
 		"clarification_ask": "-", "clarification_check": "r", "clarification_respond": "i",
+		"documents_list": "r", "tasks_find": "r", "workflows_list": "r", "task_remove": "di",
+		"task_set_status": "di", "document_archive": "di", "archives_list": "r", "archive_read": "r",
 	}
 	server, err := NewServer(openWorkspace(t))
 	require.NoError(t, err)
@@ -125,7 +127,7 @@ func TestEnums(t *testing.T) {
 				values = p.Items.Enum
 			}
 			assert.NotEmpty(t, values, "%s has no enum", path)
-			if name == "status" && slices.Contains([]string{"subagent_task", "coordinator_task", "workflow_list", "task_update_status"}, tool.Name) {
+			if name == "status" && slices.Contains([]string{"subagent_task", "coordinator_task", "workflow_list", "task_update_status", "tasks_find"}, tool.Name) {
 				assert.Equal(t, values, taskStatuses, path)
 				assert.Len(t, values, len(taskdoc.Statuses), path)
 			}

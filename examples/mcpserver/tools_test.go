@@ -17,7 +17,8 @@ import (
 // as that server takes it), plus the optional document of the coordinator's
 // start and complete and the slugs lists, and the fifteen tools of the agent
 // protocol with the seed's parameter names, the seven of pivots, worker
-// checkpoints and resumption, the three of clarifications, and an output schema for each.
+// checkpoints and resumption, the three of clarifications, the eight of
+// queries, and an output schema for each.
 func TestToolList(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	list, err := c.session.ListTools(context.Background(), nil)
@@ -63,6 +64,15 @@ func TestToolList(t *testing.T) {
 			"task_id", "wait_seconds", "work_continues"}, []string{"questions"}},
 		"clarification_check":   {[]string{"id", "worker_id"}, nil},
 		"clarification_respond": {[]string{"id", "responses", "resume_instructions", "resume_method", "resume_signal", "worker_id"}, []string{"id", "responses", "worker_id"}},
+		// Queries across the workspace, and the operations agents missed.
+		"documents_list":   {nil, nil},
+		"tasks_find":       {[]string{"depends_on", "document", "fields", "holder", "limit", "status", "text", "workflow"}, nil},
+		"workflows_list":   {nil, nil},
+		"task_remove":      {[]string{"force", "if_version", "task"}, []string{"task"}},
+		"task_set_status":  {[]string{"reason", "status", "task"}, []string{"status", "task"}},
+		"document_archive": {[]string{"document"}, []string{"document"}},
+		"archives_list":    {nil, nil},
+		"archive_read":     {[]string{"name"}, []string{"name"}},
 	}
 	got := map[string]input{}
 	for _, tool := range list.Tools {
