@@ -42,6 +42,9 @@ type Context struct {
 // error naming the workflow or reference (see the package doc). A
 // Main-Workflow and a Workflow of the same name are read once.
 func Load(ctx context.Context, ws *workspace.Workspace, req Request) (*Context, error) {
+	if err := ws.Check(); err != nil {
+		return nil, err
+	}
 	in := req.inputs()
 	c := &Context{}
 	var err error

@@ -39,6 +39,9 @@ type LoadedDocument struct {
 // by raw text in missing, once each, in the order met. Any other failure is
 // returned as an error naming the reference; see the package doc.
 func LoadReferences(ctx context.Context, ws *workspace.Workspace, refs []taskdoc.Reference, depth int) (docs []LoadedDocument, missing []string, err error) {
+	if err := ws.Check(); err != nil {
+		return nil, nil, err
+	}
 	l := loader{ws: ws, ctx: ctx, seen: map[string]bool{}, cache: map[string]parsed{}}
 	level := l.next(nil, refs)
 	for d := 1; d <= depth && len(level) > 0; d++ {

@@ -45,6 +45,7 @@ const (
 	CodeFileTooLarge Code = "FILE_TOO_LARGE"
 	CodeConflict     Code = "CONFLICT"
 	CodeIO           Code = "IO_ERROR"
+	CodeNotOpen      Code = "WORKSPACE_NOT_OPEN" // a nil or zero workspace, not made by workspace.Open
 )
 
 // Error is the one error type of the library. Match a kind of failure with
@@ -231,6 +232,7 @@ var (
 	ErrSymlink              = &Error{Code: CodeSymlink}
 	ErrFileTooLarge         = &Error{Code: CodeFileTooLarge}
 	ErrConflict             = &Error{Code: CodeConflict}
+	ErrNotOpen              = &Error{Code: CodeNotOpen}
 	ErrIO                   = &Error{Code: CodeIO}
 )
 

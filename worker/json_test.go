@@ -48,7 +48,7 @@ func TestJSONNames(t *testing.T) {
 			"answer":{"request_id":"q1","agent_id":"w1","timestamp":"2026-11-22T09:30:00Z","responses":[{"question_id":"Q1","answer":"EC"}],
 				"resume_signal":true,"resume_instructions":{"use_task_resume":false}}}`},
 		{"resumed", worker.Resumed{Claim: plan.ClaimResult{Success: true},
-			Task: taskdoc.Task{Title: "X", Slug: "x", Level: 3, Status: taskdoc.StatusInProgress, Line: 4, Span: taskdoc.Span{End: 9}, Version: "v"},
+			Task:  taskdoc.Task{Title: "X", Slug: "x", Level: 3, Status: taskdoc.StatusInProgress, Line: 4, Span: taskdoc.Span{End: 9}, Version: "v"},
 			Brief: "go"},
 			`{"claim":{"success":true},"task":{"title":"X","slug":"x","level":3,"status":"in_progress","line":4,"version":"v"},"brief":"go"}`},
 	}

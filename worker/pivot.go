@@ -187,6 +187,9 @@ func (p *Pivots) checkTask(ctx context.Context, task string) error {
 // RequestAll asks several workers to pivot (the seed's pivot chains), in
 // order, and stops at the first error.
 func (p *Pivots) RequestAll(ctx context.Context, pivots map[string]Pivot) ([]Request, error) {
+	if err := p.ws.Check(); err != nil {
+		return nil, err
+	}
 	out := make([]Request, 0, len(pivots))
 	for _, worker := range sortedKeys(pivots) {
 		r, err := p.Request(ctx, worker, pivots[worker])

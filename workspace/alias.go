@@ -102,6 +102,9 @@ func reserved(name string) bool {
 // "docs/Auth.md" where case is ignored, share that state as they share the
 // file. A name that is not valid is OUTSIDE_ROOT, as for every operation.
 func (w *Workspace) Canonical(name string) (string, error) {
+	if err := w.Check(); err != nil {
+		return "", err
+	}
 	if err := checkName(name); err != nil {
 		return "", err
 	}

@@ -41,6 +41,9 @@ const maxAside = 10000
 // things as they were; after an edit the copy stays, holding the version
 // before it.
 func (tx *Tx) MoveAside(name string, data []byte, base string) (string, error) {
+	if err := tx.check(name, true); err != nil {
+		return "", err
+	}
 	dest, created, err := tx.asideCopy(name, base, data)
 	if err != nil {
 		return "", err

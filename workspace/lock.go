@@ -249,6 +249,9 @@ func (w *Workspace) lockRoot() *os.Root {
 // writes leaves the first done and the second not. Order them so that such a
 // state is safe (write the copy before removing the original).
 func (w *Workspace) Lock(ctx context.Context, names []string, fn func(tx *Tx) error) (err error) {
+	if err := w.Check(); err != nil {
+		return err
+	}
 	names = slices.Clone(names)
 	slices.Sort(names)
 	names = slices.Compact(names)

@@ -127,6 +127,9 @@ func (w *Workspace) removeStale(name string, cutoff time.Time) (bool, error) {
 // once. It takes no lock. It stops at the first file it cannot examine or
 // remove, and checks ctx before every file.
 func (w *Workspace) Sweep(ctx context.Context, dir string) (removed int, err error) {
+	if err := w.Check(); err != nil {
+		return 0, err
+	}
 	if err := ctxErr(ctx, dir); err != nil {
 		return 0, err
 	}

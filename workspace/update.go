@@ -33,6 +33,9 @@ func (w *Workspace) UpdateIf(ctx context.Context, name string, want Version, fn 
 }
 
 func (w *Workspace) update(ctx context.Context, name string, want *Version, fn func([]byte, bool) ([]byte, error)) (Version, error) {
+	if err := w.Check(); err != nil {
+		return "", err
+	}
 	var version Version
 	err := w.Lock(ctx, []string{name}, func(tx *Tx) error {
 		current, info, err := w.read(name)
@@ -92,6 +95,9 @@ type Tx struct {
 func (tx *Tx) close() { tx.closed.Store(true) }
 
 func (tx *Tx) check(name string, writing bool) error {
+	if tx == nil || tx.w == nil {
+		return (*Workspace)(nil).Check() // a Tx that Lock did not make
+	}
 	if tx.closed.Load() {
 		return &taskdoc.Error{Code: taskdoc.CodeIO, Path: name,
 			Msg: fmt.Sprintf("%s: the transaction has ended", name)}

@@ -29,6 +29,9 @@ import (
 // fs.SkipAll, which ends the walk without an error. It checks ctx before
 // every file.
 func (w *Workspace) Walk(ctx context.Context, dir string, fn func(name string, doc *taskdoc.Document, err error) error) error {
+	if err := w.Check(); err != nil {
+		return err
+	}
 	if err := ctxErr(ctx, dir); err != nil {
 		return err
 	}

@@ -89,9 +89,25 @@ func Open(root string, opts ...Option) (*Workspace, error) {
 	return &Workspace{root: r, abs: abs, lockKey: key, opts: o, now: time.Now}, nil
 }
 
+// Check is nil for a workspace made by Open. A nil *Workspace, or a zero
+// Workspace{}, is WORKSPACE_NOT_OPEN (taskdoc.ErrNotOpen): every method
+// returns that error before it does anything, and so does every call of
+// the packages built on a workspace (subagent.New(nil), plan.New(nil),
+// ...), instead of a nil dereference.
+func (w *Workspace) Check() error {
+	if w == nil || w.root == nil {
+		return &taskdoc.Error{Code: taskdoc.CodeNotOpen,
+			Msg: "the workspace is not open: make it with workspace.Open"}
+	}
+	return nil
+}
+
 // Close releases the workspace's directory handle. Operations after Close
 // fail.
 func (w *Workspace) Close() error {
+	if err := w.Check(); err != nil {
+		return err
+	}
 	w.lockDirMu.Lock()
 	if w.lockDir != nil {
 		w.lockDir.Close()
@@ -106,8 +122,14 @@ func (w *Workspace) Close() error {
 	return nil
 }
 
-// Root returns the absolute path of the workspace's root directory.
-func (w *Workspace) Root() string { return w.abs }
+// Root returns the absolute path of the workspace's root directory; ""
+// when it is not open (see Check).
+func (w *Workspace) Root() string {
+	if w == nil {
+		return ""
+	}
+	return w.abs
+}
 
 // Version identifies the content of a file: the first 128 bits of its
 // SHA-256, in hexadecimal (32 characters). It depends on the bytes only, so
@@ -137,6 +159,9 @@ func (w *Workspace) ReadIfExists(ctx context.Context, name string) ([]byte, erro
 // that is not UTF-8 is INVALID_UTF8. Read takes no lock: atomic replacement
 // means it always sees one complete version.
 func (w *Workspace) Read(ctx context.Context, name string) ([]byte, Version, error) {
+	if err := w.Check(); err != nil {
+		return nil, "", err
+	}
 	if err := ctxErr(ctx, name); err != nil {
 		return nil, "", err
 	}
@@ -157,6 +182,9 @@ func (w *Workspace) Read(ctx context.Context, name string) ([]byte, Version, err
 // SYMLINK_REFUSED rather than false, so that a caller never creates a file
 // beside a link it did not notice.
 func (w *Workspace) Exists(ctx context.Context, name string) (bool, error) {
+	if err := w.Check(); err != nil {
+		return false, err
+	}
 	if err := ctxErr(ctx, name); err != nil {
 		return false, err
 	}
@@ -288,6 +316,9 @@ func (w *Workspace) readSame(name string, info fs.FileInfo) ([]byte, bool, error
 // links. A directory that does not exist yet has no files: the layout is
 // created lazily, so that is not an error.
 func (w *Workspace) List(ctx context.Context, dir string) ([]string, error) {
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
 	if err := ctxErr(ctx, dir); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ var layers = map[string][]string{
 	"internal/parsecount": nil,
 	"internal/hooks":      nil,
 	"internal/watch":      nil,
+	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
 	"taskdoc":             {"internal/parsecount"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
