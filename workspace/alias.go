@@ -22,19 +22,21 @@ import (
 // run at once and one would be lost. Where case matters, two files whose
 // names differ only in case merely share a lock. Sorting the keys keeps the
 // lock order the same for every spelling, so callers still cannot
-// deadlock.
-func (w *Workspace) lockNames(names []string) ([]string, error) {
-	keys := make([]string, 0, len(names))
+// deadlock. byKey gives, for each key, the names of names that take it.
+func (w *Workspace) lockNames(names []string) (keys []string, byKey map[string][]string, err error) {
+	keys = make([]string, 0, len(names))
+	byKey = make(map[string][]string, len(names))
 	for _, name := range names {
 		key := strings.ToLower(w.resolvedName(name))
 		if reserved(key) {
-			return nil, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
+			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
 				Msg: fmt.Sprintf("path %q is refused: it leads into %s, which holds lock files", name, lockDir)}
 		}
 		keys = append(keys, key)
+		byKey[key] = append(byKey[key], name)
 	}
 	slices.Sort(keys)
-	return slices.Compact(keys), nil
+	return slices.Compact(keys), byKey, nil
 }
 
 // resolvedName returns name with the symbolic links in its directory
@@ -92,7 +94,7 @@ func (w *Workspace) linkedDir(dir string) bool {
 // case: where case is ignored, ".TASKMD/locks" is that directory too.
 func reserved(name string) bool {
 	name = strings.ToLower(name)
-	return name == ".taskmd" || name == lockDir || strings.HasPrefix(name, lockDir+"/")
+	return name == StateDir || name == lockDir || strings.HasPrefix(name, lockDir+"/")
 }
 
 // Canonical returns the name that every spelling of the file name shares:

@@ -88,6 +88,8 @@ func helper(t testing.TB, role, root string, worker, count, workers, pad int) *e
 //   - loop: increments forever, printing "ok" after each, until killed.
 //   - read: read and check the document until a file "stop" appears; print
 //     the number of reads.
+//   - flip: COUNT critical sections on a file that comes and goes; see
+//     runFlip.
 //   - bench, bench-floor: see runBenchHelper.
 func TestHelperProcess(t *testing.T) {
 	role := os.Getenv(helperEnv)
@@ -145,6 +147,8 @@ func runHelper(ws *Workspace, role string, worker, count, workers, pad int) erro
 			}
 			reads++
 		}
+	case "flip":
+		return runFlip(ws, count)
 	case "bench", "bench-floor":
 		return runBenchHelper(ws, role, worker, count)
 	default:

@@ -18,7 +18,7 @@ import (
 // lockDir holds one lock file per locked name. It is library state, so
 // callers may not read or write inside it: replacing a lock file would
 // silently break mutual exclusion.
-const lockDir = ".taskmd/locks"
+const lockDir = StateDir + "/locks"
 
 // Temporary files are named ".tmp-<target>-<random>": a fixed 38 bytes
 // whatever the target's name, so that any name legal on the file system

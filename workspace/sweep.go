@@ -150,7 +150,7 @@ func (w *Workspace) Sweep(ctx context.Context, dir string) (removed int, err err
 			return err
 		}
 		if d.IsDir() {
-			if reserved(name) && strings.ToLower(name) != ".taskmd" {
+			if reserved(name) && strings.ToLower(name) != StateDir {
 				return fs.SkipDir
 			}
 			return nil
