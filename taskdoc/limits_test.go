@@ -69,9 +69,9 @@ func TestLimitsRefusePathologicalDocuments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
-			doc, err := taskdoc.Parse([]byte(tt.src))
-			elapsed := time.Since(start)
+			var doc *taskdoc.Document
+			var err error
+			elapsed := fastest(func() { doc, err = taskdoc.Parse([]byte(tt.src)) })
 			if tt.line == 0 {
 				require.NoError(t, err)
 				require.Len(t, doc.Tasks, 1)
@@ -99,9 +99,8 @@ func TestHeadingMarkupLimit(t *testing.T) {
 
 	for _, n := range []int{taskdoc.MaxHeadingMarkup + 2, 100000} {
 		src := headingMarkup(n)
-		start := time.Now()
-		doc := mustParse(t, []byte(src))
-		elapsed := time.Since(start)
+		var doc *taskdoc.Document
+		elapsed := fastest(func() { doc = mustParse(t, []byte(src)) })
 		require.Len(t, doc.Headings, 1)
 		assert.Equal(t, strings.TrimSpace(src[3:]), doc.Headings[0].Text, "read as plain text")
 		assert.Equal(t, taskdoc.Slug(doc.Headings[0].Text), doc.Headings[0].Slug)
@@ -163,4 +162,17 @@ func TestEditsRespectLimits(t *testing.T) {
 			assert.Positive(t, e.Line, "%v", err)
 		})
 	}
+}
+
+// fastest runs fn three times and returns the shortest run: a time limit
+// meant to catch a quadratic parse must not fail because the machine was
+// busy with other tests for one run.
+func fastest(fn func()) time.Duration {
+	best := time.Duration(1<<63 - 1)
+	for range 3 {
+		start := time.Now()
+		fn()
+		best = min(best, time.Since(start))
+	}
+	return best
 }
