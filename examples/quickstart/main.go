@@ -11,10 +11,12 @@
 //
 //	go run ./examples/quickstart [-root DIR]
 //
-// Without -root it works in a temporary directory and removes it at the end;
-// with -root it uses DIR (created if needed, which must be empty) and keeps
-// it. It exits with status 1 if any step fails or returns something
-// unexpected.
+// Without -root it works in a temporary directory, says so on its first
+// line, and removes it at the end (the files are printed before); with
+// -root it uses DIR (created if needed, which must be empty) and keeps it,
+// to be looked at or used with other tools afterwards. One step is refused
+// on purpose (a subagent start without #slug) and printed as expected. It
+// exits with status 1 if any step fails or returns something unexpected.
 package main
 
 import (
@@ -48,11 +50,26 @@ func run(ctx context.Context, root string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(tmp)
-		root = tmp
-	} else if err := emptyDir(root); err != nil {
+		fmt.Fprintf(out, "workspace %s (a temporary folder, removed at the end; -root DIR keeps the workspace)\n", tmp)
+		err = scenarios(ctx, tmp, out)
+		if rerr := os.RemoveAll(tmp); err == nil {
+			err = rerr
+		}
+		if err == nil {
+			fmt.Fprintf(out, "\nremoved the temporary workspace %s; run with -root DIR to keep one\n", tmp)
+		}
 		return err
 	}
+	if err := emptyDir(root); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "workspace %s (kept after the run)\n", root)
+	return scenarios(ctx, root, out)
+}
+
+// scenarios writes the starting files into root, runs both scenarios and
+// prints the files.
+func scenarios(ctx context.Context, root string, out io.Writer) error {
 	if err := writeFiles(root, startingFiles); err != nil {
 		return err
 	}
@@ -61,7 +78,6 @@ func run(ctx context.Context, root string, out io.Writer) error {
 		return err
 	}
 	defer ws.Close()
-	fmt.Fprintf(out, "workspace %s\n", root)
 	if err := coordinatorScenario(ctx, ws, out); err != nil {
 		return fmt.Errorf("scenario 1 (coordinator): %w", err)
 	}

@@ -51,8 +51,12 @@ func TestQuickstartKeepsRoot(t *testing.T) {
 		strings.Index(text, "start /api/authentication.md#add-token-validation"), "ad-hoc order")
 	assert.Contains(t, text, "reference /specs/jwt-spec.md")
 	assert.Contains(t, text, "reference /specs/security-requirements.md#token-lifetime")
+	assert.Contains(t, text, "start /api/authentication.md without #slug: refused, as expected (SUBAGENT_REQUIRES_SLUG: ",
+		"the one refused step says it is expected")
 
-	// The final files are printed.
+	// The workspace is said to be kept, and the final files are printed.
+	assert.True(t, strings.HasPrefix(text, "workspace "+root+" (kept after the run)\n"), text)
+	assert.NotContains(t, text, "temporary")
 	assert.Contains(t, text, "--- docs/api/authentication.md\n# Authentication\n")
 	assert.NotContains(t, text, ".taskmd")
 
@@ -67,9 +71,12 @@ func TestQuickstartTemporaryRoot(t *testing.T) {
 	out, err := exec.Command(bin).CombinedOutput()
 	require.NoError(t, err, "exit status; output:\n%s", out)
 	first, _, _ := strings.Cut(string(out), "\n")
-	root, ok := strings.CutPrefix(first, "workspace ")
-	require.True(t, ok, first)
+	root, ok := strings.CutSuffix(strings.TrimPrefix(first, "workspace "),
+		" (a temporary folder, removed at the end; -root DIR keeps the workspace)")
+	require.True(t, ok, "the first line says the folder is temporary: %s", first)
 	assert.NoDirExists(t, root, "the temporary workspace is removed")
+	assert.True(t, strings.HasSuffix(string(out), "\nremoved the temporary workspace "+root+"; run with -root DIR to keep one\n"),
+		"the last line says it is gone: %s", out)
 }
 
 func parseFile(t *testing.T, name string) *taskdoc.Document {

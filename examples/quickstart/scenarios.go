@@ -86,11 +86,13 @@ func subagentScenario(ctx context.Context, ws *workspace.Workspace, out io.Write
 	}
 	fmt.Fprintf(out, "create: %d tasks in %s\n", len(created), doc)
 
+	// A subagent task is named by its address, document#slug: starting
+	// the document alone is refused, and the quickstart shows how.
 	_, err = tasks.Start(ctx, doc)
-	fmt.Fprintf(out, "start %s without #slug: %v\n", doc, err)
 	if err := check(errors.Is(err, taskdoc.ErrSubagentRequiresSlug), "got %v", err); err != nil {
 		return err
 	}
+	fmt.Fprintf(out, "start %s without #slug: refused, as expected (%s: %v)\n", doc, taskdoc.CodeOf(err), err)
 	order := []struct{ slug, note string }{
 		{"implement-jwt-signing", "JWT signing implemented using RS256 algorithm"},
 		{"handle-token-refresh", "Refresh endpoint rotates the refresh token on every use"},
