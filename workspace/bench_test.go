@@ -177,7 +177,8 @@ func BenchmarkWrite50KB(b *testing.B) {
 	reportBeside(b, floor, ours, "write-ns/op")
 }
 
-// BenchmarkLock is an uncontended lock and unlock of one name.
+// BenchmarkLock is an uncontended lock and unlock of one name, that of an
+// existing file and that of a missing one.
 func BenchmarkLock(b *testing.B) {
 	ws, dir := newWorkspace(b)
 	ctx := context.Background()
@@ -189,9 +190,17 @@ func BenchmarkLock(b *testing.B) {
 			require.NoError(b, f.Unlock())
 		}
 	})
+	writeFile(b, dir, benchName, []byte("# Bench\n"))
 	b.Run("workspace", func(b *testing.B) {
 		for b.Loop() {
 			require.NoError(b, ws.Lock(ctx, []string{benchName}, func(*Tx) error { return nil }))
+		}
+	})
+	// A name that does not exist: its lock file is made and removed again
+	// every time, so that none is left behind.
+	b.Run("workspace-missing", func(b *testing.B) {
+		for b.Loop() {
+			require.NoError(b, ws.Lock(ctx, []string{"docs/missing.md"}, func(*Tx) error { return nil }))
 		}
 	})
 }

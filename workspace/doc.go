@@ -13,7 +13,10 @@
 //	.taskmd/locks/*.lock     one lock file per existing name ever locked (never *.md)
 //
 // Nothing is created by Open; directories appear with the first file
-// written into them.
+// written into them. .taskmd/ (StateDir) holds the state of the library
+// and of the packages above it that is not content (locks, agents,
+// claims); it is never committed, and IgnoreState adds the line that
+// makes git ignore it to the root's .gitignore.
 //
 // # Names and confinement
 //
