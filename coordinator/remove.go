@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -15,9 +16,13 @@ import (
 //
 // The rules are those of subagent.Tasks.Remove: TASK_NOT_FOUND (also the
 // answer to a retry of a removal that succeeded), CONFLICT with
-// r.IfVersion, INVALID_TASK when other tasks depend on it, and, unless
-// r.Force, INVALID_TRANSITION for a task someone may be working on (in
-// progress, planning or paused, or held by an agent and not finished).
+// r.IfVersion, INVALID_TASK when other tasks of the list depend on it,
+// and, unless r.Force, INVALID_TASK when tasks of documents under docs/
+// depend on it ("Depends-On: /coordinator/active.md#slug") and
+// INVALID_TRANSITION for a task someone may be working on (in progress,
+// planning or paused, or held by an agent and not finished). The documents
+// under docs/ are read without their locks: a dependency written there
+// while Remove runs can slip through.
 // Nothing is written when it is refused. A list left without tasks stays,
 // empty; a list left with only finished tasks is archived by the next
 // operation of the List, as a finished list always is.
@@ -34,7 +39,9 @@ func (c *List) Remove(ctx context.Context, slug string, r taskdoc.Removal) (task
 		if len(s.doc.Tasks) > 0 && s.doc.Tasks[0].Slug == slug {
 			main = mainWorkflowName(s.doc)
 		}
-		nd, task, err := c.flow.Remove(s.doc, slug, r)
+		nd, task, err := c.flow.Remove(s.doc, slug, r, func() ([]string, error) {
+			return taskflow.Dependents(ctx, c.ws, taskdoc.Address{Path: Address, Slug: slug})
+		})
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -33,17 +35,17 @@ type Document struct {
 // taskdoc.AddressOfFile) is listed the same way. The call fails only when
 // ctx ends or the workspace cannot be walked.
 func Documents(ctx context.Context, ws *workspace.Workspace) ([]Document, error) {
-	return summarise(readAll(ctx, ws, taskdoc.FolderDocs, true))
+	return summarise(taskflow.ReadAll(ctx, ws, taskdoc.FolderDocs, coordinator.File))
 }
 
 // summarise is the Document of every source read.
-func summarise(srcs []source, err error) ([]Document, error) {
+func summarise(srcs []taskflow.Source, err error) ([]Document, error) {
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Document, len(srcs))
 	for i, s := range srcs {
-		out[i] = Summarise(s.file, s.doc, s.err)
+		out[i] = Summarise(s.File, s.Doc, s.Err)
 	}
 	return out, nil
 }
@@ -85,5 +87,5 @@ func Archived(ctx context.Context, ws *workspace.Workspace, dir string) ([]Docum
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: dir,
 			Msg: fmt.Sprintf("%q is not a folder of %s/", dir, taskdoc.FolderArchived)}
 	}
-	return summarise(readAll(ctx, ws, dir, false))
+	return summarise(taskflow.ReadAll(ctx, ws, dir))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -69,15 +70,15 @@ func Find(ctx context.Context, ws *workspace.Workspace, f Filter) ([]Match, erro
 	}
 	out := []Match{}
 	for _, s := range srcs {
-		if s.doc == nil || s.addr == "" || !m.inScope(s.addr) {
+		if s.Doc == nil || s.Address == "" {
 			continue
 		}
-		for i := range s.doc.Tasks {
-			t := &s.doc.Tasks[i]
-			if !m.match(s.addr, t) {
+		for i := range s.Doc.Tasks {
+			t := &s.Doc.Tasks[i]
+			if !m.match(s.File, t) {
 				continue
 			}
-			out = append(out, Match{Address: s.addr + "#" + t.Slug, Document: s.addr, Task: *t})
+			out = append(out, Match{Address: s.Address + "#" + t.Slug, Document: s.Address, Task: *t})
 			if len(out) == f.Limit {
 				return out, nil
 			}
@@ -89,8 +90,8 @@ func Find(ctx context.Context, ws *workspace.Workspace, f Filter) ([]Match, erro
 // matcher is a Filter checked and made ready to test tasks.
 type matcher struct {
 	statuses map[taskdoc.Status]bool
-	document string // one document's address path, or "" (see prefix)
-	prefix   string // a folder's address ending in "/", or ""
+	document string // one document's address path, or "" (see folder)
+	folder   string // the folder of a folder filter ("docs/api"), or ""
 	workflow string
 	holder   string
 	dep      taskdoc.Address // Path "" for none
@@ -148,7 +149,7 @@ func (m *matcher) scope(document string) error {
 			return &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: document,
 				Msg: fmt.Sprintf("document filter %q is not a folder address, like /api/", document)}
 		}
-		m.prefix = prefix
+		m.folder = taskflow.FolderOf(prefix)
 		return nil
 	}
 	a, err := taskdoc.ParseAddress(document)
@@ -163,36 +164,38 @@ func (m *matcher) scope(document string) error {
 	return nil
 }
 
-// read reads the documents in the filter's scope.
-func (m *matcher) read(ctx context.Context, ws *workspace.Workspace) ([]source, error) {
+// read reads the documents in the filter's scope. The folder filter
+// walks the one folder its address names, so every document found is in
+// scope whatever the case of a /coordinator/ or /archived/ prefix; and
+// the address of a single document is its file's (taskdoc.AddressOfFile),
+// so "/Coordinator/active.md" answers with /coordinator/active.md#slug
+// addresses, as every other call names them.
+func (m *matcher) read(ctx context.Context, ws *workspace.Workspace) ([]taskflow.Source, error) {
 	switch {
 	case m.document != "":
 		file := taskdoc.Address{Path: m.document}.File()
-		s, ok, err := readOne(ctx, ws, file)
+		s, ok, err := taskflow.ReadOne(ctx, ws, file)
 		switch {
 		case err != nil:
 			return nil, err
 		case !ok:
 			return nil, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: m.document,
 				Msg: fmt.Sprintf("document %s not found (no %s)", m.document, file)}
-		case s.err != nil:
-			return nil, taskflow.At(s.err, m.document, "")
+		case s.Err != nil:
+			return nil, taskflow.At(s.Err, m.document, "")
 		}
-		s.addr = m.document
-		return []source{s}, nil
-	case m.prefix != "":
-		return readAll(ctx, ws, folderOf(m.prefix), false)
+		if s.Address == "" {
+			s.Address = m.document
+		}
+		return []taskflow.Source{s}, nil
+	case m.folder != "":
+		return taskflow.ReadAll(ctx, ws, m.folder)
 	}
-	return readAll(ctx, ws, taskdoc.FolderDocs, true)
+	return taskflow.ReadAll(ctx, ws, taskdoc.FolderDocs, coordinator.File)
 }
 
-// inScope reports whether the document at addr is in the filter's folder.
-func (m *matcher) inScope(addr string) bool {
-	return m.prefix == "" || strings.HasPrefix(addr, m.prefix)
-}
-
-// match tests one task of the document at docPath.
-func (m *matcher) match(docPath string, t *taskdoc.Task) bool {
+// match tests one task of the document in file.
+func (m *matcher) match(file string, t *taskdoc.Task) bool {
 	if m.statuses != nil && !m.statuses[t.Status] {
 		return false
 	}
@@ -207,7 +210,7 @@ func (m *matcher) match(docPath string, t *taskdoc.Task) bool {
 			return false
 		}
 	}
-	if m.dep.Path != "" && !dependsOn(t, docPath, m.dep) {
+	if m.dep.Path != "" && !taskflow.DependsOn(t, file, m.dep) {
 		return false
 	}
 	return m.text == "" || containsFold(t.Title, m.text) || containsFold(t.Body, m.text)
@@ -216,22 +219,6 @@ func (m *matcher) match(docPath string, t *taskdoc.Task) bool {
 func hasValue(t *taskdoc.Task, key, want string) bool {
 	v, ok := t.Field(key)
 	return ok && strings.TrimSpace(v) == want
-}
-
-// dependsOn reports whether t, in the document at docPath, lists dep in its
-// Depends-On; "#slug" entries name tasks of docPath.
-func dependsOn(t *taskdoc.Task, docPath string, dep taskdoc.Address) bool {
-	deps, _ := t.Dependencies() // a field written badly by hand lists nothing
-	for _, d := range deps {
-		in := d.Document
-		if in == "" {
-			in = docPath
-		}
-		if d.Slug == dep.Slug && in == dep.Path {
-			return true
-		}
-	}
-	return false
 }
 
 // containsFold reports whether s holds lower, which is in lower case,

@@ -15,12 +15,20 @@ import (
 // Nothing is removed when the task does not exist (TASK_NOT_FOUND, also
 // the answer to a retry of a removal that succeeded), when it changed
 // since r.IfVersion (CONFLICT), when other tasks of the document depend on
-// it (INVALID_TASK naming them), or, unless r.Force, when someone may be
-// working on it (INVALID_TRANSITION): in progress, planning or paused, or
-// held by an agent (its Assignee) and not finished. Claims are kept by
-// package plan, which this package does not read: a held task is refused
-// whether or not its holder is still online, and Force is the person's
-// decision that it is not.
+// it (INVALID_TASK naming them, even with r.Force), or, unless r.Force,
+// when tasks of other documents depend on it by its address (INVALID_TASK
+// naming them: every document under docs/ and the coordinator list are
+// read for them) or someone may be working on it (INVALID_TRANSITION): in
+// progress, planning or paused, or held by an agent (its Assignee) and not
+// finished. Claims are kept by package plan, which this package does not
+// read: a held task is refused whether or not its holder is still online,
+// and Force is the person's decision that it is not.
+//
+// A Depends-On with an entry that is no task address still counts for the
+// entries that are. The other documents are read without their locks, so
+// the check is not atomic with the removal: a dependency written in
+// another document while Remove runs can slip through. Documents that
+// cannot be read or parsed are passed over.
 func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (taskdoc.Task, error) {
 	t, err := taskTarget(address)
 	if err != nil {
@@ -32,7 +40,9 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 		if err != nil {
 			return nil, err
 		}
-		nd, task, err := t.Flow().Remove(doc, t.Slug, r)
+		nd, task, err := t.Flow().Remove(doc, t.Slug, r, func() ([]string, error) {
+			return taskflow.Dependents(ctx, s.ws, taskdoc.Address{Path: t.Path, Slug: t.Slug})
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -16,13 +16,21 @@ import (
 //     that succeeded gets it, and changes nothing;
 //   - with r.IfVersion, a task that changed since is CONFLICT;
 //   - a task other tasks of the document depend on (Depends-On "#slug" or
-//     its own address) is INVALID_TASK naming them: removing it would
-//     leave them waiting for nothing, so their Depends-On changes first;
+//     an address of the document) is INVALID_TASK naming them: removing it
+//     would leave them waiting for nothing, and their next edit refused
+//     (CheckDependencies), so their Depends-On changes first, even with
+//     r.Force. A Depends-On with an entry that is no task address still
+//     names the tasks its other entries name (see DependsOn);
+//   - unless r.Force, a task that tasks of other documents depend on (by
+//     its full address) is INVALID_TASK naming them; elsewhere, called
+//     only when the checks before it passed, finds them (see Dependents).
+//     A dangling dependency on another document blocks none of its edits,
+//     so forcing is the caller's choice to leave it;
 //   - unless r.Force, a task someone may be working on is
 //     INVALID_TRANSITION: in progress, planning or paused, or held (an
 //     Assignee) while not completed, skipped or failed. Set its status
 //     first (pending, skipped), or force.
-func (f Flow) Remove(doc *taskdoc.Document, slug string, r taskdoc.Removal) (*taskdoc.Document, *taskdoc.Task, error) {
+func (f Flow) Remove(doc *taskdoc.Document, slug string, r taskdoc.Removal, elsewhere func() ([]string, error)) (*taskdoc.Document, *taskdoc.Task, error) {
 	task, err := doc.Task(slug)
 	if err != nil {
 		return nil, nil, f.At(err, slug)
@@ -34,6 +42,17 @@ func (f Flow) Remove(doc *taskdoc.Document, slug string, r taskdoc.Removal) (*ta
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot be removed: %s depend on it; change their %s first",
 				slug, f.Path, strings.Join(deps, ", "), taskdoc.KeyDependsOn)}
+	}
+	if elsewhere != nil && !r.Force {
+		deps, err := elsewhere()
+		if err != nil {
+			return nil, nil, f.At(err, slug)
+		}
+		if len(deps) > 0 {
+			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: slug,
+				Msg: fmt.Sprintf("task %q in %s cannot be removed: %s in other documents depend on it; change their %s first, or force the removal",
+					slug, f.Path, strings.Join(deps, ", "), taskdoc.KeyDependsOn)}
+		}
 	}
 	if why := busy(task); why != "" && !r.Force {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
@@ -65,17 +84,11 @@ func busy(task *taskdoc.Task) string {
 // names slug in f's document.
 func (f Flow) dependents(doc *taskdoc.Document, slug string) []string {
 	var out []string
+	self := taskdoc.Address{Path: f.Path, Slug: slug}
 	for i := range doc.Tasks {
 		t := &doc.Tasks[i]
-		if t.Slug == slug {
-			continue
-		}
-		deps, _ := t.Dependencies() // an unreadable field names nothing
-		for _, d := range deps {
-			if d.Slug == slug && (d.Document == "" || d.Document == f.Path) {
-				out = append(out, "#"+t.Slug)
-				break
-			}
+		if t.Slug != slug && DependsOn(t, self.File(), self) {
+			out = append(out, "#"+t.Slug)
 		}
 	}
 	return out
