@@ -19,8 +19,10 @@ import (
 // The moves are the status machine's (taskdoc.CheckMove): a reopen is
 // MoveReopen out of completed or skipped, MoveUpdate out of failed; every
 // other change is MoveUpdate. A move to the status the task has already is
-// a retry: nothing changes, unless a blocked or failed task is given a new
-// reason, which is recorded.
+// a retry: nothing is written, the reason is not kept and the Status field
+// keeps its spelling (a task without one gets none), unless a blocked or
+// failed task is given a new reason: then that reason, in its Blocked or
+// Error field, is the one change.
 func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, reason string) (*taskdoc.Document, *taskdoc.Task, error) {
 	status, err := taskdoc.ParseStatus(string(to))
 	if err != nil {
@@ -36,24 +38,22 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 	}
 	reason = taskdoc.FoldLine(reason)
 	from := task.Status
-	if status == from && (reason == "" || reason == reasonOf(task, status)) {
-		return doc, task, nil
+	if status == from {
+		return f.keepStatus(doc, task, reason)
 	}
 	move := taskdoc.MoveUpdate
 	if from.Final() {
 		move = taskdoc.MoveReopen
 	}
-	if status != from {
-		if err := taskdoc.CheckMove(move, from, status); err != nil {
-			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
-				Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, from, status)}
-		}
+	if err := taskdoc.CheckMove(move, from, status); err != nil {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, from, status)}
 	}
 	var drop []string
 	switch {
 	case from.Final() || from == taskdoc.StatusFailed:
 		drop = []string{taskdoc.KeyCompleted, taskdoc.KeyNote, taskdoc.KeyError}
-	case from == taskdoc.StatusBlocked && status != from:
+	case from == taskdoc.StatusBlocked:
 		drop = []string{taskdoc.KeyBlocked}
 	}
 	if status == taskdoc.StatusFailed {
@@ -77,6 +77,27 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 		return nil, nil, f.At(err, slug)
 	}
 	return nd, moved, nil
+}
+
+// keepStatus answers a move of task to the status it has: a retry, which
+// writes nothing (the Status field is not even respelled: " In_Progress "
+// stays), and drops the reason unless the task is blocked or failed and
+// the reason is new. That one reason is then recorded, in its Blocked or
+// Error field, and nothing else changes.
+func (f Flow) keepStatus(doc *taskdoc.Document, task *taskdoc.Task, reason string) (*taskdoc.Document, *taskdoc.Task, error) {
+	s := task.Status
+	if (s != taskdoc.StatusBlocked && s != taskdoc.StatusFailed) || reason == "" || reason == reasonOf(task, s) {
+		return doc, task, nil
+	}
+	key := taskdoc.KeyBlocked
+	if s == taskdoc.StatusFailed {
+		key = taskdoc.KeyError
+	}
+	nd, t, err := doc.SetField(task.Slug, key, reason)
+	if err != nil {
+		return nil, nil, f.At(err, task.Slug)
+	}
+	return nd, t, nil
 }
 
 // reasonOf is the reason recorded for a task in status s: its Blocked or
