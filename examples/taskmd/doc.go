@@ -10,10 +10,13 @@
 // after the command and between its arguments; "--" ends them. -C names the
 // workspace root (default "."). A task is named by its address,
 // "/api/auth.md#implement-jwt-signing" (docs/api/auth.md); a document by
-// "/api/auth.md"; a folder by "/api/". Subagent tasks are started and
-// completed by address; the coordinator list is worked through in order by
-// the "coordinator" subcommands (start and complete take no slug), while
-// show, status and rm also take "/coordinator/active.md#slug".
+// "/api/auth.md"; a folder by "/api/" ("api" and "api/" read the same).
+// Subagent tasks are started and completed by address; the coordinator
+// list is worked through in order by the "coordinator" subcommands (start
+// and complete take no slug), while show, status and rm also take
+// "/coordinator/active.md#slug" ("status ADDRESS completed --outcome O"
+// completes a coordinator task only when it is the one in progress, the
+// task coordinator complete would complete: INVALID_TRANSITION otherwise).
 //
 // Commands by group:
 //
@@ -60,6 +63,7 @@
 //	5 invalid input (INVALID_ADDRESS, UNKNOWN_STATUS, NOTE_REQUIRED, INVALID_TASK, ...)
 //	6 SUSPENDED
 //	7 NO_ACK
+//	130 interrupted by SIGINT (143 by SIGTERM), as a shell reports it: watch ends this way
 //
 // A command that fails changes no file (the library's guarantee).
 //

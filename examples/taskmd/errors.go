@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -81,10 +80,10 @@ type errorJSON struct {
 }
 
 // fail prints err on stderr ("taskmd: CODE: message", or one JSON object
-// with --json) and returns the exit status for it. An interrupt (the
-// context cancelled by SIGINT or SIGTERM) ends a command normally.
+// with --json) and returns the exit status for it. An interrupt never gets
+// here: run exits 128 + the signal's number.
 func (e *env) fail(err error) int {
-	if err == nil || (errors.Is(err, context.Canceled) && e.ctx.Err() != nil) {
+	if err == nil {
 		return exitOK
 	}
 	code := taskdoc.CodeOf(err)

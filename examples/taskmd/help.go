@@ -57,8 +57,9 @@ usage: taskmd [-C DIR] [--json] COMMAND [ARGS]
 A task is ADDRESS /api/auth.md#slug (docs/api/auth.md); a document DOC /api/auth.md.
 Flags go anywhere; -C DIR is the workspace root (default .).
 
-Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm)
-  list [FOLDER]                        documents with task counts (FOLDER: /api/)
+Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
+  status ... completed completes it only when it is the list's task in progress)
+  list [FOLDER]                        documents with task counts (FOLDER: /api/, api)
   list DOC|FOLDER --status s,...       tasks in those statuses; list DOC: all its tasks
   find [--status s,...] [--in DOC|FOLDER] [--workflow W] [--holder AGENT]
        [--depends-on ADDRESS] [--field K=V]... [--limit N] [TEXT]
@@ -100,11 +101,12 @@ Workers (pivots, worker checkpoints, clarifications)
 Watch
   watch                                one line per changed document until interrupted
 
---json: one JSON object per result on stdout (watch: one per change); errors as
+--json: one line of JSON on stdout: an array for commands that list (list, find,
+  ready, ...), one object otherwise (watch: one per change); errors as
   {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
   ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION), 5 invalid input,
-  6 SUSPENDED, 7 NO_ACK.
+  6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
 TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
 `
 

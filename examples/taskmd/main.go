@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -41,12 +42,29 @@ type env struct {
 // run is the whole tool: it parses args, runs one command and returns the
 // exit status. Tests call it in-process as well as through the binary.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(caught)
+	var sig atomic.Value // the signal that cancelled ctx
+	go func() {
+		select {
+		case s := <-caught:
+			sig.Store(s)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	e := &env{ctx: ctx, root: ".", stdin: stdin, stdout: stdout, stderr: stderr}
 	err := e.dispatch(args)
 	if e.ws != nil {
 		e.ws.Close()
+	}
+	if s, ok := sig.Load().(syscall.Signal); ok && (err == nil || errors.Is(err, context.Canceled)) {
+		// Interrupted, as a shell reports it: 128 + the signal's number
+		// (130 for SIGINT, 143 for SIGTERM). watch ends this way.
+		return 128 + int(s)
 	}
 	return e.fail(err)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,11 @@ func cmdList(e *env, args []string) error {
 		rows := make([][]string, 0, len(docs))
 		for _, d := range docs {
 			if d.Error != "" {
-				rows = append(rows, []string{d.Address, "-", string(d.Code) + ": " + d.Error})
+				name := d.Address
+				if name == "" {
+					name = d.File // no address names it
+				}
+				rows = append(rows, []string{name, "-", string(d.Code) + ": " + d.Error})
 				continue
 			}
 			rows = append(rows, []string{d.Address, strconv.Itoa(d.Tasks), countsLine(d.Counts), d.Title})
@@ -53,20 +58,35 @@ func cmdList(e *env, args []string) error {
 	})
 }
 
-// folder makes "/api" a folder ("/api/") as query.Filter.Document reads
-// it; a document ("/api/auth.md") stays as it is.
+// folder reads a DOC|FOLDER argument as query.Filter.Document reads it:
+// a document ("/api/auth.md", "api/auth.md") stays a document, anything
+// else is a folder ending in "/" and starting with one ("api", "api/" and
+// "/api" are all "/api/").
 func folder(s string) string {
-	if strings.HasSuffix(s, ".md") || strings.HasSuffix(s, "/") {
+	if strings.HasSuffix(s, ".md") {
 		return s
 	}
-	return s + "/"
+	if !strings.HasPrefix(s, "/") {
+		s = "/" + s
+	}
+	if !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s
 }
 
 // documents returns the documents in dir ("/" for all, "/api/" for a
-// folder), with query.Filter.Document's rule for a folder.
+// folder, as folder writes it): those whose file is in the folder's
+// folder, so that a document no address can name, listed by
+// query.Documents with its error and no address, is listed too.
 func (e *env) documents(dir string) ([]query.Document, error) {
-	if !strings.HasPrefix(dir, "/") {
-		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: dir, Msg: "a folder address starts with /: " + dir}
+	in := ""
+	if dir != "/" {
+		a, err := taskdoc.ParseAddress(dir + "x.md")
+		if err != nil || !strings.HasPrefix(dir, "/") || !strings.HasSuffix(dir, "/") {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: dir, Msg: "not a folder address, like /api/: " + dir}
+		}
+		in = path.Dir(a.File()) + "/"
 	}
 	ws, err := e.workspace()
 	if err != nil {
@@ -78,7 +98,7 @@ func (e *env) documents(dir string) ([]query.Document, error) {
 	}
 	out := []query.Document{}
 	for _, d := range all {
-		if strings.HasPrefix(d.Address, dir) {
+		if strings.HasPrefix(d.File, in) {
 			out = append(out, d)
 		}
 	}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// status ... completed on a coordinator task completes it through the
+// coordinator when it is the task in progress; any other task of the list
+// is INVALID_TRANSITION naming the current one, and changes nothing. The
+// same call again is a retry.
+func TestStatusCompletedCoordinatorTask(t *testing.T) {
+	list := "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: in_progress\n- Main-Workflow: m\n\n### B\n\n- Status: pending\n\n### C\n\n- Status: pending\n"
+	root := writeWorkspace(t, map[string]string{"coordinator/active.md": list})
+	active := filepath.Join(root, "coordinator", "active.md")
+
+	before := files(t, root)
+	r := taskmd(t, root, "", "status", "/coordinator/active.md#b", "completed", "--outcome", "done")
+	assert.Equal(t, exitConflict, r.exit, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "taskmd: INVALID_TRANSITION: "), r.stderr)
+	assert.Contains(t, r.stderr, "/coordinator/active.md#a")
+	assert.Equal(t, before, files(t, root))
+
+	r = taskmd(t, root, "", "status", "/coordinator/active.md#a", "completed")
+	assert.Equal(t, exitInvalid, r.exit, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "taskmd: NOTE_REQUIRED: "), r.stderr)
+	assert.Equal(t, before, files(t, root))
+
+	r = taskmd(t, root, "", "status", "/coordinator/active.md#a", "completed", "--outcome", "done")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Equal(t, "completed /coordinator/active.md#a\n", r.stdout)
+	b, err := os.ReadFile(active)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "### A\n\n- Status: completed\n- Main-Workflow: m\n- Completed: 2026-01-02\n- Note: done\n")
+	assert.Contains(t, string(b), "### B\n\n- Status: in_progress\n")
+
+	after := files(t, root)
+	r = taskmd(t, root, "", "status", "/coordinator/active.md#a", "completed", "--outcome", "done")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Equal(t, "completed /coordinator/active.md#a\n", r.stdout)
+	assert.Equal(t, after, files(t, root), "the retry writes nothing")
+}
+
+// An interrupted command exits as a shell reports it: 130 for SIGINT.
+func TestInterruptExitStatus(t *testing.T) {
+	root := newWorkspace(t)
+	cmd := exec.Command(binary, "-C", root, "watch", "--json")
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	ready := make(chan struct{})
+	go func() {
+		buf := make([]byte, 1)
+		if n, _ := out.Read(buf); n > 0 { // watch prints once it watches
+			close(ready)
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("watch did not start")
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, 130, ee.ExitCode())
+}
