@@ -38,8 +38,11 @@
 //
 // Text output is short and stable: lists are aligned columns (status,
 // address, title), a task is printed as the Markdown it is in its document
-// under its address. With --json every command prints one JSON object or
-// array on one line: the library's result types (query.Match for tasks,
+// under its address. With --json every command prints one line of JSON: an
+// array from the commands whose results may be several (list, find, ready,
+// show, create, workflows, next, questions, the list commands of agent,
+// checkpoint and coordinator), one object from the others: the library's
+// result types (query.Match for tasks,
 // subagent.Started, plan.NextTask, worker.Request, ...; worker checkpoints
 // in seed 004's JSON form). watch --json prints one object per changed
 // document, first {"event":"watching"} once it sees every change:

@@ -101,8 +101,8 @@ Workers (pivots, worker checkpoints, clarifications)
 Watch
   watch                                one line per changed document until interrupted
 
---json: one line of JSON on stdout: an array for commands that list (list, find,
-  ready, ...), one object otherwise (watch: one per change); errors as
+--json: one line of JSON on stdout: an array where results may be several (list,
+  find, ready, show, create, ...), else one object (watch: one per change); errors as
   {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
   ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION), 5 invalid input,

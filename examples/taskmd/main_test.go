@@ -271,27 +271,53 @@ var sessionLines = []string{
 	"agent unregister w1",
 }
 
-// --json prints the library's result types, one line each; errors are one
-// JSON object on stderr. (Types whose JSON names are still Go field names
-// are left out of this golden file.)
+// --json prints the library's result types, one line each, with their
+// snake_case JSON names and no byte offsets; errors are one JSON object on
+// stderr.
 func TestSessionJSON(t *testing.T) {
 	root := newWorkspace(t)
 	workerState(t, root)
 	lines := []string{
 		"--json list",
+		"--json list /api/auth.md",
 		"--json ready",
 		"--json workflows",
-		"agent register --id w1 --name worker-1 --runtime claude_code",
+		"--json show /api/auth.md#sign-tokens",
+		`--json create /api/auth.md --title Rotate~keys --content -~Depends-On:~#sign-tokens\n\nRotate~monthly.`,
+		"--json find --depends-on /api/auth.md#sign-tokens",
+		"--json start /api/auth.md#setup-oauth",
+		"--json status /api/auth.md#rotate-keys blocked --reason waiting~for~vault",
+		"--json complete /api/auth.md#setup-oauth --note Google~provider",
+		"--json status /api/auth.md#setup-oauth pending",
+		"--json rm /api/auth.md#rotate-keys",
+		`--json coordinator create --title Research --content -~Main-Workflow:~tdd\n\nCompare.`,
+		"--json coordinator create --title Build",
+		"--json coordinator list",
+		"--json coordinator view research",
+		"--json coordinator start",
+		"--json status /coordinator/active.md#research completed --outcome Chose~JWT",
+		"--json coordinator complete --note Built",
+		"--json archives",
+		"--json agent register --id w1 --name worker-1 --runtime claude_code",
+		"--json agent list",
 		"--json claim /api/auth.md#setup-oauth --agent w1",
 		"--json next /api/auth.md",
+		"--json checkpoint add /api/auth.md#setup-oauth --type progress --summary provider~installed --files auth.go --agent w1 --token 1",
+		"--json checkpoint list /api/auth.md#setup-oauth",
 		"--json progress /api/auth.md",
+		"--json agent heartbeat w1 --task /api/auth.md#setup-oauth --status busy",
 		"--json pivot --worker w1 --reason stop --mode hard",
+		"--json checkpoint list --worker w2",
 		"--json checkpoint show --worker w2 --sequence 1",
+		"--json checkpoint diff --worker w2",
 		"--json questions",
 		"--json show /api/auth.md#nope",
 		"--json claim /api/auth.md#setup-oauth --agent w9",
 	}
-	golden(t, "session-json.golden", transcript(t, root, lines))
+	got := transcript(t, root, lines)
+	golden(t, "session-json.golden", got)
+	assert.NotRegexp(t, `"[A-Z]\w*":`, got, "a Go field name")
+	assert.NotRegexp(t, `"(span|heading_span|offset)"`, got, "a byte offset")
 }
 
 // Tasks in --json output carry their address; every line is one JSON
