@@ -19,7 +19,9 @@ type Filter struct {
 	Statuses []taskdoc.Status `json:"statuses,omitempty"`
 	// Document keeps the tasks of one document ("/api/auth.md",
 	// "/coordinator/active.md") or, ending in "/", of every document in a
-	// folder and below ("/api/"; "/" is every document).
+	// folder and below ("/api/"; "/" is every document). Matches are named
+	// by their documents' own addresses: "/Coordinator/" finds
+	// "/coordinator/active.md#slug".
 	Document string `json:"document,omitempty"`
 	// Workflow keeps tasks whose Workflow field is this name.
 	Workflow string `json:"workflow,omitempty"`
@@ -28,7 +30,9 @@ type Filter struct {
 	Holder string `json:"holder,omitempty"`
 	// DependsOn, a task address ("/api/auth.md#setup-keys"), keeps tasks
 	// whose Depends-On lists that task: as "#setup-keys" in the same
-	// document, or by its full address from any document.
+	// document, or by its full address from any document. An entry that
+	// is no task address is passed over; the field's others still count
+	// (taskflow.DependsOn, the reading Remove uses).
 	DependsOn string `json:"depends_on,omitempty"`
 	// Fields keeps tasks that have each field (key matched ignoring case)
 	// with this value (compared trimmed, exactly).
