@@ -33,6 +33,13 @@ type CompleteOptions struct {
 	// as a random ID made before the first attempt. At most 128 bytes, one
 	// line.
 	RequestKey string
+	// Slug, when set, is the task the caller means to complete ("#" is
+	// optional). Complete completes the list's current task; when that is
+	// another, it refuses with INVALID_TRANSITION naming the current task
+	// and changes nothing. The check is made under the list's lock, so a
+	// caller that read the list earlier never completes a task it did not
+	// mean to because another process completed the one it read.
+	Slug string
 }
 
 // Started is the task to work on, with what it needs.
@@ -209,6 +216,9 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		}
 		current, err := next(s.doc)
 		if err != nil {
+			return err
+		}
+		if err := checkCurrent(current, opt.Slug); err != nil {
 			return err
 		}
 		doc, done, err := c.flow.Complete(s.doc, current.Slug, note, now)
@@ -458,4 +468,16 @@ func firstStart(doc *taskdoc.Document) bool {
 		}
 	}
 	return true
+}
+
+// checkCurrent refuses a completion whose caller named another task than
+// the list's current one (CompleteOptions.Slug), in the same critical
+// section as the completion.
+func checkCurrent(current *taskdoc.Task, slug string) error {
+	slug = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(slug), "#"))
+	if slug == "" || slug == current.Slug {
+		return nil
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: Address, Slug: slug,
+		Msg: fmt.Sprintf("coordinator tasks are completed in order: the current task is %s#%s (%s), not %q", Address, current.Slug, current.Status, slug)}
 }

@@ -264,38 +264,26 @@ func cmdStatus(e *env, args []string) error {
 }
 
 // completeListTask completes the coordinator task a with note through
-// coordinator Complete, which completes the list's current task: so a
-// must be the task in progress (INVALID_TRANSITION naming it otherwise).
-// A task already completed with that note is a retry, answered without
-// writing. The check and the completion are two steps: a completion made
-// by another process between them is not seen.
+// coordinator Complete, which completes the list's current task: a must
+// be that task (INVALID_TRANSITION naming it otherwise), checked under the
+// list's lock (CompleteOptions.Slug). A task already completed with that
+// note is a retry, answered without writing.
 func (e *env) completeListTask(a taskdoc.Address, note string) error {
 	c, err := e.coordinator()
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(note) == "" {
-		_, err := c.Complete(e.ctx, note, coordinator.CompleteOptions{}) // NOTE_REQUIRED, before anything is read
-		return err
-	}
-	tasks, err := c.View(e.ctx, a.Slug)
-	if err != nil {
-		return err
-	}
-	t := tasks[0]
-	if recorded, _ := t.Field(taskdoc.KeyNote); t.Status == taskdoc.StatusCompleted && recorded == taskdoc.FoldLine(note) {
-		return e.printStatus(at(a.Path, []taskdoc.Task{t})[0])
-	}
-	if t.Status != taskdoc.StatusInProgress {
-		current := "no task is in progress"
-		if busy, err := c.List(e.ctx, taskdoc.StatusInProgress); err == nil && len(busy) > 0 {
-			current = "the current task is " + coordinator.Address + "#" + busy[0].Slug
+	if strings.TrimSpace(note) != "" {
+		tasks, err := c.View(e.ctx, a.Slug)
+		if err != nil {
+			return err
 		}
-		return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: coordinator.Address, Slug: a.Slug,
-			Msg: fmt.Sprintf("coordinator tasks are completed in order, the one in progress first: %s#%s is %s and %s (coordinator start takes the next one)",
-				coordinator.Address, a.Slug, t.Status, current)}
+		t := tasks[0]
+		if recorded, _ := t.Field(taskdoc.KeyNote); t.Status == taskdoc.StatusCompleted && recorded == taskdoc.FoldLine(note) {
+			return e.printStatus(at(a.Path, []taskdoc.Task{t})[0])
+		}
 	}
-	done, err := c.Complete(e.ctx, note, coordinator.CompleteOptions{})
+	done, err := c.Complete(e.ctx, note, coordinator.CompleteOptions{Slug: a.Slug})
 	if err != nil {
 		return err
 	}

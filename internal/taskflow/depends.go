@@ -69,16 +69,7 @@ func (f Flow) CheckDependencies(doc *taskdoc.Document, changed []*taskdoc.Task) 
 // that depend on the old slug pointing at nothing (INVALID_TASK naming
 // them): their Depends-On is changed first.
 func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old string) error {
-	var dependents []string
-	for i := range doc.Tasks {
-		deps, _ := doc.Tasks[i].Dependencies()
-		for _, d := range deps {
-			if d.Slug == old && (d.Document == "" || d.Document == f.Path) {
-				dependents = append(dependents, "#"+doc.Tasks[i].Slug)
-				break
-			}
-		}
-	}
+	dependents := f.dependents(doc, old)
 	if len(dependents) == 0 {
 		return nil
 	}
