@@ -20,7 +20,8 @@ type Document struct {
 	Tasks   int    `json:"tasks"`   // tasks in its Tasks section
 	// Counts is how many tasks are in each status; a status no task has is
 	// absent. A Status value written by hand that is no known status is
-	// counted under its own spelling.
+	// counted under its own spelling. It is never nil: a document that
+	// could not be read has empty Counts ({} in JSON, never null).
 	Counts map[taskdoc.Status]int `json:"counts"`
 	// Error is why the document could not be read or parsed (then only
 	// Address and File are set), and Code its error code; "" when it was.
@@ -54,7 +55,7 @@ func summarise(srcs []taskflow.Source, err error) ([]Document, error) {
 // as doc, or that failed with err: the summary Documents gives, for
 // packages that list documents elsewhere (archived ones).
 func Summarise(file string, doc *taskdoc.Document, err error) Document {
-	d := Document{File: file}
+	d := Document{File: file, Counts: map[taskdoc.Status]int{}}
 	if a, aerr := taskdoc.AddressOfFile(file); aerr == nil {
 		d.Address = a.Path
 	} else if err == nil {
@@ -72,7 +73,6 @@ func Summarise(file string, doc *taskdoc.Document, err error) Document {
 	}
 	d.Title = doc.Title()
 	d.Tasks = len(doc.Tasks)
-	d.Counts = make(map[taskdoc.Status]int, 4)
 	for i := range doc.Tasks {
 		d.Counts[doc.Tasks[i].Status]++
 	}

@@ -55,6 +55,7 @@ func TestDocuments(t *testing.T) {
 	assert.NotEmpty(t, broken.Error)
 	assert.Equal(t, taskdoc.CodeInvalidUTF8, broken.Code)
 	assert.Zero(t, broken.Tasks)
+	assert.NotNil(t, broken.Counts, "a broken document's counts is {}, never null")
 
 	data, err := json.Marshal(auth)
 	require.NoError(t, err)
@@ -186,6 +187,26 @@ func TestWorkflows(t *testing.T) {
 	got, err = query.Workflows(bg, none)
 	require.NoError(t, err)
 	assert.Empty(t, got)
+}
+
+// A document that does not read, or whose file name is no address, has
+// empty counts, {} in JSON and never null, so that a JSON schema that says
+// object accepts every Document.
+func TestSummariseOfAFailureHasEmptyCounts(t *testing.T) {
+	for name, d := range map[string]query.Document{
+		"read error":     query.Summarise("docs/a.md", nil, &taskdoc.Error{Code: taskdoc.CodeIO, Msg: "boom"}),
+		"not parsed":     query.Summarise("docs/a.md", nil, nil),
+		"not an address": query.Summarise("docs/notes#old.md", &taskdoc.Document{}, nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.NotEmpty(t, d.Error)
+			require.NotNil(t, d.Counts)
+			assert.Empty(t, d.Counts)
+			data, err := json.Marshal(d)
+			require.NoError(t, err)
+			assert.Contains(t, string(data), `"counts":{}`)
+		})
+	}
 }
 
 func TestArchived(t *testing.T) {
