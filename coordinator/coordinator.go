@@ -216,8 +216,17 @@ func CheckSequential(address string) error {
 	}
 }
 
-// checkSlug accepts a plain task slug only.
+// checkSlug accepts a plain task slug only. An empty slug names no task:
+// it is INVALID_ADDRESS, not TASK_NOT_FOUND, which would read as a task
+// that was there and is gone (a removal already done).
 func checkSlug(slug string) error {
+	if strings.TrimSpace(slug) == "" {
+		return &taskdoc.Error{
+			Code: taskdoc.CodeInvalidAddress,
+			Path: Address,
+			Msg:  "no task slug: name a coordinator task by its slug",
+		}
+	}
 	if strings.Contains(slug, "#") {
 		return &taskdoc.Error{
 			Code: taskdoc.CodeNoSlugAllowed,
