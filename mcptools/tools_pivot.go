@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -485,12 +486,30 @@ func attachNotice(res *mcp.CallToolResult, notice *PivotRequest) {
 	joined = append(joined, `"pivot_request":`...)
 	joined = append(joined, body...)
 	joined = append(joined, '}')
+	// The text that repeats the structured content may have been written
+	// with its keys in another order (a failed batch's, marshalled from the
+	// Go value, where the SDK's structured content is re-marshalled from a
+	// map): it is found by its meaning, not its bytes.
+	var want any
+	if json.Unmarshal(old, &want) != nil {
+		return
+	}
 	for i, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok && bytes.Equal(bytes.TrimSpace([]byte(t.Text)), old) {
+		if t, ok := c.(*mcp.TextContent); ok && sameJSON(t.Text, want) {
 			res.Content[i] = &mcp.TextContent{Text: string(joined)}
 		}
 	}
 	res.StructuredContent = json.RawMessage(joined)
+}
+
+// sameJSON reports whether text is a JSON object equal to want (decoded).
+func sameJSON(text string, want any) bool {
+	text = strings.TrimSpace(text)
+	if !strings.HasPrefix(text, "{") {
+		return false
+	}
+	var got any
+	return json.Unmarshal([]byte(text), &got) == nil && reflect.DeepEqual(got, want)
 }
 
 // agentID is the session's agent, "" for none.
