@@ -116,7 +116,9 @@
 //
 // The codes are taskdoc's, plus INVALID_ARGUMENTS for arguments that do not
 // fit the tool (refused by its input schema, or a field the operation does
-// not take). start_coordinator_task and complete_coordinator_task accept an
+// not take). A task address of the coordinator list without a slug
+// ("/coordinator/active.md") is INVALID_ADDRESS, as a document address is
+// SUBAGENT_REQUIRES_SLUG: TASK_NOT_FOUND always names a slug. start_coordinator_task and complete_coordinator_task accept an
 // optional document, which may only name /coordinator/active.md: an agent
 // that passes "/coordinator/active.md#slug" out of habit gets
 // COORDINATOR_NO_SLUG_ALLOWED, which tells it why, instead of a schema error.
@@ -291,5 +293,8 @@
 // processes may share a workspace: every change is a locked, atomic update
 // of one file (see package workspace), so no completion is lost.
 // Register and NewServer may be called from any goroutine; the tools of
-// one Register share the state of each MCP session.
+// one Register share the state of each MCP session. Register refuses a
+// server that already has a tool named as one of taskmd's (a second
+// Register included), and replacing one of taskmd's tools after Register
+// is not supported (see Register).
 package mcptools

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,14 +132,29 @@ func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
 // Register adds taskmd's tools to server, working on ws, with one clock
 // for all of them. The agent protocol's tools keep the state of each MCP
 // session (its agent and claims) for as long as the session lasts. Call
-// it once per server: two registrations would keep two such states.
+// it once per server: a second call finds taskmd's names taken and is
+// refused.
 //
 // Register also adds a receiving middleware to server that touches only
-// the calls of the tools it added: it gives a code to their input-schema
-// errors, cancels them when WithShutdown's context ends and, with
-// GroupPivots, adds the caller's pending pivot to their results. The
-// server's other tools are left as they are. A tool added later under one
-// of taskmd's names replaces taskmd's, as mcp.AddTool does.
+// the answers of the tools it added: it gives a code to their input-schema
+// errors and, with GroupPivots, adds the caller's pending pivot to their
+// results; the tools' handlers end their calls when WithShutdown's context
+// ends. The server's other tools are left as they are.
+//
+// taskmd's tools do not share their names. A server that already has a
+// tool named as one of them is refused (INVALID_ARGUMENTS, naming the
+// tools), rather than losing the caller's tool: register the caller's
+// tool under another name, or leave out the group that has the name
+// (WithGroups). To learn the server's tools, Register lists them through
+// an in-memory session, which the server's receiving middleware and
+// InitializedHandler see as any other session. Replacing or removing one
+// of taskmd's tools after Register is not supported: a tool added later
+// under one of their names serves its calls with its own handler, and the
+// middleware recognises taskmd's calls by the handler that served them,
+// not by their name, so such a tool's results and errors keep the form
+// its handler gave them, without a pending pivot; only an error the SDK
+// gives its arguments that is the very error taskmd's input schema gives
+// them is coded as taskmd's would be.
 //
 // Bad arguments or options are an INVALID_ARGUMENTS *taskdoc.Error, and
 // server is then left unchanged.
@@ -175,8 +191,49 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 	if err != nil {
 		return err
 	}
+	taken, err := toolNames(server)
+	if err != nil {
+		return &taskdoc.Error{Code: taskdoc.CodeIO, Msg: "mcptools: listing the server's tools: " + err.Error()}
+	}
+	var clashes []string
+	for _, name := range ts.names() {
+		if taken[name] {
+			clashes = append(clashes, name)
+		}
+	}
+	if len(clashes) > 0 {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: fmt.Sprintf(
+			"mcptools: the server already has tools named as taskmd's: %s (Register adds taskmd's tools once, and does not replace a caller's tool)",
+			strings.Join(clashes, ", "))}
+	}
 	ts.addTo(server)
 	return nil
+}
+
+// toolNames lists the names of server's tools. The SDK has no accessor
+// for them: they are listed as a client would, through an in-memory
+// session that is closed before toolNames returns.
+func toolNames(server *mcp.Server) (map[string]bool, error) {
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "taskmd-register", Version: version()}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	names := map[string]bool{}
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		names[tool.Name] = true
+	}
+	return names, nil
 }
 
 // newTools prepares the tools of the groups of c, without touching any

@@ -2,8 +2,12 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,8 +19,16 @@ type toolSet struct {
 	sessions *sessions
 	notices  *pivotNotices // nil without GroupPivots
 	shutdown context.Context
-	names    map[string]bool
-	adds     []func(*mcp.Server)
+	// inputs holds the resolved input schema of each tool, by name: the
+	// middleware tells an input-schema error of one of the set's tools
+	// from any other error with it.
+	inputs map[string]*jsonschema.Resolved
+	adds   []func(*mcp.Server)
+}
+
+// names lists the names of the set's tools.
+func (ts *toolSet) names() []string {
+	return slices.Sorted(maps.Keys(ts.inputs))
 }
 
 // addTo adds the tools to server, with the middleware that serves their
@@ -28,33 +40,67 @@ func (ts *toolSet) addTo(server *mcp.Server) {
 	server.AddReceivingMiddleware(ts.middleware)
 }
 
+// callKey is the context key of a call's *callMark.
+type callKey struct{}
+
+// callMark records that one of the set's handlers served a call: the
+// handlers set ran, so that the middleware touches only the answers of
+// taskmd's own handlers, whatever the call's tool name.
+type callMark struct{ ran bool }
+
 // middleware serves the calls of the set's tools, and passes every other
 // request through untouched, so that a caller's own tools keep their
-// errors and their output schemas. For the set's tools it ends the call
-// when the shutdown context ends, gives a code to the errors the SDK
-// writes itself (codeSchemaErrors), then adds the caller's pending pivot
-// (after the code, so that the error's text keeps the code first).
+// errors and their output schemas. A call is taskmd's when one of the
+// set's handlers served it (its callMark) or when the SDK refused its
+// arguments with the very error the set's input schema gives them (an
+// input-schema error: the handler never ran). To those answers it adds
+// the caller's pending pivot, after the code, so that the error's text
+// keeps the code first. The handlers themselves end the call when the
+// shutdown context ends (serve).
 func (ts *toolSet) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
-		if !ok || call.Params == nil || !ts.names[call.Params.Name] {
+		if !ok || call.Params == nil || ts.inputs[call.Params.Name] == nil {
 			return next(ctx, method, req)
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(ts.shutdown, cancel)()
-		result, err := next(ctx, method, req)
+		mark := &callMark{}
+		result, err := next(context.WithValue(ctx, callKey{}, mark), method, req)
 		res, ok := result.(*mcp.CallToolResult)
 		if err != nil || !ok || res == nil {
 			return result, err
 		}
-		codeSchemaError(res)
+		if !mark.ran && !codeSchemaError(res, ts.inputs[call.Params.Name], call.Params.Arguments) {
+			return res, nil // not answered by taskmd's handler: a tool that replaced it
+		}
 		if ts.notices != nil {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(ts.shutdown, cancel)()
 			if notice := ts.notices.pending(ctx, ts.sessions.of(call).agentID()); notice != nil {
 				attachNotice(res, notice)
 			}
 		}
 		return res, nil
+	}
+}
+
+// serve wraps a handler of the set: it marks the call as served by
+// taskmd (callMark), ends it when the shutdown context ends, and gives a
+// code to an error that has none (IO_ERROR, as newToolError does), so
+// that every tool error's text starts with a code.
+func serve[In, Out any](ts *toolSet, handler mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		if mark, ok := ctx.Value(callKey{}).(*callMark); ok {
+			mark.ran = true
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(ts.shutdown, cancel)()
+		res, out, err := handler(ctx, req, in)
+		if coded := (*toolError)(nil); err != nil && !errors.As(err, &coded) {
+			err = newToolError(err)
+		}
+		return res, out, err
 	}
 }
 
@@ -109,26 +155,90 @@ func addTool[In, Out any](ts *toolSet, tool *mcp.Tool, handler mcp.ToolHandlerFo
 		out.Properties["pivot_request"] = pr
 	}
 	tool.OutputSchema = out
-	if ts.names == nil {
-		ts.names = map[string]bool{}
+	input, ok := tool.InputSchema.(*jsonschema.Schema)
+	if !ok {
+		return fmt.Errorf("tool %s: input schema is a %T", tool.Name, tool.InputSchema)
 	}
-	ts.names[tool.Name] = true
-	ts.adds = append(ts.adds, func(server *mcp.Server) { mcp.AddTool(server, tool, handler) })
+	// Resolved as the SDK resolves it, so that the same arguments fail
+	// with the same error.
+	resolved, err := input.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return fmt.Errorf("tool %s: input schema: %w", tool.Name, err)
+	}
+	if ts.inputs == nil {
+		ts.inputs = map[string]*jsonschema.Resolved{}
+	}
+	if ts.inputs[tool.Name] != nil {
+		return fmt.Errorf("tool %s: added twice", tool.Name)
+	}
+	ts.inputs[tool.Name] = resolved
+	served := serve(ts, handler)
+	ts.adds = append(ts.adds, func(server *mcp.Server) { mcp.AddTool(server, tool, served) })
 	return nil
 }
 
-// codeSchemaError gives a code to a tool error that the SDK wrote itself,
-// before the handler ran: arguments that fail the input schema. Without it
-// they would be the only tool errors that do not start with a code.
-func codeSchemaError(res *mcp.CallToolResult) {
-	if !res.IsError {
-		return
+// sdkInputError starts the error the SDK gives a call whose arguments its
+// input schema refuses, before the handler runs (mcp.AddTool's handler).
+const sdkInputError = `validating "arguments": `
+
+// codeSchemaError gives a code, INVALID_ARGUMENTS, to a tool error that
+// the SDK wrote itself because input, the tool's resolved input schema,
+// refuses the call's arguments, and reports whether it did. It recognises
+// that error precisely: the SDK's form, whose cause is the error input
+// gives the same arguments, so that the error of a tool that replaced one
+// of the set's under its name (with another schema, or from its handler)
+// is left alone. Without it, input-schema errors would be the only tool
+// errors that do not start with a code.
+func codeSchemaError(res *mcp.CallToolResult, input *jsonschema.Resolved, arguments any) bool {
+	cause := res.GetError()
+	if !res.IsError || cause == nil {
+		return false
 	}
-	var coded *toolError
-	if cause := res.GetError(); cause != nil && !errors.As(cause, &coded) {
-		coded = &toolError{code: codeInvalidArguments, err: cause}
-		res.Content = []mcp.Content{&mcp.TextContent{Text: coded.Error()}}
+	detail, ok := strings.CutPrefix(cause.Error(), sdkInputError)
+	if !ok {
+		return false
 	}
+	var raw []byte
+	switch a := arguments.(type) {
+	case nil:
+	case json.RawMessage:
+		raw = a
+	default:
+		var err error
+		if raw, err = json.Marshal(a); err != nil {
+			return false
+		}
+	}
+	// As the SDK reads them: an object, its defaults applied.
+	var args any = map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return false
+		}
+		if args == nil {
+			args = map[string]any{}
+		}
+	}
+	var refusal error
+	if _, isObject := args.(map[string]any); !isObject {
+		// The SDK's own unmarshalling refused them: so would any object
+		// schema.
+		if !strings.HasPrefix(detail, "unmarshaling arguments: ") {
+			return false
+		}
+		refusal = errors.New(detail)
+	} else {
+		if err := input.ApplyDefaults(&args); err != nil {
+			return false
+		}
+		if refusal = input.Validate(&args); refusal == nil || refusal.Error() != detail {
+			return false
+		}
+	}
+	coded := &toolError{code: codeInvalidArguments, err: fmt.Errorf("%s%w", sdkInputError, refusal)}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: coded.Error()}}
+	res.SetError(coded)
+	return true
 }
 
 // batchInputSchema derives the input schema of subagent_task or
