@@ -118,7 +118,8 @@
 // fit the tool (refused by its input schema, or a field the operation does
 // not take). A task address of the coordinator list without a slug
 // ("/coordinator/active.md") is INVALID_ADDRESS, as a document address is
-// SUBAGENT_REQUIRES_SLUG: TASK_NOT_FOUND always names a slug. start_coordinator_task and complete_coordinator_task accept an
+// SUBAGENT_REQUIRES_SLUG, not TASK_NOT_FOUND, which task_remove answers
+// for a removal already done. start_coordinator_task and complete_coordinator_task accept an
 // optional document, which may only name /coordinator/active.md: an agent
 // that passes "/coordinator/active.md#slug" out of habit gets
 // COORDINATOR_NO_SLUG_ALLOWED, which tells it why, instead of a schema error.

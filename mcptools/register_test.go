@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,28 +142,53 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 }
 
 // A program that uses the library without mcptools never compiles the MCP
-// SDK nor its schema package.
+// SDK nor its schema package, on this system or another (build-tagged
+// files). The library is every package of the module, as go list finds
+// it, but mcptools, the examples and the helpers of tests (packages that
+// import testing).
 func TestLibraryDoesNotCompileTheSDK(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	deps := func(pkgs ...string) string {
+	const module = "github.com/taskmd/taskmd"
+	goList := func(goos string, args ...string) string {
 		t.Helper()
-		args := []string{"list", "-deps"}
-		for _, p := range pkgs {
-			args = append(args, "github.com/taskmd/taskmd/"+p)
-		}
-		out, err := exec.Command("go", args...).CombinedOutput()
-		require.NoError(t, err, "%s", out)
+		cmd := exec.Command("go", append([]string{"list"}, args...)...)
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "GOOS=%s go list %v: %s", goos, args, out)
 		return string(out)
 	}
 	sdk := []string{"github.com/modelcontextprotocol/go-sdk", "github.com/google/jsonschema-go"}
-	library := deps("taskdoc", "subagent", "workspace", "coordinator", "plan", "checkpoint", "worker",
-		"agent", "archive", "taskcontext", "query")
-	for _, line := range strings.Fields(library) {
-		for _, prefix := range sdk {
-			assert.False(t, strings.HasPrefix(line, prefix), "the library compiles %s", line)
+	for _, goos := range []string{runtime.GOOS, "windows"} {
+		if goos == "windows" && runtime.GOOS == "windows" {
+			goos = "linux"
 		}
+		t.Run(goos, func(t *testing.T) {
+			var library []string
+			for line := range strings.Lines(goList(goos, "-f", `{{if .GoFiles}}{{.ImportPath}} {{join .Imports " "}}{{end}}`, module+"/...")) {
+				fields := strings.Fields(line)
+				if len(fields) == 0 {
+					continue
+				}
+				pkg := fields[0]
+				switch {
+				case pkg == module+"/mcptools", strings.HasPrefix(pkg, module+"/examples/"), slices.Contains(fields[1:], "testing"):
+					continue
+				}
+				library = append(library, pkg)
+			}
+			for _, want := range []string{"taskdoc", "workspace", "coordinator", "query", "internal/taskflow"} {
+				require.Contains(t, library, module+"/"+want, "the library as go list finds it")
+			}
+			require.NotContains(t, library, module+"/internal/zerotest", "a helper of tests is no library")
+			deps := goList(goos, append([]string{"-deps"}, library...)...)
+			for _, line := range strings.Fields(deps) {
+				for _, prefix := range sdk {
+					assert.False(t, strings.HasPrefix(line, prefix), "the library compiles %s", line)
+				}
+			}
+			assert.Contains(t, goList(goos, "-deps", module+"/mcptools"), sdk[0]+"/mcp", "the check sees the SDK where it is")
+		})
 	}
-	assert.Contains(t, deps("mcptools"), sdk[0]+"/mcp", "the check sees the SDK where it is")
 }
