@@ -3,7 +3,6 @@ package mcptools
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -13,7 +12,11 @@ import (
 
 // The fixed sets of values that inputs take, as their input schemas list
 // them, so that an agent sees the choices and a misspelt value is refused
-// before anything runs.
+// before anything runs. An enum lists each value once, in its canonical
+// spelling (the library's constants: PARTIAL, graceful, plan), and the
+// schema refuses every other spelling: the library reads these values
+// whatever their case, but a JSON schema enum is exact, and a list of some
+// spellings and not others would be a rule no agent could guess.
 var (
 	// taskStatuses are the statuses of the one status machine.
 	taskStatuses = values(taskdoc.Statuses)
@@ -22,11 +25,8 @@ var (
 		checkpoint.TypeError, checkpoint.TypeRecovery, checkpoint.TypeComplete})
 	// pivotModes are the modes of a pivot.
 	pivotModes = values([]checkpoint.PivotMode{checkpoint.PivotGraceful, checkpoint.PivotImmediate, checkpoint.PivotHard})
-	// workerStatuses are the statuses of a worker checkpoint, in the
-	// seed's capitals and, as the tools always took them, in lower case.
-	workerStatuses = append(values([]checkpoint.Status{checkpoint.StatusPartial, checkpoint.StatusDone, checkpoint.StatusBlocked}),
-		strings.ToLower(string(checkpoint.StatusPartial)), strings.ToLower(string(checkpoint.StatusDone)),
-		strings.ToLower(string(checkpoint.StatusBlocked)))
+	// workerStatuses are the statuses of a worker checkpoint.
+	workerStatuses = values([]checkpoint.Status{checkpoint.StatusPartial, checkpoint.StatusDone, checkpoint.StatusBlocked})
 	// checkpointFormats are the forms checkpoint_get renders a checkpoint in.
 	checkpointFormats = []any{"markdown", "json"}
 )

@@ -570,7 +570,7 @@ func TestResumeByAnotherWorker(t *testing.T) {
 func TestWorkerCheckpointTools(t *testing.T) {
 	e := setupPivot(t, 2)
 	var first, second workerCheckpointJSON
-	e.wk.ok("checkpoint_save", map[string]any{"task_id": e.rateLimiting, "status": "partial", "phase": "working",
+	e.wk.ok("checkpoint_save", map[string]any{"task_id": e.rateLimiting, "status": "PARTIAL", "phase": "working",
 		"original_task": "Add rate limiting to /api/users",
 		"in_progress":   []string{"Redis client"},
 		"remaining":     []string{"Middleware", "Tests"},

@@ -116,4 +116,9 @@ func TestCoordinatorAddressWithoutSlugIsInvalidAddress(t *testing.T) {
 			assert.True(t, strings.HasPrefix(msg, "INVALID_ADDRESS: "), "%s %s: %s", tool, task, msg)
 		}
 	}
+	// The same mistake on a document of docs/, as task_remove's
+	// description says.
+	out, failed := call("task_remove", map[string]any{"task": "/api/auth.md"})
+	require.True(t, failed)
+	assert.True(t, strings.HasPrefix(out["error"].(string), "SUBAGENT_REQUIRES_SLUG: "), out["error"])
 }

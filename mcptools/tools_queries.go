@@ -38,7 +38,7 @@ type tasksFindInput struct {
 
 type taskRemoveInput struct {
 	Task      string `json:"task" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
-	Force     bool   `json:"force,omitempty" jsonschema:"remove it even if someone may be working on it (in progress, planning, paused, or held by an agent)"`
+	Force     bool   `json:"force,omitempty" jsonschema:"remove it even if someone may be working on it (in progress, planning, paused, or held by an agent) or tasks of other documents depend on it; tasks of its own document that depend on it still refuse it"`
 	IfVersion string `json:"if_version,omitempty" jsonschema:"the task's version as view_* showed it; refused (CONFLICT) if the task changed since"`
 }
 
@@ -122,7 +122,7 @@ const (
 
 	workflowsListDescription = `List the workflow prompts in workflows/: name (what a task's Workflow field names), title, description and whenToUse from their front matter. start_subagent_task and start_coordinator_task hand a task's workflow to the agent. Reads only.`
 
-	taskRemoveDescription = `Remove a task from its document (or from the coordinator list) and return it as it was; every other byte of the document stays. Refused, with nothing removed, when other tasks depend on it (INVALID_TASK), when someone may be working on it (INVALID_TRANSITION: give force when you know no one is), or when it changed since if_version (CONFLICT). TASK_NOT_FOUND again for a retry of a removal that succeeded.`
+	taskRemoveDescription = `Remove a task from its document (or from the coordinator list) and return it as it was; every other byte of the document stays. Refused, with nothing removed: when tasks of the same document depend on it (INVALID_TASK naming them, even with force: change their Depends-On first); when tasks of other documents depend on it (INVALID_TASK naming them, unless force: forcing leaves their Depends-On naming a removed task); when someone may be working on it (INVALID_TRANSITION: in progress, planning, paused or held; give force when you know no one is); when it changed since if_version (CONFLICT). TASK_NOT_FOUND for a slug the document does not have, which is what a retry of a removal that succeeded gets; an address without a slug is INVALID_ADDRESS or SUBAGENT_REQUIRES_SLUG.`
 
 	taskSetStatusDescription = `Set a task's status by hand, without rewriting its content (its Workflow, Note and other fields stay): block (status blocked, with reason), unblock (out of blocked), reopen (out of completed, skipped or failed: its Completed, Note and Error go), fail (with reason). A move the status machine does not list is INVALID_TRANSITION; completing goes through complete_subagent_task or complete_coordinator_task, which take a note. Setting the status the task has already writes nothing.`
 
