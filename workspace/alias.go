@@ -22,21 +22,19 @@ import (
 // run at once and one would be lost. Where case matters, two files whose
 // names differ only in case merely share a lock. Sorting the keys keeps the
 // lock order the same for every spelling, so callers still cannot
-// deadlock. byKey gives, for each key, the names of names that take it.
-func (w *Workspace) lockNames(names []string) (keys []string, byKey map[string][]string, err error) {
-	keys = make([]string, 0, len(names))
-	byKey = make(map[string][]string, len(names))
+// deadlock.
+func (w *Workspace) lockNames(names []string) ([]string, error) {
+	keys := make([]string, 0, len(names))
 	for _, name := range names {
 		key := strings.ToLower(w.resolvedName(name))
 		if reserved(key) {
-			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
+			return nil, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
 				Msg: fmt.Sprintf("path %q is refused: it leads into %s, which holds lock files", name, lockDir)}
 		}
 		keys = append(keys, key)
-		byKey[key] = append(byKey[key], name)
 	}
 	slices.Sort(keys)
-	return slices.Compact(keys), byKey, nil
+	return slices.Compact(keys), nil
 }
 
 // resolvedName returns name with the symbolic links in its directory

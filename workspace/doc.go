@@ -10,7 +10,7 @@
 //	coordinator/active.md    the coordinator's sequential list
 //	archived/...             finished lists and documents
 //	workflows/<name>.md      workflow texts
-//	.taskmd/locks/*.lock     one lock file per existing name ever locked (never *.md)
+//	.taskmd/locks/*.lock     one lock file per name ever locked (never *.md)
 //
 // Nothing is created by Open; directories appear with the first file
 // written into them. .taskmd/ (StateDir) holds the state of the library
@@ -62,13 +62,11 @@
 //     shared by every Workspace value in the process (a wait honours the
 //     context) and then an exclusive flock (gofrs/flock) on
 //     .taskmd/locks/<escaped name>.lock, a fresh one per critical section.
-//     Lock files are never renamed; the data file is never locked itself,
-//     as the rename replaces it. A lock file is kept only while its name
-//     exists: a lock whose names are all missing when it is released (a
-//     lookup of a missing file, a removal) removes its lock file while it
-//     still holds it, and every locker, once it holds a lock file, checks
-//     that the lock directory still names it and starts again if not, so
-//     creators of a new file exclude each other as updaters do. Update re-reads the file
+//     Lock files are never renamed or removed (a holder removing one
+//     would race every process that opened it before: on overlay and
+//     network file systems a removed open file keeps a name, and older
+//     versions do not look again); the data file is never locked itself,
+//     as the rename replaces it. Update re-reads the file
 //     inside the lock, so no update is ever lost to a concurrent one. Lock
 //     takes several names in sorted order, so callers cannot deadlock.
 //     A name is locked with the symbolic links in its folders resolved, so

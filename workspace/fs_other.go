@@ -38,12 +38,3 @@ func (w *Workspace) rename(oldname, newname string) error {
 		time.Sleep(delay)
 	}
 }
-
-// unlinked is never true here: lock files are not removed (see
-// lockFilesRemovable).
-func unlinked(fs.FileInfo) bool { return false }
-
-// lockFilesRemovable is false where an open file cannot be removed, or a
-// locker cannot tell that its file was: lock files stay, as names once
-// locked.
-const lockFilesRemovable = false

@@ -3,7 +3,6 @@
 package workspace
 
 import (
-	"io/fs"
 	"path"
 	"syscall"
 )
@@ -38,14 +37,3 @@ func (w *Workspace) syncDir(name string) error {
 func (w *Workspace) rename(oldname, newname string) error {
 	return w.root.Rename(oldname, newname)
 }
-
-// unlinked reports whether the open file of info has no name left: a lock
-// file its holder removed (see heldLock.unlock).
-func unlinked(info fs.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink == 0
-}
-
-// lockFilesRemovable says a lock file can be removed while it is held and
-// open elsewhere, and a locker can tell (unlinked).
-const lockFilesRemovable = true

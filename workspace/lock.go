@@ -75,16 +75,12 @@ func dropProcessRef(key string, l *processLock) {
 
 // heldLock is one name locked in the process and on disk.
 type heldLock struct {
-	w     *Workspace
-	key   string
-	base  string   // the lock file's name in the lock directory
-	names []string // the names the caller locked with it
-	file  *flock.Flock
+	key  string
+	file *flock.Flock
 }
 
-// lock takes the process lock and then the file lock of one validated
-// name (a lock key); names are the caller's names that share it.
-func (w *Workspace) lock(ctx context.Context, name string, names []string) (heldLock, error) {
+// lock takes the process lock and then the file lock of one validated name.
+func (w *Workspace) lock(ctx context.Context, name string) (heldLock, error) {
 	key := w.lockKey + "\x00" + name
 	if err := lockProcess(ctx, key); err != nil {
 		return heldLock{}, ctxErr(ctx, name)
@@ -94,48 +90,13 @@ func (w *Workspace) lock(ctx context.Context, name string, names []string) (held
 		unlockProcess(key)
 		return heldLock{}, err
 	}
-	return heldLock{w: w, key: key, base: path.Base(lockFileName(name)), names: names, file: file}, nil
+	return heldLock{key: key, file: file}, nil
 }
 
-// unlock releases the lock. When none of its names exists (a lookup of a
-// missing file, a file removed), the lock file goes first, while it is
-// still held, so that .taskmd/locks holds lock files only for names that
-// exist or are being created. That is safe because every locker checks,
-// once it holds a lock file, that the lock directory still names that
-// file, and starts again if not (lockFile): whoever waited on the removed
-// file finds it gone, and all meet again on the file made next.
 func (h heldLock) unlock() error {
-	if lockFilesRemovable && !h.anyExists() {
-		h.w.removeLockFile(h.base, h.file)
-	}
 	err := h.file.Unlock()
 	unlockProcess(h.key)
 	return err
-}
-
-// anyExists reports whether a file (of any kind) is at one of h's names;
-// when that cannot be told, it says yes, which keeps the lock file.
-func (h heldLock) anyExists() bool {
-	for _, name := range h.names {
-		if _, err := h.w.root.Lstat(name); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return true
-		}
-	}
-	return false
-}
-
-// removeLockFile removes the held lock file base, if the lock directory
-// still names the file held. A failure leaves it, as before this change:
-// a lock file too many costs nothing but a directory entry.
-func (w *Workspace) removeLockFile(base string, file *flock.Flock) {
-	held, err := file.Stat()
-	if err != nil {
-		return
-	}
-	dir := w.lockRoot()
-	if inside, err := dir.Lstat(base); err == nil && os.SameFile(held, inside) {
-		_ = dir.Remove(base)
-	}
 }
 
 // lockFile takes the exclusive file lock of name. A new flock.Flock per
@@ -146,16 +107,10 @@ func (w *Workspace) removeLockFile(base string, file *flock.Flock) {
 // against the one inside the root, so a directory swapped for a link can
 // never make two processes lock different files, nor make this one create a
 // file outside the root.
-//
-// A lock file may be removed by its holder (see heldLock.unlock), so a
-// lock is held only once the lock directory still names the file locked;
-// otherwise the file is let go and the lock taken again, on the file there
-// now or on a new one.
 func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, error) {
 	rel := lockFileName(name)
-	reopen, missing := false, 0
-	for {
-		if err := w.ensureLockDir(reopen); err != nil {
+	for attempt := 0; ; attempt++ {
+		if err := w.ensureLockDir(attempt > 1); err != nil {
 			return nil, err
 		}
 		file := flock.New(filepath.Join(w.abs, filepath.FromSlash(rel)),
@@ -165,48 +120,30 @@ func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, er
 			if ctx.Err() != nil {
 				return nil, ctxErr(ctx, name)
 			}
-			if missing < maxLockCreates && errors.Is(err, fs.ErrNotExist) {
-				// The first lock of this name, a lock file its last holder
-				// removed, or a lock directory removed since it was made
-				// (then the next attempt makes it again).
-				missing++
-				reopen = w.createLockFile(path.Base(rel)) != nil
+			if attempt < 2 && errors.Is(err, fs.ErrNotExist) {
+				// The first lock of this name, or the lock directory was
+				// removed since it was made (then the next attempt makes it
+				// again).
+				w.createLockFile(path.Base(rel))
 				continue
 			}
 			return nil, fail(name, "lock", err)
 		}
-		gone, err := w.checkLockFile(name, rel, file)
-		if err != nil || gone {
+		if err := w.checkLockFile(name, rel, file); err != nil {
 			file.Unlock()
-		}
-		if err != nil {
 			return nil, err
-		}
-		if gone {
-			if err := ctxErr(ctx, name); err != nil {
-				return nil, err
-			}
-			missing = 0 // someone removed it while we waited: a fresh start
-			continue
 		}
 		return file, nil
 	}
 }
 
-// maxLockCreates bounds the lock files one lock makes in a row: each one
-// it did not get to open was removed by another holder meanwhile, which
-// only happens while others make progress.
-const maxLockCreates = 64
-
-// createLockFile creates a lock file inside the lock directory, or opens
-// the one there. An error (the lock directory is gone) is also left to the
-// open that follows.
-func (w *Workspace) createLockFile(base string) error {
+// createLockFile creates a lock file inside the lock directory. Errors are
+// left to the open that follows.
+func (w *Workspace) createLockFile(base string) {
 	f, err := w.lockRoot().OpenFile(base, os.O_CREATE|os.O_RDONLY|noFollow, 0o644)
 	if err == nil {
 		f.Close()
 	}
-	return err
 }
 
 // lockOpenFlag opens existing lock files as flock.New does, but never
@@ -242,27 +179,20 @@ func waitFlock(ctx context.Context, file *flock.Flock) error {
 	}
 }
 
-// checkLockFile checks that the locked file is the lock file inside the
-// root. gone says it has no name any more, because its holder removed it
-// while this one waited: lock again. A file that the root's lock directory
-// does not hold is OUTSIDE_ROOT.
-func (w *Workspace) checkLockFile(name, rel string, file *flock.Flock) (gone bool, err error) {
+func (w *Workspace) checkLockFile(name, rel string, file *flock.Flock) error {
 	opened, err := file.Stat()
 	if err != nil {
-		return false, fail(name, "lock", err)
-	}
-	if unlinked(opened) {
-		return true, nil
+		return fail(name, "lock", err)
 	}
 	inside, err := w.lockRoot().Lstat(path.Base(rel))
 	if err != nil {
-		return false, fail(rel, "lock", err)
+		return fail(rel, "lock", err)
 	}
 	if !os.SameFile(opened, inside) {
-		return false, &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
+		return &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: name,
 			Msg: fmt.Sprintf("lock %s: the lock directory leads outside the workspace root", name)}
 	}
-	return false, nil
+	return nil
 }
 
 // ensureLockDir creates the lock directory once per Workspace (again when
@@ -277,7 +207,7 @@ func (w *Workspace) ensureLockDir(force bool) error {
 	if err := w.mkdirAll(lockDir); err != nil {
 		return err
 	}
-	for _, dir := range []string{StateDir, lockDir} {
+	for _, dir := range []string{".taskmd", lockDir} {
 		info, err := w.root.Lstat(dir)
 		if err != nil {
 			return fail(dir, "lock", err)
@@ -333,7 +263,7 @@ func (w *Workspace) Lock(ctx context.Context, names []string, fn func(tx *Tx) er
 	if err := ctxErr(ctx, strings.Join(names, ", ")); err != nil {
 		return err
 	}
-	keys, byKey, err := w.lockNames(names)
+	keys, err := w.lockNames(names)
 	if err != nil {
 		return err
 	}
@@ -346,7 +276,7 @@ func (w *Workspace) Lock(ctx context.Context, names []string, fn func(tx *Tx) er
 		}
 	}()
 	for _, name := range keys {
-		h, err := w.lock(ctx, name, byKey[name])
+		h, err := w.lock(ctx, name)
 		if err != nil {
 			return err
 		}
