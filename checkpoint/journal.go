@@ -42,18 +42,19 @@ const (
 	TypeComplete Type = "complete" // the work is done
 )
 
-var types = []Type{TypePlan, TypeProgress, TypeDecision, TypeError, TypeRecovery, TypeComplete}
+// Types are the entry types, in the order the seed lists them.
+var Types = []Type{TypePlan, TypeProgress, TypeDecision, TypeError, TypeRecovery, TypeComplete}
 
 // ParseType reads a type the way a caller may write it: case and
 // surrounding space do not matter (" Progress " is TypeProgress). Any other
 // value, the empty string included, is INVALID_ARGUMENTS.
 func ParseType(s string) (Type, error) {
 	t := Type(strings.ToLower(strings.TrimSpace(s)))
-	if slices.Contains(types, t) {
+	if slices.Contains(Types, t) {
 		return t, nil
 	}
-	names := make([]string, len(types))
-	for i, t := range types {
+	names := make([]string, len(Types))
+	for i, t := range Types {
 		names[i] = string(t)
 	}
 	return "", &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,

@@ -27,7 +27,8 @@ const (
 	StatusBlocked Status = "BLOCKED" // the worker cannot go on (see Blocked)
 )
 
-var statuses = []Status{StatusPartial, StatusDone, StatusBlocked}
+// Statuses are the statuses of a worker checkpoint.
+var Statuses = []Status{StatusPartial, StatusDone, StatusBlocked}
 
 // PivotMode is how a worker was asked to stop (seed 000).
 type PivotMode string
@@ -39,7 +40,8 @@ const (
 	PivotHard      PivotMode = "hard"      // killed: a checkpoint of this mode is written by someone else
 )
 
-var pivotModes = []PivotMode{PivotGraceful, PivotImmediate, PivotHard}
+// PivotModes are the modes of a pivot.
+var PivotModes = []PivotMode{PivotGraceful, PivotImmediate, PivotHard}
 
 // WorkerCheckpoint is what a worker saved about its task so that it, a new
 // worker or a person can resume it: the machine fields that are the
@@ -147,7 +149,7 @@ func ParseStatus(s string) (Status, error) {
 	if st == "" {
 		return StatusPartial, nil
 	}
-	if slices.Contains(statuses, st) {
+	if slices.Contains(Statuses, st) {
 		return st, nil
 	}
 	return "", invalid(fmt.Sprintf("unknown worker status %q: use PARTIAL, DONE or BLOCKED", s))
@@ -157,7 +159,7 @@ func ParseStatus(s string) (Status, error) {
 // matter, and "" is no pivot. Any other value is INVALID_ARGUMENTS.
 func ParsePivotMode(s string) (PivotMode, error) {
 	m := PivotMode(strings.ToLower(strings.TrimSpace(s)))
-	if m == "" || slices.Contains(pivotModes, m) {
+	if m == "" || slices.Contains(PivotModes, m) {
 		return m, nil
 	}
 	return "", invalid(fmt.Sprintf("unknown pivot mode %q: use graceful, immediate or hard", s))

@@ -21,12 +21,11 @@ var (
 	// taskStatuses are the statuses of the one status machine.
 	taskStatuses = values(taskdoc.Statuses)
 	// checkpointTypes are the types of a task journal's entries.
-	checkpointTypes = values([]checkpoint.Type{checkpoint.TypePlan, checkpoint.TypeProgress, checkpoint.TypeDecision,
-		checkpoint.TypeError, checkpoint.TypeRecovery, checkpoint.TypeComplete})
+	checkpointTypes = values(checkpoint.Types)
 	// pivotModes are the modes of a pivot.
-	pivotModes = values([]checkpoint.PivotMode{checkpoint.PivotGraceful, checkpoint.PivotImmediate, checkpoint.PivotHard})
+	pivotModes = values(checkpoint.PivotModes)
 	// workerStatuses are the statuses of a worker checkpoint.
-	workerStatuses = values([]checkpoint.Status{checkpoint.StatusPartial, checkpoint.StatusDone, checkpoint.StatusBlocked})
+	workerStatuses = values(checkpoint.Statuses)
 	// checkpointFormats are the forms checkpoint_get renders a checkpoint in.
 	checkpointFormats = []any{"markdown", "json"}
 )

@@ -75,11 +75,8 @@ type CheckpointGetResult struct {
 }
 
 // ItemChange is an item added to or dropped from a section of a worker
-// checkpoint.
-type ItemChange struct {
-	Section string `json:"section"`
-	Text    string `json:"text"`
-}
+// checkpoint: the library's own type, whose JSON names are the result's.
+type ItemChange = checkpoint.ItemChange
 
 // CheckpointDiffResult is the result of checkpoint_diff.
 type CheckpointDiffResult struct {
@@ -264,7 +261,7 @@ func (r resumeTools) diff(ctx context.Context, req *mcp.CallToolRequest, in chec
 		WorkerID: id, From: d.FromSequence, To: d.ToSequence, Empty: d.Empty(),
 		OldStatus: string(d.OldStatus), NewStatus: string(d.NewStatus), OldPhase: d.OldPhase, NewPhase: d.NewPhase,
 		Finished: nonNil(d.Finished), Started: nonNil(d.Started), NewDecisions: nonNil(d.NewDecisions),
-		Added: toItemChanges(d.Added), Dropped: toItemChanges(d.Dropped), NewFiles: []FileChange{},
+		Added: nonNil(d.Added), Dropped: nonNil(d.Dropped), NewFiles: []FileChange{},
 	}
 	for _, f := range d.NewFiles {
 		out.NewFiles = append(out.NewFiles, FileChange{Path: f.Path, Note: f.Note})
@@ -349,14 +346,6 @@ func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) WorkerCheckpoint {
 		ClarificationID: c.Clarification,
 		WorkerSections:  toWorkerSections(c),
 	}
-}
-
-func toItemChanges(in []checkpoint.ItemChange) []ItemChange {
-	out := make([]ItemChange, 0, len(in))
-	for _, c := range in {
-		out = append(out, ItemChange{Section: c.Section, Text: c.Text})
-	}
-	return out
 }
 
 // nonNil is s, or an empty slice for nil, so that a list is [] in JSON
