@@ -24,18 +24,46 @@ func (t *Task) Dependencies() ([]Dependency, error) {
 		return nil, nil
 	}
 	var deps []Dependency
-	for _, item := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		if slug, ok := strings.CutPrefix(item, "#"); ok && slug != "" && !strings.Contains(slug, "#") {
-			deps = append(deps, Dependency{Slug: slug})
-			continue
-		}
-		a, err := ParseAddress(item)
-		if err != nil || a.Slug == "" {
+	for _, item := range dependsOnEntries(v) {
+		d, ok := parseDependency(item)
+		if !ok {
 			return nil, &Error{Code: CodeInvalidAddress, Slug: t.Slug,
 				Msg: "the " + KeyDependsOn + " entry " + quote(item) + " of task " + quote(t.Slug) +
 					" is not a task address (#slug, or /doc.md#slug for another document)"}
 		}
-		deps = append(deps, Dependency{Document: a.Path, Slug: a.Slug})
+		deps = append(deps, d)
 	}
 	return deps, nil
+}
+
+// ValidDependencies is t's Depends-On read as Dependencies reads it, but
+// passing over the entries that are no task address instead of failing:
+// for the questions "does this task wait for that one?", where one
+// malformed entry written by hand must not hide the others.
+func (t *Task) ValidDependencies() []Dependency {
+	v, _ := t.Field(KeyDependsOn)
+	var deps []Dependency
+	for _, item := range dependsOnEntries(v) {
+		if d, ok := parseDependency(item); ok {
+			deps = append(deps, d)
+		}
+	}
+	return deps
+}
+
+// dependsOnEntries splits a Depends-On value at commas and blanks.
+func dependsOnEntries(v string) []string {
+	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}
+
+// parseDependency reads one Depends-On entry: "#slug" or "/doc.md#slug".
+func parseDependency(item string) (Dependency, bool) {
+	if slug, ok := strings.CutPrefix(item, "#"); ok && slug != "" && !strings.Contains(slug, "#") {
+		return Dependency{Slug: slug}, true
+	}
+	a, err := ParseAddress(item)
+	if err != nil || a.Slug == "" {
+		return Dependency{}, false
+	}
+	return Dependency{Document: a.Path, Slug: a.Slug}, true
 }

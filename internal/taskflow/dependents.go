@@ -2,7 +2,6 @@ package taskflow
 
 import (
 	"context"
-	"strings"
 
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -21,7 +20,7 @@ import (
 // otherwise leave that task waiting for nothing).
 func DependsOn(t *taskdoc.Task, file string, dep taskdoc.Address) bool {
 	want := dep.File()
-	for _, d := range readableDependencies(t) {
+	for _, d := range t.ValidDependencies() {
 		in := file
 		if d.Document != "" {
 			in = taskdoc.Address{Path: d.Document}.File()
@@ -31,26 +30,6 @@ func DependsOn(t *taskdoc.Task, file string, dep taskdoc.Address) bool {
 		}
 	}
 	return false
-}
-
-// readableDependencies is t's Depends-On, without the entries that are no
-// task address.
-func readableDependencies(t *taskdoc.Task) []taskdoc.Dependency {
-	deps, err := t.Dependencies()
-	if err == nil {
-		return deps
-	}
-	v, _ := t.Field(taskdoc.KeyDependsOn)
-	deps = nil
-	// Each entry is read alone by taskdoc's own rule: one task holding one
-	// entry.
-	for _, item := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		one := taskdoc.Task{Slug: t.Slug, Fields: []taskdoc.Field{{Key: taskdoc.KeyDependsOn, Value: item}}}
-		if d, err := one.Dependencies(); err == nil {
-			deps = append(deps, d...)
-		}
-	}
-	return deps
 }
 
 // Dependents returns the addresses of the tasks in other documents that
@@ -103,7 +82,7 @@ func Dependents(ctx context.Context, ws *workspace.Workspace, dep taskdoc.Addres
 // matters that may count an entry that names another file; a removal then
 // refused is forced knowingly.
 func dependsOnAlias(ws *workspace.Workspace, t *taskdoc.Task, dep taskdoc.Address, own string) bool {
-	for _, d := range readableDependencies(t) {
+	for _, d := range t.ValidDependencies() {
 		if d.Slug != dep.Slug || d.Document == "" {
 			continue
 		}
