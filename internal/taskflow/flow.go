@@ -107,15 +107,7 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 // already is a retry: the task is returned and nothing changes (a failed
 // task given another error text records it).
 func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, text string) (*taskdoc.Document, *taskdoc.Task, error) {
-	status, err := taskdoc.ParseStatus(string(to))
-	if err != nil {
-		return nil, nil, f.At(err, slug)
-	}
-	if status == taskdoc.StatusCompleted {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
-			Msg: fmt.Sprintf("task %q in %s is completed by Complete, which records its note", slug, f.Path)}
-	}
-	task, err := f.task(doc, slug)
+	status, task, err := f.statusTarget(doc, slug, to)
 	if err != nil {
 		return nil, nil, err
 	}

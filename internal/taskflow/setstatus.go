@@ -24,15 +24,7 @@ import (
 // failed task is given a new reason: then that reason, in its Blocked or
 // Error field, is the one change.
 func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, reason string) (*taskdoc.Document, *taskdoc.Task, error) {
-	status, err := taskdoc.ParseStatus(string(to))
-	if err != nil {
-		return nil, nil, f.At(err, slug)
-	}
-	if status == taskdoc.StatusCompleted {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
-			Msg: fmt.Sprintf("task %q in %s is completed by Complete, which records its note", slug, f.Path)}
-	}
-	task, err := f.task(doc, slug)
+	status, task, err := f.statusTarget(doc, slug, to)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,4 +113,24 @@ func (f Flow) dropFields(doc *taskdoc.Document, slug string, keys []string) (*ta
 		doc = nd
 	}
 	return doc, nil
+}
+
+// statusTarget reads the status a task is to move to and finds the task,
+// for UpdateStatus and SetStatus: an unknown status is UNKNOWN_STATUS, and
+// completed is refused (INVALID_TRANSITION), as Complete's, which records
+// a note.
+func (f Flow) statusTarget(doc *taskdoc.Document, slug string, to taskdoc.Status) (taskdoc.Status, *taskdoc.Task, error) {
+	status, err := taskdoc.ParseStatus(string(to))
+	if err != nil {
+		return "", nil, f.At(err, slug)
+	}
+	if status == taskdoc.StatusCompleted {
+		return "", nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("task %q in %s is completed by Complete, which records its note", slug, f.Path)}
+	}
+	task, err := f.task(doc, slug)
+	if err != nil {
+		return "", nil, err
+	}
+	return status, task, nil
 }
