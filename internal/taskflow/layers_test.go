@@ -39,6 +39,9 @@ var layers = map[string][]string{
 	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "checkpoint", "plan"},
 	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
+	// The editor's view sits beside the MCP tools, on the library.
+	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",
+		"query", "plan", "agent", "checkpoint"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
 		"checkpoint", "worker", "plan", "agent"},
