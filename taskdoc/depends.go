@@ -24,14 +24,13 @@ func (t *Task) Dependencies() ([]Dependency, error) {
 		return nil, nil
 	}
 	var deps []Dependency
-	for _, item := range dependsOnEntries(v) {
-		d, ok := parseDependency(item)
-		if !ok {
+	for _, e := range DependsOnEntries(v) {
+		if !e.Valid {
 			return nil, &Error{Code: CodeInvalidAddress, Slug: t.Slug,
-				Msg: "the " + KeyDependsOn + " entry " + quote(item) + " of task " + quote(t.Slug) +
+				Msg: "the " + KeyDependsOn + " entry " + quote(e.Text) + " of task " + quote(t.Slug) +
 					" is not a task address (#slug, or /doc.md#slug for another document)"}
 		}
-		deps = append(deps, d)
+		deps = append(deps, e.Dependency)
 	}
 	return deps, nil
 }
@@ -43,17 +42,44 @@ func (t *Task) Dependencies() ([]Dependency, error) {
 func (t *Task) ValidDependencies() []Dependency {
 	v, _ := t.Field(KeyDependsOn)
 	var deps []Dependency
-	for _, item := range dependsOnEntries(v) {
-		if d, ok := parseDependency(item); ok {
-			deps = append(deps, d)
+	for _, e := range DependsOnEntries(v) {
+		if e.Valid {
+			deps = append(deps, e.Dependency)
 		}
 	}
 	return deps
 }
 
-// dependsOnEntries splits a Depends-On value at commas and blanks.
-func dependsOnEntries(v string) []string {
-	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+// DependsOnEntry is one entry of a Depends-On value, where it is written:
+// Text is value[Start:End]. Valid reports whether it is a task address,
+// read into Dependency.
+type DependsOnEntry struct {
+	Text       string     `json:"text"`
+	Start      int        `json:"-"`
+	End        int        `json:"-"`
+	Valid      bool       `json:"valid"`
+	Dependency Dependency `json:"dependency"`
+}
+
+// DependsOnEntries splits a Depends-On value at commas and blanks and reads
+// each entry, as Dependencies does.
+func DependsOnEntries(value string) []DependsOnEntry {
+	var out []DependsOnEntry
+	sep := func(c byte) bool { return c == ',' || c == ' ' || c == '\t' }
+	for i := 0; i < len(value); {
+		for i < len(value) && sep(value[i]) {
+			i++
+		}
+		start := i
+		for i < len(value) && !sep(value[i]) {
+			i++
+		}
+		if i > start {
+			d, ok := parseDependency(value[start:i])
+			out = append(out, DependsOnEntry{Text: value[start:i], Start: start, End: i, Valid: ok, Dependency: d})
+		}
+	}
+	return out
 }
 
 // parseDependency reads one Depends-On entry: "#slug" or "/doc.md#slug".

@@ -391,6 +391,25 @@ func isTrailingList(sc *scan, n ast.Node) bool {
 // such as "." and ")"; the path must end in ".md".
 func ParseReferences(text string) []Reference {
 	var refs []Reference
+	for _, m := range FindReferences(text) {
+		if !hasReference(refs, m.Raw) {
+			refs = append(refs, m.Reference)
+		}
+	}
+	return refs
+}
+
+// Mention is a reference where it is written: Raw is text[Start:End].
+type Mention struct {
+	Reference
+	Start int `json:"-"`
+	End   int `json:"-"`
+}
+
+// FindReferences returns every reference in text where it is written, in
+// order, repeats included, read by ParseReferences's rule.
+func FindReferences(text string) []Mention {
+	var found []Mention
 	for i := 0; i < len(text); {
 		at := strings.Index(text[i:], "@/")
 		if at < 0 {
@@ -409,13 +428,13 @@ func ParseReferences(text string) []Reference {
 		}
 		raw := strings.TrimRight(text[at:end], ".,;:!?)]}'\"")
 		p, section, _ := strings.Cut(raw[1:], "#")
-		if !strings.HasSuffix(p, ".md") || len(p) <= len("/.md") || hasReference(refs, raw) {
+		if !strings.HasSuffix(p, ".md") || len(p) <= len("/.md") {
 			continue
 		}
-		refs = append(refs, Reference{Raw: raw, Path: p, Section: section})
+		found = append(found, Mention{Reference: Reference{Raw: raw, Path: p, Section: section}, Start: at, End: at + len(raw)})
 		i = end
 	}
-	return refs
+	return found
 }
 
 func hasReference(refs []Reference, raw string) bool {
