@@ -2,6 +2,7 @@ package editor
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/taskmd/taskmd/taskdoc"
@@ -124,6 +125,6 @@ func (s *Session) OpenPaths() []string {
 	for p := range s.open {
 		out = append(out, p)
 	}
-	sortStrings(out)
+	slices.Sort(out)
 	return out
 }

@@ -397,5 +397,3 @@ func notOpen(path string) error {
 func sortViews(vs []*view) {
 	sort.Slice(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
 }
-
-func sortStrings(s []string) { sort.Strings(s) }
