@@ -32,6 +32,8 @@ type Session struct {
 	// that what it derives from files (which workflows exist, claims) is
 	// read again after one.
 	generation uint64
+
+	derived derived // what diagnostics read from files that are not documents
 }
 
 // Option configures a Session.

@@ -57,7 +57,10 @@ func (f Flow) CheckDependencies(doc *taskdoc.Document, changed []*taskdoc.Task) 
 			deps, _ := depsOf(task) // an unreadable field leads nowhere
 			return deps
 		}
-		if cycle := findCycle(next, t.Slug); cycle != nil {
+		if cycle := FindCycle(next, t.Slug); cycle != nil {
+			for i := range cycle {
+				cycle[i] = "#" + cycle[i]
+			}
 			return &taskdoc.Error{Code: taskdoc.CodeDependencyCycle, Path: f.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("the dependencies of %s make a cycle: %s", f.Path, strings.Join(cycle, " -> "))}
 		}
@@ -78,18 +81,19 @@ func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old string) error {
 			old, f.Path, strings.Join(dependents, ", "), taskdoc.KeyDependsOn)}
 }
 
-// findCycle returns a cycle through start, as "#a", "#b", ..., "#a", or
-// nil. It walks depth first, each task once; next gives a task's
-// dependencies.
-func findCycle(next func(slug string) []string, start string) []string {
+// FindCycle returns a cycle through start, as start, b, c, ..., start,
+// or nil. It walks depth first, each node once; next gives a node's
+// dependencies. Nodes are whatever names the caller gives them: slugs of
+// one document here, task addresses across documents in package editor.
+func FindCycle(next func(node string) []string, start string) []string {
 	var path []string
 	done := map[string]bool{}
-	var walk func(slug string) bool
-	walk = func(slug string) bool {
-		path = append(path, "#"+slug)
-		for _, dep := range next(slug) {
+	var walk func(node string) bool
+	walk = func(node string) bool {
+		path = append(path, node)
+		for _, dep := range next(node) {
 			if dep == start {
-				path = append(path, "#"+start)
+				path = append(path, start)
 				return true
 			}
 			if !done[dep] {
