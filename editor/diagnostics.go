@@ -241,17 +241,28 @@ func (c *checker) workflows() error {
 // references reports "@/" references to documents that do not exist and
 // to sections their documents do not have.
 func (c *checker) references() error {
+	// reference is what is known of a reference's target: whether its
+	// document exists and, when that can be read, has the anchor.
+	type reference struct{ found, anchor bool }
+	seen := map[string]reference{}
 	for i := range c.v.Doc.Tasks {
 		for _, m := range c.v.mentions(&c.v.Doc.Tasks[i]) {
-			target, found, err := c.referenced(m.Path)
-			if err != nil {
-				return err
+			// A plan names the same few documents over and over.
+			key := m.Path + "#" + m.Section
+			res, ok := seen[key]
+			if !ok {
+				target, found, err := c.referenced(m.Path)
+				if err != nil {
+					return err
+				}
+				res = reference{found: found, anchor: m.Section == "" || target == nil || target.Doc == nil || hasAnchor(target.Doc, m.Section)}
+				seen[key] = res
 			}
 			switch {
-			case !found:
+			case !res.found:
 				c.add(c.t.span(taskdoc.Span{Start: m.Start, End: m.End}), SeverityWarning, CodeReferenceNotFound,
 					fmt.Sprintf("no document %s: there is no %s%s", m.Path, taskdoc.FolderDocs, m.Path))
-			case m.Section != "" && target != nil && target.Doc != nil && !hasAnchor(target.Doc, m.Section):
+			case !res.anchor:
 				hash := strings.IndexByte(m.Raw, '#')
 				c.add(c.t.span(taskdoc.Span{Start: m.Start + hash + 1, End: m.End}), SeverityWarning, CodeSectionNotFound,
 					fmt.Sprintf("%s has no section #%s", m.Path, m.Section))

@@ -20,9 +20,18 @@ import (
 
 // node is a task of the dependency graph.
 type node struct {
+	name string // "<file>#<slug>"
 	v    *view
 	task *taskdoc.Task
-	deps []string // the nodes its Depends-On names that exist, in order
+	deps []int // the nodes its Depends-On names, in order
+}
+
+// depGraph is the part of the dependency graph that may hold a cycle
+// through the document's tasks: the tasks it leads to that have a
+// Depends-On field (one without can be on no cycle).
+type depGraph struct {
+	nodes []node
+	index map[string]int // by name
 }
 
 // dependencies reports Depends-On entries whose document or task does not
@@ -30,6 +39,9 @@ type node struct {
 func (c *checker) dependencies() error {
 	tasks := c.v.Doc.Tasks
 	for i := range tasks {
+		if _, ok := tasks[i].Field(taskdoc.KeyDependsOn); !ok {
+			continue
+		}
 		for _, e := range c.v.dependsOn(&tasks[i]) {
 			if !e.Valid {
 				continue
@@ -39,13 +51,12 @@ func (c *checker) dependencies() error {
 			if err != nil {
 				return err
 			}
-			r := c.t.span(taskdoc.Span{Start: e.Start, End: e.End})
 			switch {
 			case !found:
-				c.add(r, SeverityError, CodeDependencyNotFound,
+				c.add(c.t.span(taskdoc.Span{Start: e.Start, End: e.End}), SeverityError, CodeDependencyNotFound,
 					fmt.Sprintf("%s names no document: there is no %s", e.Text, file))
 			case target.Doc != nil && !hasTask(target.Doc, slug):
-				c.add(r, SeverityError, CodeDependencyNotFound,
+				c.add(c.t.span(taskdoc.Span{Start: e.Start, End: e.End}), SeverityError, CodeDependencyNotFound,
 					fmt.Sprintf("%s names no task: %s has no task %q", e.Text, file, slug))
 			}
 		}
@@ -70,40 +81,35 @@ func hasTask(doc *taskdoc.Document, slug string) bool {
 // cycles reports each task of the document that is on a dependency
 // cycle, on the entry that leads on along it.
 func (c *checker) cycles() error {
-	graph, err := c.graph()
-	if err != nil || len(graph) == 0 {
+	g, err := c.graph()
+	if err != nil || len(g.nodes) == 0 {
 		return err
 	}
-	left := peel(graph)
-	next := func(n string) []string {
+	left := g.peel()
+	next := func(name string) []string {
 		var out []string
-		for _, d := range graph[n].deps {
+		for _, d := range g.nodes[g.index[name]].deps {
 			if left[d] {
-				out = append(out, d)
+				out = append(out, g.nodes[d].name)
 			}
 		}
 		return out
 	}
-	for i := range c.v.Doc.Tasks {
-		t := &c.v.Doc.Tasks[i]
-		start := c.v.Path + "#" + t.Slug
-		if !left[start] || graph[start].task != t {
-			continue
+	for i := range g.nodes {
+		if n := &g.nodes[i]; left[i] && n.v == c.v {
+			if cycle := taskflow.FindCycle(next, n.name); cycle != nil {
+				c.cycle(n.task, g, cycle)
+			}
 		}
-		cycle := taskflow.FindCycle(next, start)
-		if cycle == nil {
-			continue
-		}
-		c.cycle(t, graph, cycle)
 	}
 	return nil
 }
 
 // cycle reports task, the first node of cycle.
-func (c *checker) cycle(t *taskdoc.Task, graph map[string]*node, cycle []string) {
+func (c *checker) cycle(t *taskdoc.Task, g *depGraph, cycle []string) {
 	names := make([]string, len(cycle))
 	for i, n := range cycle {
-		names[i] = c.address(graph[n])
+		names[i] = c.address(&g.nodes[g.index[n]])
 	}
 	var related []Related
 	seen := map[string]bool{cycle[0]: true}
@@ -112,9 +118,9 @@ func (c *checker) cycle(t *taskdoc.Task, graph map[string]*node, cycle []string)
 			continue
 		}
 		seen[n] = true
-		g := graph[n]
-		related = append(related, Related{Location: Location{Path: g.v.Path, Range: headingRange(g.v.text(), g.task)},
-			Message: fmt.Sprintf("task %s is on the cycle", c.address(g))})
+		other := &g.nodes[g.index[n]]
+		related = append(related, Related{Location: Location{Path: other.v.Path, Range: headingRange(other.v.text(), other.task)},
+			Message: fmt.Sprintf("task %s is on the cycle", c.address(other))})
 	}
 	// The entry that leads to the next task of the cycle; the heading when
 	// it is written on a wrapped line, which dependsOn leaves out.
@@ -141,38 +147,36 @@ func (c *checker) address(n *node) string {
 	return n.v.Path + "#" + n.task.Slug
 }
 
-// graph is the part of the dependency graph that the document's tasks
-// lead to, or nil when none of them depends on anything.
-func (c *checker) graph() (map[string]*node, error) {
-	graph := map[string]*node{}
-	var queue []string
-	visit := func(file string, v *view, t *taskdoc.Task) {
-		n := file + "#" + t.Slug
-		if _, ok := graph[n]; !ok {
-			graph[n] = &node{v: v, task: t}
-			queue = append(queue, n)
+// graph reads the part of the dependency graph that the document's tasks
+// lead to (see depGraph).
+func (c *checker) graph() (*depGraph, error) {
+	g := &depGraph{index: map[string]int{}}
+	// add adds the task slug of the document at file, when it is one task
+	// with dependencies, and returns its node or -1. A repeated slug names
+	// no one task: it leads nowhere, as it does for the task systems.
+	add := func(file string, v *view, slug string) int {
+		name := file + "#" + slug
+		if i, ok := g.index[name]; ok {
+			return i
 		}
+		t, err := v.Doc.Task(slug)
+		if err != nil {
+			return -1
+		}
+		if _, ok := t.Field(taskdoc.KeyDependsOn); !ok {
+			return -1
+		}
+		g.index[name] = len(g.nodes)
+		g.nodes = append(g.nodes, node{name: name, v: v, task: t})
+		return len(g.nodes) - 1
 	}
-	hasDeps := false
 	for i := range c.v.Doc.Tasks {
-		t := &c.v.Doc.Tasks[i]
-		if _, ok := t.Field(taskdoc.KeyDependsOn); ok {
-			hasDeps = true
-		}
+		add(c.v.Path, c.v, c.v.Doc.Tasks[i].Slug)
 	}
-	if !hasDeps {
-		return nil, nil
-	}
-	for i := range c.v.Doc.Tasks {
-		if t, err := c.v.Doc.Task(c.v.Doc.Tasks[i].Slug); err == nil {
-			visit(c.v.Path, c.v, t)
-		}
-	}
-	for len(queue) > 0 {
-		n := graph[queue[0]]
-		queue = queue[1:]
+	for i := 0; i < len(g.nodes); i++ {
+		n := g.nodes[i]
 		for _, d := range n.task.ValidDependencies() {
-			file, slug := n.v.Path, d.Slug
+			file := n.v.Path
 			if d.Document != "" {
 				file = taskdoc.Address{Path: d.Document}.File()
 			}
@@ -183,54 +187,49 @@ func (c *checker) graph() (map[string]*node, error) {
 			if !found || v.Doc == nil {
 				continue
 			}
-			// A repeated slug names no one task: it leads nowhere, as
-			// it does for the task systems.
-			t, err := v.Doc.Task(slug)
-			if err != nil {
-				continue
+			if j := add(file, v, d.Slug); j >= 0 {
+				g.nodes[i].deps = append(g.nodes[i].deps, j)
 			}
-			visit(file, v, t)
-			n.deps = append(n.deps, file+"#"+slug)
 		}
 	}
-	return graph, nil
+	return g, nil
 }
 
-// peel returns the nodes of graph that may be on a cycle: it drops, as
-// long as there are any, the nodes that lead to no node left or that no
-// node left leads to. What it keeps holds every cycle; FindCycle decides.
-func peel(graph map[string]*node) map[string]bool {
-	out := make(map[string]int, len(graph))
-	in := make(map[string]int, len(graph))
-	from := make(map[string][]string, len(graph))
-	for n, g := range graph {
-		out[n] = len(g.deps)
-		for _, d := range g.deps {
+// peel returns which nodes may be on a cycle: it drops, as long as there
+// are any, the nodes that lead to no node left or that no node left leads
+// to. What it keeps holds every cycle; FindCycle decides.
+func (g *depGraph) peel() []bool {
+	n := len(g.nodes)
+	out, in := make([]int, n), make([]int, n)
+	from := make([][]int, n)
+	for i := range g.nodes {
+		out[i] = len(g.nodes[i].deps)
+		for _, d := range g.nodes[i].deps {
 			in[d]++
-			from[d] = append(from[d], n)
+			from[d] = append(from[d], i)
 		}
 	}
-	left := make(map[string]bool, len(graph))
-	var drop []string
-	for n := range graph {
-		left[n] = true
-		if out[n] == 0 || in[n] == 0 {
-			drop = append(drop, n)
+	left := make([]bool, n)
+	var drop []int
+	for i := range left {
+		left[i] = true
+		if out[i] == 0 || in[i] == 0 {
+			drop = append(drop, i)
 		}
 	}
 	for len(drop) > 0 {
-		n := drop[len(drop)-1]
+		i := drop[len(drop)-1]
 		drop = drop[:len(drop)-1]
-		if !left[n] {
+		if !left[i] {
 			continue
 		}
-		delete(left, n)
-		for _, p := range from[n] {
+		left[i] = false
+		for _, p := range from[i] {
 			if out[p]--; out[p] == 0 && left[p] {
 				drop = append(drop, p)
 			}
 		}
-		for _, d := range graph[n].deps {
+		for _, d := range g.nodes[i].deps {
 			if in[d]--; in[d] == 0 && left[d] {
 				drop = append(drop, d)
 			}

@@ -241,7 +241,7 @@ func TestDiagnosticsEncodings(t *testing.T) {
 	// code point, two UTF-16 units, four bytes), and the end of the ATX
 	// heading "## 翻訳 🚀 task".
 	tests := []struct {
-		enc                                   editor.Encoding
+		enc                                    editor.Encoding
 		statusEnd, ref, refEnd, anchor, atxEnd int
 	}{
 		{editor.UTF16, 12, 7, 25, 44, 13},
