@@ -2,6 +2,7 @@ package editor_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -411,4 +412,53 @@ func TestDiagnosticsPaths(t *testing.T) {
 	}
 	_, err := s.Diagnostics(ctx, "docs/missing.md")
 	assert.ErrorIs(t, err, taskdoc.ErrDocumentNotFound)
+}
+
+// Which workflows exist is read once per change on disk: a workflow file
+// created and reported by DiskChanged counts, and so does an open buffer
+// of one that has no file yet.
+func TestDiagnosticsWorkflowsFollowTheDisk(t *testing.T) {
+	ctx := context.Background()
+	const path = "docs/a.md"
+	s, ws := newTestSession(t, map[string]string{path: "# A\n\n## Tasks\n\n### One\n\n- Workflow: tdd\n\n### Two\n\n- Workflow: draft\n"})
+	ds, err := s.Diagnostics(ctx, path)
+	require.NoError(t, err)
+	assert.Equal(t, []found{
+		{editor.CodeWorkflowNotFound, editor.SeverityWarning, span(6, 12, 6, 15), nil},
+		{editor.CodeWorkflowNotFound, editor.SeverityWarning, span(10, 12, 10, 17), nil},
+	}, summarise(ds))
+
+	writeTestFiles(t, ws.Root(), map[string]string{"workflows/tdd.md": "# TDD\n"})
+	ds, err = s.Diagnostics(ctx, path)
+	require.NoError(t, err)
+	assert.Len(t, ds, 2, "nothing said the disk changed")
+	_, err = s.DiskChanged(ctx, "workflows/tdd.md")
+	require.NoError(t, err)
+	require.NoError(t, s.Open(ctx, "workflows/draft.md", 1, "# Draft\n"))
+	ds, err = s.Diagnostics(ctx, path)
+	require.NoError(t, err)
+	assert.Empty(t, ds)
+}
+
+// A cycle through a long chain: every task of it is reported, each with
+// the others related, at the entry that leads on.
+func TestDiagnosticsLongCycle(t *testing.T) {
+	const n = 300
+	var b strings.Builder
+	b.WriteString("# Chain\n\n## Tasks\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n### T%d\n\n- Depends-On: #t%d\n", i, (i+1)%n)
+	}
+	b.WriteString("\n### Outside\n\n- Depends-On: #t0\n")
+	s, _ := newTestSession(t, map[string]string{"docs/chain.md": b.String()})
+	ds, err := s.Diagnostics(context.Background(), "docs/chain.md")
+	require.NoError(t, err)
+	require.Len(t, ds, n)
+	for i, d := range ds {
+		// Task i's heading is on line 4+4i, its Depends-On two lines below.
+		entry := fmt.Sprintf("#t%d", (i+1)%n)
+		assert.Equal(t, span(6+4*i, 14, 6+4*i, 14+len(entry)), d.Range)
+		assert.Equal(t, editor.CodeDependencyCycle, d.Code)
+		assert.Len(t, d.Related, n-1)
+	}
 }
