@@ -19,8 +19,9 @@ import (
 //
 // A document that does not read at all (invalid UTF-8, past a limit) has
 // one diagnostic, where taskdoc says, and no others: nothing in it can be
-// found. Either way a buffer whose file changed under its unsaved changes
-// gets CodeBufferDiffersFromDisk.
+// found. A file that cannot be read (over the size limit, say) has one
+// too, with the code of the error. Either way a buffer whose file changed
+// under its unsaved changes gets CodeBufferDiffersFromDisk.
 //
 // Diagnostics that look outside the document (references, dependencies
 // and their cycles, workflows, claims) read the other documents as the
@@ -98,7 +99,7 @@ func (c *checker) sorted() []Diagnostic {
 
 // unreadable reports why the document does not parse, where taskdoc says.
 func (c *checker) unreadable() {
-	code, msg, at := CodeInvalidUTF8, "the document does not read", 0
+	code, msg, at := CodeParse, "the document does not read", 0
 	var e *taskdoc.Error
 	if errors.As(c.v.Err, &e) {
 		code, msg = string(e.Code), e.Error()
