@@ -54,9 +54,7 @@ func (s *Session) Diagnostics(ctx context.Context, path string) ([]Diagnostic, e
 	c.frontMatter()
 	c.duplicates()
 	for i := range v.Doc.Tasks {
-		t := &v.Doc.Tasks[i]
-		c.status(t)
-		c.entries(t)
+		c.status(&v.Doc.Tasks[i])
 	}
 	c.mainWorkflow()
 	c.crossLinks()
@@ -172,16 +170,6 @@ func (c *checker) status(t *taskdoc.Task) {
 	}
 	c.add(c.valueRange(f), SeverityError, CodeUnknownStatus,
 		fmt.Sprintf("unknown status %q: want one of %s", f.Value, strings.Join(names, ", ")))
-}
-
-// entries reports the Depends-On entries that are not task addresses.
-func (c *checker) entries(t *taskdoc.Task) {
-	for _, e := range c.v.dependsOn(t) {
-		if !e.Valid {
-			c.add(c.t.span(taskdoc.Span{Start: e.Start, End: e.End}), SeverityError, CodeInvalidAddress,
-				fmt.Sprintf("%q is not a task address: write \"#slug\" for a task of this document, \"/doc.md#slug\" for one of another", e.Text))
-		}
-	}
 }
 
 // mainWorkflow reports a coordinator list whose first task has no

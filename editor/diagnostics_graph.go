@@ -8,7 +8,8 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// The Depends-On diagnostics: entries that name nothing, and cycles.
+// The Depends-On diagnostics: entries that are no address or name
+// nothing, and cycles.
 //
 // Tasks are nodes named "<file>#<slug>" ("docs/api/auth.md#setup"), so
 // that a cycle may run through several documents. A cycle is found by
@@ -34,8 +35,9 @@ type depGraph struct {
 	index map[string]int // by name
 }
 
-// dependencies reports Depends-On entries whose document or task does not
-// exist, and the tasks of the document that are on a cycle.
+// dependencies reports Depends-On entries that are not task addresses or
+// whose document or task does not exist, and the tasks of the document
+// that are on a cycle.
 func (c *checker) dependencies() error {
 	tasks := c.v.Doc.Tasks
 	for i := range tasks {
@@ -44,6 +46,8 @@ func (c *checker) dependencies() error {
 		}
 		for _, e := range c.v.dependsOn(&tasks[i]) {
 			if !e.Valid {
+				c.add(c.t.span(taskdoc.Span{Start: e.Start, End: e.End}), SeverityError, CodeInvalidAddress,
+					fmt.Sprintf("%q is not a task address: write \"#slug\" for a task of this document, \"/doc.md#slug\" for one of another", e.Text))
 				continue
 			}
 			file, slug := c.target(e.Dependency)
