@@ -83,8 +83,9 @@ func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old string) error {
 
 // FindCycle returns a cycle through start, as start, b, c, ..., start,
 // or nil. It walks depth first, each node once; next gives a node's
-// dependencies. Nodes are whatever names the caller gives them: slugs of
-// one document here, task addresses across documents in package editor.
+// dependencies. Nodes are whatever names the caller gives them: the slugs
+// of one document for CheckDependencies, tasks across documents for a
+// caller that follows dependencies between them.
 func FindCycle(next func(node string) []string, start string) []string {
 	var path []string
 	done := map[string]bool{}
