@@ -28,9 +28,14 @@ func (t *text) diff(to []byte) []Edit {
 	p := commonPrefix(from, to)
 	s := commonSuffix(from[p:], to[p:])
 	first := t.lines.Line(p)
+	if p > 0 && p == t.lines.Start(first) && from[p-1] == '\r' && p < len(to) && to[p] == '\n' {
+		first-- // the "\r" ending the line before becomes a "\r\n"
+	}
 	start := t.lines.Start(first)
 	endFrom, endTo := len(from)-s, len(to)-s
-	if last := t.lines.Line(endFrom); endFrom > t.lines.Start(last) {
+	last := t.lines.Line(endFrom)
+	if endFrom > t.lines.Start(last) || endFrom < len(from) && from[endFrom] == '\n' && endTo > start && to[endTo-1] == '\r' {
+		// To the end of the line (and so of a "\r\n" the change writes).
 		ext := t.lines.Start(last+1) - endFrom
 		if last+1 >= t.lines.Count() {
 			ext = len(from) - endFrom
@@ -71,6 +76,18 @@ func (t *text) diff(to []byte) []Edit {
 func (t *text) edit(start, end int, old, new []byte) Edit {
 	p := runeStart(old, commonPrefix(old, new))
 	s := len(old) - runeEnd(old, len(old)-commonSuffix(old[p:], new[p:]))
+	// No Position falls between the "\r" and "\n" of a line ending, and
+	// an editor need not join a "\r" and a "\n" across an edit's end: an
+	// edit that splits one, or makes one of a "\r" before it and a "\n"
+	// it writes (or of a "\r" it writes and a "\n" after it), takes the
+	// whole line ending.
+	src := t.src
+	if at := start + p; p > 0 && src[at-1] == '\r' && (at < end && src[at] == '\n' || p < len(new) && new[p] == '\n') {
+		p--
+	}
+	if e, n := end-s, len(new)-s; s > 0 && src[e] == '\n' && (e > start+p && src[e-1] == '\r' || n > p && new[n-1] == '\r') {
+		s--
+	}
 	return Edit{
 		Range:   Range{Start: t.position(start + p), End: t.position(end - s)},
 		NewText: string(new[p : len(new)-s]),
