@@ -15,10 +15,10 @@ import (
 const maxWorkspaceSymbols = 500
 
 // Symbols returns the outline of the document at path (its open buffer,
-// else its file): its Tasks section, whose Range is the section and
-// SelectionRange its heading, with one child per task, whose Range is the
-// task without the blank lines that end it and SelectionRange its
-// heading. A document without a Tasks section, or that does not read, has
+// else its file): its Tasks section, whose Range is the section
+// (Document.TasksSpan) and SelectionRange its heading, with one child per
+// task, whose Range is the task without the blank lines that end it and
+// SelectionRange its heading. A document without a Tasks section, or that does not read, has
 // none; so has a path that is not a task document (under docs/, or the
 // coordinator's list). One that does not exist is DOCUMENT_NOT_FOUND.
 func (s *Session) Symbols(ctx context.Context, path string) ([]Symbol, error) {
@@ -38,7 +38,7 @@ func (s *Session) Symbols(ctx context.Context, path string) ([]Symbol, error) {
 	section := Symbol{
 		Name:           h.Text,
 		Kind:           SymbolTasks,
-		Range:          t.span(taskdoc.Span{Start: doc.TasksSpan.Start, End: trimBlankLines(t, doc.TasksSpan)}),
+		Range:          t.span(doc.TasksSpan),
 		SelectionRange: t.span(taskdoc.Span{Start: h.Span.Start, End: trimLineEnding(t.src, h.Span.Start, h.Span.End)}),
 		Children:       make([]Symbol, 0, len(doc.Tasks)),
 	}

@@ -48,7 +48,7 @@ func TestSymbols(t *testing.T) {
 		{
 			name: "a section after the Tasks section, blank lines before it, no final newline",
 			src:  "# D\n\n## Tasks\n\n### A\n\n- Status: completed\n\n\n### B\nlast line\n\n## Notes\n\ntext",
-			want: []editor.Symbol{{Name: "Tasks", Kind: editor.SymbolTasks, Range: span(2, 0, 11, 0), SelectionRange: span(2, 0, 2, 8),
+			want: []editor.Symbol{{Name: "Tasks", Kind: editor.SymbolTasks, Range: span(2, 0, 12, 0), SelectionRange: span(2, 0, 2, 8),
 				Children: []editor.Symbol{
 					{Name: "A", Detail: "completed", Kind: editor.SymbolTask, Status: taskdoc.StatusCompleted, Address: "/d.md#a",
 						Range: span(4, 0, 7, 0), SelectionRange: span(4, 0, 4, 5)},
