@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -178,13 +179,9 @@ func (c *checker) mainWorkflow() {
 	if !c.v.Coordinator() || len(c.v.Doc.Tasks) == 0 {
 		return
 	}
-	first := &c.v.Doc.Tasks[0]
-	if v, _ := first.Field(taskdoc.KeyMainWorkflow); strings.TrimSpace(v) != "" {
-		return
+	if err := coordinator.CheckMainWorkflow(c.v.Doc); err != nil {
+		c.add(headingRange(c.t, &c.v.Doc.Tasks[0]), SeverityError, CodeMainWorkflowRequired, err.Error())
 	}
-	c.add(headingRange(c.t, first), SeverityError, CodeMainWorkflowRequired,
-		fmt.Sprintf("the first task of the coordinator's list must carry a %s field, like \"- %s: tdd-incremental-orchestration\"",
-			taskdoc.KeyMainWorkflow, taskdoc.KeyMainWorkflow))
 }
 
 // crossLinks reports the link reference labels that tie a task to text
