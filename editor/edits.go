@@ -14,8 +14,10 @@ type Edit struct {
 const maxDiffLines = 400
 
 // diff returns the edits that turn t into to: the fewest lines changed,
-// each changed line trimmed to the characters that differ, so that an
-// editor keeps its cursor, marks and undo history everywhere else. The
+// each trimmed to the characters that differ (a line changed in place is
+// an edit of its own, lines added or removed one edit with the lines they
+// replace), so that an editor keeps its cursor, marks and undo history
+// everywhere else. The
 // edits are in order and do not overlap. The library's edits splice one
 // task, so the region that differs is small and found first, by the
 // bytes the two texts share at their ends.
@@ -57,6 +59,20 @@ func (t *text) diff(to []byte) []Edit {
 		}
 		for ; bi < h.b0; bi++ {
 			bt += len(b[bi])
+		}
+		if h.a1-h.a0 == h.b1-h.b0 {
+			// Lines changed in place: an edit per line, so that what an
+			// editor marks on the lines between stays.
+			for i := 0; i < h.a1-h.a0; i++ {
+				la, lb := a[h.a0+i], b[h.b0+i]
+				if !bytes.Equal(la, lb) {
+					edits = append(edits, t.edit(at, at+len(la), la, lb))
+				}
+				at += len(la)
+				bt += len(lb)
+			}
+			ai, bi = h.a1, h.b1
+			continue
 		}
 		aEnd, bEnd := at, bt
 		for i := h.a0; i < h.a1; i++ {

@@ -64,6 +64,8 @@ func TestDiff(t *testing.T) {
 			want: []Edit{{Range: rng(0, 1, 1, 0), NewText: "\rx\n"}}},
 		{name: "split a character", a: "é", b: "e\u0301",
 			want: []Edit{{Range: rng(0, 0, 0, 1), NewText: "e\u0301"}}},
+		{name: "lines changed in place, an edit each", a: "- Status: pending\n- Note: 😀 first try\n", b: "- Status: completed\n- Note: 😀 second try\n",
+			want: []Edit{{Range: rng(0, 10, 0, 17), NewText: "completed"}, {Range: rng(1, 11, 1, 16), NewText: "second"}}},
 		{name: "no final newline", a: "a\nb", b: "a\nb\nc",
 			want: []Edit{{Range: rng(1, 1, 1, 1), NewText: "\nc"}}},
 	}
