@@ -15,8 +15,8 @@ const maxDiffLines = 400
 
 // diff returns the edits that turn t into to: the fewest lines changed,
 // each trimmed to the characters that differ (a line changed in place is
-// an edit of its own, lines added or removed one edit with the lines they
-// replace), so that an editor keeps its cursor, marks and undo history
+// an edit of its own, a run of lines added or removed one edit; see
+// align), so that an editor keeps its cursor, marks and undo history
 // everywhere else. The
 // edits are in order and do not overlap. The library's edits splice one
 // task, so the region that differs is small and found first, by the
@@ -51,8 +51,8 @@ func (t *text) diff(to []byte) []Edit {
 		return []Edit{t.edit(start, endFrom, from[start:endFrom], to[start:endTo])}
 	}
 	var edits []Edit
-	ai, bi := 0, 0 // byte offsets of the current line in from[start:] and to[start:]
-	at, bt := start, start
+	ai, bi := 0, 0         // the current line of a and b
+	at, bt := start, start // and its offset in from and to
 	for _, h := range hunks(a, b) {
 		for ; ai < h.a0; ai++ {
 			at += len(a[ai])
@@ -60,31 +60,84 @@ func (t *text) diff(to []byte) []Edit {
 		for ; bi < h.b0; bi++ {
 			bt += len(b[bi])
 		}
-		if h.a1-h.a0 == h.b1-h.b0 {
-			// Lines changed in place: an edit per line, so that what an
-			// editor marks on the lines between stays.
-			for i := 0; i < h.a1-h.a0; i++ {
-				la, lb := a[h.a0+i], b[h.b0+i]
-				if !bytes.Equal(la, lb) {
-					edits = append(edits, t.edit(at, at+len(la), la, lb))
-				}
-				at += len(la)
-				bt += len(lb)
+		for _, g := range align(a[h.a0:h.a1], b[h.b0:h.b1]) {
+			aEnd, bEnd := at, bt
+			for ; g.a > 0; g.a-- {
+				aEnd += len(a[ai])
+				ai++
 			}
-			ai, bi = h.a1, h.b1
-			continue
+			for ; g.b > 0; g.b-- {
+				bEnd += len(b[bi])
+				bi++
+			}
+			if !bytes.Equal(from[at:aEnd], to[bt:bEnd]) {
+				e := t.edit(at, aEnd, from[at:aEnd], to[bt:bEnd])
+				if n := len(edits); n > 0 && edits[n-1].Range.End == e.Range.Start {
+					// Edits that touch are one.
+					edits[n-1].Range.End = e.Range.End
+					edits[n-1].NewText += e.NewText
+				} else {
+					edits = append(edits, e)
+				}
+			}
+			at, bt = aEnd, bEnd
 		}
-		aEnd, bEnd := at, bt
-		for i := h.a0; i < h.a1; i++ {
-			aEnd += len(a[i])
-		}
-		for i := h.b0; i < h.b1; i++ {
-			bEnd += len(b[i])
-		}
-		edits = append(edits, t.edit(at, aEnd, from[at:aEnd], to[bt:bEnd]))
-		ai, bi, at, bt = h.a1, h.b1, aEnd, bEnd
 	}
 	return edits
+}
+
+// group is a lines of from that become b lines of to, in one edit.
+type group struct{ a, b int }
+
+// align splits the lines a that become the lines b into the groups of
+// their edits: a line changed in place is a group of its own (1, 1), so
+// that an edit is trimmed to the characters of one line and what an
+// editor marks on the lines between stays; the lines added or removed
+// around them are one group each. When as many lines go as come, each
+// line is changed in place; otherwise the lines changed in place are the
+// run of the shorter side's length, at the place in the longer side where
+// the paired lines share the most bytes at their ends (a completion's
+// status line and the lines it adds after it).
+func align(a, b [][]byte) []group {
+	n, m := len(a), len(b)
+	if n == 0 || m == 0 {
+		return []group{{n, m}}
+	}
+	k, d := min(n, m), max(n, m)-min(n, m)
+	best, bestAt := -1, 0
+	for o := 0; o <= d; o++ {
+		shared := 0
+		for i := 0; i < k; i++ {
+			la, lb := a[i], b[i]
+			if n > m {
+				la = a[i+o]
+			} else {
+				lb = b[i+o]
+			}
+			p := commonPrefix(la, lb)
+			shared += p + commonSuffix(la[p:], lb[p:])
+		}
+		if shared > best {
+			best, bestAt = shared, o
+		}
+	}
+	side := func(c int) group {
+		if n > m {
+			return group{c, 0}
+		}
+		return group{0, c}
+	}
+	var out []group
+	if bestAt > 0 {
+		out = append(out, side(bestAt))
+	}
+	for range k {
+		out = append(out, group{1, 1})
+	}
+	if d-bestAt > 0 {
+		out = append(out, side(d-bestAt))
+	}
+	return out
 }
 
 // edit is the Edit that replaces old, at [start, end) of the text, with
