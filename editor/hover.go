@@ -221,7 +221,7 @@ func (s *Session) referenceMarkdown(ctx context.Context, ref taskdoc.Reference) 
 		if !ok {
 			return head + ": no section #" + ref.Section + " in " + ref.Path, nil
 		}
-		return head + "\n\n---\n\n" + text, nil
+		return head + "\n\n---\n\n" + strings.TrimRight(text, "\n"), nil
 	}
 	return head + "\n\n---\n\n" + firstLines(v, hoverLines), nil
 }
@@ -234,15 +234,29 @@ func firstLines(v *view, n int) string {
 	if raw := v.Doc.FrontMatter.Raw; raw != nil {
 		start = bytes.Index(t.src, raw) + len(raw)
 	}
-	var lines []string
 	first := t.lines.Line(start)
-	last := min(first+n, t.lines.Count())
+	for first < t.lines.Count()-1 && blank(t, first) {
+		first++
+	}
+	last := min(first+n, t.lines.Count()) // after the lines shown
+	more := false
+	for i := last; i < t.lines.Count() && !more; i++ {
+		more = !blank(t, i)
+	}
+	for last > first && blank(t, last-1) {
+		last--
+	}
+	lines := make([]string, 0, last-first+2)
 	for i := first; i < last; i++ {
 		lines = append(lines, string(t.src[max(start, t.lines.Start(i)):t.lines.End(i)]))
 	}
-	text := strings.Trim(strings.Join(lines, "\n"), "\n")
-	if last < t.lines.Count() && strings.TrimSpace(string(t.src[t.lines.Start(last):])) != "" {
-		text += "\n\n…"
+	if more {
+		lines = append(lines, "", "…")
 	}
-	return text
+	return strings.Join(lines, "\n")
+}
+
+// blank reports whether line i of t holds only white space.
+func blank(t *text, i int) bool {
+	return len(bytes.TrimSpace(t.src[t.lines.Start(i):t.lines.End(i)])) == 0
 }
