@@ -59,7 +59,7 @@ func TestComplete(t *testing.T) {
 		{name: "main workflow, typed", line: "- main-workflow: td|", kind: editor.CompleteWorkflow,
 			want: []string{"spec", "tdd"}, typed: "td", detail: "workflows/spec.md"},
 		{name: "depends on", line: "- Depends-On: #design, |", kind: editor.CompleteTask,
-			want: []string{"#design", "/other.md#elsewhere", "/specs/spec.md#write-spec", "/coordinator/active.md#design", "/coordinator/active.md#build", "/coordinator/active.md#ship"},
+			want:   []string{"#design", "/other.md#elsewhere", "/specs/spec.md#write-spec", "/coordinator/active.md#design", "/coordinator/active.md#build", "/coordinator/active.md#ship"},
 			detail: "Design · completed"},
 		{name: "depends on, typed", line: "- Depends-On: #design,/spw|", kind: editor.CompleteTask,
 			want: []string{"/specs/spec.md#write-spec"}, typed: "/spw", detail: "Write spec · pending"},
