@@ -47,11 +47,20 @@ func toTextEdits(edits []editor.Edit) []protocol.TextDocumentEditElement {
 }
 
 // versionedEdit is a WorkspaceEdit of one document's edits, for the
-// buffer of version (0: the file of a document that is not open), so
-// that an editor refuses it once the buffer has moved on.
+// buffer of version, so that an editor refuses it once the buffer has
+// moved on; for a document that is not open, the version is null: the
+// edits apply to its file. (The editor package's version 0 means "not
+// open", but an editor may open a buffer at version 0, as Neovim does:
+// whether the document is open is the server's to say.)
 func (s *server) versionedEdit(path string, version int, edits []editor.Edit) *protocol.WorkspaceEdit {
-	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: s.documentURI(path)}}
-	if version != 0 {
+	s.mu.Lock()
+	u, open := s.uris[path]
+	s.mu.Unlock()
+	if !open {
+		u = s.documentURI(path)
+	}
+	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
+	if open || version != 0 {
 		v := int32(version)
 		id.Version = &v
 	}

@@ -25,27 +25,43 @@
 // # Edits
 //
 // The server never writes a document. A code action that needs nothing
-// more carries its edit: a few small TextEdits, versioned, so that an
-// editor refuses them once the buffer has changed. An action that needs
-// input from the user runs as a command: the code action carries the
-// command taskmd.complete (or taskmd.block, taskmd.addTask) with the
-// argument {"uri", "slug", "version"}; the editor asks for the note (the
-// reason, the title), adds it to the argument and sends
-// workspace/executeCommand; the server answers with a workspace/applyEdit
-// of the change. The commands, each with one object argument:
+// more (start, block, unblock, reopen, add a task) carries its edit: the
+// few small TextEdits of the library's own change of the task, versioned,
+// so that an editor refuses them once the buffer has changed. Complete
+// needs a note: its code action carries the command taskmd.complete with
+// the argument {"uri", "slug", "version"}; the editor asks the user for
+// the note, adds it to the argument and sends workspace/executeCommand,
+// and the server answers with a workspace/applyEdit of the change. The
+// commands, each with one object argument:
 //
 //	taskmd.start    {uri, slug, version?}
 //	taskmd.complete {uri, slug, version?, note}
-//	taskmd.block    {uri, slug, version?, reason?}
+//	taskmd.block    {uri, slug, version?, reason?}  (the reason goes in a Blocked field)
 //	taskmd.unblock  {uri, slug, version?}
 //	taskmd.reopen   {uri, slug, version?}
-//	taskmd.addTask  {uri, slug?, version?, title}
+//	taskmd.addTask  {uri, slug?, version?, title}   (after slug; at the end without)
 //	taskmd.archive  {}
 //
-// A version other than the buffer's is CONFLICT. taskmd.archive moves the
-// finished coordinator list to archived/coordinator/ (the one change made
-// on disk, refused while the list's buffer has unsaved changes) and tells
-// the editor where it went.
+// A version other than the buffer's is CONFLICT; without one the command
+// applies to the buffer as it is. On coordinator/active.md, start and
+// complete take the list's current task when the slug is left out. A
+// command without what it needs is InvalidParams, saying what is missing;
+// one the library refuses is RequestFailed with the taskmd code leading
+// its message and as its data ({"code": "CONFLICT"}). taskmd.archive
+// moves the finished coordinator list to archived/coordinator/ (the one
+// change made on disk, refused while the list's buffer has unsaved
+// changes) and tells the editor where it went.
+//
+// # Diagnostics
+//
+// Diagnostics carry the editor package's codes (editor.CodeDuplicateTask,
+// ...) and the source "taskmd". A change of one document can change what
+// is wrong in another (a renamed task breaks a dependency on it), so after
+// each change, once the editor has paused for 50 ms, the server computes
+// the diagnostics of every open document and publishes those that changed,
+// with the version of the buffer they were computed on.
+//
+// # Files changed on disk
 //
 // When a file changes on disk (an agent completed a task), a buffer
 // without unsaved changes gets the edits that bring it to the file, and one
@@ -59,6 +75,13 @@
 // "utf-8" in general.positionEncodings, and in UTF-16 code units, the
 // protocol's default, otherwise; the initialize result names the one
 // chosen.
+//
+// # Concurrency
+//
+// Notifications (the buffers' changes) are handled one at a time, in the
+// order the editor sent them, before the next message is read, so every
+// request sees the buffers as the editor had them when it asked; requests
+// run concurrently with each other and with what follows them.
 //
 // # Flags
 //

@@ -104,8 +104,9 @@ func capabilities(enc protocol.PositionEncodingKind) protocol.ServerCapabilities
 		HoverProvider:           protocol.Boolean(true),
 		DefinitionProvider:      protocol.Boolean(true),
 		CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"/", "#", ":", " "}},
+		// Changes of a task rewrite it; archive works on the whole list.
 		CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
-			protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite, protocol.CodeActionKindSource,
+			protocol.CodeActionKindRefactorRewrite, protocol.CodeActionKindSource,
 		}},
 		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: names},
 	}

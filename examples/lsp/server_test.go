@@ -372,3 +372,39 @@ func TestWatched(t *testing.T) {
 		assert.Equal(t, want, watched(path), path)
 	}
 }
+
+// A change that does not fit the buffer leaves it as it was, and the
+// editor is told to open the document again.
+func TestChangeOutOfStep(t *testing.T) {
+	_, s := openSession(t, config{debounce: -1, noWatch: true})
+	from := s.c.count()
+	s.c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": s.uri, "version": 2},
+		"contentChanges": []contentChange{{Range: &lspRange{Start: position{Line: 3, Character: 5}, End: position{Line: 1, Character: 0}}, Text: "x"}},
+	})
+	params, _ := s.c.await("window/showMessage", from, nil)
+	assert.Contains(t, string(params), "docs/x.md is out of step")
+	var symbols []documentSymbol
+	require.NoError(t, s.c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": s.uri}}, &symbols))
+	require.Len(t, symbols, 1)
+	assert.Len(t, symbols[0].Children, 3, "the buffer as it was")
+}
+
+// A buffer opened at version 0, as Neovim opens them, gets edits for
+// version 0, not for its file.
+func TestVersionZero(t *testing.T) {
+	root := workspaceDir(t)
+	p := startInProcess(t, config{debounce: -1, noWatch: true})
+	initialize(t, p.client, root, nil)
+	s := &editorSession{t: t, c: p.client, root: root, enc: "utf-16", text: awkward,
+		uri: string(uri.File(filepath.Join(root, "docs", "x.md")))}
+	s.c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": s.uri, "languageId": "markdown", "version": 0, "text": s.text,
+	}})
+	start, ok := findAction(s.codeActions(s.at("Launch")), "Start")
+	require.True(t, ok)
+	require.NotNil(t, start.Edit)
+	version := start.Edit.DocumentChanges[0].TextDocument.Version
+	require.NotNil(t, version, "versioned: the document is open")
+	assert.Equal(t, 0, *version)
+}

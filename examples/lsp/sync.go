@@ -46,10 +46,18 @@ func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 			changes = append(changes, editor.Change{Text: c.Text})
 		}
 	}
-	err := session.Change(path, int(params.TextDocument.Version), changes)
+	if err := session.Change(path, int(params.TextDocument.Version), changes); err != nil {
+		// The buffer the server holds is no longer the editor's; only a
+		// new didOpen brings them together again.
+		msg := "taskmd: " + path + " is out of step with the editor (" + err.Error() + "): close and reopen it"
+		if err := s.client.ShowMessage(s.ctx, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg}); err != nil {
+			s.log.Debug("showMessage", "error", err)
+		}
+		return err
+	}
 	s.bufferChanged()
 	s.diagnostics.schedule()
-	return err
+	return nil
 }
 
 func (s *server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
