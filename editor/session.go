@@ -153,16 +153,23 @@ func (s *Session) Saved(path string) error {
 	}
 	s.open[path] = &buffer{path: path, version: b.version, text: b.text, disk: b.text.src, onDisk: true}
 	delete(s.disk, path)
+	if s.all {
+		// The file is the buffer now, and stays one of every document
+		// once the buffer is closed.
+		bv := b.view()
+		s.disk[path] = &view{Path: path, Address: bv.Address, Doc: bv.Doc, Err: bv.Err, src: bv.src, enc: s.enc}
+	}
 	s.generation++
 	return nil
 }
 
 // Close closes the document at path: from now on its file is the document.
+// The Session's copy of the file stays: Saved and DiskChanged keep it up
+// to date while the document is open.
 func (s *Session) Close(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.open, path)
-	delete(s.disk, path)
 }
 
 // Text returns the open document's text and version.
