@@ -91,17 +91,19 @@ func (s *server) publishDiagnostics(closed []uri.URI) {
 		return
 	}
 	ctx := s.ctx
+	var clear []uri.URI
 	s.mu.Lock()
 	for _, u := range closed {
 		if p, ok := workspacePath(s.root, u); ok {
 			if _, open := s.uris[p]; open {
-				continue // opened again
+				continue // opened again: its diagnostics follow
 			}
 			delete(s.published, p)
 		}
+		clear = append(clear, u)
 	}
 	s.mu.Unlock()
-	for _, u := range closed {
+	for _, u := range clear {
 		if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}); err != nil {
 			s.log.Debug("publishDiagnostics", "error", err)
 			return

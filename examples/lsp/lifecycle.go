@@ -15,7 +15,14 @@ import (
 // Initialize opens the workspace of the editor's first folder (or its
 // rootUri) in the position encoding both sides speak, and starts watching
 // its folders.
-func (s *server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+func (s *server) Initialize(ctx context.Context, params *protocol.InitializeParams) (res *protocol.InitializeResult, err error) {
+	defer func() {
+		if err != nil { // the editor may try again
+			s.mu.Lock()
+			s.initializing = false
+			s.mu.Unlock()
+		}
+	}()
 	root, ok := rootOf(params)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams,

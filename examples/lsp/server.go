@@ -53,15 +53,16 @@ type server struct {
 	ctx    context.Context // the connection's; ends when it does
 	client protocol.Client
 
-	mu          sync.Mutex
-	initialized bool
-	shutdown    bool
-	root        string // the workspace root, absolute
-	ws          *workspace.Workspace
-	session     *editor.Session
-	uris        map[string]uri.URI   // open documents' paths -> the URI the editor named them by
-	changed     chan struct{}        // closed when a buffer changes (awaitChange)
-	published   map[string]published // by path: the diagnostics the editor was last sent
+	mu           sync.Mutex
+	initializing bool // an initialize is under way or done: no second one
+	initialized  bool
+	shutdown     bool
+	root         string // the workspace root, absolute
+	ws           *workspace.Workspace
+	session      *editor.Session
+	uris         map[string]uri.URI   // open documents' paths -> the URI the editor named them by
+	changed      chan struct{}        // closed when a buffer changes (awaitChange)
+	published    map[string]published // by path: the diagnostics the editor was last sent
 
 	exit     chan struct{}
 	exitOnce sync.Once
@@ -128,6 +129,10 @@ func (s *server) order(next jsonrpc2.Handler) jsonrpc2.Handler {
 		method := req.Method()
 		s.mu.Lock()
 		initialized, shutdown := s.initialized, s.shutdown
+		again := method == protocol.MethodInitialize && (s.initialized || s.initializing)
+		if method == protocol.MethodInitialize && req.IsCall() {
+			s.initializing = true
+		}
 		s.mu.Unlock()
 		if !req.IsCall() {
 			s.log.Debug("notification", "method", method)
@@ -148,10 +153,10 @@ func (s *server) order(next jsonrpc2.Handler) jsonrpc2.Handler {
 		jsonrpc2.Async(ctx)
 		s.log.Debug("request", "method", method)
 		switch {
+		case again:
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is initialized already")
 		case !initialized && method != protocol.MethodInitialize:
 			return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, method+": the server is not initialized")
-		case initialized && method == protocol.MethodInitialize:
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is initialized already")
 		case shutdown:
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is shutting down")
 		}

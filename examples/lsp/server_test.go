@@ -194,7 +194,8 @@ func TestLifecycle(t *testing.T) {
 	assert.Equal(t, 1, q.exitCode(t), "exit without shutdown")
 }
 
-// initialize without a folder is refused with a reason.
+// initialize without a folder is refused with a reason, and may be sent
+// again.
 func TestInitializeWithoutAFolder(t *testing.T) {
 	p := startInProcess(t, config{noWatch: true})
 	var werr *wireError
@@ -202,6 +203,8 @@ func TestInitializeWithoutAFolder(t *testing.T) {
 	require.ErrorAs(t, err, &werr)
 	assert.Equal(t, -32602, werr.Code)
 	assert.Contains(t, werr.Message, "workspace folder")
+	res := initialize(t, p.client, workspaceDir(t), nil) // and again, with one
+	assert.Equal(t, "utf-16", res.Capabilities.PositionEncoding)
 }
 
 // A command's argument must say what the command needs; a failure names
@@ -407,4 +410,25 @@ func TestVersionZero(t *testing.T) {
 	version := start.Edit.DocumentChanges[0].TextDocument.Version
 	require.NotNil(t, version, "versioned: the document is open")
 	assert.Equal(t, 0, *version)
+}
+
+// A document closed and opened again before the diagnostics go out keeps
+// them: no clearing after the reopening.
+func TestReopenBeforeThePublication(t *testing.T) {
+	timers := &manualTimers{}
+	_, s := openSession(t, config{after: timers.after, noWatch: true})
+	s.sync()
+	timers.fire()
+	first := s.diagnostics()
+	require.NotEmpty(t, first)
+	s.c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": s.uri}})
+	from := s.c.count()
+	s.open("docs/x.md", awkward)
+	s.sync()
+	timers.fire()
+	params, _ := s.c.await("textDocument/publishDiagnostics", from, nil)
+	var d publishDiagnostics
+	require.NoError(t, json.Unmarshal(params, &d))
+	assert.Equal(t, s.uri, d.URI)
+	assert.Len(t, d.Diagnostics, len(first), "the diagnostics, not a clearing")
 }
