@@ -100,7 +100,7 @@ func allowed(v *view, task *taskdoc.Task, name ActionName) error {
 			from == taskdoc.StatusFailed && taskdoc.CheckMove(taskdoc.MoveUpdate, from, taskdoc.StatusPending) == nil
 	}
 	if !ok {
-		return refused(v, task, fmt.Sprintf("task %q in %s is %s: it cannot be %s", task.Slug, v.Address, from, done[name]))
+		return refused(v, task, fmt.Sprintf("task %q in %s is %s: it cannot be %s", task.Slug, v.Address, from, pastTense[name]))
 	}
 	if !v.Coordinator() {
 		return nil
@@ -122,8 +122,8 @@ func allowed(v *view, task *taskdoc.Task, name ActionName) error {
 	return nil
 }
 
-// done is what an action makes of a task, for messages.
-var done = map[ActionName]string{
+// pastTense is what an action makes of a task, for messages.
+var pastTense = map[ActionName]string{
 	ActionStart:    "started",
 	ActionComplete: "completed",
 	ActionBlock:    "blocked",

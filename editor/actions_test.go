@@ -2,6 +2,8 @@ package editor_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/taskmd/taskmd/editor"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // testNow is the clock of the tests' Sessions.
@@ -542,4 +545,106 @@ func TestArchive(t *testing.T) {
 
 	_, err = s.Archive(ctx)
 	assert.ErrorIs(t, err, taskdoc.ErrDocumentNotFound, "no list")
+}
+
+// A buffer that does not read has no actions, and takes none.
+func TestActionsUnreadable(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newTestSession(t, nil)
+	require.NoError(t, s.Open(ctx, planPath, 1, "# P\n\n## Tasks\n\n### A\xff\n"))
+	acts, err := s.Actions(ctx, planPath, span(4, 0, 4, 0))
+	require.NoError(t, err)
+	assert.Empty(t, acts)
+	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "a"})
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidUTF8)
+}
+
+// Every answer reads one version of the buffer while the editor types.
+func TestActionsConcurrentWithChanges(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newTestSession(t, navFiles(), editor.WithClock(testClock))
+	require.NoError(t, s.Open(ctx, planPath, 1, planATX))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 50 {
+			text := planATX
+			if i%2 == 0 {
+				text = strings.ReplaceAll(planATX, "\n", "\r\n")
+			}
+			assert.NoError(t, s.Change(planPath, i+2, []editor.Change{{Text: text}}))
+		}
+	}()
+	p := editor.Position{Line: 9, Character: 4}
+	for range 20 {
+		acts, err := s.Actions(ctx, planPath, editor.Range{Start: p, End: p})
+		require.NoError(t, err)
+		for _, a := range acts {
+			if a.Edits == nil {
+				continue
+			}
+			src := planATX
+			if a.Version%2 == 0 && a.Version > 1 {
+				src = strings.ReplaceAll(planATX, "\n", "\r\n")
+			}
+			_, err := editor.ApplyEdits(src, a.Edits, editor.UTF16)
+			assert.NoError(t, err, "the edits fit the buffer of their version")
+		}
+		_, err = s.Hover(ctx, planPath, p)
+		require.NoError(t, err)
+		_, err = s.Complete(ctx, planPath, p)
+		require.NoError(t, err)
+		_, err = s.Definition(ctx, planPath, p)
+		require.NoError(t, err)
+	}
+	<-done
+}
+
+func ExampleSession_Actions() {
+	ctx := context.Background()
+	root, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(root)
+	ws, _ := workspace.Open(root)
+	defer ws.Close()
+	s, _ := editor.New(ws)
+
+	// The editor opens a buffer (not saved yet) and asks what it can do
+	// at the heading of "Sign tokens".
+	_ = s.Open(ctx, "docs/auth.md", 3, "# Auth\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n")
+	acts, _ := s.Actions(ctx, "docs/auth.md", editor.Range{Start: editor.Position{Line: 4, Character: 6}})
+	for _, a := range acts {
+		fmt.Printf("%s (%s) needs %q, %d edits\n", a.Title, a.Name, a.Needs, len(a.Edits))
+	}
+	// Start changes the status value only, in the buffer of version 3.
+	fmt.Printf("%+v\n", acts[0].Edits)
+	// Output:
+	// Start "Sign tokens" (start) needs "", 1 edits
+	// Complete "Sign tokens"… (complete) needs "note", 0 edits
+	// Block "Sign tokens" (block) needs "", 1 edits
+	// Add a task after "Sign tokens" (add_task) needs "", 1 edits
+	// [{Range:{Start:{Line:6 Character:10} End:{Line:6 Character:17}} NewText:in_progress}]
+}
+
+func ExampleSession_Apply() {
+	ctx := context.Background()
+	root, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(root)
+	ws, _ := workspace.Open(root)
+	defer ws.Close()
+	clock := func() time.Time { return time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC) }
+	s, _ := editor.New(ws, editor.WithClock(clock))
+	_ = s.Open(ctx, "docs/auth.md", 3, "# Auth\n\n## Tasks\n\n### Sign tokens\n\n- Status: in_progress\n")
+
+	de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: "docs/auth.md",
+		Slug: "sign-tokens", Note: "Signed with RS256.", Version: 3})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range de.Edits {
+		fmt.Printf("%d:%d-%d:%d %q\n", e.Range.Start.Line, e.Range.Start.Character, e.Range.End.Line, e.Range.End.Character, e.NewText)
+	}
+	// Output:
+	// 6:10-6:21 "completed"
+	// 7:0-7:0 "- Completed: 2026-11-23\n- Note: Signed with RS256.\n"
 }
