@@ -40,7 +40,7 @@ func (s *Session) Actions(ctx context.Context, path string, r Range) ([]Action, 
 			if allowed(v, task, name) != nil {
 				continue
 			}
-			a := Action{Title: actionTitle(name, task), Name: name, Path: v.Path, Slug: task.Slug, Version: v.Version}
+			a := Action{Title: actionTitle(name, task), Name: name, Path: v.Path, Slug: task.Slug, Version: v.Version, Open: v.Open}
 			if name == ActionComplete {
 				a.Needs = "note"
 			} else if a.Edits = s.offeredEdits(v, ActionRequest{Name: name, Slug: task.Slug}, task); a.Edits == nil {
@@ -56,11 +56,11 @@ func (s *Session) Actions(ctx context.Context, path string, r Range) ([]Action, 
 		}
 		if edits := s.offeredEdits(v, req, task); edits != nil {
 			out = append(out, Action{Title: actionTitle(ActionAddTask, task), Name: ActionAddTask, Path: v.Path,
-				Slug: req.Slug, Version: v.Version, Edits: edits})
+				Slug: req.Slug, Version: v.Version, Open: v.Open, Edits: edits})
 		}
 	}
 	if v.Coordinator() && coordinator.Finished(v.Doc) {
-		out = append(out, Action{Title: actionTitle(ActionArchive, nil), Name: ActionArchive, Path: v.Path, Version: v.Version})
+		out = append(out, Action{Title: actionTitle(ActionArchive, nil), Name: ActionArchive, Path: v.Path, Version: v.Version, Open: v.Open})
 	}
 	return out, nil
 }

@@ -55,7 +55,7 @@ func BenchmarkActions(b *testing.B) {
 func BenchmarkApplyComplete(b *testing.B) {
 	ctx := context.Background()
 	s, src, _ := benchActionSession(b)
-	req := editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: benchSlug, Note: "Wired.", Version: 1}
+	req := editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: benchSlug, Note: "Wired.", Version: 1, CheckVersion: true}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		de, err := s.Apply(ctx, req)

@@ -86,7 +86,7 @@ func TestActionsCoordinatorIsSequential(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []editor.ActionName{editor.ActionBlock, editor.ActionAddTask}, actionNames(acts))
 
-	de, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: coordinator.File, Note: "built", Version: 2})
+	de, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: coordinator.File, Note: "built", Version: 2, CheckVersion: true})
 	require.NoError(t, err)
 	want, _, err = flow.Complete(want, "build", "built", testNow)
 	require.NoError(t, err)

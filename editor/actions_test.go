@@ -180,7 +180,7 @@ func TestActionsEditsAreTheLibrarysEdit(t *testing.T) {
 						}
 						de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: task.Slug, Note: note, Version: 7})
 						require.NoError(t, err, task.Slug)
-						assert.Equal(t, editor.DocumentEdit{Path: planPath, Version: 7, Edits: de.Edits}, de)
+						assert.Equal(t, editor.DocumentEdit{Path: planPath, Version: 7, Open: true, Edits: de.Edits}, de)
 						got, err := editor.ApplyEdits(src, de.Edits, enc)
 						require.NoError(t, err)
 						assert.Equal(t, string(expected(t, doc, editor.ActionComplete, task.Slug, note).Source), got, task.Slug)
@@ -359,7 +359,7 @@ func TestApplyRefusals(t *testing.T) {
 		{"unblock a pending task", editor.ActionRequest{Name: editor.ActionUnblock, Path: planPath, Slug: "redo"}, taskdoc.CodeInvalidTransition},
 		{"reopen a pending task", editor.ActionRequest{Name: editor.ActionReopen, Path: planPath, Slug: "redo"}, taskdoc.CodeInvalidTransition},
 		{"complete a completed task", editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: "done", Note: "again"}, taskdoc.CodeInvalidTransition},
-		{"an older version", editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "redo", Version: 3}, taskdoc.CodeConflict},
+		{"an older version", editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "redo", Version: 3, CheckVersion: true}, taskdoc.CodeConflict},
 		{"a workflow", editor.ActionRequest{Name: editor.ActionStart, Path: "workflows/tdd.md", Slug: "x"}, taskdoc.CodeInvalidAddress},
 		{"outside the root", editor.ActionRequest{Name: editor.ActionStart, Path: "docs/../x.md", Slug: "x"}, taskdoc.CodeOutsideRoot},
 		{"control character in a note", editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: "redo", Note: "a\x00b"}, taskdoc.CodeControlCharacter},
@@ -380,10 +380,11 @@ func TestApplyRefusals(t *testing.T) {
 	assert.Equal(t, planATX, string(data))
 
 	// The version the buffer has is accepted, as is none.
-	for _, v := range []int{0, 4} {
-		de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "redo", Version: v})
+	for _, check := range []bool{false, true} {
+		de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "redo", Version: 4, CheckVersion: check})
 		require.NoError(t, err)
 		assert.Equal(t, 4, de.Version)
+		assert.True(t, de.Open)
 		assert.Len(t, de.Edits, 1)
 	}
 	// A retry that changes nothing has no edits, as an empty list.
@@ -393,14 +394,14 @@ func TestApplyRefusals(t *testing.T) {
 	assert.Empty(t, de.Edits)
 }
 
-// A document that is not open: the edits apply to its file (Version 0),
+// A document that is not open: the edits apply to its file (Open false),
 // which stays as it was.
 func TestApplyOnFile(t *testing.T) {
 	ctx := context.Background()
 	s, ws := newTestSession(t, map[string]string{planPath: planATX}, editor.WithClock(testClock))
-	de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: "redo", Note: "ok", Version: 0})
+	de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: planPath, Slug: "redo", Note: "ok"})
 	require.NoError(t, err)
-	assert.Equal(t, 0, de.Version)
+	assert.False(t, de.Open)
 	doc, err := taskdoc.Parse([]byte(planATX))
 	require.NoError(t, err)
 	got, err := editor.ApplyEdits(planATX, de.Edits, editor.UTF16)
@@ -410,7 +411,7 @@ func TestApplyOnFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, planATX, string(data))
 	// A version for a document that is not open is a buffer that closed.
-	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "redo", Version: 2})
+	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "redo", Version: 2, CheckVersion: true})
 	assert.ErrorIs(t, err, taskdoc.ErrConflict)
 }
 
@@ -503,7 +504,7 @@ func ExampleSession_Apply() {
 	_ = s.Open(ctx, "docs/auth.md", 3, "# Auth\n\n## Tasks\n\n### Sign tokens\n\n- Status: in_progress\n")
 
 	de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: "docs/auth.md",
-		Slug: "sign-tokens", Note: "Signed with RS256.", Version: 3})
+		Slug: "sign-tokens", Note: "Signed with RS256.", Version: 3, CheckVersion: true})
 	if err != nil {
 		fmt.Println(err)
 		return

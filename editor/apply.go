@@ -16,7 +16,7 @@ const newTaskContent = "- " + taskdoc.KeyStatus + ": pending"
 // Apply returns the edits that carry out req on the document at req.Path
 // as the Session sees it (its buffer when open, else its file), without
 // changing it: the editor applies them to the buffer of the returned
-// Version (0: the document is not open and they apply to its file). The
+// Version (when Open; else they apply to the document's file). The
 // change is the task systems' own (package taskflow: start, complete with
 // req.Note and the Session's date, block with req.Reason recorded in the
 // Blocked field, unblock and reopen to pending, and add_task with
@@ -35,8 +35,8 @@ const newTaskContent = "- " + taskdoc.KeyStatus + ": pending"
 // Bad input changes nothing and is a *taskdoc.Error: an unknown action or
 // archive (which Archive carries out) is INVALID_ARGUMENTS, complete
 // without a note NOTE_REQUIRED, add_task without a title INVALID_TASK, a
-// slug no task has TASK_NOT_FOUND, and a req.Version other than 0 that is
-// not the buffer's version CONFLICT: the buffer changed since the request
+// slug no task has TASK_NOT_FOUND, and, with req.CheckVersion, a
+// req.Version that is not the buffer's version CONFLICT: the buffer changed since the request
 // was made.
 func (s *Session) Apply(ctx context.Context, req ActionRequest) (DocumentEdit, error) {
 	switch req.Name {
@@ -57,7 +57,7 @@ func (s *Session) Apply(ctx context.Context, req ActionRequest) (DocumentEdit, e
 			return DocumentEdit{}, err
 		}
 	}
-	if req.Version != 0 && req.Version != v.Version {
+	if req.CheckVersion && (!v.Open || req.Version != v.Version) {
 		return DocumentEdit{}, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: req.Path, Slug: req.Slug,
 			Current: strconv.Itoa(v.Version),
 			Msg:     fmt.Sprintf("%s is at version %d, not %d: the buffer changed since the action was offered; ask again", req.Path, v.Version, req.Version)}
@@ -77,7 +77,7 @@ func (s *Session) Apply(ctx context.Context, req ActionRequest) (DocumentEdit, e
 	if edits == nil {
 		edits = []Edit{}
 	}
-	return DocumentEdit{Path: v.Path, Version: v.Version, Edits: edits}, nil
+	return DocumentEdit{Path: v.Path, Version: v.Version, Open: v.Open, Edits: edits}, nil
 }
 
 // change is the document req makes of v's, on task (nil for add_task

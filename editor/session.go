@@ -227,7 +227,12 @@ func (s *Session) DiskChanged(ctx context.Context, path string) (Refresh, error)
 	switch {
 	case string(b.text.src) == string(data):
 		nb.conflict = false
-	case clean && data != nil:
+	case data == nil:
+		// The file was removed or moved away (an archived list): the
+		// buffer is a document without a file, as a new one is; saving
+		// writes it again. Nothing disagrees.
+		nb.conflict = false
+	case clean:
 		r.Edits = b.text.diff(data)
 		nb.conflict = false
 	default:

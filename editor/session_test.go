@@ -194,13 +194,19 @@ func TestDiskChanged(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, []editor.Edit{{Range: span(1, 0, 1, 0), NewText: "\nMore.\n"}}, r.Edits)
 
-			// A removed file under a clean buffer: the buffer is all there
-			// is, and disagrees with the (missing) file.
+			// A removed file (an archived list) under a clean buffer: the
+			// buffer is a document without a file, as a new one is; nothing
+			// disagrees, and no diagnostic says the buffer has unsaved changes.
 			require.NoError(t, s.Change(path, 10, []editor.Change{{Text: "# Mine\n\nMore.\n"}}))
 			require.NoError(t, os.Remove(filepath.Join(ws.Root(), path)))
 			r, err = s.DiskChanged(ctx, path)
 			require.NoError(t, err)
-			assert.True(t, r.Conflict)
+			assert.Equal(t, editor.Refresh{Path: path, Version: 10}, r)
+			diags, err := s.Diagnostics(ctx, path)
+			require.NoError(t, err)
+			for _, d := range diags {
+				assert.NotEqual(t, editor.CodeBufferDiffersFromDisk, d.Code)
+			}
 		})
 	}
 }

@@ -114,7 +114,8 @@ type Action struct {
 	Name    ActionName `json:"name"`
 	Path    string     `json:"path"`
 	Slug    string     `json:"slug,omitempty"`
-	Version int        `json:"version"` // of the buffer the edits apply to
+	Version int        `json:"version"` // of the buffer the edits apply to, when Open
+	Open    bool       `json:"open"`    // false: the document is not open, its edits apply to its file
 	Needs   string     `json:"needs,omitempty"`
 	Edits   []Edit     `json:"edits,omitempty"`
 }
@@ -127,15 +128,18 @@ type ActionRequest struct {
 	Note   string     `json:"note,omitempty"`   // complete
 	Reason string     `json:"reason,omitempty"` // block
 	Title  string     `json:"title,omitempty"`  // add_task
-	// Version, when not 0, is the buffer version the request was made
-	// for: a buffer that changed since is CONFLICT.
-	Version int `json:"version,omitempty"`
+	// Version is the buffer version the request was made for. With
+	// CheckVersion, a buffer at another version (one that changed since)
+	// is CONFLICT; without, the edits are for the buffer as it is.
+	Version      int  `json:"version,omitempty"`
+	CheckVersion bool `json:"check_version,omitempty"`
 }
 
 // DocumentEdit is a change to one document: Edits apply to the buffer of
-// Version (0 for a document that is not open, whose file they apply to).
+// Version when Open, else to the document's file.
 type DocumentEdit struct {
 	Path    string `json:"path"`
 	Version int    `json:"version"`
+	Open    bool   `json:"open"`
 	Edits   []Edit `json:"edits"`
 }

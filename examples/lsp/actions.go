@@ -15,7 +15,7 @@ import (
 type commandArgs struct {
 	URI     string `json:"uri,omitempty"`
 	Slug    string `json:"slug,omitempty"`
-	Version int    `json:"version,omitempty"`
+	Version *int   `json:"version,omitempty"` // checked when given
 	Note    string `json:"note,omitempty"`   // taskmd.complete
 	Reason  string `json:"reason,omitempty"` // taskmd.block
 	Title   string `json:"title,omitempty"`  // taskmd.addTask
@@ -42,7 +42,7 @@ func (s *server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 		ca := &protocol.CodeAction{Title: a.Title, Kind: &kind}
 		if len(a.Edits) > 0 && a.Needs == "" {
-			ca.Edit = s.versionedEdit(a.Path, a.Version, a.Edits)
+			ca.Edit = s.versionedEdit(a.Path, a.Version, a.Open, a.Edits)
 		} else {
 			ca.Command = s.command(a)
 		}
@@ -77,10 +77,13 @@ func wanted(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
 // command is the command that carries out a, with the argument
 // {"uri", "slug", "version"}; the editor adds what a needs.
 func (s *server) command(a editor.Action) protocol.Command {
-	args := commandArgs{Slug: a.Slug, Version: a.Version}
+	args := commandArgs{Slug: a.Slug}
+	if a.Open {
+		args.Version = &a.Version
+	}
 	if a.Path != "" {
 		args.URI = string(s.documentURI(a.Path))
 	}
-	data, _ := json.Marshal(args) // a struct of strings and an int
+	data, _ := json.Marshal(args) // a struct of strings and an *int
 	return protocol.Command{Title: a.Title, Command: commands[a.Name], Arguments: []protocol.LSPAny{data}}
 }

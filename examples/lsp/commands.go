@@ -46,7 +46,7 @@ func (s *server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		return nil, nil
 	}
 	label := params.Command
-	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *s.versionedEdit(edit.Path, edit.Version, edit.Edits)})
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *s.versionedEdit(edit.Path, edit.Version, edit.Open, edit.Edits)})
 	if err != nil {
 		return nil, jsonrpc2.Errorf(requestFailed, "%s: workspace/applyEdit: %v", params.Command, err)
 	}
@@ -93,8 +93,11 @@ func request(root string, name editor.ActionName, params *protocol.ExecuteComman
 	if !ok {
 		return editor.ActionRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not a file of the workspace %s", cmd, args.URI, root)
 	}
-	return editor.ActionRequest{Name: name, Path: path, Slug: args.Slug, Version: args.Version,
-		Note: args.Note, Reason: args.Reason, Title: args.Title}, nil
+	req := editor.ActionRequest{Name: name, Path: path, Slug: args.Slug, Note: args.Note, Reason: args.Reason, Title: args.Title}
+	if args.Version != nil {
+		req.Version, req.CheckVersion = *args.Version, true
+	}
+	return req, nil
 }
 
 // archive moves the finished coordinator list to archived/coordinator/

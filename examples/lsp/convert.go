@@ -48,19 +48,17 @@ func toTextEdits(edits []editor.Edit) []protocol.TextDocumentEditElement {
 
 // versionedEdit is a WorkspaceEdit of one document's edits, for the
 // buffer of version, so that an editor refuses it once the buffer has
-// moved on; for a document that is not open, the version is null: the
-// edits apply to its file. (The editor package's version 0 means "not
-// open", but an editor may open a buffer at version 0, as Neovim does:
-// whether the document is open is the server's to say.)
-func (s *server) versionedEdit(path string, version int, edits []editor.Edit) *protocol.WorkspaceEdit {
+// moved on; for a document that is not open (open false), the version is
+// null: the edits apply to its file.
+func (s *server) versionedEdit(path string, version int, open bool, edits []editor.Edit) *protocol.WorkspaceEdit {
 	s.mu.Lock()
-	u, open := s.uris[path]
+	u, known := s.uris[path]
 	s.mu.Unlock()
-	if !open {
+	if !known {
 		u = s.documentURI(path)
 	}
 	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
-	if open || version != 0 {
+	if open {
 		v := int32(version)
 		id.Version = &v
 	}

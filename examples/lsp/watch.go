@@ -87,7 +87,7 @@ func (s *server) diskChanged(paths []string) {
 // changes of the user.
 func (s *server) refresh(ctx context.Context, session *editor.Session, r editor.Refresh) {
 	label := "taskmd: " + r.Path + " changed on disk"
-	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *s.versionedEdit(r.Path, r.Version, r.Edits)})
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *s.versionedEdit(r.Path, r.Version, true, r.Edits)})
 	if err != nil || !res.Applied {
 		s.log.Info("the editor did not follow the file", "path", r.Path, "error", err)
 		if _, err := session.DiskChanged(ctx, r.Path); err != nil {
