@@ -16,9 +16,9 @@ type commandArgs struct {
 	URI     string `json:"uri,omitempty"`
 	Slug    string `json:"slug,omitempty"`
 	Version *int   `json:"version,omitempty"` // checked when given
-	Note    string `json:"note,omitempty"`   // taskmd.complete
-	Reason  string `json:"reason,omitempty"` // taskmd.block
-	Title   string `json:"title,omitempty"`  // taskmd.addTask
+	Note    string `json:"note,omitempty"`    // taskmd.complete
+	Reason  string `json:"reason,omitempty"`  // taskmd.block
+	Title   string `json:"title,omitempty"`   // taskmd.addTask
 }
 
 // CodeAction offers the changes of the task at the cursor. One that needs
