@@ -276,3 +276,24 @@ const (
 var (
 	ErrSuspended = &Error{Code: CodeSuspended}
 )
+
+// Git (packages worktree and gitsync).
+const (
+	// CodeGit: a git command failed; the error's message is git's, and
+	// errors.As finds the *git error with the command, exit code and
+	// standard error (worktree.GitError).
+	CodeGit Code = "GIT_ERROR"
+	// CodeWorkspaceNotFound: no worktree record has the id (seed 002's
+	// workspace_update names a record that does not exist).
+	CodeWorkspaceNotFound Code = "WORKSPACE_NOT_FOUND"
+	// CodeMergeConflict: a merge left conflicts that a person must resolve;
+	// the merge was undone and nothing was committed or pushed.
+	CodeMergeConflict Code = "MERGE_CONFLICT"
+)
+
+// Sentinels of the git codes, for errors.Is.
+var (
+	ErrGit               = &Error{Code: CodeGit}
+	ErrWorkspaceNotFound = &Error{Code: CodeWorkspaceNotFound}
+	ErrMergeConflict     = &Error{Code: CodeMergeConflict}
+)

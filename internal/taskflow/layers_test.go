@@ -26,6 +26,7 @@ var layers = map[string][]string{
 	"internal/hooks":      nil,
 	"internal/watch":      nil,
 	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
+	"internal/git":        {"taskdoc"},
 	"taskdoc":             {"internal/parsecount"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
@@ -42,9 +43,14 @@ var layers = map[string][]string{
 	// The editor's view sits beside the MCP tools, on the library.
 	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",
 		"query", "plan", "agent", "checkpoint"},
+	// Git: the task-aware merge, worktrees per agent, claims through a remote.
+	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
+	"worktree": {"taskdoc", "workspace", "internal/git"},
+	"gitsync": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "internal/git",
+		"agent", "checkpoint", "plan", "merge"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
-		"checkpoint", "worker", "plan", "agent"},
+		"checkpoint", "worker", "plan", "agent", "worktree", "gitsync", "merge"},
 }
 
 // TestLayers reads the imports of every package's non-test files and

@@ -1,0 +1,94 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Error is a git command that failed: its arguments, the directory it ran
+// in, its exit code (-1 when it did not run or was killed) and what it
+// wrote on standard error, trimmed.
+type Error struct {
+	Args     []string `json:"args"`
+	Dir      string   `json:"dir"`
+	ExitCode int      `json:"exit_code"`
+	Stderr   string   `json:"stderr"`
+	Err      error    `json:"-"` // the cause: *exec.ExitError, exec.ErrNotFound, a context error
+}
+
+// Error is "git <args>: <git's message>".
+func (e *Error) Error() string {
+	msg := e.Stderr
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// env is the environment of every git command: the caller's, with prompts
+// and pagers off and messages in English, so that they can be read.
+var env = append(os.Environ(),
+	"GIT_TERMINAL_PROMPT=0",
+	"GIT_PAGER=cat",
+	"PAGER=cat",
+	"LC_ALL=C",
+	"LANGUAGE=C",
+	"GIT_ASKPASS=",
+	"SSH_ASKPASS=",
+	"GIT_EDITOR=true",
+)
+
+// Run runs git with args in dir and returns its standard output. A failure
+// is a *taskdoc.Error with code GIT_ERROR whose cause is an *Error.
+func Run(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := RunInput(ctx, dir, nil, args...)
+	return string(out), err
+}
+
+// RunInput is Run with stdin as the command's standard input.
+func RunInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		return stdout.Bytes(), nil
+	}
+	ge := &Error{Args: args, Dir: dir, ExitCode: -1, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		ge.ExitCode = exit.ExitCode()
+	}
+	if ctx.Err() != nil {
+		ge.Err = ctx.Err()
+	}
+	return stdout.Bytes(), Wrap(ge)
+}
+
+// Wrap returns a git error as the library's error, code GIT_ERROR, with
+// git's message.
+func Wrap(e *Error) error {
+	return &taskdoc.Error{Code: taskdoc.CodeGit, Err: e}
+}
+
+// As returns the *Error in err's chain, if there is one.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

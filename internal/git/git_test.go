@@ -1,0 +1,52 @@
+package git_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	_, err := git.Run(context.Background(), dir, "init", "-q", "-b", "main")
+	require.NoError(t, err)
+	out, err := git.Run(context.Background(), dir, "symbolic-ref", "--short", "HEAD")
+	require.NoError(t, err)
+	assert.Equal(t, "main\n", out)
+}
+
+func TestRunFailureIsTyped(t *testing.T) {
+	dir := t.TempDir()
+	_, err := git.Run(context.Background(), dir, "rev-parse", "--verify", "no-such-ref")
+	require.Error(t, err)
+	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.True(t, errors.Is(err, taskdoc.ErrGit))
+	ge, ok := git.As(err)
+	require.True(t, ok)
+	assert.Equal(t, 128, ge.ExitCode)
+	assert.Contains(t, ge.Stderr, "not a git repository")
+	assert.Contains(t, err.Error(), "not a git repository")
+	assert.Equal(t, []string{"rev-parse", "--verify", "no-such-ref"}, ge.Args)
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := git.Run(ctx, t.TempDir(), "status")
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestErrorMessageOnce(t *testing.T) {
+	_, err := git.Run(context.Background(), t.TempDir(), "rev-parse", "--verify", "x")
+	require.Error(t, err)
+	assert.Equal(t, 1, strings.Count(err.Error(), "not a git repository"), err.Error())
+	assert.True(t, strings.HasPrefix(err.Error(), "git error: git rev-parse --verify x: "), err.Error())
+}
