@@ -67,7 +67,7 @@ type chunk struct {
 type chunkKind int
 
 const (
-	same     chunkKind = iota // unchanged, or the same on both sides
+	settled  chunkKind = iota // unchanged, or the same on both sides
 	one                       // changed on one side only
 	conflict                  // changed on both sides, differently
 )
@@ -86,7 +86,7 @@ func diff3(base, ours, theirs [][]byte) []chunk {
 	var out []chunk
 	stable := func(from, to int) {
 		if to > from {
-			out = append(out, chunk{kind: same, lines: base[from:to]})
+			out = append(out, chunk{kind: settled, lines: base[from:to]})
 		}
 	}
 	pos := 0 // in base
@@ -125,7 +125,7 @@ func diff3(base, ours, theirs [][]byte) []chunk {
 		case i == i0:
 			out = append(out, chunk{kind: one, lines: yours})
 		case equalLines(mine, yours):
-			out = append(out, chunk{kind: same, lines: mine})
+			out = append(out, chunk{kind: settled, lines: mine})
 		default:
 			out = append(out, refine(nb, mine, yours)...)
 		}
@@ -157,13 +157,13 @@ func refine(nb numberer, ours, theirs [][]byte) []chunk {
 	pos := 0
 	for _, h := range diff(nb.of(ours), nb.of(theirs)) {
 		if h.a0 > pos {
-			out = append(out, chunk{kind: same, lines: ours[pos:h.a0]})
+			out = append(out, chunk{kind: settled, lines: ours[pos:h.a0]})
 		}
 		out = append(out, chunk{kind: conflict, ours: ours[h.a0:h.a1], theirs: theirs[h.b0:h.b1]})
 		pos = h.a1
 	}
 	if pos < len(ours) {
-		out = append(out, chunk{kind: same, lines: ours[pos:]})
+		out = append(out, chunk{kind: settled, lines: ours[pos:]})
 	}
 	return out
 }
@@ -182,7 +182,7 @@ func simplify(cs []chunk) []chunk {
 		// Find the previous conflict with only same chunks after it.
 		k := len(out) - 1
 		var gap [][]byte
-		for k >= 0 && out[k].kind == same {
+		for k >= 0 && out[k].kind == settled {
 			k--
 		}
 		if k < 0 || out[k].kind != conflict {
@@ -313,13 +313,40 @@ func (w *writer) conflict(ours, theirs []byte, task, field string) {
 	w.endLine()
 	w.conflicts = append(w.conflicts, Conflict{Task: task, Field: field, Line: w.line + 1})
 	w.marker('<', w.o.ours)
-	w.write(ours)
+	w.side(ours)
 	if w.markdown {
 		w.blankBefore()
 	}
 	w.marker('=', "")
-	w.write(theirs)
+	w.side(theirs)
 	w.marker('>', w.o.theirs)
+}
+
+// side writes one side of a conflict; in Markdown mode a blank line
+// first when it starts with a setext heading, which the marker line
+// before it would otherwise join.
+func (w *writer) side(b []byte) {
+	if w.markdown && startsSetext(b) {
+		w.write([]byte(w.nl))
+	}
+	w.write(b)
+}
+
+// startsSetext reports whether b's second line underlines its first:
+// "Title" then "-----" or "=====".
+func startsSetext(b []byte) bool {
+	first, rest, ok := bytes.Cut(b, []byte{'\n'})
+	if !ok || len(bytes.TrimSpace(first)) == 0 {
+		return false
+	}
+	second, _, _ := bytes.Cut(rest, []byte{'\n'})
+	second = bytes.TrimRight(second, " \t\r")
+	indent := len(second) - len(bytes.TrimLeft(second, " "))
+	second = second[indent:]
+	if indent > 3 || len(second) == 0 || (second[0] != '=' && second[0] != '-') {
+		return false
+	}
+	return len(bytes.Trim(second, string(second[0]))) == 0
 }
 
 // lines merges three versions of a piece of text by diff3 into the
