@@ -60,6 +60,9 @@ func mergeTasks(base, ours, theirs []byte, o options) (Result, bool) {
 	}
 	var want []string // slugs the result must have
 	for i, slug := range kept {
+		if p := vo.tasks[slug]; startsSetext(text(p)) || p == nil && startsSetext(text(vt.tasks[slug])) {
+			w.blankBefore() // a setext heading right under a line of text would take it in
+		}
 		want = append(want, w.task(slug, vb.tasks[slug], vo.tasks[slug], vt.tasks[slug])...)
 		w.gap(slug, vb, vo, vt, i == len(kept)-1)
 	}
@@ -259,7 +262,16 @@ func (w *writer) gap(slug string, b, o, t *version, last bool) {
 		return
 	}
 	for _, v := range []*version{o, t, b} {
-		if p := v.tasks[slug]; p != nil && len(p.gap) > 0 && v.order[len(v.order)-1] != slug {
+		if p := v.tasks[slug]; p != nil && v.order[len(v.order)-1] != slug {
+			w.endLine()
+			w.write(p.gap)
+			return
+		}
+	}
+	// No version has the task before another: the blank lines it has
+	// before the end of the section, or one.
+	for _, v := range []*version{o, t} {
+		if p := v.tasks[slug]; p != nil && len(p.gap) > 0 {
 			w.endLine()
 			w.write(p.gap)
 			return
