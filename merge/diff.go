@@ -8,7 +8,7 @@ type hunk struct{ a0, a1, b0, b1 int }
 // deleted lines the middle of the two sides, between their common start
 // and end, is one hunk. The merge is then coarser (a conflict where a
 // finer diff would have merged), never wrong.
-const maxEdits = 4096
+const maxEdits = 1024
 
 // diff returns the hunks that turn a into b, in order, by Myers' O(ND)
 // algorithm on line numbers (equal lines have equal numbers). It keeps

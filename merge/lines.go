@@ -278,9 +278,28 @@ func (w *writer) write(b []byte) {
 
 // endLine adds a line ending when the text so far does not end with one.
 func (w *writer) endLine() {
-	if b := w.buf.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
+	if b := w.buf.Bytes(); len(b) > 0 && !endsLine(b) {
 		w.write([]byte(w.nl))
 	}
+}
+
+// endsLine reports whether b ends with a line ending: "\n", or a lone
+// "\r", which Markdown reads as one too.
+func endsLine(b []byte) bool {
+	return len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r')
+}
+
+// endsBlank reports whether b ends with a blank line.
+func endsBlank(b []byte) bool {
+	switch {
+	case bytes.HasSuffix(b, []byte("\r\n")):
+		b = b[:len(b)-2]
+	case endsLine(b):
+		b = b[:len(b)-1]
+	default:
+		return false
+	}
+	return len(b) == 0 || endsLine(b)
 }
 
 // blankBefore adds a blank line unless the text so far ends with one (or
@@ -288,8 +307,7 @@ func (w *writer) endLine() {
 // after a conflict, so that "=======" under a line of text is not read as
 // a heading's underline, nor the next heading as part of a block quote.
 func (w *writer) blankBefore() {
-	b := w.buf.Bytes()
-	if len(b) == 0 || bytes.HasSuffix(b, []byte("\n\n")) || bytes.HasSuffix(b, []byte("\n\r\n")) {
+	if b := w.buf.Bytes(); len(b) == 0 || endsBlank(b) {
 		return
 	}
 	w.endLine()
@@ -350,11 +368,12 @@ func startsSetext(b []byte) bool {
 }
 
 // lines merges three versions of a piece of text by diff3 into the
-// output.
+// output, on a line of its own.
 func (w *writer) lines(base, ours, theirs []byte, task, field string) {
 	for _, c := range diff3(split(base), split(ours), split(theirs)) {
 		if c.kind != conflict {
 			for _, l := range c.lines {
+				w.endLine()
 				w.write(l)
 			}
 			continue

@@ -99,7 +99,7 @@ func (w *writer) fields(slug string, b, o, t *piece) []string {
 	w.write(src[pos : start+me])
 	// The body, its conflicts moved to their lines in the whole result.
 	offset := w.line
-	if b := w.buf.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
+	if b := w.buf.Bytes(); len(b) > 0 && !endsLine(b) {
 		offset-- // the body starts on the line the metadata ends on
 	}
 	w.write(body.buf.Bytes())

@@ -60,14 +60,11 @@ func mergeTasks(base, ours, theirs []byte, o options) (Result, bool) {
 	}
 	var want []string // slugs the result must have
 	for i, slug := range kept {
-		if p := vo.tasks[slug]; startsSetext(text(p)) || p == nil && startsSetext(text(vt.tasks[slug])) {
+		if i > 0 && movedSetext(slug, kept[i-1], vo, vt) {
 			w.blankBefore() // a setext heading right under a line of text would take it in
 		}
 		want = append(want, w.task(slug, vb.tasks[slug], vo.tasks[slug], vt.tasks[slug])...)
 		w.gap(slug, vb, vo, vt, i == len(kept)-1)
-	}
-	if len(vb.tail)+len(vo.tail)+len(vt.tail) > 0 {
-		w.endLine()
 	}
 	w.lines(vb.tail, vo.tail, vt.tail, "", "text")
 	r := w.result()
@@ -75,6 +72,21 @@ func mergeTasks(base, ours, theirs []byte, o options) (Result, bool) {
 		return Result{}, false
 	}
 	return r, true
+}
+
+// movedSetext reports whether the task slug has a setext heading and
+// follows prev in the merge but not in the version it comes from.
+func movedSetext(slug, prev string, o, t *version) bool {
+	v := o
+	if v.tasks[slug] == nil {
+		v = t
+	}
+	p := v.tasks[slug]
+	if p == nil || !startsSetext(p.text) {
+		return false
+	}
+	i := slices.Index(v.order, slug)
+	return i == 0 || v.order[i-1] != prev
 }
 
 // readsBack reports whether merged parses and has every task in want.
@@ -240,7 +252,7 @@ func (w *writer) whole(p *piece) []string {
 
 // withEnd is b with a line ending at its end, unless it is empty.
 func withEnd(b []byte, nl string) []byte {
-	if len(b) == 0 || b[len(b)-1] == '\n' {
+	if len(b) == 0 || endsLine(b) {
 		return b
 	}
 	return append(bytes.Clone(b), nl...)
@@ -261,12 +273,26 @@ func (w *writer) gap(slug string, b, o, t *version, last bool) {
 		}
 		return
 	}
-	for _, v := range []*version{o, t, b} {
-		if p := v.tasks[slug]; p != nil && v.order[len(v.order)-1] != slug {
-			w.endLine()
-			w.write(p.gap)
-			return
+	between := func(v *version) ([]byte, bool) { // its gap before another task
+		p := v.tasks[slug]
+		if p == nil || v.order[len(v.order)-1] == slug {
+			return nil, false
 		}
+		return p.gap, true
+	}
+	gb, inB := between(b)
+	g, inO := between(o)
+	gt, inT := between(t)
+	if !inO || inT && inB && bytes.Equal(g, gb) {
+		g, inO = gt, inT
+	}
+	if !inO {
+		g, inO = gb, inB
+	}
+	if inO {
+		w.endLine()
+		w.write(g)
+		return
 	}
 	// No version has the task before another: the blank lines it has
 	// before the end of the section, or one.

@@ -47,3 +47,10 @@ func TestTasksGolden(t *testing.T) {
 		})
 	}
 }
+
+const planBase = "# Plan\n\n## Tasks\n\n### One\n\n- Status: in_progress\n\nDo one.\n\n### Two\n\n- Status: in_progress\n\nDo two.\n"
+
+var (
+	planOne = strings.Replace(planBase, "- Status: in_progress\n\nDo one.", "- Status: completed\n- Completed: 2026-01-02\n- Note: one done\n\nDo one.", 1)
+	planTwo = strings.Replace(planBase, "- Status: in_progress\n\nDo two.", "- Status: completed\n- Completed: 2026-01-03\n- Note: two done\n\nDo two.", 1)
+)
