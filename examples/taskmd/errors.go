@@ -32,16 +32,18 @@ const (
 var exitCodes = map[taskdoc.Code]int{
 	codeUsage: exitUsage,
 
-	taskdoc.CodeTaskNotFound:     exitNotFound,
-	taskdoc.CodeDocumentNotFound: exitNotFound,
-	taskdoc.CodeAgentNotFound:    exitNotFound,
-	taskdoc.CodeNoAvailableTasks: exitNotFound,
+	taskdoc.CodeTaskNotFound:      exitNotFound,
+	taskdoc.CodeDocumentNotFound:  exitNotFound,
+	taskdoc.CodeAgentNotFound:     exitNotFound,
+	taskdoc.CodeNoAvailableTasks:  exitNotFound,
+	taskdoc.CodeWorkspaceNotFound: exitNotFound,
 
 	taskdoc.CodeConflict:          exitConflict,
 	taskdoc.CodeStaleClaim:        exitConflict,
 	codeAlreadyClaimed:            exitConflict,
 	taskdoc.CodeDuplicateTask:     exitConflict,
 	taskdoc.CodeInvalidTransition: exitConflict,
+	taskdoc.CodeMergeConflict:     exitConflict,
 
 	taskdoc.CodeInvalidAddress:       exitInvalid,
 	taskdoc.CodeSubagentRequiresSlug: exitInvalid,

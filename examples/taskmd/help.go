@@ -38,6 +38,8 @@ func init() {
 		"answer":       cmdAnswer,
 		"questions":    cmdQuestions,
 		"watch":        cmdWatch,
+		"merge-driver": cmdMergeDriver,
+		"git-setup":    cmdGitSetup,
 		"help":         cmdHelp,
 	}
 }
@@ -100,12 +102,18 @@ Workers (pivots, worker checkpoints, clarifications)
   answer --worker ID --id REQUEST [--draft] [QID=]TEXT...
 Watch
   watch                                one line per changed document until interrupted
+Git
+  git-setup [--command taskmd]         the merge driver in .git/config, .gitattributes
+                                       lines for it, .taskmd/ in .gitignore (once)
+  merge-driver BASE CURRENT OTHER [PATH] [MARKER_SIZE]
+                                       git's %O %A %B %P %L: merges task by task into
+                                       CURRENT; conflicts left: exit 4 (MERGE_CONFLICT)
 
 --json: one line of JSON on stdout: an array where results may be several (list,
   find, ready, show, create, ...), else one object (watch: one per change); errors as
   {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
-  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION), 5 invalid input,
+  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, MERGE_CONFLICT), 5 invalid input,
   6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
 TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
 `

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/merge"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// attributes are the .gitattributes lines that send taskmd's Markdown to
+// the merge driver: task documents, the coordinator list, journals and
+// worker checkpoints.
+var attributes = []string{
+	"docs/**/*.md merge=taskmd",
+	"coordinator/*.md merge=taskmd",
+	"checkpoints/**/*.md merge=taskmd",
+}
+
+// driverArgs are the merge driver's placeholders as git fills them in:
+// ancestor, current (the result goes there), other, the path in the
+// repository and the conflict marker size.
+const driverArgs = "merge-driver %O %A %B %P %L"
+
+// merged is what merge-driver prints with --json.
+type merged struct {
+	Path      string           `json:"path"`
+	Clean     bool             `json:"clean"`
+	Conflicts []merge.Conflict `json:"conflicts"`
+}
+
+// cmdMergeDriver is git's merge driver: it merges BASE, CURRENT and OTHER
+// task by task, writes the result over CURRENT and exits 0 when the merge
+// is clean, 4 (MERGE_CONFLICT) when it left conflict markers.
+func cmdMergeDriver(e *env, args []string) error {
+	fs := e.flags("merge-driver")
+	ours := fs.String("label-ours", "", "")
+	theirs := fs.String("label-theirs", "", "")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 3 || len(pos) > 5 {
+		return usagef("usage: taskmd merge-driver BASE CURRENT OTHER [PATH] [MARKER_SIZE]")
+	}
+	var opts []merge.Option
+	if *ours != "" || *theirs != "" {
+		opts = append(opts, merge.WithLabels(*ours, *theirs))
+	}
+	path := pos[1]
+	if len(pos) > 3 && pos[3] != "" {
+		path = pos[3]
+	}
+	if len(pos) > 4 {
+		n, err := strconv.Atoi(pos[4])
+		if err != nil || n < 1 || n > 1024 {
+			return usagef("merge-driver: MARKER_SIZE %q is not a number from 1 to 1024", pos[4])
+		}
+		opts = append(opts, merge.WithMarkerSize(n))
+	}
+	var sides [3][]byte
+	for i := range sides {
+		if sides[i], err = os.ReadFile(pos[i]); err != nil {
+			return err
+		}
+	}
+	res := merge.File(filepath.ToSlash(path), sides[0], sides[1], sides[2], opts...)
+	if err := replace(pos[1], res.Bytes); err != nil {
+		return err
+	}
+	out := merged{Path: path, Clean: res.Clean(), Conflicts: res.Conflicts}
+	if out.Conflicts == nil {
+		out.Conflicts = []merge.Conflict{}
+	}
+	if err := e.print(out, func(io.Writer) {}); err != nil {
+		return err
+	}
+	if !res.Clean() {
+		return &taskdoc.Error{Code: taskdoc.CodeMergeConflict, Path: path, Msg: conflictSummary(res.Conflicts)}
+	}
+	return nil
+}
+
+// conflictSummary is "2 conflicts: task x (status, line 12), ..." for the
+// error message.
+func conflictSummary(cs []merge.Conflict) string {
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		where := "outside the tasks"
+		if c.Task != "" {
+			where = "task " + c.Task
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s, line %d)", where, c.Field, c.Line))
+	}
+	noun := "conflicts"
+	if len(cs) == 1 {
+		noun = "conflict"
+	}
+	return fmt.Sprintf("%d %s left with markers: %s", len(cs), noun, strings.Join(parts, "; "))
+}
+
+// replace writes data over the file name through a temporary file and a
+// rename, so that git never reads half a result; the file keeps its mode.
+func replace(name string, data []byte) error {
+	info, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".taskmd-merge-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename: nothing there
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+// gitSetup is what git-setup prints: what it set and added.
+type gitSetup struct {
+	Driver           string `json:"driver"`
+	AttributesAdded  bool   `json:"attributes_added"`
+	IgnoreStateAdded bool   `json:"ignore_state_added"`
+}
+
+// cmdGitSetup configures the repository of the workspace for taskmd: the
+// merge driver in its git config, the .gitattributes lines that use it,
+// and .taskmd/ in .gitignore. Running it again changes nothing.
+func cmdGitSetup(e *env, args []string) error {
+	fs := e.flags("git-setup")
+	command := fs.String("command", "taskmd", "")
+	if _, err := parseN(fs, args); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*command) == "" || strings.ContainsAny(*command, "\r\n") {
+		return usagef("git-setup: --command must be one line naming the taskmd binary")
+	}
+	ws, err := e.workspace()
+	if err != nil {
+		return err
+	}
+	if _, err := git.Run(e.ctx, ws.Root(), "rev-parse", "--show-toplevel"); err != nil {
+		return &taskdoc.Error{Code: taskdoc.CodeWorkspaceNotFound, Path: ws.Root(), Msg: "the workspace is not in a git repository", Err: err}
+	}
+	res := gitSetup{Driver: *command + " " + driverArgs}
+	if _, err := git.Run(e.ctx, ws.Root(), "config", "merge.taskmd.name", "taskmd: merge task documents task by task"); err != nil {
+		return err
+	}
+	if _, err := git.Run(e.ctx, ws.Root(), "config", "merge.taskmd.driver", res.Driver); err != nil {
+		return err
+	}
+	if res.AttributesAdded, err = ws.EnsureLines(e.ctx, ".gitattributes", attributes...); err != nil {
+		return err
+	}
+	if res.IgnoreStateAdded, err = ws.IgnoreState(e.ctx); err != nil {
+		return err
+	}
+	return e.print(res, func(w io.Writer) {
+		fmt.Fprintf(w, "merge.taskmd.driver = %s\n", res.Driver)
+		if res.AttributesAdded {
+			fmt.Fprintln(w, ".gitattributes: added", strings.Join(attributes, ", "))
+		}
+		if res.IgnoreStateAdded {
+			fmt.Fprintln(w, ".gitignore: added .taskmd/")
+		}
+	})
+}
