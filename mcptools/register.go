@@ -16,6 +16,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
 	"github.com/taskmd/taskmd/workspace"
+	"github.com/taskmd/taskmd/worktree"
 )
 
 // Group names a set of tools that Register adds together.
@@ -53,11 +54,14 @@ const (
 	// task_remove, task_set_status, document_archive, archives_list,
 	// archive_read.
 	GroupQueries Group = "queries"
+	// GroupWorkspaces: workspace_create, workspace_update,
+	// workspace_list (git worktrees, package worktree).
+	GroupWorkspaces Group = "workspaces"
 )
 
 // allGroups is every group, in the order Register adds them.
 var allGroups = []Group{GroupSubagent, GroupCoordinator, GroupAgents, GroupPlans,
-	GroupPivots, GroupCheckpoints, GroupResume, GroupClarifications, GroupQueries}
+	GroupPivots, GroupCheckpoints, GroupResume, GroupClarifications, GroupQueries, GroupWorkspaces}
 
 // Option changes what Register adds and how its tools behave.
 type Option func(*config)
@@ -271,6 +275,8 @@ func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
 			err = addResumeTools(ts, pivots)
 		case GroupClarifications:
 			err = addClarificationTools(ts, clarifications)
+		case GroupWorkspaces:
+			err = addWorktreeTools(ts, worktree.New(ws, worktree.WithClock(now)))
 		case GroupQueries:
 			err = addQueryTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
 		}

@@ -62,7 +62,8 @@ func TestAnnotations(t *testing.T) {
 		"resume_queue": "r", "resume_brief": "i",
 		"clarification_ask": "-", "clarification_check": "r", "clarification_respond": "i",
 		"documents_list": "r", "tasks_find": "r", "workflows_list": "r", "task_remove": "di",
-		"task_set_status": "di", "document_archive": "di", "archives_list": "r", "archive_read": "r",
+		"task_set_status": "di", "document_archive": "di", "archives_list": "r",
+		"workspace_create": "i", "workspace_update": "di", "workspace_list": "r", "archive_read": "r",
 	}
 	server, err := NewServer(openWorkspace(t))
 	require.NoError(t, err)

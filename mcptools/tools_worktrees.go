@@ -1,0 +1,110 @@
+package mcptools
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/worktree"
+)
+
+// The workspace tools are seed 002's "Workspace Isolation": each agent
+// works in a git worktree and branch of its own (package worktree).
+
+type workspaceCreateInput struct {
+	WorkflowID     string   `json:"workflow_id,omitempty" jsonschema:"the plan the work belongs to, e.g. /api/auth.md"`
+	AgentID        string   `json:"agent_id,omitempty" jsonschema:"the agent the worktree is for"`
+	Branch         string   `json:"branch" jsonschema:"the new branch, e.g. feature/google-oauth"`
+	BaseBranch     string   `json:"base_branch,omitempty" jsonschema:"where the branch starts (default the repository's HEAD), e.g. main"`
+	TaskIDs        []string `json:"task_ids,omitempty" jsonschema:"the tasks worked there, e.g. [/api/auth.md#google-oauth]"`
+	CreateWorktree bool     `json:"create_worktree,omitempty" jsonschema:"true: make a worktree for the branch; false: the branch only"`
+	RepoPath       string   `json:"repo_path,omitempty" jsonschema:"the repository (default the one holding the workspace)"`
+	Path           string   `json:"path,omitempty" jsonschema:"where the worktree goes, inside the repository's worktree folder (default: the branch's name there)"`
+	ID             string   `json:"id,omitempty" jsonschema:"optional: choose the id yourself to make a retried call return the first result"`
+}
+
+type workspaceUpdateInput struct {
+	ID              string `json:"id" jsonschema:"the id workspace_create returned"`
+	Status          string `json:"status,omitempty" jsonschema:"active, merged (needs merge_commit) or abandoned"`
+	MergeCommit     string `json:"merge_commit,omitempty" jsonschema:"the commit the branch was merged in"`
+	PRURL           string `json:"pr_url,omitempty" jsonschema:"the pull request, if any"`
+	CleanupWorktree bool   `json:"cleanup_worktree,omitempty" jsonschema:"remove the worktree's folder (the branch stays)"`
+}
+
+type workspaceListInput struct {
+	Status []string `json:"status,omitempty" jsonschema:"only worktrees in these statuses"`
+}
+
+// WorkspaceUpdateResult is the result of workspace_update.
+type WorkspaceUpdateResult struct {
+	Success         bool              `json:"success"`
+	WorktreeRemoved bool              `json:"worktree_removed"`
+	Workspace       worktree.Worktree `json:"workspace"`
+}
+
+// WorkspaceListResult is the result of workspace_list.
+type WorkspaceListResult struct {
+	Workspaces []worktree.Worktree `json:"workspaces"`
+}
+
+const (
+	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (seed 002, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result.`
+
+	workspaceUpdateDescription = `Record what became of a workspace: status merged (with merge_commit) or abandoned, pr_url, and cleanup_worktree to remove its folder (the branch stays). Returns {success, worktree_removed, workspace}; a retry removes nothing more (worktree_removed false). WORKSPACE_NOT_FOUND for an unknown id.`
+
+	workspaceListDescription = `List the workspaces (worktrees and branches of agents), oldest first, optionally only those in some statuses (active, merged, abandoned). Returns {workspaces: [...]}.`
+)
+
+var worktreeStatuses = []any{string(worktree.Active), string(worktree.Merged), string(worktree.Abandoned)}
+
+type worktreeTools struct{ m *worktree.Manager }
+
+func addWorktreeTools(ts *toolSet, m *worktree.Manager) error {
+	w := worktreeTools{m: m}
+	update, err := inputSchema[workspaceUpdateInput](map[string]enum{"status": {values: worktreeStatuses}})
+	if err != nil {
+		return err
+	}
+	list, err := inputSchema[workspaceListInput](map[string]enum{"status": {values: worktreeStatuses}})
+	if err != nil {
+		return err
+	}
+	return firstError(
+		addTool(ts, &mcp.Tool{Name: "workspace_create", Description: workspaceCreateDescription, Annotations: additiveIdempotent}, w.create),
+		addTool(ts, &mcp.Tool{Name: "workspace_update", Description: workspaceUpdateDescription, InputSchema: update, Annotations: destructiveIdempotent}, w.update),
+		addTool(ts, &mcp.Tool{Name: "workspace_list", Description: workspaceListDescription, InputSchema: list, Annotations: readOnly}, w.list),
+	)
+}
+
+func (w worktreeTools) create(ctx context.Context, _ *mcp.CallToolRequest, in workspaceCreateInput) (*mcp.CallToolResult, worktree.Worktree, error) {
+	wt, err := w.m.Create(ctx, worktree.Spec{
+		ID: in.ID, WorkflowID: in.WorkflowID, AgentID: in.AgentID, Branch: in.Branch, BaseBranch: in.BaseBranch,
+		TaskIDs: in.TaskIDs, CreateWorktree: in.CreateWorktree, RepoPath: in.RepoPath, Path: in.Path,
+	})
+	if err != nil {
+		return nil, worktree.Worktree{}, newToolError(err)
+	}
+	return nil, wt, nil
+}
+
+func (w worktreeTools) update(ctx context.Context, _ *mcp.CallToolRequest, in workspaceUpdateInput) (*mcp.CallToolResult, WorkspaceUpdateResult, error) {
+	wt, removed, err := w.m.Update(ctx, in.ID, worktree.Change{
+		Status: worktree.Status(in.Status), MergeCommit: in.MergeCommit, PRURL: in.PRURL, CleanupWorktree: in.CleanupWorktree,
+	})
+	if err != nil {
+		return nil, WorkspaceUpdateResult{}, newToolError(err)
+	}
+	return nil, WorkspaceUpdateResult{Success: true, WorktreeRemoved: removed, Workspace: wt}, nil
+}
+
+func (w worktreeTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workspaceListInput) (*mcp.CallToolResult, WorkspaceListResult, error) {
+	statuses := make([]worktree.Status, len(in.Status))
+	for i, s := range in.Status {
+		statuses[i] = worktree.Status(s)
+	}
+	wts, err := w.m.List(ctx, statuses...)
+	if err != nil {
+		return nil, WorkspaceListResult{}, newToolError(err)
+	}
+	return nil, WorkspaceListResult{Workspaces: wts}, nil
+}

@@ -1,0 +1,397 @@
+package worktree
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// Dir is the folder of the worktree records, one <id>.json each.
+const Dir = workspace.StateDir + "/worktrees"
+
+// GitError is a git command that failed, the cause of a GIT_ERROR:
+// errors.As(err, new(*worktree.GitError)) gives git's arguments, exit
+// code and message.
+type GitError = git.Error
+
+// Status is where a worktree stands.
+type Status string
+
+// The statuses of a worktree.
+const (
+	Active    Status = "active"    // an agent works in it
+	Merged    Status = "merged"    // its branch was merged (MergeCommit says where)
+	Abandoned Status = "abandoned" // given up; its branch is kept
+)
+
+// Worktree is the record of one agent's worktree; its JSON names are the
+// seed's (workspace_create, workspace_update).
+type Worktree struct {
+	ID          string    `json:"id"`
+	WorkflowID  string    `json:"workflow_id,omitempty"`
+	AgentID     string    `json:"agent_id,omitempty"`
+	TaskIDs     []string  `json:"task_ids,omitempty"`
+	Path        string    `json:"path,omitempty"` // absolute; "" when only a branch was made
+	Branch      string    `json:"branch"`
+	BaseBranch  string    `json:"base_branch,omitempty"`
+	RepoPath    string    `json:"repo_path"`
+	Status      Status    `json:"status"`
+	MergeCommit string    `json:"merge_commit,omitempty"`
+	PRURL       string    `json:"pr_url,omitempty"`
+	Created     time.Time `json:"created"`
+	Updated     time.Time `json:"updated"`
+}
+
+// Spec is what Create makes: the seed's workspace_create parameters.
+type Spec struct {
+	ID             string   // optional: a caller's ID makes a retry return the first result
+	WorkflowID     string   // optional
+	AgentID        string   // optional: the agent the worktree is for
+	Branch         string   // required: the new branch
+	BaseBranch     string   // optional: where it starts (default: the repository's HEAD)
+	TaskIDs        []string // optional: the tasks worked there
+	CreateWorktree bool     // false: the branch only
+	RepoPath       string   // optional: the repository (default: the one holding the workspace)
+	Path           string   // optional: where the worktree goes, inside the worktree folder
+}
+
+// Change is what Update changes: the seed's workspace_update parameters.
+type Change struct {
+	Status          Status // "" keeps it; merged needs MergeCommit
+	MergeCommit     string
+	PRURL           string
+	CleanupWorktree bool // remove the worktree's folder (git worktree remove --force)
+}
+
+// Manager creates and keeps the worktrees of a workspace.
+type Manager struct {
+	ws     *workspace.Workspace
+	now    func() time.Time
+	folder string
+}
+
+// An Option configures a Manager.
+type Option func(*Manager)
+
+// WithClock sets the clock of the records' times.
+func WithClock(now func() time.Time) Option { return func(m *Manager) { m.now = now } }
+
+// WithFolder sets the folder worktrees go in. Without it, the
+// repository's git config taskmd.worktreeFolder names it (relative to the
+// repository), else it is "<repository>-worktrees" beside the repository.
+func WithFolder(dir string) Option { return func(m *Manager) { m.folder = dir } }
+
+// New returns the Manager of ws's worktrees.
+func New(ws *workspace.Workspace, opts ...Option) *Manager {
+	m := &Manager{ws: ws, now: time.Now}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+func fileOf(id string) string { return Dir + "/" + id + ".json" }
+
+func invalid(msg string) error {
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
+}
+
+func newID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "ws_" + hex.EncodeToString(b[:])
+}
+
+// Create makes the branch and, with CreateWorktree, the worktree for it,
+// and records them as active. A branch name git refuses, a path outside
+// the worktree folder or a base branch that does not exist is an error and
+// changes nothing; so is a branch that exists already (GIT_ERROR, with
+// git's message). Given an ID, a retry returns the record the first call
+// made.
+func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
+	if s.ID != "" {
+		if !taskflow.ValidID(s.ID) {
+			return Worktree{}, invalid(fmt.Sprintf("id %q: use up to %d lower-case letters, digits, '_' and '-'", s.ID, taskflow.MaxID))
+		}
+		if wt, err := m.Get(ctx, s.ID); err == nil {
+			return wt, nil
+		} else if taskdoc.CodeOf(err) != taskdoc.CodeWorkspaceNotFound {
+			return Worktree{}, err
+		}
+	}
+	if strings.TrimSpace(s.Branch) == "" {
+		return Worktree{}, invalid("branch is required")
+	}
+	repo, err := m.repo(ctx, s.RepoPath)
+	if err != nil {
+		return Worktree{}, err
+	}
+	if _, err := git.Run(ctx, repo, "check-ref-format", "--branch", s.Branch); err != nil {
+		return Worktree{}, invalid(fmt.Sprintf("branch %q is not a valid branch name", s.Branch))
+	}
+	if s.BaseBranch != "" {
+		if _, err := git.Run(ctx, repo, "rev-parse", "--verify", "--quiet", s.BaseBranch+"^{commit}"); err != nil {
+			return Worktree{}, invalid(fmt.Sprintf("base branch %q does not exist", s.BaseBranch))
+		}
+	}
+	if _, err := m.ws.IgnoreState(ctx); err != nil {
+		return Worktree{}, err
+	}
+	now := m.now().UTC()
+	wt := Worktree{ID: s.ID, WorkflowID: s.WorkflowID, AgentID: s.AgentID, TaskIDs: s.TaskIDs,
+		Branch: s.Branch, BaseBranch: s.BaseBranch, RepoPath: repo, Status: Active, Created: now, Updated: now}
+	if wt.ID == "" {
+		wt.ID = newID()
+	}
+	var undo func() // undoes what git made, should the record fail
+	if s.CreateWorktree {
+		if wt.Path, err = m.path(ctx, repo, s.Path, s.Branch); err != nil {
+			return Worktree{}, err
+		}
+		args := []string{"worktree", "add", "-b", s.Branch, "--", wt.Path}
+		if s.BaseBranch != "" {
+			args = append(args, s.BaseBranch)
+		}
+		if _, err := git.Run(ctx, repo, args...); err != nil {
+			return Worktree{}, err
+		}
+		undo = func() {
+			git.Run(context.WithoutCancel(ctx), repo, "worktree", "remove", "--force", "--", wt.Path)
+			git.Run(context.WithoutCancel(ctx), repo, "branch", "-D", "--", s.Branch)
+		}
+	} else {
+		args := []string{"branch", "--", s.Branch}
+		if s.BaseBranch != "" {
+			args = append(args, s.BaseBranch)
+		}
+		if _, err := git.Run(ctx, repo, args...); err != nil {
+			return Worktree{}, err
+		}
+		undo = func() { git.Run(context.WithoutCancel(ctx), repo, "branch", "-D", "--", s.Branch) }
+	}
+	if err := m.write(ctx, wt, true); err != nil {
+		undo()
+		return Worktree{}, err
+	}
+	return wt, nil
+}
+
+// repo is the top level of the repository at dir, or of the one holding
+// the workspace when dir is "". Not a repository is GIT_ERROR, with
+// git's message.
+func (m *Manager) repo(ctx context.Context, dir string) (string, error) {
+	if dir == "" {
+		dir = m.ws.Root()
+	}
+	top, err := git.Run(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Clean(strings.TrimSpace(top)), nil
+}
+
+// path is where the worktree of branch goes: want, or the branch's name
+// (its "/" as "-") in the worktree folder; a path outside that folder,
+// once symbolic links are resolved, is INVALID_ARGUMENTS.
+func (m *Manager) path(ctx context.Context, repo, want, branch string) (string, error) {
+	folder := m.folder
+	if folder == "" {
+		if v, err := git.Run(ctx, repo, "config", "--get", "taskmd.worktreeFolder"); err == nil && strings.TrimSpace(v) != "" {
+			folder = strings.TrimSpace(v)
+		} else {
+			folder = repo + "-worktrees"
+		}
+	}
+	if !filepath.IsAbs(folder) {
+		folder = filepath.Join(repo, folder)
+	}
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: folder, Msg: "creating the worktree folder: " + err.Error(), Err: err}
+	}
+	real, err := filepath.EvalSymlinks(folder)
+	if err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: folder, Msg: err.Error(), Err: err}
+	}
+	if want == "" {
+		want = strings.ReplaceAll(branch, "/", "-")
+	}
+	if !filepath.IsAbs(want) {
+		want = filepath.Join(real, want)
+	}
+	want = filepath.Clean(want)
+	// Resolve what exists of the path, so that a link inside the folder
+	// cannot lead out of it.
+	dir, rest := want, ""
+	for {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			want = filepath.Join(r, rest)
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+	rel, err := filepath.Rel(real, want)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", invalid(fmt.Sprintf("path %q is outside the worktree folder %s", want, real))
+	}
+	return want, nil
+}
+
+// write stores wt; with fresh, only when there is no record of its ID.
+func (m *Manager) write(ctx context.Context, wt Worktree, fresh bool) error {
+	data, err := json.MarshalIndent(wt, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = m.ws.Update(ctx, fileOf(wt.ID), func(_ []byte, exists bool) ([]byte, error) {
+		if fresh && exists {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: "worktree " + wt.ID + " exists already"}
+		}
+		return append(data, '\n'), nil
+	})
+	return err
+}
+
+// Get returns the record of worktree id; an unknown id is
+// WORKSPACE_NOT_FOUND (a worktree is seed 002's workspace).
+func (m *Manager) Get(ctx context.Context, id string) (Worktree, error) {
+	if !taskflow.ValidID(id) {
+		return Worktree{}, invalid(fmt.Sprintf("id %q is not a worktree id", id))
+	}
+	data, err := m.ws.ReadIfExists(ctx, fileOf(id))
+	if err != nil {
+		return Worktree{}, err
+	}
+	if data == nil {
+		return Worktree{}, &taskdoc.Error{Code: taskdoc.CodeWorkspaceNotFound, Msg: "no worktree " + id}
+	}
+	var wt Worktree
+	if err := json.Unmarshal(data, &wt); err != nil || wt.ID != id {
+		return Worktree{}, &taskdoc.Error{Code: taskdoc.CodeParse, Path: fileOf(id), Msg: "the record of worktree " + id + " does not read", Err: err}
+	}
+	return wt, nil
+}
+
+// List returns the worktrees, oldest first; with statuses, only those.
+func (m *Manager) List(ctx context.Context, statuses ...Status) ([]Worktree, error) {
+	names, err := m.ws.List(ctx, Dir)
+	if err != nil {
+		return nil, err
+	}
+	out := []Worktree{}
+	for _, n := range names {
+		id, ok := strings.CutSuffix(strings.TrimPrefix(n, Dir+"/"), ".json")
+		if !ok || !taskflow.ValidID(id) {
+			continue
+		}
+		wt, err := m.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if len(statuses) == 0 || contains(statuses, wt.Status) {
+			out = append(out, wt)
+		}
+	}
+	sortByCreated(out)
+	return out, nil
+}
+
+// Update changes a worktree's record and, with CleanupWorktree, removes
+// its folder (the branch stays). removed reports whether a folder was
+// removed; a retry finds it gone and removes nothing. Merged needs a
+// merge commit; an unknown status is INVALID_ARGUMENTS.
+func (m *Manager) Update(ctx context.Context, id string, c Change) (wt Worktree, removed bool, err error) {
+	switch c.Status {
+	case "", Active, Abandoned:
+	case Merged:
+		if c.MergeCommit == "" {
+			return Worktree{}, false, invalid("status merged needs merge_commit")
+		}
+	default:
+		return Worktree{}, false, invalid(fmt.Sprintf("unknown status %q: use active, merged or abandoned", c.Status))
+	}
+	if wt, err = m.Get(ctx, id); err != nil {
+		return Worktree{}, false, err
+	}
+	if c.MergeCommit != "" {
+		if _, err := git.Run(ctx, wt.RepoPath, "rev-parse", "--verify", "--quiet", c.MergeCommit+"^{commit}"); err != nil {
+			return Worktree{}, false, invalid(fmt.Sprintf("merge_commit %q is not a commit of %s", c.MergeCommit, wt.RepoPath))
+		}
+	}
+	if c.CleanupWorktree && wt.Path != "" {
+		if _, statErr := os.Stat(wt.Path); statErr == nil {
+			if _, err := git.Run(ctx, wt.RepoPath, "worktree", "remove", "--force", "--", wt.Path); err != nil {
+				return Worktree{}, false, err
+			}
+			removed = true
+		}
+		if _, err := git.Run(ctx, wt.RepoPath, "worktree", "prune"); err != nil {
+			return Worktree{}, false, err
+		}
+	}
+	if c.Status != "" {
+		wt.Status = c.Status
+	}
+	if c.MergeCommit != "" {
+		wt.MergeCommit = c.MergeCommit
+	}
+	if c.PRURL != "" {
+		wt.PRURL = c.PRURL
+	}
+	wt.Updated = m.now().UTC()
+	if err := m.write(ctx, wt, false); err != nil {
+		return Worktree{}, removed, err
+	}
+	return wt, removed, nil
+}
+
+// Remove removes a worktree's folder (if it is there), its record and,
+// with deleteBranch, its branch. An unknown id is WORKSPACE_NOT_FOUND.
+func (m *Manager) Remove(ctx context.Context, id string, deleteBranch bool) error {
+	wt, _, err := m.Update(ctx, id, Change{CleanupWorktree: true})
+	if err != nil {
+		return err
+	}
+	if deleteBranch {
+		if _, err := git.Run(ctx, wt.RepoPath, "branch", "-D", "--", wt.Branch); err != nil && !strings.Contains(errMsg(err), "not found") {
+			return err
+		}
+	}
+	return m.ws.Lock(ctx, []string{fileOf(id)}, func(tx *workspace.Tx) error { return tx.Remove(fileOf(id)) })
+}
+
+func contains(ss []Status, s Status) bool { return slices.Contains(ss, s) }
+
+func sortByCreated(wts []Worktree) {
+	slices.SortStableFunc(wts, func(a, b Worktree) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+func errMsg(err error) string {
+	var ge *git.Error
+	if errors.As(err, &ge) {
+		return ge.Stderr
+	}
+	return err.Error()
+}
