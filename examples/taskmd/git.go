@@ -154,7 +154,7 @@ func cmdGitSetup(e *env, args []string) error {
 		return err
 	}
 	if _, err := git.Run(e.ctx, ws.Root(), "rev-parse", "--show-toplevel"); err != nil {
-		return &taskdoc.Error{Code: taskdoc.CodeWorkspaceNotFound, Path: ws.Root(), Msg: "the workspace is not in a git repository", Err: err}
+		return err // GIT_ERROR: not a git repository
 	}
 	res := gitSetup{Driver: *command + " " + driverArgs}
 	if _, err := git.Run(e.ctx, ws.Root(), "config", "merge.taskmd.name", "taskmd: merge task documents task by task"); err != nil {

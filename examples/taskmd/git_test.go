@@ -31,8 +31,8 @@ func gitTry(dir string, args ...string) (string, error) {
 // mergeRepo is a repository set up by git-setup with the built binary as
 // its merge driver, holding base at docs/plan.md on main, with branch a
 // changing it to ours and branch b to theirs; it merges b into a and
-// returns the repository, the merge's error and the file after it.
-func mergeRepo(t *testing.T, base, ours, theirs string) (dir string, mergeErr error, got string) {
+// returns the repository, the file after it and the merge's error.
+func mergeRepo(t *testing.T, base, ours, theirs string) (dir, got string, mergeErr error) {
 	t.Helper()
 	dir = t.TempDir()
 	gitIn(t, dir, "init", "-q")
@@ -55,7 +55,7 @@ func mergeRepo(t *testing.T, base, ours, theirs string) (dir string, mergeErr er
 	_, mergeErr = gitTry(dir, "merge", "--no-edit", "b")
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
-	return dir, mergeErr, string(b)
+	return dir, string(b), mergeErr
 }
 
 const planBase = `# Plan
@@ -100,8 +100,9 @@ func TestGitSetupIdempotent(t *testing.T) {
 func TestGitSetupNotARepository(t *testing.T) {
 	dir := t.TempDir()
 	r := taskmd(t, dir, "", "git-setup")
-	assert.Equal(t, exitNotFound, r.exit)
-	assert.Contains(t, r.stderr, "WORKSPACE_NOT_FOUND")
+	assert.Equal(t, exitOther, r.exit)
+	assert.Contains(t, r.stderr, "GIT_ERROR")
+	assert.Contains(t, r.stderr, "not a git repository")
 	_, err := os.Stat(filepath.Join(dir, ".gitattributes"))
 	assert.True(t, os.IsNotExist(err), "a failed setup writes nothing")
 }
@@ -130,7 +131,7 @@ Do one.
 
 Do two.
 `
-	dir, err, got := mergeRepo(t, planBase, ours, theirs)
+	dir, got, err := mergeRepo(t, planBase, ours, theirs)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Empty(t, gitIn(t, dir, "status", "--porcelain"), "merged and committed")
@@ -139,7 +140,7 @@ Do two.
 func TestMergeDriverConflict(t *testing.T) {
 	ours := strings.Replace(planBase, "Do one.", "Do one, fast.", 1)
 	theirs := strings.Replace(planBase, "Do one.", "Do one, well.", 1)
-	dir, err, got := mergeRepo(t, planBase, ours, theirs)
+	dir, got, err := mergeRepo(t, planBase, ours, theirs)
 	require.Error(t, err, "the merge stops on the conflict")
 	assert.Contains(t, got, "<<<<<<<")
 	assert.Contains(t, got, "Do one, fast.")
