@@ -277,7 +277,7 @@ var (
 	ErrSuspended = &Error{Code: CodeSuspended}
 )
 
-// Git (packages worktree and gitsync).
+// Git (packages worktree and merge, the taskmd merge driver).
 const (
 	// CodeGit: a git command failed; the error's message is git's, and
 	// errors.As finds the *git error with the command, exit code and
@@ -286,8 +286,8 @@ const (
 	// CodeWorkspaceNotFound: no worktree record has the id (seed 002's
 	// workspace_update names a record that does not exist).
 	CodeWorkspaceNotFound Code = "WORKSPACE_NOT_FOUND"
-	// CodeMergeConflict: a merge left conflicts that a person must resolve;
-	// the merge was undone and nothing was committed or pushed.
+	// CodeMergeConflict: a merge left conflicts that a person must resolve
+	// (the taskmd merge driver's exit status 4: git records a conflict).
 	CodeMergeConflict Code = "MERGE_CONFLICT"
 )
 

@@ -45,12 +45,10 @@ var layers = map[string][]string{
 		"query", "plan", "agent", "checkpoint"},
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
-	"worktree": {"taskdoc", "workspace", "internal/git"},
-	"gitsync": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "internal/git",
-		"agent", "checkpoint", "plan", "merge"},
+	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
-		"checkpoint", "worker", "plan", "agent", "worktree", "gitsync", "merge"},
+		"checkpoint", "worker", "plan", "agent", "worktree", "merge"},
 }
 
 // TestLayers reads the imports of every package's non-test files and
