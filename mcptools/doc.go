@@ -107,6 +107,15 @@
 //	archives_list        (none): archived documents and coordinator lists
 //	archive_read         name
 //
+// and seed 002's workspace isolation, a git worktree and branch per agent
+// (package worktree):
+//
+//	workspace_create     branch, base_branch, create_worktree, repo_path, path, workflow_id,
+//	                     agent_id, task_ids, id
+//	workspace_update     id, status (active|merged|abandoned; merged needs merge_commit),
+//	                     merge_commit, pr_url, cleanup_worktree
+//	workspace_list       status [...]
+//
 // # Results and errors
 //
 // Every result is structured content, repeated as JSON text. A failed call

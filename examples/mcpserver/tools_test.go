@@ -73,6 +73,10 @@ func TestToolList(t *testing.T) {
 		"document_archive": {[]string{"document"}, []string{"document"}},
 		"archives_list":    {nil, nil},
 		"archive_read":     {[]string{"name"}, []string{"name"}},
+		// Workspace isolation: a git worktree per agent.
+		"workspace_create": {[]string{"agent_id", "base_branch", "branch", "create_worktree", "id", "path", "repo_path", "task_ids", "workflow_id"}, []string{"branch"}},
+		"workspace_update": {[]string{"cleanup_worktree", "id", "merge_commit", "pr_url", "status"}, []string{"id"}},
+		"workspace_list":   {[]string{"status"}, nil},
 	}
 	got := map[string]input{}
 	for _, tool := range list.Tools {
