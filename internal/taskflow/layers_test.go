@@ -46,6 +46,7 @@ var layers = map[string][]string{
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
+	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
 		"checkpoint", "worker", "plan", "agent", "worktree", "merge"},

@@ -1,0 +1,101 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// asideFile records the stash holding a person's edits while an operation
+// runs, so that the next operation puts them back after a crash.
+const asideFile = workspace.StateDir + "/gitsync/aside"
+
+// setAside stashes the clone's uncommitted changes to tracked files, if
+// there are any, and records the stash; "" when there were none.
+func (s *Sync) setAside(ctx context.Context, tx *workspace.Tx) (string, error) {
+	out, err := s.git(ctx, "status", "--porcelain", "-z", "-uno")
+	if err != nil || out == "" {
+		return "", err
+	}
+	if _, err := s.gitAs(ctx, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared"); err != nil {
+		return "", err
+	}
+	sha, err := s.git(ctx, "rev-parse", "-q", "--verify", "refs/stash")
+	if err != nil {
+		return "", err
+	}
+	sha = strings.TrimSpace(sha)
+	return sha, tx.Write(asideFile, []byte(sha+"\n"))
+}
+
+// putBack applies the stash sha on the working tree, merging each file
+// the change touched too (task documents task by task), and drops it.
+// conflicts lists the files where both changed the same lines: they hold
+// conflict markers, and the stash is kept (kept is its commit).
+func (s *Sync) putBack(ctx context.Context, tx *workspace.Tx, sha string) (conflicts []string, kept string, err error) {
+	ctx = context.WithoutCancel(ctx) // a person's edits go back even when the caller gave up
+	list, err := s.git(ctx, "stash", "list", "--format=%H")
+	if err != nil {
+		return nil, "", err
+	}
+	at := slices.Index(strings.Fields(list), sha)
+	if at < 0 { // applied and dropped already
+		return nil, "", tx.Remove(asideFile)
+	}
+	if _, aerr := s.gitAs(ctx, "stash", "apply", "-q", sha); aerr != nil {
+		paths, err := s.unmerged(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(paths) == 0 { // git refused before changing anything
+			if err := tx.Remove(asideFile); err != nil {
+				return nil, sha, err
+			}
+			return nil, sha, &taskdoc.Error{Code: taskdoc.CodeConflict, Err: aerr, Msg: fmt.Sprintf(
+				"the change was made, but the uncommitted edits it set aside could not be put back (%v): they are kept in the stash, git stash apply %s", aerr, sha)}
+		}
+		for _, p := range paths {
+			res, ok, err := s.resolve(ctx, p, "merged", "your edits")
+			if err != nil {
+				return nil, "", err
+			}
+			if !ok {
+				if res.Bytes != nil {
+					if err := writeWorking(s.top+"/"+p, res.Bytes); err != nil {
+						return nil, "", err
+					}
+				}
+				conflicts = append(conflicts, p)
+			}
+		}
+		// The edits stay uncommitted, as they were: nothing is staged.
+		if _, err := s.git(ctx, "reset", "-q"); err != nil {
+			return nil, "", err
+		}
+		if len(conflicts) > 0 {
+			return conflicts, sha, tx.Remove(asideFile)
+		}
+	}
+	if _, err := s.git(ctx, "stash", "drop", "-q", fmt.Sprintf("stash@{%d}", at)); err != nil {
+		return nil, "", err
+	}
+	return nil, "", tx.Remove(asideFile)
+}
+
+// recoverAside puts back the edits an operation that crashed set aside,
+// after undoing a merge it left half made.
+func (s *Sync) recoverAside(ctx context.Context, tx *workspace.Tx) (Report, error) {
+	data, err := tx.ReadIfExists(asideFile)
+	if err != nil || data == nil {
+		return Report{}, err
+	}
+	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", "MERGE_HEAD"); err == nil {
+		s.abortMerge(ctx)
+	}
+	conflicts, kept, err := s.putBack(ctx, tx, strings.TrimSpace(string(data)))
+	return Report{Conflicts: conflicts, Stash: kept}, err
+}

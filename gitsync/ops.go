@@ -1,0 +1,254 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// ClaimResult answers Claim: plan's answer (who holds the task) and what
+// became of the change.
+type ClaimResult struct {
+	plan.ClaimResult
+	Report
+}
+
+// StatusResult answers UpdateStatus: the task as it now stands and what
+// became of the change.
+type StatusResult struct {
+	Task taskdoc.Task `json:"task"`
+	Report
+}
+
+// Claim claims task for agentID as plan.Plans.Claim does, on the plan as
+// the remote has it: it fetches and merges the remote, claims, commits the
+// document and pushes. When another machine pushed first, the claim is
+// taken back and made again on the merged plan, so that of machines
+// claiming one task exactly one holds it and every other is told who does
+// (AlreadyClaimedBy). A task whose Assignee names an agent this clone does
+// not know is held by another machine's agent. A retried claim commits
+// nothing. When the remote cannot be reached the claim is made and
+// committed here, Queued: it holds once Push sends it.
+func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, error) {
+	t, err := taskflow.ParseDocs(task)
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	var res plan.ClaimResult
+	rep, err := s.run(ctx, func(ctx context.Context) ([]string, string, error) {
+		res = plan.ClaimResult{}
+		holder, err := s.elsewhere(ctx, t, agentID)
+		if err != nil || holder != "" {
+			res.AlreadyClaimedBy = holder
+			return nil, "", err
+		}
+		if res, err = s.plans.Claim(ctx, task, agentID); err != nil || !res.Success {
+			return nil, "", err
+		}
+		return []string{t.File}, fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), nil
+	})
+	return ClaimResult{ClaimResult: res, Report: rep}, err
+}
+
+// UpdateStatus moves task through the status machine as
+// plan.Plans.UpdateStatus does (completing it with u.Outcome), on the plan
+// as the remote has it, and commits and pushes the change like Claim. The
+// claim is checked on the merged plan: a claim that another machine's
+// agent holds now is STALE_CLAIM and nothing is written.
+func (s *Sync) UpdateStatus(ctx context.Context, task string, c plan.Claimant, u plan.StatusUpdate) (StatusResult, error) {
+	t, err := taskflow.ParseDocs(task)
+	if err != nil {
+		return StatusResult{}, err
+	}
+	var out taskdoc.Task
+	rep, err := s.run(ctx, func(ctx context.Context) ([]string, string, error) {
+		tk, err := s.plans.UpdateStatus(ctx, task, c, u)
+		if err != nil {
+			return nil, "", err
+		}
+		out = tk
+		return []string{t.File}, fmt.Sprintf("taskmd: %s marks %s %s", who(c), t.Address(), tk.Status), nil
+	})
+	return StatusResult{Task: out, Report: rep}, err
+}
+
+// Release gives up c's claim on task as plan.Plans.Release does, and
+// commits and pushes the change like Claim.
+func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Report, error) {
+	t, err := taskflow.ParseDocs(task)
+	if err != nil {
+		return Report{}, err
+	}
+	return s.run(ctx, func(ctx context.Context) ([]string, string, error) {
+		if err := s.plans.Release(ctx, task, c); err != nil {
+			return nil, "", err
+		}
+		return []string{t.File}, fmt.Sprintf("taskmd: %s releases %s", who(c), t.Address()), nil
+	})
+}
+
+// Push sends the changes queued while the remote could not be reached,
+// merging what other machines pushed meanwhile. A queued change that
+// conflicts with theirs (two machines claimed one task offline) is
+// MERGE_CONFLICT: nothing is merged, and a person settles it.
+func (s *Sync) Push(ctx context.Context) (Report, error) {
+	return s.run(ctx, func(context.Context) ([]string, string, error) { return nil, "", nil })
+}
+
+// Queued is how many commits the clone has that its remote's branch did
+// not have when it was last reached.
+func (s *Sync) Queued(ctx context.Context) (int, error) {
+	ahead, _, err := s.counts(ctx)
+	return ahead, err
+}
+
+// who names the claimant in a commit message.
+func who(c plan.Claimant) string {
+	if c.Agent == "" {
+		return "a person"
+	}
+	return c.Agent
+}
+
+// elsewhere is the agent of another machine that holds task t: its
+// Assignee names an agent that this clone does not know. "" when the task
+// is free, held here, final, or missing (the claim then says so).
+func (s *Sync) elsewhere(ctx context.Context, t taskflow.Target, agentID string) (string, error) {
+	data, err := s.ws.ReadIfExists(ctx, t.File)
+	if err != nil || data == nil {
+		return "", err
+	}
+	doc, err := taskdoc.Parse(data)
+	if err != nil {
+		return "", nil
+	}
+	tk, err := doc.Task(t.Slug)
+	if err != nil || tk.Status.Final() {
+		return "", nil
+	}
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	if assignee == "" || assignee == agentID {
+		return "", nil
+	}
+	_, err = s.plans.Agents().Get(ctx, assignee)
+	var te *taskdoc.Error
+	switch {
+	case err == nil:
+		return "", nil // an agent of this clone: its lease decides
+	case errors.As(err, &te) && te.Code == taskdoc.CodeAgentNotFound:
+		return assignee, nil
+	default:
+		return "", err
+	}
+}
+
+// change is an operation's change to the plan, made on the merged clone:
+// the workspace files it may have written, and its commit message.
+type change func(ctx context.Context) (files []string, msg string, err error)
+
+// run makes the change fn under the clone's lock, with a person's
+// uncommitted edits set aside, and shares it.
+func (s *Sync) run(ctx context.Context, fn change) (rep Report, err error) {
+	err = s.ws.Lock(ctx, []string{asideFile}, func(tx *workspace.Tx) error {
+		prior, err := s.recoverAside(ctx, tx)
+		if err != nil {
+			return err
+		}
+		sha, err := s.setAside(ctx, tx)
+		if err != nil {
+			return err
+		}
+		rep, err = s.share(ctx, fn)
+		if sha != "" {
+			conflicts, kept, perr := s.putBack(ctx, tx, sha)
+			rep.Conflicts, rep.Stash = conflicts, kept
+			if err == nil {
+				err = perr
+			}
+		}
+		if rep.Stash == "" && prior.Stash != "" {
+			rep.Conflicts, rep.Stash = prior.Conflicts, prior.Stash
+		}
+		return err
+	})
+	return rep, err
+}
+
+// share makes the change fn on the remote's branch: it merges the remote,
+// makes the change, commits it and pushes, again while the push is
+// rejected because the remote moved.
+func (s *Sync) share(ctx context.Context, fn change) (Report, error) {
+	var rep Report
+	for {
+		rep.Attempts++
+		ahead, offline, err := s.integrate(ctx)
+		if err != nil {
+			return rep, err
+		}
+		files, msg, err := fn(ctx)
+		if err != nil {
+			return rep, err
+		}
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = s.path(f)
+		}
+		if len(paths) > 0 {
+			if rep.Commit, err = s.commit(ctx, paths, msg); err != nil {
+				// The change is taken back, so that the call changes nothing.
+				_, _ = s.git(context.WithoutCancel(ctx), append([]string{"checkout", "-q", "HEAD", "--"}, paths...)...)
+				return rep, err
+			}
+		}
+		if rep.Commit != "" {
+			ahead++
+		}
+		if offline != "" {
+			rep.Queued, rep.Offline = ahead > 0, offline
+			return rep, nil
+		}
+		if ahead == 0 {
+			return rep, nil
+		}
+		if s.beforePush != nil {
+			s.beforePush()
+		}
+		rejected, offline, err := s.push(ctx)
+		switch {
+		case err != nil:
+			// The remote refused the change for good (a hook, a protected
+			// branch): it is taken back, so that the call changes nothing.
+			if rep.Commit != "" {
+				if uerr := s.uncommit(ctx, rep.Commit); uerr != nil {
+					return rep, uerr
+				}
+				rep.Commit = ""
+			}
+			return rep, err
+		case offline != "":
+			rep.Queued, rep.Offline = true, offline
+			return rep, nil
+		case !rejected:
+			rep.Pushed = true
+			return rep, nil
+		}
+		if rep.Commit != "" {
+			if err := s.uncommit(ctx, rep.Commit); err != nil {
+				return rep, err
+			}
+			rep.Commit = ""
+		}
+		if rep.Attempts >= s.attempts {
+			return rep, &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: fmt.Sprintf(
+				"%s/%s moved under each of %d attempts; the change was not shared: try again", s.remote, s.branch, rep.Attempts)}
+		}
+		if err := s.pause(ctx, rep.Attempts); err != nil {
+			return rep, err
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// fetch brings the shared branch from the remote. offline is git's message
+// when the remote could not be reached; a branch the remote does not have
+// yet is no error (the first push makes it).
+func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
+	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
+		"+refs/heads/"+s.branch+":"+s.remoteRef())
+	if err == nil {
+		return "", nil
+	}
+	ge, ok := git.As(err)
+	if !ok || ctx.Err() != nil {
+		return "", err
+	}
+	if strings.Contains(ge.Stderr, "couldn't find remote ref") {
+		return "", nil
+	}
+	return ge.Stderr, nil
+}
+
+// counts is how many commits HEAD has that the remote's branch has not
+// (ahead), and the other way round (behind). A remote without the branch
+// is behind by nothing.
+func (s *Sync) counts(ctx context.Context) (ahead, behind int, err error) {
+	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", s.remoteRef()); err != nil {
+		out, err := s.git(ctx, "rev-list", "--count", "HEAD")
+		if err != nil {
+			return 0, 0, err
+		}
+		ahead, _ = strconv.Atoi(strings.TrimSpace(out))
+		return ahead, 0, nil
+	}
+	out, err := s.git(ctx, "rev-list", "--left-right", "--count", "HEAD..."+s.remoteRef())
+	if err != nil {
+		return 0, 0, err
+	}
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		return 0, 0, fmt.Errorf("git rev-list --left-right --count: unexpected output %q", out)
+	}
+	ahead, _ = strconv.Atoi(f[0])
+	behind, _ = strconv.Atoi(f[1])
+	return ahead, behind, nil
+}
+
+// integrate fetches and merges the remote's branch into HEAD: a fast
+// forward when HEAD has nothing of its own, else a merge commit whose task
+// documents are merged task by task. ahead is what HEAD then has to push;
+// offline is git's message when the remote could not be reached (nothing
+// is merged then). A merge that leaves conflicts is undone and is
+// MERGE_CONFLICT naming them.
+func (s *Sync) integrate(ctx context.Context) (ahead int, offline string, err error) {
+	if offline, err = s.fetch(ctx); err != nil || offline != "" {
+		if err == nil {
+			ahead, _, err = s.counts(ctx)
+		}
+		return ahead, offline, err
+	}
+	ahead, behind, err := s.counts(ctx)
+	if err != nil || behind == 0 {
+		return ahead, "", err
+	}
+	if ahead == 0 {
+		_, err = s.git(ctx, "merge", "-q", "--ff-only", s.remoteRef())
+		return 0, "", err
+	}
+	if err := s.mergeRemote(ctx); err != nil {
+		return 0, "", err
+	}
+	ahead, _, err = s.counts(ctx)
+	return ahead, "", err
+}
+
+// mergeRemote merges the remote's branch into HEAD with a merge commit.
+// The files git leaves in conflict (when the taskmd merge driver is not
+// set up, or by its verdict) are merged with merge.File from the three
+// versions git staged; when any still conflicts, the merge is aborted.
+func (s *Sync) mergeRemote(ctx context.Context) error {
+	msg := "taskmd: merge " + s.remote + "/" + s.branch
+	_, err := s.gitAs(ctx, "merge", "-q", "--no-ff", "--no-edit", "-m", msg, s.remoteRef())
+	if err == nil {
+		return nil
+	}
+	paths, lerr := s.unmerged(ctx)
+	if lerr != nil || len(paths) == 0 {
+		s.abortMerge(ctx)
+		return err
+	}
+	var left []string
+	for _, p := range paths {
+		res, ok, err := s.resolve(ctx, p, "HEAD", s.remote+"/"+s.branch)
+		if err != nil {
+			s.abortMerge(ctx)
+			return err
+		}
+		if !ok {
+			left = append(left, describe(p, res))
+		}
+	}
+	if len(left) > 0 {
+		s.abortMerge(ctx)
+		return &taskdoc.Error{Code: taskdoc.CodeMergeConflict, Msg: fmt.Sprintf(
+			"merging %s/%s: %s; nothing was merged: a person settles them (git pull, edit, commit), then the change is made again",
+			s.remote, s.branch, strings.Join(left, "; "))}
+	}
+	_, err = s.gitAs(ctx, "commit", "-q", "--no-edit")
+	if err != nil {
+		s.abortMerge(ctx)
+	}
+	return err
+}
+
+// abortMerge undoes a merge in progress; it is best effort, on a tree
+// that had no changes of its own (they are stashed).
+func (s *Sync) abortMerge(ctx context.Context) {
+	_, _ = s.git(context.WithoutCancel(ctx), "merge", "--abort")
+}
+
+// push sends HEAD to the remote's branch. rejected reports that the remote
+// moved since the last fetch; offline is git's message when it could not
+// be reached.
+func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
+	_, err = s.git(ctx, "push", "-q", s.remote, "HEAD:refs/heads/"+s.branch)
+	if err == nil {
+		// The remote-tracking ref follows, as a push by name would move it.
+		_, err = s.git(ctx, "update-ref", s.remoteRef(), "HEAD")
+		return false, "", err
+	}
+	ge, ok := git.As(err)
+	if !ok || ctx.Err() != nil {
+		return false, "", err
+	}
+	switch {
+	case strings.Contains(ge.Stderr, "[rejected]") &&
+		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
+		return true, "", nil
+	case strings.Contains(ge.Stderr, "[remote rejected]") && strings.Contains(ge.Stderr, "failed to update ref"):
+		return true, "", nil // another push updated the branch at the same moment
+	case strings.Contains(ge.Stderr, "[remote rejected]"):
+		return false, "", err // a hook or a protected branch: no retry helps
+	default:
+		return false, ge.Stderr, nil
+	}
+}
+
+// commit commits the files paths (repository-relative) as they are in the
+// working tree, and nothing else, and returns the new commit; "" when
+// they have no change.
+func (s *Sync) commit(ctx context.Context, paths []string, msg string) (string, error) {
+	out, err := s.git(ctx, append([]string{"status", "--porcelain", "-z", "--"}, paths...)...)
+	if err != nil || out == "" {
+		return "", err
+	}
+	if _, err := s.git(ctx, append([]string{"add", "--"}, paths...)...); err != nil {
+		return "", err
+	}
+	if _, err := s.gitAs(ctx, append([]string{"commit", "-q", "--no-verify", "-m", msg, "--only", "--"}, paths...)...); err != nil {
+		return "", err
+	}
+	sha, err := s.git(ctx, "rev-parse", "HEAD")
+	return strings.TrimSpace(sha), err
+}
+
+// uncommit takes back commit, HEAD, made by this call: the branch goes
+// back to its parent and the files to the parent's version.
+func (s *Sync) uncommit(ctx context.Context, commit string) error {
+	_, err := s.git(ctx, "reset", "-q", "--keep", commit+"~1")
+	return err
+}

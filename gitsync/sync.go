@@ -1,0 +1,179 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// GitError is a git command that failed, the cause of a GIT_ERROR.
+type GitError = git.Error
+
+// DefaultMaxAttempts is how many times an operation is made by default
+// before it gives up on a remote that keeps moving.
+const DefaultMaxAttempts = 20
+
+// lockName is the workspace lock every operation of a clone runs under.
+const lockName = workspace.StateDir + "/gitsync.lock"
+
+// Sync makes the plan changes of one clone and shares them through its
+// remote. It is safe for concurrent use; any number of Sync values and
+// processes may share a clone.
+type Sync struct {
+	ws       *workspace.Workspace
+	plans    *plan.Plans
+	top      string   // the repository's top folder
+	prefix   string   // the workspace root relative to top: "" or "sub/dir/"
+	remote   string   // "origin"
+	branch   string   // "main"
+	attempts int      // DefaultMaxAttempts
+	ident    []string // "-c user.name=… -c user.email=…" when git has none
+	pause    func(ctx context.Context, attempt int) error
+	// beforePush, when set, runs between the commit and the push (tests
+	// move the remote there).
+	beforePush func()
+}
+
+// An Option configures New.
+type Option func(*Sync)
+
+// WithRemote sets the remote to share through (default "origin").
+func WithRemote(name string) Option { return func(s *Sync) { s.remote = name } }
+
+// WithBranch sets the branch to share on (default: the clone's current
+// branch).
+func WithBranch(name string) Option { return func(s *Sync) { s.branch = name } }
+
+// WithMaxAttempts sets how many times an operation is made when the
+// remote keeps moving under it (default DefaultMaxAttempts). Each attempt
+// fetches, merges and makes the change again.
+func WithMaxAttempts(n int) Option {
+	return func(s *Sync) {
+		if n > 0 {
+			s.attempts = n
+		}
+	}
+}
+
+// New returns the Sync of the clone holding ws, whose plans are plans
+// (made on ws, with the options of every other user of the workspace). The
+// clone must be a git repository with the remote; the workspace may be a
+// folder of it. New makes git ignore the workspace's state folder, and
+// commits that rule when it adds it. Not a repository, or no such remote
+// or branch, is GIT_ERROR with git's message.
+func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts ...Option) (*Sync, error) {
+	if plans == nil {
+		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
+	}
+	s := &Sync{ws: ws, plans: plans, remote: "origin", attempts: DefaultMaxAttempts, pause: backoff}
+	for _, o := range opts {
+		o(s)
+	}
+	root := ws.Root()
+	top, err := git.Run(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	s.top = strings.TrimSpace(top)
+	prefix, err := git.Run(ctx, root, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	s.prefix = strings.TrimSpace(prefix)
+	if s.branch == "" {
+		b, err := git.Run(ctx, s.top, "symbolic-ref", "--short", "HEAD")
+		if err != nil {
+			return nil, err
+		}
+		s.branch = strings.TrimSpace(b)
+	}
+	if _, err := git.Run(ctx, s.top, "check-ref-format", "--branch", s.branch); err != nil {
+		return nil, err
+	}
+	if _, err := git.Run(ctx, s.top, "remote", "get-url", s.remote); err != nil {
+		return nil, err
+	}
+	if _, err := git.Run(ctx, s.top, "config", "user.email"); err != nil {
+		s.ident = []string{"-c", "user.name=taskmd", "-c", "user.email=taskmd@localhost"}
+	}
+	err = ws.Lock(ctx, []string{lockName}, func(*workspace.Tx) error {
+		added, err := ws.IgnoreState(ctx)
+		if err != nil || !added {
+			return err
+		}
+		_, err = s.commit(ctx, []string{s.path(".gitignore")}, "taskmd: ignore the .taskmd/ state of this clone")
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Remote is the remote the clone shares through, Branch its branch.
+func (s *Sync) Remote() string { return s.remote }
+
+// Branch is the branch the clone shares on.
+func (s *Sync) Branch() string { return s.branch }
+
+// Report says what became of a change.
+type Report struct {
+	// Commit is the commit that records the change; "" when the call
+	// changed nothing (a retry, a task held by another agent).
+	Commit string `json:"commit,omitempty"`
+	// Pushed reports that the remote has the change (and everything
+	// queued before it).
+	Pushed bool `json:"pushed"`
+	// Queued reports that the remote could not be reached: the change is
+	// committed in this clone only, and Push sends it. Offline is git's
+	// message.
+	Queued  bool   `json:"queued"`
+	Offline string `json:"offline,omitempty"`
+	// Attempts is how many times the change was made: more than 1 when
+	// another machine pushed first.
+	Attempts int `json:"attempts"`
+	// Conflicts lists the files where a person's uncommitted edit and the
+	// merged change touched the same lines: they hold conflict markers,
+	// and the edit is also kept in the git stash (Stash).
+	Conflicts []string `json:"conflicts,omitempty"`
+	Stash     string   `json:"stash,omitempty"`
+}
+
+// path is the repository-relative path of the workspace file name.
+func (s *Sync) path(name string) string { return s.prefix + name }
+
+// remoteRef is the remote-tracking ref of the shared branch.
+func (s *Sync) remoteRef() string { return "refs/remotes/" + s.remote + "/" + s.branch }
+
+// git runs a git command at the repository's top.
+func (s *Sync) git(ctx context.Context, args ...string) (string, error) {
+	return git.Run(ctx, s.top, args...)
+}
+
+// gitAs runs a git command that writes commits, with the fallback identity
+// when git has none.
+func (s *Sync) gitAs(ctx context.Context, args ...string) (string, error) {
+	return git.Run(ctx, s.top, append(append([]string{}, s.ident...), args...)...)
+}
+
+// backoff waits a little longer after each rejected push, with jitter, so
+// that machines racing on one remote spread out.
+func backoff(ctx context.Context, attempt int) error {
+	d := time.Duration(attempt) * 5 * time.Millisecond
+	d += time.Duration(time.Now().UnixNano() % int64(d+time.Millisecond))
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return &taskdoc.Error{Code: taskdoc.CodeConflict, Err: ctx.Err(),
+			Msg: fmt.Sprintf("waiting to push again: %v", ctx.Err())}
+	}
+}

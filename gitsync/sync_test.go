@@ -1,0 +1,373 @@
+package gitsync_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+const doc = "docs/plan.md"
+
+func TestClaimCommitsAndPushes(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.True(t, res.Pushed)
+	assert.False(t, res.Queued)
+	assert.Equal(t, 1, res.Attempts)
+	require.NotEmpty(t, res.Commit)
+	assert.Equal(t, res.Commit+"\n", run(t, remote, "rev-parse", "main"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	// Only the task's Assignee line was added.
+	want := strings.Replace(planOf(3), "### Task 1\n- Status: pending\n", "### Task 1\n- Status: pending\n- Assignee: agent-a\n", 1)
+	assert.Equal(t, want, remoteFile(t, remote, doc))
+	assert.Equal(t, "docs/plan.md\n", run(t, a.dir, "diff-tree", "--no-commit-id", "--name-only", "-r", res.Commit))
+
+	// The other machine fetches before it claims: the task is held there.
+	other, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	assert.False(t, other.Success)
+	assert.Equal(t, a.agent, other.AlreadyClaimedBy)
+	assert.Empty(t, other.Commit)
+	assert.False(t, other.Pushed)
+	assert.Equal(t, want, read(t, b.dir, doc), "b's clone has a's claim")
+
+	// A retried claim commits nothing.
+	again, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, again.Success)
+	assert.Equal(t, res.Claim.Token, again.Claim.Token)
+	assert.Empty(t, again.Commit)
+	assert.Equal(t, res.Commit+"\n", run(t, remote, "rev-parse", "main"))
+}
+
+func TestCompleteIsShared(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	claim, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	c := plan.Claimant{Agent: a.agent, Token: claim.Claim.Token}
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	done, err := a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Part 2 done."})
+	require.NoError(t, err)
+	assert.True(t, done.Pushed)
+	assert.Equal(t, taskdoc.StatusCompleted, done.Task.Status)
+	assert.Equal(t, taskdoc.StatusCompleted, taskIn(t, remoteFile(t, remote, doc), "task-2").Status)
+
+	// A retried completion writes nothing and commits nothing.
+	head := run(t, remote, "rev-parse", "main")
+	again, err := a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Part 2 done."})
+	require.NoError(t, err)
+	assert.Empty(t, again.Commit)
+	assert.Equal(t, head, run(t, remote, "rev-parse", "main"))
+
+	// On the other machine the task is done: nothing is left to claim.
+	_, err = b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	assert.Equal(t, taskdoc.CodeInvalidTransition, taskdoc.CodeOf(err))
+	assert.Equal(t, taskdoc.StatusCompleted, taskIn(t, read(t, b.dir, doc), "task-2").Status)
+}
+
+// TestRejectedPushSameTask: between b's commit and its push, a claims the
+// same task and pushes. b's push is rejected; b takes its claim back,
+// merges, sees a's claim and says so: one holder.
+func TestRejectedPushSameTask(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	gitsync.BeforePush(b.sync, func() {
+		gitsync.BeforePush(b.sync, nil)
+		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	})
+	res, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	assert.False(t, res.Success)
+	assert.Equal(t, a.agent, res.AlreadyClaimedBy)
+	assert.Equal(t, 2, res.Attempts)
+	assert.Empty(t, res.Commit)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, read(t, b.dir, doc), "task-1"))
+	assert.Equal(t, run(t, remote, "rev-parse", "main"), run(t, b.dir, "rev-parse", "HEAD"), "b has nothing of its own left")
+	assert.Empty(t, run(t, b.dir, "status", "--porcelain"))
+
+	// b's local claim holds nothing: the Assignee names a.
+	_, err = b.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: b.agent, Token: 1}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+}
+
+// TestRejectedPushOtherTask: the remote moved with a claim of another
+// task; b merges and pushes its own: both land.
+func TestRejectedPushOtherTask(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	gitsync.BeforePush(b.sync, func() {
+		gitsync.BeforePush(b.sync, nil)
+		_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+		require.NoError(t, err)
+	})
+	res, err := b.sync.Claim(ctx, "/plan.md#task-3", b.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, 2, res.Attempts)
+	got := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"))
+	assert.Equal(t, b.agent, assigneeIn(t, got, "task-3"))
+	want := strings.Replace(planOf(3), "### Task 1\n- Status: pending\n", "### Task 1\n- Status: pending\n- Assignee: agent-a\n", 1)
+	want = strings.Replace(want, "### Task 3\n- Status: pending\n", "### Task 3\n- Status: pending\n- Assignee: agent-b\n", 1)
+	assert.Equal(t, want, got)
+}
+
+// TestDivergedMergesTaskByTask: b made a commit of its own that the
+// remote has not (a task completed offline) while a pushed the
+// completion of a neighbouring task: b's next claim merges both, by
+// task, with no conflict.
+func TestDivergedMergesTaskByTask(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	run(t, b.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "gone.git"))
+	queued, err := b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	require.NoError(t, err)
+	assert.True(t, queued.Queued)
+	run(t, b.dir, "remote", "set-url", "origin", remote)
+	claim, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: claim.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Part 1 done."})
+	require.NoError(t, err)
+
+	res, err := b.sync.Claim(ctx, "/plan.md#task-3", b.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	got := remoteFile(t, remote, doc)
+	assert.Equal(t, taskdoc.StatusCompleted, taskIn(t, got, "task-1").Status)
+	assert.Equal(t, b.agent, assigneeIn(t, got, "task-2"))
+	assert.Equal(t, b.agent, assigneeIn(t, got, "task-3"))
+	n, err := b.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+func TestOfflineQueuesThenPushes(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	run(t, a.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "unreachable.git"))
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.True(t, res.Queued)
+	assert.False(t, res.Pushed)
+	assert.NotEmpty(t, res.Offline)
+	assert.NotEmpty(t, res.Commit)
+	n, err := a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the claim, and the .gitignore rule New committed")
+	assert.Empty(t, assigneeIn(t, remoteFile(t, remote, doc), "task-1"), "the remote has not seen it")
+
+	// Still offline: Push says so again, and keeps the queue.
+	rep, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.Queued)
+
+	run(t, a.dir, "remote", "set-url", "origin", remote)
+	rep, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.Pushed)
+	assert.False(t, rep.Queued)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	n, err = a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+// TestOfflineClaimMeetsAnother: a claimed a task offline while b claimed
+// it online. a's Push cannot settle who holds it: MERGE_CONFLICT, and
+// a's clone is as it was, its claim still queued.
+func TestOfflineClaimMeetsAnother(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	run(t, a.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "unreachable.git"))
+	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	_, err = b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	run(t, a.dir, "remote", "set-url", "origin", remote)
+
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	before := read(t, a.dir, doc)
+	_, err = a.sync.Push(ctx)
+	require.Error(t, err)
+	assert.Equal(t, taskdoc.CodeMergeConflict, taskdoc.CodeOf(err))
+	assert.Contains(t, err.Error(), "#task-1 Assignee")
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
+	assert.Equal(t, before, read(t, a.dir, doc))
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+	n, err := a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+}
+
+// TestPersonEditSurvives: a person's uncommitted edits of the document
+// (another task's body) and of another file stay in the working tree,
+// uncommitted; the commit holds the claim alone.
+func TestPersonEditSurvives(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3), "notes.txt": "one\n"})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	_, err := b.sync.Claim(ctx, "/plan.md#task-3", b.agent) // the remote moves
+	require.NoError(t, err)
+
+	edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
+	write(t, a.dir, doc, edited)
+	write(t, a.dir, "notes.txt", "one\ntwo\n")
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	assert.Empty(t, res.Conflicts)
+	assert.Empty(t, res.Stash)
+
+	committed := remoteFile(t, remote, doc)
+	assert.Contains(t, committed, "Do part 2.\n", "the person's edit is not committed")
+	assert.Equal(t, a.agent, assigneeIn(t, committed, "task-1"))
+	assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+
+	// The working tree has the claims of both machines and the edits.
+	want := strings.Replace(committed, "Do part 2.", "Do part 2, carefully.", 1)
+	assert.Equal(t, want, read(t, a.dir, doc))
+	assert.Equal(t, "one\ntwo\n", read(t, a.dir, "notes.txt"))
+	assert.Equal(t, " M docs/plan.md\n M notes.txt\n", run(t, a.dir, "status", "--porcelain", "-uno"))
+	assert.Empty(t, run(t, a.dir, "stash", "list"))
+}
+
+// TestPersonEditOnSameLine: the person's uncommitted edit and the merged
+// change touch the same field: the file holds conflict markers, the
+// change is shared, and the edit is kept in the stash.
+func TestPersonEditOnSameLine(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	_, err := b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	require.NoError(t, err)
+	write(t, a.dir, doc, strings.Replace(planOf(3), "### Task 2\n- Status: pending\n", "### Task 2\n- Status: pending\n- Assignee: someone\n", 1))
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, []string{doc}, res.Conflicts)
+	assert.NotEmpty(t, res.Stash)
+	got := read(t, a.dir, doc)
+	assert.Contains(t, got, "<<<<<<< merged\n")
+	assert.Contains(t, got, "- Assignee: someone\n")
+	assert.Contains(t, got, ">>>>>>> your edits\n")
+	assert.Contains(t, run(t, a.dir, "stash", "list", "--format=%H"), res.Stash)
+}
+
+// TestStateIsNeverCommitted: New makes git ignore .taskmd/ and commits
+// the rule; nothing of .taskmd/ reaches the remote.
+func TestStateIsNeverCommitted(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	a := newMachine(t, remote, "a")
+	assert.Equal(t, ".taskmd/\n", read(t, a.dir, ".gitignore"))
+	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	files := run(t, remote, "ls-tree", "-r", "--name-only", "main")
+	assert.Equal(t, ".gitignore\ndocs/plan.md\n", files)
+	_, err = os.Stat(filepath.Join(a.dir, ".taskmd"))
+	require.NoError(t, err, "the state exists, uncommitted")
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain", "--ignored=no"))
+
+	// A second Sync on the clone adds nothing.
+	_, err = gitsync.New(ctx, a.ws, a.plans)
+	require.NoError(t, err)
+	assert.Equal(t, ".taskmd/\n", read(t, a.dir, ".gitignore"))
+}
+
+// TestWorkspaceInAFolder: the workspace is a folder of the repository.
+func TestWorkspaceInAFolder(t *testing.T) {
+	remote := newRemote(t, map[string]string{"tracker/" + doc: planOf(2), "README.md": "hi\n"})
+	dir := filepath.Join(t.TempDir(), "clone")
+	run(t, filepath.Dir(dir), "clone", "-q", remote, dir)
+	m := openMachine(t, filepath.Join(dir, "tracker"), "a")
+	res, err := m.sync.Claim(ctx, "/plan.md#task-2", m.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, m.agent, assigneeIn(t, remoteFile(t, remote, "tracker/"+doc), "task-2"))
+	assert.Equal(t, ".taskmd/\n", remoteFile(t, remote, "tracker/.gitignore"))
+}
+
+func TestNewErrors(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := workspace.Open(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	p := plan.New(ws)
+	_, err = gitsync.New(ctx, ws, p)
+	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	var ge *gitsync.GitError
+	require.ErrorAs(t, err, &ge)
+	assert.Contains(t, ge.Stderr, "not a git repository")
+
+	run(t, dir, "init", "-q", "-b", "main")
+	_, err = gitsync.New(ctx, ws, p)
+	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err), "no remote origin")
+	_, err = os.Stat(filepath.Join(dir, ".gitignore"))
+	assert.True(t, os.IsNotExist(err), "a failed New writes nothing")
+	_, err = gitsync.New(ctx, ws, nil)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
+}
+
+// TestMachinesRaceOnOneTask: three machines claim each of five tasks at
+// once, in goroutines: every task ends with exactly one holder, and every
+// loser is told who it is.
+func TestMachinesRaceOnOneTask(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(5)})
+	ms := []*machine{newMachine(t, remote, "a"), newMachine(t, remote, "b"), newMachine(t, remote, "c")}
+	for task := 1; task <= 5; task++ {
+		addr := "/plan.md#task-" + string(rune('0'+task))
+		results := make([]gitsync.ClaimResult, len(ms))
+		var wg sync.WaitGroup
+		for i, m := range ms {
+			wg.Go(func() {
+				var err error
+				results[i], err = m.sync.Claim(ctx, addr, m.agent)
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		winner := ""
+		for _, r := range results {
+			if r.Success {
+				assert.Empty(t, winner, "two holders of %s", addr)
+				winner = r.Claim.Agent
+			}
+		}
+		require.NotEmpty(t, winner, "no holder of %s", addr)
+		for _, r := range results {
+			if !r.Success {
+				assert.Equal(t, winner, r.AlreadyClaimedBy)
+			}
+		}
+		assert.Equal(t, winner, assigneeIn(t, remoteFile(t, remote, doc), addr[len("/plan.md#"):]))
+	}
+}
