@@ -11,7 +11,8 @@ import (
 )
 
 // asideFile records the stash holding a person's edits while an operation
-// runs, so that the next operation puts them back after a crash.
+// runs, so that the next operation puts them back after a crash. Its lock
+// is the clone's: every operation runs under it.
 const asideFile = workspace.StateDir + "/gitsync/aside"
 
 // setAside stashes the clone's uncommitted changes to tracked files, if

@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -40,17 +41,15 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 		return ClaimResult{}, err
 	}
 	var res plan.ClaimResult
-	rep, err := s.run(ctx, func(ctx context.Context) ([]string, string, error) {
+	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
 		res = plan.ClaimResult{}
 		holder, err := s.elsewhere(ctx, t, agentID)
 		if err != nil || holder != "" {
 			res.AlreadyClaimedBy = holder
-			return nil, "", err
+			return "", err
 		}
-		if res, err = s.plans.Claim(ctx, task, agentID); err != nil || !res.Success {
-			return nil, "", err
-		}
-		return []string{t.File}, fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), nil
+		res, err = s.plans.Claim(ctx, task, agentID)
+		return fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), err
 	})
 	return ClaimResult{ClaimResult: res, Report: rep}, err
 }
@@ -66,13 +65,10 @@ func (s *Sync) UpdateStatus(ctx context.Context, task string, c plan.Claimant, u
 		return StatusResult{}, err
 	}
 	var out taskdoc.Task
-	rep, err := s.run(ctx, func(ctx context.Context) ([]string, string, error) {
+	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
 		tk, err := s.plans.UpdateStatus(ctx, task, c, u)
-		if err != nil {
-			return nil, "", err
-		}
 		out = tk
-		return []string{t.File}, fmt.Sprintf("taskmd: %s marks %s %s", who(c), t.Address(), tk.Status), nil
+		return fmt.Sprintf("taskmd: %s marks %s %s", who(c), t.Address(), tk.Status), err
 	})
 	return StatusResult{Task: out, Report: rep}, err
 }
@@ -84,11 +80,8 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 	if err != nil {
 		return Report{}, err
 	}
-	return s.run(ctx, func(ctx context.Context) ([]string, string, error) {
-		if err := s.plans.Release(ctx, task, c); err != nil {
-			return nil, "", err
-		}
-		return []string{t.File}, fmt.Sprintf("taskmd: %s releases %s", who(c), t.Address()), nil
+	return s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
+		return fmt.Sprintf("taskmd: %s releases %s", who(c), t.Address()), s.plans.Release(ctx, task, c)
 	})
 }
 
@@ -97,7 +90,7 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 // conflicts with theirs (two machines claimed one task offline) is
 // MERGE_CONFLICT: nothing is merged, and a person settles it.
 func (s *Sync) Push(ctx context.Context) (Report, error) {
-	return s.run(ctx, func(context.Context) ([]string, string, error) { return nil, "", nil })
+	return s.run(ctx, nil, func(context.Context) (string, error) { return "", nil })
 }
 
 // Queued is how many commits the clone has that its remote's branch did
@@ -147,13 +140,14 @@ func (s *Sync) elsewhere(ctx context.Context, t taskflow.Target, agentID string)
 	}
 }
 
-// change is an operation's change to the plan, made on the merged clone:
-// the workspace files it may have written, and its commit message.
-type change func(ctx context.Context) (files []string, msg string, err error)
+// change is an operation's change to the plan, made on the merged clone;
+// it returns its commit message.
+type change func(ctx context.Context) (msg string, err error)
 
-// run makes the change fn under the clone's lock, with a person's
-// uncommitted edits set aside, and shares it.
-func (s *Sync) run(ctx context.Context, fn change) (rep Report, err error) {
+// run makes the change fn, which may write the workspace files files,
+// under the clone's lock, with a person's uncommitted edits set aside, and
+// shares it.
+func (s *Sync) run(ctx context.Context, files []string, fn change) (rep Report, err error) {
 	err = s.ws.Lock(ctx, []string{asideFile}, func(tx *workspace.Tx) error {
 		prior, err := s.recoverAside(ctx, tx)
 		if err != nil {
@@ -163,7 +157,7 @@ func (s *Sync) run(ctx context.Context, fn change) (rep Report, err error) {
 		if err != nil {
 			return err
 		}
-		rep, err = s.share(ctx, fn)
+		rep, err = s.share(ctx, files, fn)
 		if sha != "" {
 			conflicts, kept, perr := s.putBack(ctx, tx, sha)
 			rep.Conflicts, rep.Stash = conflicts, kept
@@ -182,7 +176,7 @@ func (s *Sync) run(ctx context.Context, fn change) (rep Report, err error) {
 // share makes the change fn on the remote's branch: it merges the remote,
 // makes the change, commits it and pushes, again while the push is
 // rejected because the remote moved.
-func (s *Sync) share(ctx context.Context, fn change) (Report, error) {
+func (s *Sync) share(ctx context.Context, files []string, fn change) (Report, error) {
 	var rep Report
 	for {
 		rep.Attempts++
@@ -190,16 +184,20 @@ func (s *Sync) share(ctx context.Context, fn change) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		files, msg, err := fn(ctx)
+		before, err := s.snapshot(ctx, files)
 		if err != nil {
 			return rep, err
 		}
-		paths := make([]string, len(files))
-		for i, f := range files {
-			paths[i] = s.path(f)
+		msg, err := fn(ctx)
+		if err != nil {
+			return rep, err
+		}
+		paths, added, err := s.changed(ctx, files, before)
+		if err != nil {
+			return rep, err
 		}
 		if len(paths) > 0 {
-			if rep.Commit, err = s.commit(ctx, paths, msg); err != nil {
+			if rep.Commit, err = s.commit(ctx, paths, added, msg); err != nil {
 				// The change is taken back, so that the call changes nothing.
 				_, _ = s.git(context.WithoutCancel(ctx), append([]string{"checkout", "-q", "HEAD", "--"}, paths...)...)
 				return rep, err
@@ -251,4 +249,37 @@ func (s *Sync) share(ctx context.Context, fn change) (Report, error) {
 			return rep, err
 		}
 	}
+}
+
+// snapshot reads the workspace files files before a change (nil for a
+// file that does not exist).
+func (s *Sync) snapshot(ctx context.Context, files []string) ([][]byte, error) {
+	out := make([][]byte, len(files))
+	for i, f := range files {
+		data, err := s.ws.ReadIfExists(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = data
+	}
+	return out, nil
+}
+
+// changed returns the repository paths of the files that differ from
+// before, and of those the ones that did not exist.
+func (s *Sync) changed(ctx context.Context, files []string, before [][]byte) (paths, added []string, err error) {
+	for i, f := range files {
+		data, err := s.ws.ReadIfExists(ctx, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if bytes.Equal(data, before[i]) && (data == nil) == (before[i] == nil) {
+			continue
+		}
+		paths = append(paths, s.path(f))
+		if before[i] == nil {
+			added = append(added, s.path(f))
+		}
+	}
+	return paths, added, nil
 }

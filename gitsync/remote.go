@@ -33,17 +33,18 @@ func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 // (ahead), and the other way round (behind). A remote without the branch
 // is behind by nothing.
 func (s *Sync) counts(ctx context.Context) (ahead, behind int, err error) {
-	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", s.remoteRef()); err != nil {
+	out, err := s.git(ctx, "rev-list", "--left-right", "--count", "HEAD..."+s.remoteRef(), "--")
+	if err != nil {
+		// No remote-tracking branch yet: everything is HEAD's own.
+		if _, verr := s.git(ctx, "rev-parse", "-q", "--verify", s.remoteRef()); verr == nil {
+			return 0, 0, err
+		}
 		out, err := s.git(ctx, "rev-list", "--count", "HEAD")
 		if err != nil {
 			return 0, 0, err
 		}
 		ahead, _ = strconv.Atoi(strings.TrimSpace(out))
 		return ahead, 0, nil
-	}
-	out, err := s.git(ctx, "rev-list", "--left-right", "--count", "HEAD..."+s.remoteRef())
-	if err != nil {
-		return 0, 0, err
 	}
 	f := strings.Fields(out)
 	if len(f) != 2 {
@@ -133,9 +134,7 @@ func (s *Sync) abortMerge(ctx context.Context) {
 func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
 	_, err = s.git(ctx, "push", "-q", s.remote, "HEAD:refs/heads/"+s.branch)
 	if err == nil {
-		// The remote-tracking ref follows, as a push by name would move it.
-		_, err = s.git(ctx, "update-ref", s.remoteRef(), "HEAD")
-		return false, "", err
+		return false, "", nil // git moved the remote-tracking branch too
 	}
 	ge, ok := git.As(err)
 	if !ok || ctx.Err() != nil {
@@ -155,15 +154,13 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 }
 
 // commit commits the files paths (repository-relative) as they are in the
-// working tree, and nothing else, and returns the new commit; "" when
-// they have no change.
-func (s *Sync) commit(ctx context.Context, paths []string, msg string) (string, error) {
-	out, err := s.git(ctx, append([]string{"status", "--porcelain", "-z", "--"}, paths...)...)
-	if err != nil || out == "" {
-		return "", err
-	}
-	if _, err := s.git(ctx, append([]string{"add", "--"}, paths...)...); err != nil {
-		return "", err
+// working tree, and nothing else, and returns the new commit. added names
+// the files that git does not track yet.
+func (s *Sync) commit(ctx context.Context, paths, added []string, msg string) (string, error) {
+	if len(added) > 0 {
+		if _, err := s.git(ctx, append([]string{"add", "--"}, added...)...); err != nil {
+			return "", err
+		}
 	}
 	if _, err := s.gitAs(ctx, append([]string{"commit", "-q", "--no-verify", "-m", msg, "--only", "--"}, paths...)...); err != nil {
 		return "", err

@@ -19,9 +19,6 @@ type GitError = git.Error
 // before it gives up on a remote that keeps moving.
 const DefaultMaxAttempts = 20
 
-// lockName is the workspace lock every operation of a clone runs under.
-const lockName = workspace.StateDir + "/gitsync.lock"
-
 // Sync makes the plan changes of one clone and shares them through its
 // remote. It is safe for concurrent use; any number of Sync values and
 // processes may share a clone.
@@ -102,12 +99,17 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if _, err := git.Run(ctx, s.top, "config", "user.email"); err != nil {
 		s.ident = []string{"-c", "user.name=taskmd", "-c", "user.email=taskmd@localhost"}
 	}
-	err = ws.Lock(ctx, []string{lockName}, func(*workspace.Tx) error {
-		added, err := ws.IgnoreState(ctx)
-		if err != nil || !added {
+	err = ws.Lock(ctx, []string{asideFile}, func(*workspace.Tx) error {
+		wrote, err := ws.IgnoreState(ctx)
+		if err != nil || !wrote {
 			return err
 		}
-		_, err = s.commit(ctx, []string{s.path(".gitignore")}, "taskmd: ignore the .taskmd/ state of this clone")
+		name := s.path(".gitignore")
+		var added []string
+		if _, err := s.git(ctx, "ls-files", "--error-unmatch", "--", name); err != nil {
+			added = []string{name}
+		}
+		_, err = s.commit(ctx, []string{name}, added, "taskmd: ignore the .taskmd/ state of this clone")
 		return err
 	})
 	if err != nil {

@@ -371,3 +371,25 @@ func TestMachinesRaceOnOneTask(t *testing.T) {
 		assert.Equal(t, winner, assigneeIn(t, remoteFile(t, remote, doc), addr[len("/plan.md#"):]))
 	}
 }
+
+// TestCrashWhileSetAside: an operation crashed with a person's edits
+// stashed (the record of the stash is left); the next operation puts them
+// back first.
+func TestCrashWhileSetAside(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n"})
+	a := newMachine(t, remote, "a")
+	write(t, a.dir, "notes.txt", "one\ntwo\n")
+	run(t, a.dir, "stash", "push", "-q")
+	sha := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+	write(t, a.dir, ".taskmd/gitsync/aside", sha+"\n")
+	assert.Equal(t, "one\n", read(t, a.dir, "notes.txt"))
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, "one\ntwo\n", read(t, a.dir, "notes.txt"))
+	assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+	assert.Empty(t, run(t, a.dir, "stash", "list"))
+	_, err = os.Stat(filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+	assert.True(t, os.IsNotExist(err))
+}

@@ -1,0 +1,195 @@
+package gitsync_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// A child process is one machine: its clone, its agent, and the number of
+// tasks of docs/plan.md it goes through.
+const (
+	envChildDir   = "TASKMD_GITSYNC_CHILD_DIR"
+	envChildAgent = "TASKMD_GITSYNC_CHILD_AGENT"
+	envChildTasks = "TASKMD_GITSYNC_CHILD_TASKS"
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envChildDir); dir != "" {
+		var n int
+		fmt.Sscan(os.Getenv(envChildTasks), &n)
+		os.Exit(machineChild(dir, os.Getenv(envChildAgent), n))
+	}
+	os.Exit(m.Run())
+}
+
+// childReport is what a child prints: the tasks it won and completed, and
+// who held each task it lost.
+type childReport struct {
+	Won  []string          `json:"won"`
+	Lost map[string]string `json:"lost"`
+}
+
+// machineChild opens the clone in dir, says "ready", waits for the start
+// line, then claims every task, starting at a place of its own, and
+// completes each one it wins.
+func machineChild(dir, agentID string, n int) int {
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer ws.Close()
+	plans := plan.New(ws, plan.WithClock(now))
+	s, err := gitsync.New(ctx, ws, plans, gitsync.WithMaxAttempts(200))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Println("ready")
+	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+		return 2
+	}
+	start := int(agentID[len(agentID)-1]-'a') * n / 3
+	rep := childReport{Lost: map[string]string{}}
+	for i := range n {
+		slug := fmt.Sprintf("task-%d", (start+i)%n+1)
+		addr := "/plan.md#" + slug
+		res, err := s.Claim(ctx, addr, agentID)
+		if taskdoc.CodeOf(err) == taskdoc.CodeInvalidTransition {
+			// Completed already, by the machine whose agent it names.
+			data, rerr := ws.ReadIfExists(ctx, doc)
+			d, perr := taskdoc.Parse(data)
+			if rerr != nil || perr != nil {
+				return 1
+			}
+			tk, terr := d.Task(slug)
+			if terr != nil {
+				return 1
+			}
+			rep.Lost[slug], _ = tk.Field(taskdoc.KeyAssignee)
+			continue
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "claim", addr, err)
+			return 1
+		}
+		if !res.Success {
+			rep.Lost[slug] = res.AlreadyClaimedBy
+			continue
+		}
+		if !res.Pushed {
+			fmt.Fprintln(os.Stderr, "claim", addr, "not pushed:", res.Offline)
+			return 1
+		}
+		done, err := s.UpdateStatus(ctx, addr, plan.Claimant{Agent: agentID, Token: res.Claim.Token},
+			plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Done by " + agentID + "."})
+		if err != nil || !done.Pushed {
+			fmt.Fprintln(os.Stderr, "complete", addr, err, done.Offline)
+			return 1
+		}
+		rep.Won = append(rep.Won, slug)
+	}
+	out, _ := json.Marshal(rep)
+	fmt.Println(string(out))
+	return 0
+}
+
+// TestProcessesShareOneRemote: 3 clones, each in a process of its own,
+// claim all 20 tasks of one plan on one remote at once and complete each
+// task they win. Every task has exactly one holder, every loser was told
+// that holder, and the remote has every completion.
+func TestProcessesShareOneRemote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3 processes × 20 claims through git")
+	}
+	const tasks = 20
+	remote := newRemote(t, map[string]string{doc: planOf(tasks), ".gitignore": ".taskmd/\n"})
+	names := []string{"a", "b", "c"}
+	type child struct {
+		cmd    *exec.Cmd
+		stdin  io.WriteCloser
+		stdout *bufio.Reader
+		stderr strings.Builder
+	}
+	children := make([]*child, len(names))
+	for i, name := range names {
+		m := newMachine(t, remote, name)
+		ch := &child{cmd: exec.Command(os.Args[0], "-test.run=^$")}
+		ch.cmd.Env = append(os.Environ(), envChildDir+"="+m.dir, envChildAgent+"="+m.agent, fmt.Sprintf("%s=%d", envChildTasks, tasks))
+		ch.cmd.Stderr = &ch.stderr
+		var err error
+		ch.stdin, err = ch.cmd.StdinPipe()
+		require.NoError(t, err)
+		out, err := ch.cmd.StdoutPipe()
+		require.NoError(t, err)
+		ch.stdout = bufio.NewReader(out)
+		require.NoError(t, ch.cmd.Start())
+		t.Cleanup(func() { ch.cmd.Process.Kill(); ch.cmd.Wait() })
+		children[i] = ch
+	}
+	for i, ch := range children {
+		line, err := ch.stdout.ReadString('\n')
+		require.NoError(t, err, "child %d: %s", i, ch.stderr.String())
+		require.Equal(t, "ready\n", line)
+	}
+	for _, ch := range children {
+		_, err := io.WriteString(ch.stdin, "go\n")
+		require.NoError(t, err)
+	}
+	reports := make([]childReport, len(children))
+	var wg sync.WaitGroup
+	for i, ch := range children {
+		wg.Go(func() {
+			line, rerr := ch.stdout.ReadString('\n')
+			werr := ch.cmd.Wait()
+			if !assert.NoError(t, rerr, "child %d: %s", i, ch.stderr.String()) {
+				return
+			}
+			assert.NoError(t, werr, "child %d: %s", i, ch.stderr.String())
+			assert.NoError(t, json.Unmarshal([]byte(line), &reports[i]), "child %d printed %q", i, line)
+		})
+	}
+	wg.Wait()
+	require.False(t, t.Failed())
+
+	holder := map[string]string{}
+	for i, r := range reports {
+		for _, slug := range r.Won {
+			assert.Empty(t, holder[slug], "%s won by two machines", slug)
+			holder[slug] = "agent-" + names[i]
+		}
+	}
+	assert.Len(t, holder, tasks, "every task has a holder")
+	final := remoteFile(t, remote, doc)
+	for i := 1; i <= tasks; i++ {
+		slug := fmt.Sprintf("task-%d", i)
+		tk := taskIn(t, final, slug)
+		assert.Equal(t, taskdoc.StatusCompleted, tk.Status, slug)
+		assert.Equal(t, holder[slug], assigneeIn(t, final, slug), slug)
+		note, _ := tk.Field(taskdoc.KeyNote)
+		assert.Equal(t, "Done by "+holder[slug]+".", note, slug)
+	}
+	for _, r := range reports {
+		for slug, by := range r.Lost {
+			assert.Equal(t, holder[slug], by, "a loser of %s was told its holder", slug)
+		}
+	}
+	doc, err := taskdoc.Parse([]byte(final))
+	require.NoError(t, err)
+	assert.Len(t, doc.Tasks, tasks, "no task was duplicated or lost by a merge")
+}
