@@ -408,7 +408,7 @@ func (j *Journal) planTask(ctx context.Context, t target) (assignee string, err 
 	if err != nil {
 		return "", t.at(err)
 	}
-	doc, err := taskdoc.Parse(src)
+	doc, err := j.ws.Parse(t.plan, src)
 	if err != nil {
 		return "", t.at(err)
 	}

@@ -49,7 +49,7 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 		for i, t := range added {
 			created[i] = *t
 		}
-		return s.write(nd.Source)
+		return s.writeDoc(nd)
 	})
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 			}
 		}
 		edited = *after
-		return s.write(nd.Source)
+		return s.writeDoc(nd)
 	})
 	return edited, err
 }
@@ -164,7 +164,7 @@ func (c *List) Clear(ctx context.Context) (int, error) {
 			}
 			removed++
 		}
-		return s.write(doc.Source)
+		return s.writeDoc(doc)
 	})
 	return removed, err
 }

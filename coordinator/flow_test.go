@@ -13,6 +13,7 @@ import (
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // Create returns the tasks as they read in the file: a title with leading
@@ -111,35 +112,53 @@ func TestRecoverUsesTheClock(t *testing.T) {
 	assert.Equal(t, []string{archiveDir + "/active-2030-05-06-070809.md"}, archives(t, root))
 }
 
-// Each operation parses the list once, however many tasks it changes: a
-// clear of N tasks is a chain of edits of one parsed list, and complete
-// starts the next task on the document its own edit returned.
+// Each operation parses the list once at most, however many tasks it
+// changes: a clear of N tasks is a chain of edits of one parsed list, and
+// complete starts the next task on the document its own edit returned.
+// With the workspace's document cache (the default) an operation on a list
+// the workspace wrote parses nothing; one written outside it, once.
 func TestOneParsePerOperation(t *testing.T) {
-	list, _, root := openList(t, map[string]string{"workflows/tdd-incremental-orchestration.md": "# TDD\n"})
 	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
-	ops := []struct {
-		name string
-		op   func() error
-	}{
-		{"create", func() error { _, err := list.Create(bg, batch...); return err }},
-		{"start", func() error { _, err := list.Start(bg, coordinator.StartOptions{}); return err }},
-		{"complete", func() error { _, err := list.Complete(bg, "done", coordinator.CompleteOptions{}); return err }},
-		{"complete with context", func() error {
-			_, err := list.Complete(bg, "done", coordinator.CompleteOptions{IncludeFullWorkflow: true})
-			return err
-		}},
-		{"clear", func() error { _, err := list.Clear(bg); return err }},
+	for _, cache := range []bool{false, true} {
+		root := t.TempDir()
+		writeFile(t, root, "workflows/tdd-incremental-orchestration.md", "# TDD\n")
+		var opts []workspace.Option
+		if !cache {
+			opts = append(opts, workspace.WithDocumentCache(0))
+		}
+		ws, err := workspace.Open(root, opts...)
+		require.NoError(t, err)
+		defer ws.Close()
+		list := coordinator.New(ws, coordinator.WithClock(func() time.Time { return fixedNow }))
+		ops := []struct {
+			name      string
+			op        func() error
+			cold, hot int64
+		}{
+			{"create", func() error { _, err := list.Create(bg, batch...); return err }, 1, 1}, // written outside
+			{"start", func() error { _, err := list.Start(bg, coordinator.StartOptions{}); return err }, 1, 0},
+			{"complete", func() error { _, err := list.Complete(bg, "done", coordinator.CompleteOptions{}); return err }, 1, 0},
+			{"complete with context", func() error {
+				_, err := list.Complete(bg, "done", coordinator.CompleteOptions{IncludeFullWorkflow: true})
+				return err
+			}, 1, 0},
+			{"clear", func() error { _, err := list.Clear(bg); return err }, 1, 0},
+		}
+		writeFile(t, root, activeFile, opsList(60, false))
+		for _, op := range ops {
+			docs, _ := parsecount.Snapshot()
+			require.NoError(t, op.op(), op.name)
+			after, _ := parsecount.Snapshot()
+			want := op.cold
+			if cache {
+				want = op.hot
+			}
+			assert.Equal(t, want, after-docs, "%s (cache %v): full parses of the list", op.name, cache)
+		}
+		tasks, err := list.List(bg, taskdoc.StatusCompleted)
+		require.NoError(t, err)
+		assert.Empty(t, tasks, "clear removed every completed task")
 	}
-	writeFile(t, root, activeFile, opsList(60, false))
-	for _, op := range ops {
-		docs, _ := parsecount.Snapshot()
-		require.NoError(t, op.op(), op.name)
-		after, _ := parsecount.Snapshot()
-		assert.Equal(t, int64(1), after-docs, "%s: full parses of the list", op.name)
-	}
-	tasks, err := list.List(bg, taskdoc.StatusCompleted)
-	require.NoError(t, err)
-	assert.Empty(t, tasks, "clear removed every completed task")
 }
 
 // The coordinator takes the task in progress, else the first pending one:

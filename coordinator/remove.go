@@ -49,7 +49,7 @@ func (c *List) Remove(ctx context.Context, slug string, r taskdoc.Removal) (task
 			return c.flow.At(err, slug)
 		}
 		removed = *task
-		return s.write(nd.Source)
+		return s.writeDoc(nd)
 	})
 	return removed, err
 }

@@ -136,7 +136,7 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 		if started, err = c.started(ctx, pre, task, req); err != nil {
 			return err
 		}
-		return s.write(nd.Source)
+		return s.writeDoc(nd)
 	})
 	if err != nil {
 		return nil, err
@@ -235,13 +235,13 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		// commit writes the list, after a pending record of a keyed call;
 		// once it has, the record is confirmed whatever comes next.
 		landed := false
-		commit := func(src []byte) error {
+		commit := func(list *taskdoc.Document) error {
 			if rec != nil {
 				if err := rec.write(s.tx); err != nil {
 					return err
 				}
 			}
-			if err := s.write(src); err != nil {
+			if err := s.writeDoc(list); err != nil {
 				return err
 			}
 			landed = true
@@ -259,7 +259,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			// the archive step meets; an archive that fails then is not the
 			// call's failure: the next operation of any List archives the
 			// finished list (see Recover).
-			if err := commit(doc.Source); err != nil {
+			if err := commit(doc); err != nil {
 				return err
 			}
 			name, err := c.archiveLocked(ctx, s.tx, doc.Source)
@@ -273,7 +273,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		t, err := next(doc)
 		if err != nil {
 			res.Blocked = waitingSlugs(doc)
-			return commit(doc.Source)
+			return commit(doc)
 		}
 		req := taskcontext.Request{Task: t, Depth: c.cfg.Depth}
 		doc, task, err := c.flow.Start(doc, t.Slug)
@@ -287,7 +287,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		} else {
 			res.Next = &Started{Task: *task}
 		}
-		return commit(doc.Source)
+		return commit(doc)
 	})
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 // state is the list inside one critical section.
 type state struct {
 	tx     *workspace.Tx
+	ws     *workspace.Workspace
 	source []byte            // the file's bytes; nil when there is no list
 	doc    *taskdoc.Document // parsed source; nil when there is no list
 	// archiveErr is why a finished list found at the start could not be
@@ -42,6 +43,16 @@ func (s *state) write(src []byte) error {
 	return nil
 }
 
+// writeDoc is write for an edited list: its parse is kept by the
+// workspace, so that the next call does not parse it again.
+func (s *state) writeDoc(doc *taskdoc.Document) error {
+	if err := s.write(doc.Source); err != nil {
+		return err
+	}
+	s.ws.Remember(File, doc)
+	return nil
+}
+
 // withList runs fn holding the list's lock, with the list read and parsed
 // (call.snap's parse when the list has not changed since it was read). It
 // first finishes an archive that a crash or a failure cut short: a Finished
@@ -49,7 +60,7 @@ func (s *state) write(src []byte) error {
 func (c *List) withList(ctx context.Context, call listCall, fn func(s *state) error) error {
 	names := append([]string{File}, call.also...)
 	err := c.ws.Lock(ctx, names, func(tx *workspace.Tx) error {
-		s := &state{tx: tx}
+		s := &state{tx: tx, ws: c.ws}
 		data, _, err := tx.Read(File)
 		if isNotExist(err) {
 			return fn(s)
@@ -57,7 +68,12 @@ func (c *List) withList(ctx context.Context, call listCall, fn func(s *state) er
 		if err != nil {
 			return err
 		}
-		doc, err := call.snap.Parse(data)
+		var doc *taskdoc.Document
+		if call.snap != nil {
+			doc, err = call.snap.Parse(data)
+		} else {
+			doc, err = c.ws.Parse(File, data)
+		}
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func (c *List) SetStatus(ctx context.Context, slug string, status taskdoc.Status
 			return s.archiveErr
 		}
 		set = *task
-		return s.write(nd.Source)
+		return s.writeDoc(nd)
 	})
 	return set, err
 }

@@ -63,7 +63,7 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		return ClaimResult{}, err
 	}
 	var res ClaimResult
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
@@ -100,7 +100,7 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		if err != nil {
 			return nil, false, err
 		}
-		return nd.Source, changed, nil
+		return nd, changed, nil
 	})
 	if err != nil {
 		return ClaimResult{}, err
@@ -133,7 +133,7 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 	if c.Agent == "" || c.Token == 0 {
 		return invalid(fmt.Sprintf("releasing %s needs the holder's agent id and its claim's token", task))
 	}
-	return p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	return p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
@@ -152,6 +152,6 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 		if err != nil {
 			return nil, false, err
 		}
-		return nd.Source, true, nil
+		return nd, true, nil
 	})
 }

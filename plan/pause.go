@@ -26,7 +26,7 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 	}
 	checkpoint = taskdoc.FoldLine(checkpoint)
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
@@ -51,7 +51,7 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 			}
 		}
 		out = *tk
-		return nd.Source, st.End(t.Slug), nil
+		return nd, st.End(t.Slug), nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -75,7 +75,7 @@ func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, er
 		return taskdoc.Task{}, err
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
@@ -108,7 +108,7 @@ func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, er
 		if changed {
 			st.Release(t.Slug)
 		}
-		return nd.Source, changed, nil
+		return nd, changed, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err

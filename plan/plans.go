@@ -99,14 +99,15 @@ func planTarget(address string) (taskflow.Target, error) {
 }
 
 // locked runs fn on the document of t and its claims, under the locks of
-// both: the document parsed (DOCUMENT_NOT_FOUND when it is missing) and
-// the claims read. fn returns the new document bytes (nil for no change)
+// both: the document parsed (DOCUMENT_NOT_FOUND when it is missing; from
+// the workspace's cache when it holds these bytes) and the claims read. fn
+// returns the new document (nil for no change)
 // and whether the claims changed. The claims are written first, then the
 // document; when the document's write fails the claims are put back as
 // they were, so a failed call changes nothing. A crash between the two
 // writes leaves a claim recorded but not shown in the task's Assignee,
 // which holds nothing (see claims.File.Holder).
-func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (out []byte, claimsChanged bool, err error)) error {
+func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (nd *taskdoc.Document, claimsChanged bool, err error)) error {
 	claimsFile, err := p.claimsFile(t.File)
 	if err != nil {
 		return t.Flow().At(err, t.Slug)
@@ -119,7 +120,7 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		if err != nil {
 			return err
 		}
-		doc, err := taskdoc.Parse(src)
+		doc, err := p.ws.Parse(t.File, src)
 		if err != nil {
 			return err
 		}
@@ -127,12 +128,14 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		if err != nil {
 			return err
 		}
-		out, changed, err := fn(doc, &st)
+		nd, changed, err := fn(doc, &st)
 		if err != nil {
 			return err
 		}
-		if out != nil && bytes.Equal(out, src) {
-			out = nil
+		var out []byte
+		if nd != nil && !bytes.Equal(nd.Source, src) {
+			out = nd.Source
+			p.ws.Remember(t.File, nd)
 		}
 		if changed {
 			if err := tx.Write(claimsFile, st.Encode()); err != nil {

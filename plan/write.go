@@ -52,7 +52,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		}
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		f := t.Flow()
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
@@ -76,7 +76,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		}
 		out = *tk
 		ended := tk.Status.Final() && st.End(t.Slug)
-		return nd.Source, ended, nil
+		return nd, ended, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -103,7 +103,7 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		return taskdoc.Task{}, invalid(fmt.Sprintf("the plan for %s is empty: say how the task will be done", t.Address()))
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) ([]byte, bool, error) {
+	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
 			return nil, false, err
@@ -125,7 +125,7 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 			}
 		}
 		out = *tk
-		return nd.Source, false, nil
+		return nd, false, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 const benchTasks = 1000
@@ -156,5 +157,53 @@ func runScenario(ctx context.Context, b *testing.B, tasks *subagent.Tasks, n int
 	done, err := tasks.List(ctx, "/api/scenario.md", taskdoc.StatusCompleted)
 	if err != nil || len(done) != n {
 		b.Fatalf("listed %d completed tasks (err %v), want %d", len(done), err, n)
+	}
+}
+
+// BenchmarkCompleteCold is Complete without the workspace's document
+// cache: every call parses the whole document.
+func BenchmarkCompleteCold(b *testing.B) {
+	doc := benchDocument(benchTasks)
+	root := b.TempDir()
+	writeFiles(b, root, map[string]string{"docs/bench.md": doc})
+	ws, err := workspace.Open(root, workspace.WithDocumentCache(0))
+	require.NoError(b, err)
+	defer ws.Close()
+	tasks := subagent.New(ws)
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		if i == benchTasks {
+			b.StopTimer()
+			require.NoError(b, os.WriteFile(filepath.Join(root, "docs/bench.md"), []byte(doc), 0o644))
+			i = 0
+			b.StartTimer()
+		}
+		if _, err := tasks.Complete(ctx, fmt.Sprintf("/bench.md#implement-step-%d", i), "done"); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkFloorReadWrite is the floor of a warm edit: lock, read and
+// durably write a document of the same size (one byte changed), with no
+// parse at all.
+func BenchmarkFloorReadWrite(b *testing.B) {
+	root := b.TempDir()
+	writeFiles(b, root, map[string]string{"docs/bench.md": benchDocument(benchTasks)})
+	ws, err := workspace.Open(root)
+	require.NoError(b, err)
+	defer ws.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		_, err := ws.Update(ctx, "docs/bench.md", func(cur []byte, _ bool) ([]byte, error) {
+			out := append([]byte(nil), cur...)
+			out[len(out)-2] ^= 1
+			return out, nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -101,40 +101,67 @@ func TestContextLoadedOutsideTheLock(t *testing.T) {
 	assert.Contains(t, readFile(t, root, "docs/a.md"), "- Status: pending\n")
 }
 
-// Each operation parses the document once: the edit's own check reads the
-// edited task, and the context loaded before the lock comes with a parse
-// that is reused when the document did not change.
+// Each operation parses the document once at most: the edit's own check
+// reads the edited task, and the context loaded before the lock comes with
+// a parse that is reused when the document did not change. With the
+// workspace's document cache (the default), an operation on a document the
+// workspace has read or written before parses nothing; a document changed
+// outside it is parsed again.
 func TestOneParsePerOperation(t *testing.T) {
-	tasks, _ := setup(t, map[string]string{
+	files := map[string]string{
 		"docs/plan.md": benchDocument(50),
 		"workflows/tdd-incremental-orchestration.md": "# TDD\n",
 		"docs/specs/jwt-spec.md":                     "# JWT spec\n",
-	})
-	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
-	ops := []struct {
-		name string
-		op   func() error
-		want int64 // parses of the edited document
-	}{
-		{"create", func() error { _, err := tasks.Create(bg, "/plan.md", batch...); return err }, 1},
-		{"start", func() error { _, err := tasks.Start(bg, "/plan.md#implement-step-3"); return err }, 1},
-		{"resume", func() error { _, err := tasks.Start(bg, "/plan.md#implement-step-3"); return err }, 1},
-		{"complete", func() error { _, err := tasks.Complete(bg, "/plan.md#implement-step-3", "done"); return err }, 1},
-		{"edit", func() error {
-			_, err := tasks.Edit(bg, "/plan.md#implement-step-4", taskdoc.Edit{Content: "- Status: blocked\n\nWaiting."})
-			return err
-		}, 1},
 	}
-	for _, op := range ops {
-		docs, _ := parsecount.Snapshot()
-		require.NoError(t, op.op(), op.name)
-		after, _ := parsecount.Snapshot()
-		// Start also parses the one referenced document, once.
-		extra := int64(0)
-		if op.name == "start" || op.name == "resume" {
-			extra = 1
+	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
+	for _, cache := range []bool{false, true} {
+		root := t.TempDir()
+		writeFiles(t, root, files)
+		var opts []workspace.Option
+		if !cache {
+			opts = append(opts, workspace.WithDocumentCache(0))
 		}
-		assert.Equal(t, op.want+extra, after-docs, "%s: full parses", op.name)
+		ws, err := workspace.Open(root, opts...)
+		require.NoError(t, err)
+		defer ws.Close()
+		tasks := subagent.New(ws, subagent.WithClock(clock))
+		ops := []struct {
+			name      string
+			op        func() error
+			cold, hot int64 // full parses without and with the cache
+		}{
+			{"create", func() error { _, err := tasks.Create(bg, "/plan.md", batch...); return err }, 1, 1},
+			// Start also parses the one referenced document.
+			{"start", func() error { _, err := tasks.Start(bg, "/plan.md#implement-step-3"); return err }, 2, 1},
+			{"resume", func() error { _, err := tasks.Start(bg, "/plan.md#implement-step-3"); return err }, 2, 0},
+			{"complete", func() error { _, err := tasks.Complete(bg, "/plan.md#implement-step-3", "done"); return err }, 1, 0},
+			{"edit", func() error {
+				_, err := tasks.Edit(bg, "/plan.md#implement-step-4", taskdoc.Edit{Content: "- Status: blocked\n\nWaiting."})
+				return err
+			}, 1, 0},
+			{"changed outside", func() error {
+				p := filepath.Join(root, "docs", "plan.md")
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(p, append(data, "\nA line a person added.\n"...), 0o644); err != nil {
+					return err
+				}
+				_, err = tasks.Complete(bg, "/plan.md#implement-step-5", "done")
+				return err
+			}, 1, 1},
+		}
+		for _, op := range ops {
+			docs, _ := parsecount.Snapshot()
+			require.NoError(t, op.op(), op.name)
+			after, _ := parsecount.Snapshot()
+			want := op.cold
+			if cache {
+				want = op.hot
+			}
+			assert.Equal(t, want, after-docs, "%s (cache %v): full parses", op.name, cache)
+		}
 	}
 }
 

@@ -36,7 +36,7 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 	}
 	var removed taskdoc.Task
 	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		doc, err := parseDocument(t, current, exists)
+		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
@@ -47,6 +47,7 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 			return nil, err
 		}
 		removed = *task
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {

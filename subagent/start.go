@@ -84,6 +84,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 		started.Task = *task
 		started.Workflow, started.References, started.Missing = loaded.Workflow, loaded.References, loaded.Missing
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {
@@ -119,7 +120,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	date := s.cfg.Today()
 	done := &Completed{Document: t.Path}
 	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		doc, err := parseDocument(t, current, exists)
+		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
@@ -134,6 +135,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		}
 		done.Task = *task
 		done.Note, done.Date = taskflow.CompletedFields(task, note, date)
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {
@@ -154,7 +156,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 	}
 	var updated taskdoc.Task
 	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		doc, err := parseDocument(t, current, exists)
+		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
@@ -163,6 +165,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 			return nil, err
 		}
 		updated = *task
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {

@@ -32,7 +32,7 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 	}
 	var set taskdoc.Task
 	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		doc, err := parseDocument(t, current, exists)
+		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
@@ -41,6 +41,7 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 			return nil, err
 		}
 		set = *task
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {

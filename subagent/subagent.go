@@ -66,7 +66,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		if !exists {
 			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}
-		doc, err := taskdoc.Parse(current)
+		doc, err := s.ws.Parse(t.File, current)
 		if err != nil {
 			return nil, err
 		}
@@ -75,6 +75,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 			return nil, err
 		}
 		created = values(added)
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {
@@ -106,7 +107,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 	}
 	var edited taskdoc.Task
 	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		doc, err := parseDocument(t, current, exists)
+		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
@@ -115,6 +116,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 			return nil, err
 		}
 		edited = *task
+		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {
@@ -189,11 +191,11 @@ func (s *Tasks) snapshot(ctx context.Context, t target) (*taskflow.Snapshot, err
 }
 
 // parseDocument parses the document at t, as Update passes it.
-func parseDocument(t target, src []byte, exists bool) (*taskdoc.Document, error) {
+func (s *Tasks) parseDocument(t target, src []byte, exists bool) (*taskdoc.Document, error) {
 	if !exists {
 		return nil, notFound(t)
 	}
-	return taskdoc.Parse(src)
+	return s.ws.Parse(t.File, src)
 }
 
 func notFound(t target) error {

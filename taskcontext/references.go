@@ -162,7 +162,7 @@ func (l *loader) document(p string) (*taskdoc.Document, error) {
 	default:
 		var src []byte
 		if src, _, c.err = l.ws.Read(l.ctx, taskdoc.FolderDocs+a.Path); c.err == nil {
-			c.doc, c.err = taskdoc.Parse(src)
+			c.doc, c.err = l.ws.Parse(taskdoc.FolderDocs+a.Path, src)
 		}
 	}
 	l.cache[p] = c

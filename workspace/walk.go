@@ -87,7 +87,7 @@ func (w *Workspace) parse(name string) (*taskdoc.Document, error) {
 	if data == nil {
 		return nil, nil
 	}
-	doc, err := taskdoc.Parse(data)
+	doc, err := w.Parse(name, data)
 	if err != nil {
 		var te *taskdoc.Error
 		if errors.As(err, &te) && te.Path == "" {

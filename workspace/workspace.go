@@ -35,6 +35,8 @@ type Workspace struct {
 	lockDir     *os.Root   // .taskmd/locks, opened on first lock
 	oldLockDirs []*os.Root // earlier handles, if the directory was made again
 
+	cache *docCache // parsed documents (Parse); nil when off
+
 	now     func() time.Time // the clock of the sweep; tests move it
 	sweepMu sync.Mutex
 	swept   map[string]time.Time // when each folder was last swept (tidy)
@@ -45,6 +47,7 @@ type Option func(*options)
 
 type options struct {
 	maxFileSize int64
+	cacheSize   int64
 }
 
 // WithMaxFileSize sets the largest file, in bytes, that the workspace reads
@@ -60,7 +63,7 @@ func WithMaxFileSize(n int64) Option {
 // Open opens the workspace rooted at root, which must be an existing
 // directory. Nothing is created until the first write.
 func Open(root string, opts ...Option) (*Workspace, error) {
-	o := options{maxFileSize: DefaultMaxFileSize}
+	o := options{maxFileSize: DefaultMaxFileSize, cacheSize: DefaultDocumentCache}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
@@ -86,7 +89,7 @@ func Open(root string, opts ...Option) (*Workspace, error) {
 	if err != nil {
 		return nil, fail(root, "open workspace", err)
 	}
-	return &Workspace{root: r, abs: abs, lockKey: key, opts: o, now: time.Now}, nil
+	return &Workspace{root: r, abs: abs, lockKey: key, opts: o, cache: newDocCache(o.cacheSize), now: time.Now}, nil
 }
 
 // Check is nil for a workspace made by Open. A nil *Workspace, or a zero

@@ -13,6 +13,8 @@ import (
 type Snapshot struct {
 	Source []byte
 	Doc    *taskdoc.Document
+	ws     *workspace.Workspace
+	name   string
 }
 
 // ReadSnapshot reads and parses the file name without its lock: the
@@ -23,21 +25,24 @@ func ReadSnapshot(ctx context.Context, ws *workspace.Workspace, name string) (*S
 	if err != nil {
 		return nil, err
 	}
-	doc, err := taskdoc.Parse(src)
+	doc, err := ws.Parse(name, src)
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Source: src, Doc: doc}, nil
+	return &Snapshot{Source: src, Doc: doc, ws: ws, name: name}, nil
 }
 
 // Parse returns the Document of src, the bytes read under the lock: the
 // snapshot's own parse when nothing changed in between, so a call parses
 // the document once. A nil Snapshot parses src.
 func (s *Snapshot) Parse(src []byte) (*taskdoc.Document, error) {
-	if s != nil && s.Doc != nil && bytes.Equal(src, s.Source) {
+	if s == nil {
+		return taskdoc.Parse(src)
+	}
+	if s.Doc != nil && bytes.Equal(src, s.Source) {
 		return s.Doc, nil
 	}
-	return taskdoc.Parse(src)
+	return s.ws.Parse(s.name, src)
 }
 
 // Task finds slug in the snapshot; a nil Snapshot has no tasks.

@@ -76,7 +76,7 @@ func ReadOne(ctx context.Context, ws *workspace.Workspace, file string) (s Sourc
 	case err != nil:
 		return newSource(file, nil, err), true, nil
 	}
-	doc, err := taskdoc.Parse(data)
+	doc, err := ws.Parse(file, data)
 	return newSource(file, doc, err), true, nil
 }
 
