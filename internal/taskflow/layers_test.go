@@ -47,6 +47,8 @@ var layers = map[string][]string{
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
+	// The benchmark suite measures the library from above.
+	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
 		"checkpoint", "worker", "plan", "agent", "worktree", "merge"},

@@ -1,0 +1,367 @@
+package benchsuite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/query"
+	"github.com/taskmd/taskmd/subagent"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// A Case is one row of the suite: an operation and its floor, each a
+// benchmark function (testing.Benchmark runs them outside go test).
+type Case struct {
+	Name      string // "complete/1000/warm"
+	Op        func(b *testing.B)
+	FloorName string // "read + durable write"
+	Floor     func(b *testing.B)
+}
+
+// Sizes are the sizes the suite runs at.
+type Sizes struct {
+	Tasks     []int // tasks of the edited document: 10, 100, 1,000, 10,000
+	Documents []int // documents listed: 100, 1,000, 10,000
+	Cycle     int   // tasks of the coordinator cycle: 1,000
+	Processes []int // processes working one plan: 1, 2, 4, 8
+}
+
+// DefaultSizes are the sizes.
+func DefaultSizes() Sizes {
+	return Sizes{Tasks: []int{10, 100, 1000, 10000}, Documents: []int{100, 1000, 10000}, Cycle: 1000,
+		Processes: []int{1, 2, 4, 8}}
+}
+
+var ctx = context.Background()
+
+// Cases is the suite at sizes s; its workspaces are made under dir, which
+// the caller removes when it is done.
+func Cases(dir string, s Sizes) []Case {
+	var cases []Case
+	src := Plan(1000)
+	cases = append(cases, Case{
+		Name:      "parse/1000",
+		Op:        func(b *testing.B) { parseLoop(b, src) },
+		FloorName: "bare goldmark parse",
+		Floor: func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				bareParse(src)
+			}
+		},
+	})
+	for _, n := range s.Tasks {
+		for _, op := range []string{"start", "complete"} {
+			for _, warm := range []bool{false, true} {
+				cases = append(cases, editCase(dir, op, n, warm))
+			}
+		}
+	}
+	if s.Cycle > 0 {
+		cases = append(cases, cycleCase(dir, s.Cycle))
+	}
+	for _, n := range s.Documents {
+		cases = append(cases, listCase(dir, n, false), listCase(dir, n, true))
+	}
+	for _, n := range s.Processes {
+		cases = append(cases, processCase(dir, n))
+	}
+	return cases
+}
+
+func parseLoop(b *testing.B, src []byte) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := taskdoc.Parse(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// editCase starts or completes one task after another of an n-task plan:
+// warm on a workspace that keeps its parses, cold on one that does not
+// (every call parses, as a new process would).
+func editCase(dir, op string, n int, warm bool) Case {
+	temp := "cold"
+	floorName := "read + bare parse + durable write"
+	if warm {
+		temp, floorName = "warm", "read + durable write"
+	}
+	name := fmt.Sprintf("%s/%d/%s", op, n, temp)
+	src := Plan(n)
+	return Case{
+		Name:      name,
+		FloorName: floorName,
+		Op: func(b *testing.B) {
+			root := mkdir(b, dir, name)
+			if err := writeSupport(root); err != nil {
+				b.Fatal(err)
+			}
+			var opts []workspace.Option
+			if !warm {
+				opts = append(opts, workspace.WithDocumentCache(0))
+			}
+			ws, err := workspace.Open(root, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ws.Close()
+			tasks := subagent.New(ws)
+			reset := func() {
+				if err := writeFile(root, "docs/plan.md", src); err != nil {
+					b.Fatal(err)
+				}
+				if warm { // the process has read it before
+					if _, err := ws.Parse("docs/plan.md", src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reset()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if i == n {
+					b.StopTimer()
+					reset()
+					i = 0
+					b.StartTimer()
+				}
+				addr := "/plan.md#" + Slug(i)
+				var err error
+				if op == "start" {
+					_, err = tasks.Start(ctx, addr)
+				} else {
+					_, err = tasks.Complete(ctx, addr, "done")
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		},
+		Floor: func(b *testing.B) {
+			root := mkdir(b, dir, name+"-floor")
+			if err := writeFile(root, "docs/plan.md", src); err != nil {
+				b.Fatal(err)
+			}
+			file := filepath.Join(root, "docs", "plan.md")
+			for b.Loop() {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !warm {
+					bareParse(data)
+				}
+				data[len(data)-2] ^= 1
+				if err := durableWrite(file, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		},
+	}
+}
+
+// cycleCase is a whole coordinator session of n tasks: one create, then
+// a start and n completes (each starts the next), the last archiving the
+// list.
+func cycleCase(dir string, n int) Case {
+	name := fmt.Sprintf("coordinator-cycle/%d", n)
+	batch := []taskdoc.NewTask{{Title: "Task 0", Content: "- Status: pending\n- Main-Workflow: tdd\n\nFirst step."}}
+	for i := 1; i < n; i++ {
+		batch = append(batch, taskdoc.NewTask{Title: fmt.Sprintf("Task %d", i), Content: fmt.Sprintf("- Status: pending\n\nDo step %d.", i)})
+	}
+	var size sync.Once
+	var listSize int
+	sizeOf := func(b *testing.B) int {
+		size.Do(func() {
+			doc, err := taskdoc.Parse(coordinatorList())
+			if err != nil {
+				b.Fatal(err)
+			}
+			full, _, err := doc.AddTasks(batch)
+			if err != nil {
+				b.Fatal(err)
+			}
+			listSize = len(full.Source)
+		})
+		return listSize
+	}
+	return Case{
+		Name:      name,
+		FloorName: fmt.Sprintf("%d × (read + durable write of the list)", n+1),
+		Op: func(b *testing.B) {
+			root := mkdir(b, dir, name)
+			if err := writeSupport(root); err != nil {
+				b.Fatal(err)
+			}
+			ws, err := workspace.Open(root)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ws.Close()
+			list := coordinator.New(ws)
+			for b.Loop() {
+				if _, err := list.Create(ctx, batch...); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := list.Start(ctx, coordinator.StartOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				for range n {
+					done, err := list.Complete(ctx, "done", coordinator.CompleteOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if done.ArchivedTo != "" {
+						b.StopTimer()
+						if err := os.Remove(filepath.Join(root, filepath.FromSlash(done.ArchivedTo))); err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+					}
+				}
+			}
+		},
+		Floor: func(b *testing.B) {
+			root := mkdir(b, dir, name+"-floor")
+			data := make([]byte, sizeOf(b))
+			file := filepath.Join(root, "active.md")
+			if err := os.WriteFile(file, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				for range n + 1 {
+					cur, err := os.ReadFile(file)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := durableWrite(file, cur); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		},
+	}
+}
+
+// coordinatorList is an empty coordinator list.
+func coordinatorList() []byte {
+	return []byte("# Coordinator Tasks\n\nSequential coordinator task list. Auto-archives when all tasks complete.\n\n## Tasks\n")
+}
+
+// listCase lists the documents of an n-document workspace (query.Documents):
+// cold in a new workspace each time, warm in one that listed them before,
+// with one document changed since.
+func listCase(dir string, n int, warm bool) Case {
+	temp, floorName := "cold", "walk + read + bare parse, all cores"
+	if warm {
+		temp, floorName = "warm, one changed", "walk + read, all cores"
+	}
+	name := fmt.Sprintf("list/%d/%s", n, temp)
+	var once sync.Once
+	var root string
+	var files []string
+	setup := func(b *testing.B) {
+		once.Do(func() {
+			var err error
+			// Kept for every run of the case: dir holds it.
+			if root, err = os.MkdirTemp(dir, fmt.Sprintf("list-%d-*", n)); err != nil {
+				b.Fatal(err)
+			}
+			if err := WriteWorkspace(root, n); err != nil {
+				b.Fatal(err)
+			}
+			for i := range n {
+				files = append(files, filepath.Join(root, filepath.FromSlash(docName(i))))
+			}
+		})
+	}
+	return Case{
+		Name:      name,
+		FloorName: floorName,
+		Op: func(b *testing.B) {
+			setup(b)
+			var shared *workspace.Workspace
+			if warm {
+				ws, err := workspace.Open(root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ws.Close()
+				if _, err := query.Documents(ctx, ws); err != nil {
+					b.Fatal(err)
+				}
+				shared = ws
+			}
+			i := 0
+			for b.Loop() {
+				ws := shared
+				if warm {
+					b.StopTimer()
+					i++
+					if err := writeFile(root, docName(i%n), smallDoc(i%n, fmt.Sprintf(" Changed %d.", i))); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				} else {
+					var err error
+					if ws, err = workspace.Open(root); err != nil {
+						b.Fatal(err)
+					}
+				}
+				docs, err := query.Documents(ctx, ws)
+				if err != nil || len(docs) < n {
+					b.Fatal(err, len(docs))
+				}
+				if !warm {
+					ws.Close()
+				}
+			}
+		},
+		Floor: func(b *testing.B) {
+			setup(b)
+			for b.Loop() {
+				var names []string
+				err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
+					if err == nil && !d.IsDir() {
+						names = append(names, p)
+					}
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				err = onAllCores(names, func(name string) error {
+					data, err := os.ReadFile(name)
+					if err == nil && !warm {
+						bareParse(data)
+					}
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		},
+	}
+}
+
+// mkdir makes a folder for name under dir, removed when the benchmark
+// ends.
+func mkdir(b *testing.B, dir, name string) string {
+	p, err := os.MkdirTemp(dir, filepath.Base(name)+"-*")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(p) })
+	return p
+}

@@ -1,0 +1,212 @@
+package benchsuite
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/gofrs/flock"
+
+	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// TasksPerProcess is how many tasks each process of a process case works.
+const TasksPerProcess = 20
+
+// The environment of a child process: the workspace, what it does
+// ("plan" or "floor"), which of how many processes it is.
+const (
+	envRoot  = "TASKMD_BENCH_ROOT"
+	envMode  = "TASKMD_BENCH_MODE"
+	envIndex = "TASKMD_BENCH_INDEX"
+	envProcs = "TASKMD_BENCH_PROCS"
+)
+
+// Child runs the process cases' child work when this process is such a
+// child, and then exits; otherwise it returns at once. A program running
+// the suite calls it first thing (TestMain, main).
+func Child() {
+	root := os.Getenv(envRoot)
+	if root == "" {
+		return
+	}
+	i, _ := strconv.Atoi(os.Getenv(envIndex))
+	n, _ := strconv.Atoi(os.Getenv(envProcs))
+	err := child(root, os.Getenv(envMode), i, n)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// child says "ready", waits for a line on its standard input, works its
+// tasks (i, i+n, i+2n, ...) and says "done".
+func child(root, mode string, i, n int) error {
+	ws, err := workspace.Open(root)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	plans := plan.New(ws)
+	id := fmt.Sprintf("proc-%d", i)
+	fmt.Println("ready")
+	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+		return err
+	}
+	file := filepath.Join(root, "docs", "plan.md")
+	lock := flock.New(filepath.Join(root, ".floor.lock"))
+	for k := i; k < n*TasksPerProcess; k += n {
+		if mode == "floor" {
+			for range 3 {
+				if err := lockedRewrite(lock, file); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		addr := "/plan.md#" + Slug(k)
+		res, err := plans.Claim(ctx, addr, id)
+		if err != nil || !res.Success {
+			return fmt.Errorf("claim %s: %v %+v", addr, err, res)
+		}
+		c := plan.Claimant{Agent: id, Token: res.Claim.Token}
+		if _, err := plans.AddCheckpoint(ctx, addr, c, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Half way."}); err != nil {
+			return err
+		}
+		if _, err := plans.UpdateStatus(ctx, addr, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Done by " + id + "."}); err != nil {
+			return err
+		}
+	}
+	fmt.Println("done")
+	return nil
+}
+
+// lockedRewrite is the floor of one write on a shared plan: lock, read,
+// change a byte, durable write, unlock.
+func lockedRewrite(lock *flock.Flock, file string) error {
+	if err := lock.Lock(); err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	data[len(data)-2] ^= 1
+	return durableWrite(file, data)
+}
+
+// processCase is n processes claiming, checkpointing and completing
+// TasksPerProcess tasks each of one plan, all at once; the floor is the
+// same processes making three locked writes of the plan a task.
+func processCase(dir string, n int) Case {
+	name := fmt.Sprintf("claim+checkpoint+complete/%d procs", n)
+	return Case{
+		Name:      name,
+		FloorName: "3 × (flock + read + durable write) a task",
+		Op:        func(b *testing.B) { runProcesses(b, dir, name, "plan", n) },
+		Floor:     func(b *testing.B) { runProcesses(b, dir, name+"-floor", "floor", n) },
+	}
+}
+
+// runProcesses times n child processes working one plan of
+// n×TasksPerProcess tasks, one run per iteration, from the start signal
+// to the last "done"; the plan's agents are registered before. It checks
+// that no update was lost: every task completed, with its checkpoint.
+func runProcesses(b *testing.B, dir, name, mode string, n int) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		root := mkdir(b, dir, name)
+		if err := writeSupport(root); err != nil {
+			b.Fatal(err)
+		}
+		if err := writeFile(root, "docs/plan.md", Plan(n*TasksPerProcess)); err != nil {
+			b.Fatal(err)
+		}
+		ws, err := workspace.Open(root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		reg := agent.New(ws)
+		type proc struct {
+			cmd *exec.Cmd
+			in  io.WriteCloser
+			out *bufio.Reader
+		}
+		procs := make([]proc, n)
+		for i := range procs {
+			if _, err := reg.Register(ctx, agent.Registration{ID: fmt.Sprintf("proc-%d", i), Name: "bench", Runtime: "bench"}); err != nil {
+				b.Fatal(err)
+			}
+			cmd := exec.Command(exe, "-test.run=^$")
+			cmd.Env = append(os.Environ(), envRoot+"="+root, envMode+"="+mode,
+				envIndex+"="+strconv.Itoa(i), envProcs+"="+strconv.Itoa(n))
+			cmd.Stderr = os.Stderr
+			in, _ := cmd.StdinPipe()
+			out, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			procs[i] = proc{cmd, in, bufio.NewReader(out)}
+		}
+		for _, p := range procs {
+			if line, err := p.out.ReadString('\n'); err != nil || line != "ready\n" {
+				b.Fatal("child not ready:", err, line)
+			}
+		}
+		b.StartTimer()
+		for _, p := range procs {
+			io.WriteString(p.in, "go\n")
+		}
+		for _, p := range procs {
+			line, err := p.out.ReadString('\n')
+			if werr := p.cmd.Wait(); err != nil || werr != nil || line != "done\n" {
+				b.Fatal("child failed:", err, werr, line)
+			}
+		}
+		b.StopTimer()
+		if mode == "plan" {
+			checkAllDone(b, ws, n*TasksPerProcess)
+		}
+		ws.Close()
+		b.StartTimer()
+	}
+}
+
+// checkAllDone fails b unless every task of the plan is completed by the
+// process that claimed it and has its checkpoint.
+func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int) {
+	data, _, err := ws.Read(ctx, "docs/plan.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := taskdoc.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	j := checkpoint.New(ws)
+	for k := range tasks {
+		tk, err := doc.Task(Slug(k))
+		if err != nil || tk.Status != taskdoc.StatusCompleted {
+			b.Fatalf("task %d lost its completion: %v %v", k, err, tk)
+		}
+		entries, err := j.List(ctx, "/plan.md#"+Slug(k), checkpoint.Query{})
+		if err != nil || len(entries) != 1 {
+			b.Fatalf("task %d has %d checkpoints, not 1: %v", k, len(entries), err)
+		}
+	}
+}

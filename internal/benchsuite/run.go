@@ -1,0 +1,114 @@
+package benchsuite
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"text/tabwriter"
+	"time"
+)
+
+// Result is a case's operation and floor, measured one after the other.
+type Result struct {
+	Case      string
+	Op        testing.BenchmarkResult
+	FloorName string
+	Floor     testing.BenchmarkResult
+}
+
+// Ratio is the operation's time over the floor's: 1.0 is the floor.
+func (r Result) Ratio() float64 {
+	f := r.Floor.NsPerOp()
+	if f == 0 {
+		return math.Inf(1)
+	}
+	return float64(r.Op.NsPerOp()) / float64(f)
+}
+
+// Options say which cases Run measures and where it writes profiles.
+type Options struct {
+	Match *regexp.Regexp // only cases whose name matches; nil is all
+	// ProfileDir, when set, receives a CPU profile of each case's
+	// operation: <case name with / as _>.pprof.
+	ProfileDir string
+}
+
+// Run measures cases with testing.Benchmark (its -test.benchtime applies
+// once testing.Init has run) and reports each result as it comes.
+func Run(cases []Case, o Options, report func(Result)) error {
+	for _, c := range cases {
+		if o.Match != nil && !o.Match.MatchString(c.Name) {
+			continue
+		}
+		var stop func()
+		if o.ProfileDir != "" {
+			f, err := os.Create(filepath.Join(o.ProfileDir, strings.NewReplacer("/", "_", " ", "_").Replace(c.Name)+".pprof"))
+			if err != nil {
+				return err
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				return err
+			}
+			stop = func() { pprof.StopCPUProfile(); f.Close() }
+		}
+		op := testing.Benchmark(c.Op)
+		if stop != nil {
+			stop()
+		}
+		floor := testing.Benchmark(c.Floor)
+		if op.N == 0 || floor.N == 0 {
+			return fmt.Errorf("case %s failed (see its output above)", c.Name)
+		}
+		report(Result{Case: c.Name, Op: op, FloorName: c.FloorName, Floor: floor})
+	}
+	return nil
+}
+
+// WriteHeader and WriteRow print results as a table on a tabwriter.
+func WriteHeader(w *tabwriter.Writer) {
+	fmt.Fprintln(w, "case\top\tfloor\tratio\top memory\tfloor is")
+}
+
+// WriteRow prints one result.
+func WriteRow(w *tabwriter.Writer, r Result) {
+	mem := "-"
+	if r.Op.MemAllocs > 0 {
+		mem = bytesOf(r.Op.AllocedBytesPerOp())
+	}
+	fmt.Fprintf(w, "%s\t%s\t%s\t%.2f×\t%s\t%s\n", r.Case, duration(r.Op.NsPerOp()), duration(r.Floor.NsPerOp()), r.Ratio(), mem, r.FloorName)
+}
+
+// NewTable is a tabwriter for the table.
+func NewTable(out io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+}
+
+func duration(ns int64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond))
+	}
+}
+
+func bytesOf(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%d B", n)
+	}
+}
