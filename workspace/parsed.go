@@ -28,7 +28,10 @@ func WithDocumentCache(bytes int64) Option {
 // data is exactly the bytes it was parsed from (compared in full, which
 // costs less than hashing them and cannot be fooled by a timestamp or a
 // collision). Bytes changed by a person, another process or git are
-// always parsed again. Errors are taskdoc.Parse's, for the caller to name.
+// always parsed again: when they differ from the kept parse's inside one
+// task only (another agent completed it), only that task is parsed
+// (taskdoc.Document.Reparse), and otherwise the whole file. Errors are
+// taskdoc.Parse's, for the caller to name.
 //
 // The document is shared with every caller that reads the same bytes:
 // treat it as read-only, as taskdoc's edits do (they return a new
@@ -37,10 +40,11 @@ func (w *Workspace) Parse(name string, data []byte) (*taskdoc.Document, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
-	if doc := w.cache.get(name, data); doc != nil {
-		return doc, nil
+	prev := w.cache.get(name)
+	if prev != nil && bytes.Equal(prev.Source, data) {
+		return prev, nil
 	}
-	doc, err := taskdoc.Parse(data)
+	doc, err := prev.Reparse(data) // a full parse without prev
 	if err != nil {
 		return nil, err
 	}
@@ -81,25 +85,19 @@ func newDocCache(limit int64) *docCache {
 	return &docCache{limit: limit, byKey: map[string]*list.Element{}}
 }
 
-// get returns the document of name parsed from exactly data, or nil.
-func (c *docCache) get(name string, data []byte) *taskdoc.Document {
-	if c == nil || data == nil {
+// get returns the last document kept for name, whatever its bytes, or nil.
+func (c *docCache) get(name string) *taskdoc.Document {
+	if c == nil {
 		return nil
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	e, ok := c.byKey[name]
-	if ok {
-		c.order.MoveToFront(e)
-	}
-	c.mu.Unlock()
 	if !ok {
 		return nil
 	}
-	doc := e.Value.(*cached).doc
-	if !bytes.Equal(doc.Source, data) {
-		return nil
-	}
-	return doc
+	c.order.MoveToFront(e)
+	return e.Value.(*cached).doc
 }
 
 // put keeps doc as name's, evicting the least recently used documents

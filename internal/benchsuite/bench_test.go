@@ -52,6 +52,6 @@ func TestSuiteRuns(t *testing.T) {
 		"start/10/cold", "start/10/warm", "complete/10/cold", "complete/10/warm",
 		"coordinator-cycle/10",
 		"list/20/cold", "list/20/warm, one changed",
-		"claim+checkpoint+complete/2 procs",
+		"complete/2 procs", "claim+checkpoint+complete/2 procs",
 	}, "\n"), strings.Join(names, "\n"))
 }

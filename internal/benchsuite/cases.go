@@ -70,7 +70,7 @@ func Cases(dir string, s Sizes) []Case {
 		cases = append(cases, listCase(dir, n, false), listCase(dir, n, true))
 	}
 	for _, n := range s.Processes {
-		cases = append(cases, processCase(dir, n))
+		cases = append(cases, processCases(dir, n)...)
 	}
 	return cases
 }

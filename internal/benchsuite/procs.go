@@ -15,6 +15,7 @@ import (
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -65,16 +66,27 @@ func child(root, mode string, i, n int) error {
 	}
 	file := filepath.Join(root, "docs", "plan.md")
 	lock := flock.New(filepath.Join(root, ".floor.lock"))
+	tasks := subagent.New(ws)
 	for k := i; k < n*TasksPerProcess; k += n {
-		if mode == "floor" {
-			for range 3 {
+		addr := "/plan.md#" + Slug(k)
+		switch mode {
+		case "plan-floor", "complete-floor":
+			writes := 1
+			if mode == "plan-floor" {
+				writes = 3
+			}
+			for range writes {
 				if err := lockedRewrite(lock, file); err != nil {
 					return err
 				}
 			}
 			continue
+		case "complete":
+			if _, err := tasks.Complete(ctx, addr, "Done by "+id+"."); err != nil {
+				return err
+			}
+			continue
 		}
-		addr := "/plan.md#" + Slug(k)
 		res, err := plans.Claim(ctx, addr, id)
 		if err != nil || !res.Success {
 			return fmt.Errorf("claim %s: %v %+v", addr, err, res)
@@ -106,17 +118,25 @@ func lockedRewrite(lock *flock.Flock, file string) error {
 	return durableWrite(file, data)
 }
 
-// processCase is n processes claiming, checkpointing and completing
-// TasksPerProcess tasks each of one plan, all at once; the floor is the
-// same processes making three locked writes of the plan a task.
-func processCase(dir string, n int) Case {
-	name := fmt.Sprintf("claim+checkpoint+complete/%d procs", n)
-	return Case{
-		Name:      name,
-		FloorName: "3 × (flock + read + durable write) a task",
-		Op:        func(b *testing.B) { runProcesses(b, dir, name, "plan", n) },
-		Floor:     func(b *testing.B) { runProcesses(b, dir, name+"-floor", "floor", n) },
-	}
+// processCases are n processes working TasksPerProcess tasks each of one
+// document, all at once: completing them (subagent), against the same
+// processes making one locked write of the document a task; and claiming,
+// checkpointing and completing them as agents (plan), against three
+// locked writes a task.
+func processCases(dir string, n int) []Case {
+	complete := fmt.Sprintf("complete/%d procs", n)
+	agents := fmt.Sprintf("claim+checkpoint+complete/%d procs", n)
+	return []Case{{
+		Name:      complete,
+		FloorName: "flock + read + durable write, a task",
+		Op:        func(b *testing.B) { runProcesses(b, dir, complete, "complete", n) },
+		Floor:     func(b *testing.B) { runProcesses(b, dir, complete+"-floor", "complete-floor", n) },
+	}, {
+		Name:      agents,
+		FloorName: "3 × (flock + read + durable write), a task",
+		Op:        func(b *testing.B) { runProcesses(b, dir, agents, "plan", n) },
+		Floor:     func(b *testing.B) { runProcesses(b, dir, agents+"-floor", "plan-floor", n) },
+	}}
 }
 
 // runProcesses times n child processes working one plan of
@@ -179,17 +199,17 @@ func runProcesses(b *testing.B, dir, name, mode string, n int) {
 			}
 		}
 		b.StopTimer()
-		if mode == "plan" {
-			checkAllDone(b, ws, n*TasksPerProcess)
+		if mode == "plan" || mode == "complete" {
+			checkAllDone(b, ws, n*TasksPerProcess, mode == "plan")
 		}
 		ws.Close()
 		b.StartTimer()
 	}
 }
 
-// checkAllDone fails b unless every task of the plan is completed by the
-// process that claimed it and has its checkpoint.
-func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int) {
+// checkAllDone fails b unless every task of the plan is completed, and
+// has its checkpoint when journal is set.
+func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int, journal bool) {
 	data, _, err := ws.Read(ctx, "docs/plan.md")
 	if err != nil {
 		b.Fatal(err)
@@ -203,6 +223,9 @@ func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int) {
 		tk, err := doc.Task(Slug(k))
 		if err != nil || tk.Status != taskdoc.StatusCompleted {
 			b.Fatalf("task %d lost its completion: %v %v", k, err, tk)
+		}
+		if !journal {
+			continue
 		}
 		entries, err := j.List(ctx, "/plan.md#"+Slug(k), checkpoint.Query{})
 		if err != nil || len(entries) != 1 {

@@ -1,0 +1,146 @@
+package taskdoc
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/parsecount"
+)
+
+// requireReparse checks that d.Reparse(src) is exactly Parse(src): the same
+// Document, unexported fields too, or the same error. It reports whether
+// the reparse was local (no full parse).
+func requireReparse(t testing.TB, d *Document, src []byte, msg string) (local bool) {
+	t.Helper()
+	before, _ := parsecount.Snapshot()
+	got, gerr := d.Reparse(src)
+	after, _ := parsecount.Snapshot()
+	want, werr := Parse(src)
+	if werr != nil {
+		require.Error(t, gerr, msg)
+		require.Equal(t, werr.Error(), gerr.Error(), msg)
+		return false
+	}
+	require.NoError(t, gerr, msg)
+	require.Equal(t, want, got, msg)
+	return after == before
+}
+
+// TestReparseAgreesWithParse replaces the first task's content of each
+// local host by every CommonMark spec example, and also adds a task, and
+// edits the second task's title: Reparse from the old document gives what
+// a full parse gives, and decides most of them locally.
+func TestReparseAgreesWithParse(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "spec.json"))
+	require.NoError(t, err)
+	var examples []struct {
+		Markdown string `json:"markdown"`
+		Example  int    `json:"example"`
+	}
+	require.NoError(t, json.Unmarshal(data, &examples))
+	local, total := 0, 0
+	for h, host := range localHosts {
+		d, err := Parse([]byte(host))
+		require.NoError(t, err)
+		task := &d.Tasks[0]
+		for _, ex := range examples {
+			content := formatContent(ex.Markdown, d.Newline)
+			if content == "" {
+				continue
+			}
+			out := splice(d.Source, []change{d.contentChange(task, &d.metas[0], content)})
+			total++
+			if requireReparse(t, d, out, fmt.Sprintf("host %d, example %d\n%s", h, ex.Example, out)) {
+				local++
+			}
+			// Raw: the example's bytes in place of the task's body, as a
+			// person's editor might leave them.
+			raw := splice(d.Source, []change{{task.HeadingSpan.End, task.Span.End, ex.Markdown}})
+			requireReparse(t, d, raw, fmt.Sprintf("host %d, example %d raw\n%s", h, ex.Example, raw))
+		}
+	}
+	t.Logf("%d of %d reparses decided locally", local, total)
+	require.Greater(t, local, total/2, "most one-task changes should be reparsed locally")
+}
+
+// TestReparseRandomEdits: random byte edits (insertions, deletions,
+// replacements of Markdown-significant text) at random places of a
+// document, in one task or across several; Reparse always agrees with
+// Parse.
+func TestReparseRandomEdits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\ntitle: x\n---\n# Plan\n\nIntro [ref].\n\n[ref]: https://example.com\n\n## Tasks\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "\n### Task %d\n- Status: pending\n- Assignee: a%d\n\nBody %d with `code` and *emphasis*.\n\n- item\n- item\n", i, i, i)
+		if i%4 == 1 {
+			b.WriteString("\n```go\nfunc x() {}\n```\n")
+		}
+	}
+	b.WriteString("\n## Notes\n\nEnd.\n")
+	base := []byte(b.String())
+	d, err := Parse(base)
+	require.NoError(t, err)
+	pieces := []string{"", "\n", "### New task\n", "## Section\n", "- Status: completed\n", "```\n", "<div>\n", "> quote\n",
+		"    indented\n", "text", "\r\n", "[ref]: /x\n", "---\n", "====\n", "- [ ] box\n", "#", "\t", "<!--", "-->"}
+	r := rand.New(rand.NewPCG(1, 2))
+	local := 0
+	const rounds = 3000
+	for round := range rounds {
+		out := append([]byte(nil), base...)
+		// Most edits stay inside one task, as other processes' edits do.
+		at := r.IntN(len(out) + 1)
+		if k := r.IntN(len(d.Tasks)); r.IntN(4) > 0 {
+			s := d.Tasks[k].Span
+			at = s.Start + r.IntN(s.End-s.Start+1)
+		}
+		cut := min(len(out)-at, r.IntN(30))
+		piece := pieces[r.IntN(len(pieces))]
+		out = append(out[:at:at], append([]byte(piece), out[at+cut:]...)...)
+		if requireReparse(t, d, out, fmt.Sprintf("round %d: at %d cut %d piece %q\n%s", round, at, cut, piece, out)) {
+			local++
+		}
+	}
+	t.Logf("%d of %d random edits reparsed locally", local, rounds)
+	require.Greater(t, local, rounds/4)
+}
+
+// TestReparseUnchangedIsTheSameDocument: equal bytes give d itself.
+func TestReparseUnchangedIsTheSameDocument(t *testing.T) {
+	d, err := Parse([]byte(localHosts[0]))
+	require.NoError(t, err)
+	got, err := d.Reparse([]byte(localHosts[0]))
+	require.NoError(t, err)
+	require.Same(t, d, got)
+	var none *Document
+	got, err = none.Reparse([]byte(localHosts[0]))
+	require.NoError(t, err)
+	require.Equal(t, d, got)
+}
+
+// FuzzReparse: a document, and a splice of it (piece in place of cut bytes
+// at at): Reparse from the document's parse agrees with a full parse.
+func FuzzReparse(f *testing.F) {
+	for _, host := range localHosts {
+		f.Add([]byte(host), uint(20), uint(3), []byte("- Status: completed\n"))
+		f.Add([]byte(host), uint(30), uint(0), []byte("### Added\n\n"))
+		f.Add([]byte(host), uint(25), uint(8), []byte("```\n"))
+	}
+	f.Fuzz(func(t *testing.T, base []byte, at, cut uint, piece []byte) {
+		base = append([]byte{}, base...) // never nil, as a read file is not
+		d, err := Parse(base)
+		if err != nil {
+			return
+		}
+		a := int(at % uint(len(base)+1))
+		c := min(int(cut%64), len(base)-a)
+		out := append(append(append([]byte{}, base[:a]...), piece...), base[a+c:]...)
+		requireReparse(t, d, out, fmt.Sprintf("%q at %d cut %d piece %q", base, a, c, piece))
+	})
+}
