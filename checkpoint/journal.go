@@ -214,7 +214,7 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 		return appendEntry(current, e), nil
 	}
 	if f == nil {
-		_, err = j.ws.Update(ctx, t.file, func(current []byte, _ bool) ([]byte, error) { return apply(current) })
+		err = j.ws.Rewrite(ctx, t.file, func(current []byte, _ bool) ([]byte, error) { return apply(current) })
 	} else {
 		err = j.addFenced(ctx, t, f, assignee, missing, apply)
 	}

@@ -50,7 +50,7 @@ func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
 		return Summary{}, invalid("the summary of a plan is text under its title: it must not hold headings that open a Tasks section or tasks")
 	}
 	var out Summary
-	_, err = p.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = p.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			out = summarise(t.Path, doc)
 			return src, nil
@@ -132,7 +132,7 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		return nil, err
 	}
 	var out []taskdoc.Task
-	_, err = p.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = p.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}

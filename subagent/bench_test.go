@@ -197,7 +197,7 @@ func BenchmarkFloorReadWrite(b *testing.B) {
 	defer ws.Close()
 	ctx := context.Background()
 	for b.Loop() {
-		_, err := ws.Update(ctx, "docs/bench.md", func(cur []byte, _ bool) ([]byte, error) {
+		err := ws.Rewrite(ctx, "docs/bench.md", func(cur []byte, _ bool) ([]byte, error) {
 			out := append([]byte(nil), cur...)
 			out[len(out)-2] ^= 1
 			return out, nil

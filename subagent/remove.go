@@ -35,7 +35,7 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 		return taskdoc.Task{}, err
 	}
 	var removed taskdoc.Task
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err

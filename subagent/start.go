@@ -66,7 +66,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 	}
 	started := &Started{Document: t.Path}
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			return nil, notFound(t)
 		}
@@ -119,7 +119,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	}
 	date := s.cfg.Today()
 	done := &Completed{Document: t.Path}
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
@@ -155,7 +155,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 		return taskdoc.Task{}, err
 	}
 	var updated taskdoc.Task
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err

@@ -31,7 +31,7 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 		return taskdoc.Task{}, err
 	}
 	var set taskdoc.Task
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err

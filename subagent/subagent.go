@@ -62,7 +62,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		return nil, err
 	}
 	var created []taskdoc.Task
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}
@@ -106,7 +106,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
-	_, err = s.ws.Update(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err

@@ -21,7 +21,15 @@ import (
 // update can slip in before its result is written; it must not call back
 // into the workspace for the same name.
 func (w *Workspace) Update(ctx context.Context, name string, fn func(current []byte, exists bool) ([]byte, error)) (Version, error) {
-	return w.update(ctx, name, nil, fn)
+	return w.update(ctx, name, nil, fn, true)
+}
+
+// Rewrite is Update for a caller that has no use for the file's Version:
+// it does not hash what it writes (a quarter of a warm edit's time on a
+// 200 KB document).
+func (w *Workspace) Rewrite(ctx context.Context, name string, fn func(current []byte, exists bool) ([]byte, error)) error {
+	_, err := w.update(ctx, name, nil, fn, false)
+	return err
 }
 
 // UpdateIf is Update for a caller that read the file earlier and holds an
@@ -29,10 +37,11 @@ func (w *Workspace) Update(ctx context.Context, name string, fn func(current []b
 // nothing, if the file's Version is no longer want. want "" means the file
 // must not exist.
 func (w *Workspace) UpdateIf(ctx context.Context, name string, want Version, fn func(current []byte, exists bool) ([]byte, error)) (Version, error) {
-	return w.update(ctx, name, &want, fn)
+	return w.update(ctx, name, &want, fn, true)
 }
 
-func (w *Workspace) update(ctx context.Context, name string, want *Version, fn func([]byte, bool) ([]byte, error)) (Version, error) {
+// update is Update; versioned says whether to compute the Version.
+func (w *Workspace) update(ctx context.Context, name string, want *Version, fn func([]byte, bool) ([]byte, error), versioned bool) (Version, error) {
 	if err := w.Check(); err != nil {
 		return "", err
 	}
@@ -54,13 +63,17 @@ func (w *Workspace) update(ctx context.Context, name string, want *Version, fn f
 			return err
 		}
 		if next == nil || (exists && bytes.Equal(next, current)) {
-			version = versionOrEmpty(current, exists)
+			if versioned {
+				version = versionOrEmpty(current, exists)
+			}
 			return nil
 		}
 		if err := w.write(name, next, info); err != nil {
 			return err
 		}
-		version = VersionOf(next)
+		if versioned {
+			version = VersionOf(next)
+		}
 		return nil
 	})
 	if err != nil {

@@ -48,11 +48,9 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	fmt.Printf("taskmd benchmark suite: %s/%s, %d cores, workspaces in %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), dir)
-	w := benchsuite.NewTable(os.Stdout)
-	benchsuite.WriteHeader(w)
+	benchsuite.WriteHeader(os.Stdout)
 	err = benchsuite.Run(benchsuite.Cases(dir, sizes), o, func(r benchsuite.Result) {
-		benchsuite.WriteRow(w, r)
-		w.Flush()
+		benchsuite.WriteRow(os.Stdout, r)
 	})
 	if err != nil {
 		os.RemoveAll(dir)

@@ -10,7 +10,6 @@ import (
 	"runtime/pprof"
 	"strings"
 	"testing"
-	"text/tabwriter"
 	"time"
 )
 
@@ -71,23 +70,23 @@ func Run(cases []Case, o Options, report func(Result)) error {
 	return nil
 }
 
-// WriteHeader and WriteRow print results as a table on a tabwriter.
-func WriteHeader(w *tabwriter.Writer) {
-	fmt.Fprintln(w, "case\top\tfloor\tratio\top memory\tfloor is")
+// WriteHeader prints the table's header.
+func WriteHeader(w io.Writer) {
+	fmt.Fprintf(w, rowFormat, "case", "op", "floor", "ratio", "op memory", "floor is")
 }
 
+// rowFormat lays out a row: rows are printed as they are measured, so the
+// columns have fixed widths.
+const rowFormat = "%-36s %10s %10s %7s %10s  %s\n"
+
 // WriteRow prints one result.
-func WriteRow(w *tabwriter.Writer, r Result) {
+func WriteRow(w io.Writer, r Result) {
 	mem := "-"
 	if r.Op.MemAllocs > 0 {
 		mem = bytesOf(r.Op.AllocedBytesPerOp())
 	}
-	fmt.Fprintf(w, "%s\t%s\t%s\t%.2f×\t%s\t%s\n", r.Case, duration(r.Op.NsPerOp()), duration(r.Floor.NsPerOp()), r.Ratio(), mem, r.FloorName)
-}
-
-// NewTable is a tabwriter for the table.
-func NewTable(out io.Writer) *tabwriter.Writer {
-	return tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, rowFormat, r.Case, duration(r.Op.NsPerOp()), duration(r.Floor.NsPerOp()),
+		fmt.Sprintf("%.2f×", r.Ratio()), mem, r.FloorName)
 }
 
 func duration(ns int64) string {
