@@ -181,7 +181,7 @@ func (r *Registry) Get(ctx context.Context, id string) (Agent, error) {
 	if err := checkID(id); err != nil {
 		return Agent{}, err
 	}
-	data, _, err := r.ws.Read(ctx, fileOf(id))
+	data, err := r.ws.ReadData(ctx, fileOf(id))
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		return Agent{}, notFound(id)
 	}
@@ -212,7 +212,7 @@ func (r *Registry) List(ctx context.Context, opts ListOptions) ([]Agent, error) 
 		if !ok {
 			continue
 		}
-		data, _, err := r.ws.Read(ctx, name)
+		data, err := r.ws.ReadData(ctx, name)
 		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 			continue
 		}

@@ -48,7 +48,7 @@ func Read(ctx context.Context, ws *workspace.Workspace, name string) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := ws.Read(ctx, clean)
+	data, err := ws.ReadData(ctx, clean)
 	return data, err
 }
 

@@ -40,7 +40,7 @@ func Document(ctx context.Context, ws *workspace.Workspace, document string) (st
 	base := path.Join(DocsDir, strings.TrimSuffix(strings.TrimPrefix(addr.Path, "/"), ".md"))
 	var name string
 	err = ws.Lock(ctx, []string{source}, func(tx *workspace.Tx) error {
-		data, _, err := tx.Read(source)
+		data, err := tx.ReadData(source)
 		if err != nil {
 			return err
 		}

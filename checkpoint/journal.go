@@ -274,7 +274,7 @@ func (j *Journal) List(ctx context.Context, task string, q Query) ([]Entry, erro
 	if err != nil {
 		return nil, t.at(err)
 	}
-	src, _, err := j.ws.Read(ctx, t.file)
+	src, err := j.ws.ReadData(ctx, t.file)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		if err := j.taskExists(ctx, t); err != nil {
 			return nil, err
@@ -400,7 +400,7 @@ func (j *Journal) taskExists(ctx context.Context, t target) error {
 // planTask reads the plan document without its lock, finds the task and
 // returns its Assignee field ("" for none).
 func (j *Journal) planTask(ctx context.Context, t target) (assignee string, err error) {
-	src, _, err := j.ws.Read(ctx, t.plan)
+	src, err := j.ws.ReadData(ctx, t.plan)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		return "", &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.path, Slug: t.slug,
 			Msg: fmt.Sprintf("document %s not found (no %s), so task %q has no journal", t.path, t.plan, t.slug)}

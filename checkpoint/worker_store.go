@@ -95,7 +95,7 @@ func (w *Workers) Save(ctx context.Context, c WorkerCheckpoint) (WorkerCheckpoin
 // current reads the checkpoint seq of worker, and reports whether it
 // reads.
 func (w *Workers) current(tx *workspace.Tx, worker string, seq int) (WorkerCheckpoint, bool) {
-	src, _, err := tx.Read(workerFile(worker, seq))
+	src, err := tx.ReadData(workerFile(worker, seq))
 	if err != nil {
 		return WorkerCheckpoint{}, false
 	}
@@ -142,7 +142,7 @@ func (w *Workers) Get(ctx context.Context, worker string, sequence int) (WorkerC
 
 func (w *Workers) read(ctx context.Context, worker string, seq int) (WorkerCheckpoint, error) {
 	name := workerFile(worker, seq)
-	src, _, err := w.ws.Read(ctx, name)
+	src, err := w.ws.ReadData(ctx, name)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		return WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name,
 			Msg: fmt.Sprintf("worker %s has no checkpoint %d (no %s)", worker, seq, name)}

@@ -54,7 +54,7 @@ func Finished(doc *taskdoc.Document) bool {
 func (c *List) Archive(ctx context.Context) (string, error) {
 	var name string
 	err := c.ws.Lock(ctx, []string{File}, func(tx *workspace.Tx) error {
-		list, _, err := tx.Read(File)
+		list, err := tx.ReadData(File)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (c *List) Archive(ctx context.Context) (string, error) {
 // calling Recover is only needed to tidy up without working on the list.
 func (c *List) Recover(ctx context.Context) error {
 	err := c.ws.Lock(ctx, []string{File}, func(tx *workspace.Tx) error {
-		list, _, err := tx.Read(File)
+		list, err := tx.ReadData(File)
 		switch {
 		case isNotExist(err), unreadable(err):
 			return nil
@@ -147,7 +147,7 @@ func (c *List) identicalArchive(ctx context.Context, tx *workspace.Tx, list []by
 		return nil, err
 	}
 	for i, e := range entries {
-		data, _, err := tx.Read(e.Name)
+		data, err := tx.ReadData(e.Name)
 		if err == nil && bytes.Equal(data, list) {
 			return &entries[i], nil
 		}
@@ -198,7 +198,7 @@ func indexEntry(list []byte) string {
 // base of the form the coordinator writes is taken, so an entry edited by
 // hand can neither place an archive outside ArchiveDir nor fail it.
 func indexedBase(tx *workspace.Tx, entry string) (string, entryState) {
-	data, _, err := tx.Read(entry)
+	data, err := tx.ReadData(entry)
 	switch {
 	case isNotExist(err):
 		return "", entryMissing

@@ -44,7 +44,7 @@ func requestName(key string) string {
 // readRequest returns the record of key, or nil when there is none or it
 // cannot be read (a record is a help for retries, never a reason to fail).
 func readRequest(tx *workspace.Tx, key string) *request {
-	data, _, err := tx.Read(requestName(key))
+	data, err := tx.ReadData(requestName(key))
 	if err != nil {
 		return nil
 	}

@@ -358,7 +358,7 @@ func (c *List) replayNext(ctx context.Context, s *state, opt CompleteOptions, re
 // archivedTask reads the archive name and returns its task that records
 // key, or nil.
 func (c *List) archivedTask(tx *workspace.Tx, name, key string) *taskdoc.Task {
-	data, _, err := tx.Read(name)
+	data, err := tx.ReadData(name)
 	if err != nil {
 		return nil
 	}

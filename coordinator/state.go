@@ -61,7 +61,7 @@ func (c *List) withList(ctx context.Context, call listCall, fn func(s *state) er
 	names := append([]string{File}, call.also...)
 	err := c.ws.Lock(ctx, names, func(tx *workspace.Tx) error {
 		s := &state{tx: tx, ws: c.ws}
-		data, _, err := tx.Read(File)
+		data, err := tx.ReadData(File)
 		if isNotExist(err) {
 			return fn(s)
 		}

@@ -63,7 +63,7 @@ func (c *List) archivedSetStatus(ctx context.Context, tx *workspace.Tx, slug str
 	if err != nil || len(archived) == 0 {
 		return nil, noList(slug)
 	}
-	data, _, err := tx.Read(archived[0].Name)
+	data, err := tx.ReadData(archived[0].Name)
 	if err != nil {
 		return nil, noList(slug)
 	}

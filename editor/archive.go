@@ -23,7 +23,7 @@ import (
 // other operation of a coordinator.List archive a finished list by
 // themselves; Archive is for a list finished by hand.
 func (s *Session) Archive(ctx context.Context) (archived string, err error) {
-	data, _, err := s.ws.Read(ctx, coordinator.File)
+	data, err := s.ws.ReadData(ctx, coordinator.File)
 	if err != nil {
 		return "", err
 	}

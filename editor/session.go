@@ -311,7 +311,7 @@ func (s *Session) view(ctx context.Context, path string) (*view, error) {
 	if err := checkPath(path); err != nil {
 		return nil, err
 	}
-	data, _, err := s.ws.Read(ctx, path)
+	data, err := s.ws.ReadData(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func (r *resolver) load(path string) *taskdoc.Document {
 	}
 	var doc *taskdoc.Document
 	if a, err := taskdoc.ParseAddress(path); err == nil && a.Folder() == taskdoc.FolderDocs {
-		if src, _, err := r.ws.Read(r.ctx, a.File()); err == nil {
+		if src, err := r.ws.ReadData(r.ctx, a.File()); err == nil {
 			doc, _ = taskdoc.Parse(src)
 		}
 	}

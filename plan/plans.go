@@ -113,7 +113,7 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		return t.Flow().At(err, t.Slug)
 	}
 	err = p.ws.Lock(ctx, []string{t.File, claimsFile}, func(tx *workspace.Tx) error {
-		src, _, err := tx.Read(t.File)
+		src, err := tx.ReadData(t.File)
 		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 			return planNotFound(t)
 		}

@@ -34,7 +34,7 @@ func LoadWorkflow(ctx context.Context, ws *workspace.Workspace, name string) (Wo
 		return Workflow{}, err
 	}
 	file := taskdoc.FolderWorkflows + "/" + name + ".md"
-	data, _, err := ws.Read(ctx, file)
+	data, err := ws.ReadData(ctx, file)
 	if err != nil {
 		msg := fmt.Sprintf("load workflow %q", name)
 		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {

@@ -551,7 +551,7 @@ func (c *Clarifications) workerIDs() ([]string, error) {
 
 func (c *Clarifications) readRequest(ctx context.Context, worker, id string) (Clarification, error) {
 	name := ClarificationFile(worker, id)
-	data, _, err := c.ws.Read(ctx, name)
+	data, err := c.ws.ReadData(ctx, name)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		return Clarification{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name,
 			Msg: fmt.Sprintf("worker %s has no clarification request %s", worker, id)}

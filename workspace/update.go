@@ -127,17 +127,26 @@ func (tx *Tx) check(name string, writing bool) error {
 
 // Read returns the content and Version of name, like Workspace.Read.
 func (tx *Tx) Read(name string) ([]byte, Version, error) {
-	if err := tx.check(name, false); err != nil {
-		return nil, "", err
-	}
-	data, _, err := tx.w.read(name)
+	data, err := tx.ReadData(name)
 	if err != nil {
 		return nil, "", err
 	}
-	if data == nil {
-		return nil, "", fail(name, "read", fs.ErrNotExist)
-	}
 	return data, VersionOf(data), nil
+}
+
+// ReadData is Read without the Version, which it does not compute.
+func (tx *Tx) ReadData(name string) ([]byte, error) {
+	if err := tx.check(name, false); err != nil {
+		return nil, err
+	}
+	data, _, err := tx.w.read(name)
+	if err != nil {
+		return nil, err
+	}
+	if data == nil {
+		return nil, fail(name, "read", fs.ErrNotExist)
+	}
+	return data, nil
 }
 
 // ReadIfExists returns the content of name, or nil when there is no such

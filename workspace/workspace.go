@@ -149,7 +149,7 @@ func VersionOf(data []byte) Version {
 // ReadIfExists is Read without the Version, for a file that may not be
 // there yet: a missing file is nil content, not an error.
 func (w *Workspace) ReadIfExists(ctx context.Context, name string) ([]byte, error) {
-	data, _, err := w.Read(ctx, name)
+	data, err := w.ReadData(ctx, name)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		return nil, nil
 	}
@@ -162,23 +162,34 @@ func (w *Workspace) ReadIfExists(ctx context.Context, name string) ([]byte, erro
 // that is not UTF-8 is INVALID_UTF8. Read takes no lock: atomic replacement
 // means it always sees one complete version.
 func (w *Workspace) Read(ctx context.Context, name string) ([]byte, Version, error) {
-	if err := w.Check(); err != nil {
-		return nil, "", err
-	}
-	if err := ctxErr(ctx, name); err != nil {
-		return nil, "", err
-	}
-	if err := checkName(name); err != nil {
-		return nil, "", err
-	}
-	data, _, err := w.read(name)
+	data, err := w.ReadData(ctx, name)
 	if err != nil {
 		return nil, "", err
 	}
-	if data == nil {
-		return nil, "", fail(name, "read", fs.ErrNotExist)
-	}
 	return data, VersionOf(data), nil
+}
+
+// ReadData is Read without the Version, for a caller that has no use for
+// it: it does not hash the content (a fifth of a millisecond on a 200 KB
+// document).
+func (w *Workspace) ReadData(ctx context.Context, name string) ([]byte, error) {
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
+	if err := ctxErr(ctx, name); err != nil {
+		return nil, err
+	}
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	data, _, err := w.read(name)
+	if err != nil {
+		return nil, err
+	}
+	if data == nil {
+		return nil, fail(name, "read", fs.ErrNotExist)
+	}
+	return data, nil
 }
 
 // Exists reports whether name exists as a regular file. A symbolic link is

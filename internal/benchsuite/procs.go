@@ -210,7 +210,7 @@ func runProcesses(b *testing.B, dir, name, mode string, n int) {
 // checkAllDone fails b unless every task of the plan is completed, and
 // has its checkpoint when journal is set.
 func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int, journal bool) {
-	data, _, err := ws.Read(ctx, "docs/plan.md")
+	data, err := ws.ReadData(ctx, "docs/plan.md")
 	if err != nil {
 		b.Fatal(err)
 	}

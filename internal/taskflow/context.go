@@ -21,7 +21,7 @@ type Snapshot struct {
 // workspace replaces files atomically, so the read sees one whole version.
 // Errors are the workspace's and the parser's, for the caller to name.
 func ReadSnapshot(ctx context.Context, ws *workspace.Workspace, name string) (*Snapshot, error) {
-	src, _, err := ws.Read(ctx, name)
+	src, err := ws.ReadData(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func ReadAll(ctx context.Context, ws *workspace.Workspace, dir string, also ...s
 // ReadOne reads and parses one file; ok is false when it does not exist.
 // Only ctx ending is an error: any other failure is the Source's.
 func ReadOne(ctx context.Context, ws *workspace.Workspace, file string) (s Source, ok bool, err error) {
-	data, _, err := ws.Read(ctx, file)
+	data, err := ws.ReadData(ctx, file)
 	switch {
 	case ctx.Err() != nil:
 		if err == nil {
