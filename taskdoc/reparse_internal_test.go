@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -88,22 +89,29 @@ func TestReparseRandomEdits(t *testing.T) {
 	d, err := Parse(base)
 	require.NoError(t, err)
 	pieces := []string{"", "\n", "### New task\n", "## Section\n", "- Status: completed\n", "```\n", "<div>\n", "> quote\n",
-		"    indented\n", "text", "\r\n", "[ref]: /x\n", "---\n", "====\n", "- [ ] box\n", "#", "\t", "<!--", "-->"}
+		"    indented\n", "text", "\r\n", "[ref]: /x\n", "---\n", "====\n", "### Task 3\n", "Title\n---\n", "## Tasks\n", "# Top\n", "- [ ] box\n", "#", "\t", "<!--", "-->"}
 	r := rand.New(rand.NewPCG(1, 2))
 	local := 0
-	const rounds = 3000
+	const rounds = 6000
 	for round := range rounds {
 		out := append([]byte(nil), base...)
-		// Most edits stay inside one task, as other processes' edits do.
-		at := r.IntN(len(out) + 1)
-		if k := r.IntN(len(d.Tasks)); r.IntN(4) > 0 {
-			s := d.Tasks[k].Span
-			at = s.Start + r.IntN(s.End-s.Start+1)
+		// One to three edits, from the end backwards so that the task
+		// spans of d still locate them; most stay inside a task, as other
+		// processes' edits do.
+		var desc []string
+		at := len(out)
+		for range 1 + r.IntN(3) {
+			at = r.IntN(at + 1)
+			if k := r.IntN(len(d.Tasks)); r.IntN(4) > 0 && d.Tasks[k].Span.End <= at {
+				s := d.Tasks[k].Span
+				at = s.Start + r.IntN(s.End-s.Start+1)
+			}
+			cut := min(len(out)-at, r.IntN(30))
+			piece := pieces[r.IntN(len(pieces))]
+			out = append(out[:at:at], append([]byte(piece), out[at+cut:]...)...)
+			desc = append(desc, fmt.Sprintf("at %d cut %d piece %q", at, cut, piece))
 		}
-		cut := min(len(out)-at, r.IntN(30))
-		piece := pieces[r.IntN(len(pieces))]
-		out = append(out[:at:at], append([]byte(piece), out[at+cut:]...)...)
-		if requireReparse(t, d, out, fmt.Sprintf("round %d: at %d cut %d piece %q\n%s", round, at, cut, piece, out)) {
+		if requireReparse(t, d, out, fmt.Sprintf("round %d: %s\n%s", round, strings.Join(desc, ", "), out)) {
 			local++
 		}
 	}
@@ -128,19 +136,53 @@ func TestReparseUnchangedIsTheSameDocument(t *testing.T) {
 // at at): Reparse from the document's parse agrees with a full parse.
 func FuzzReparse(f *testing.F) {
 	for _, host := range localHosts {
-		f.Add([]byte(host), uint(20), uint(3), []byte("- Status: completed\n"))
-		f.Add([]byte(host), uint(30), uint(0), []byte("### Added\n\n"))
-		f.Add([]byte(host), uint(25), uint(8), []byte("```\n"))
+		f.Add([]byte(host), uint(20), uint(3), []byte("- Status: completed\n"), uint(0), uint(0), []byte(""))
+		f.Add([]byte(host), uint(60), uint(0), []byte("### Added\n\n"), uint(30), uint(2), []byte("- Note: x\n"))
+		f.Add([]byte(host), uint(25), uint(8), []byte("```\n"), uint(10), uint(0), []byte("## Sect\n"))
 	}
-	f.Fuzz(func(t *testing.T, base []byte, at, cut uint, piece []byte) {
+	f.Fuzz(func(t *testing.T, base []byte, at, cut uint, piece []byte, at2, cut2 uint, piece2 []byte) {
 		base = append([]byte{}, base...) // never nil, as a read file is not
 		d, err := Parse(base)
 		if err != nil {
 			return
 		}
+		// Two splices, the second before the first.
 		a := int(at % uint(len(base)+1))
 		c := min(int(cut%64), len(base)-a)
 		out := append(append(append([]byte{}, base[:a]...), piece...), base[a+c:]...)
-		requireReparse(t, d, out, fmt.Sprintf("%q at %d cut %d piece %q", base, a, c, piece))
+		a2 := int(at2 % uint(a+1))
+		c2 := min(int(cut2%64), a-a2)
+		out = append(append(append([]byte{}, out[:a2]...), piece2...), out[a2+c2:]...)
+		requireReparse(t, d, out, fmt.Sprintf("%q at %d cut %d piece %q, at %d cut %d piece %q", base, a, c, piece, a2, c2, piece2))
 	})
+}
+
+// TestReparseSeveralCompletions: other processes completed, started and
+// annotated several tasks since this one last read the document: the
+// reparse is local, and is what a parse gives.
+func TestReparseSeveralCompletions(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Plan\n\n## Tasks\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "\n### Task %d\n\n- Status: pending\n\nStep %d.\n", i, i)
+	}
+	b.WriteString("\n## Notes\n\nEnd.\n")
+	d, err := Parse([]byte(b.String()))
+	require.NoError(t, err)
+	other := d
+	for _, k := range []int{3, 17, 18, 40} {
+		slug := fmt.Sprintf("task-%d", k)
+		other, _, err = other.Complete(slug, "done by another process", time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC))
+		require.NoError(t, err)
+	}
+	other, _, err = other.SetField("task-25", KeyAssignee, "agent-b")
+	require.NoError(t, err)
+	require.True(t, requireReparse(t, d, other.Source, "several tasks changed"), "decided locally")
+
+	// A task added at the end and one removed in the middle, too.
+	more, _, err := other.AddTask(NewTask{Title: "Late addition", Content: "- Status: pending\n\nAdded by b."})
+	require.NoError(t, err)
+	more, err = more.RemoveTask("task-30")
+	require.NoError(t, err)
+	require.True(t, requireReparse(t, d, more.Source, "added and removed"), "decided locally")
 }

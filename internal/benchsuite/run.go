@@ -1,6 +1,7 @@
 package benchsuite
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -8,12 +9,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// Result is a case's operation and floor, measured one after the other.
+// Result is a case's operation and floor, measured in turns (Rounds of
+// each, op then floor), each the round with the median time: a disk's
+// fsync time drifts over seconds, and turns give both the same disk.
 type Result struct {
 	Case      string
 	Op        testing.BenchmarkResult
@@ -57,17 +61,34 @@ func Run(cases []Case, o Options, report func(Result)) error {
 			}
 			stop = func() { pprof.StopCPUProfile(); f.Close() }
 		}
-		op := testing.Benchmark(c.Op)
+		var ops, floors []testing.BenchmarkResult
+		for range Rounds {
+			op := testing.Benchmark(c.Op)
+			floor := testing.Benchmark(c.Floor)
+			if op.N == 0 || floor.N == 0 {
+				if stop != nil {
+					stop()
+				}
+				return fmt.Errorf("case %s failed (see its output above)", c.Name)
+			}
+			ops, floors = append(ops, op), append(floors, floor)
+		}
 		if stop != nil {
 			stop()
 		}
-		floor := testing.Benchmark(c.Floor)
-		if op.N == 0 || floor.N == 0 {
-			return fmt.Errorf("case %s failed (see its output above)", c.Name)
-		}
-		report(Result{Case: c.Name, Op: op, FloorName: c.FloorName, Floor: floor})
+		report(Result{Case: c.Name, Op: median(ops), FloorName: c.FloorName, Floor: median(floors)})
 	}
 	return nil
+}
+
+// Rounds is how many turns of its operation and its floor a case gets.
+const Rounds = 3
+
+// median is the result with the median time per operation.
+func median(rs []testing.BenchmarkResult) testing.BenchmarkResult {
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(a, b testing.BenchmarkResult) int { return cmp.Compare(a.NsPerOp(), b.NsPerOp()) })
+	return rs[len(rs)/2]
 }
 
 // WriteHeader prints the table's header.
