@@ -200,6 +200,12 @@
 //   - RemoveTask removes the task's whole range: its heading, content and
 //     the blank lines before the next task.
 //
+// Reparse is the read side of the same proof: given a later version of a
+// document's bytes (another process completed a few of its tasks), it
+// parses only the run of tasks that changed and builds the rest from the
+// Document it is called on, or parses in full when the change reaches
+// outside the tasks; the result is always what Parse gives.
+//
 // # Errors
 //
 // Every error is a *Error with a stable Code; match kinds with errors.Is

@@ -36,6 +36,18 @@
 // over the size limit (16 MiB, WithMaxFileSize) are FILE_TOO_LARGE and *.md
 // files that are not UTF-8 are INVALID_UTF8, both on read and on write.
 //
+// # Parsed documents
+//
+// Parse returns the parsed document of bytes just read, keeping the last
+// parse of each file: the same bytes again (compared in full) return it
+// without a parse, bytes changed inside tasks only are reparsed task by
+// task (taskdoc.Document.Reparse), and anything else is parsed in full.
+// Edits keep their results with Remember. The kept documents are bounded
+// by the total size of their sources (DefaultDocumentCache,
+// WithDocumentCache; least recently used first) and shared: read-only.
+// ReadData and Rewrite are Read and Update without the Version, for the
+// callers that do not use it (they skip hashing the content).
+//
 // # Guarantee
 //
 // Every error the package makes is a *taskdoc.Error (a cancelled wait is

@@ -36,6 +36,7 @@ type Workspace struct {
 	oldLockDirs []*os.Root // earlier handles, if the directory was made again
 
 	cache *docCache // parsed documents (Parse); nil when off
+	dir   *os.File  // the root directory, for fastRead; nil when it has none
 
 	now     func() time.Time // the clock of the sweep; tests move it
 	sweepMu sync.Mutex
@@ -89,7 +90,7 @@ func Open(root string, opts ...Option) (*Workspace, error) {
 	if err != nil {
 		return nil, fail(root, "open workspace", err)
 	}
-	return &Workspace{root: r, abs: abs, lockKey: key, opts: o, cache: newDocCache(o.cacheSize), now: time.Now}, nil
+	return &Workspace{root: r, abs: abs, lockKey: key, opts: o, cache: newDocCache(o.cacheSize), dir: openDir(r), now: time.Now}, nil
 }
 
 // Check is nil for a workspace made by Open. A nil *Workspace, or a zero
@@ -119,6 +120,9 @@ func (w *Workspace) Close() error {
 		old.Close()
 	}
 	w.lockDirMu.Unlock()
+	if w.dir != nil {
+		w.dir.Close()
+	}
 	if err := w.root.Close(); err != nil {
 		return fail(w.abs, "close workspace", err)
 	}
@@ -256,6 +260,15 @@ func (w *Workspace) read(name string) ([]byte, fs.FileInfo, error) {
 	if err := hooks.Read(name); err != nil {
 		return nil, nil, fail(name, "read", err)
 	}
+	if data, info, ok, err := w.fastRead(name); ok {
+		if err == nil && data != nil {
+			err = checkUTF8(name, data)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return data, info, nil
+	}
 	const attempts = 5 // each retry means a concurrent replace won a race
 	for range attempts {
 		info, err := w.stat(name)
@@ -303,9 +316,16 @@ func (w *Workspace) readSame(name string, info fs.FileInfo) ([]byte, bool, error
 	if !os.SameFile(info, opened) || !opened.Mode().IsRegular() {
 		return nil, false, nil
 	}
+	data, err := w.readOpen(name, f, opened.Size())
+	return data, err == nil, err
+}
+
+// readOpen reads the opened file name of size bytes (as its stat said) to
+// its end, refusing it when it grew past the size limit meanwhile.
+func (w *Workspace) readOpen(name string, f *os.File, size int64) ([]byte, error) {
 	// One byte of headroom shows a file that grew past the limit after the
 	// stat; the extra byte read costs nothing otherwise.
-	buf := make([]byte, 0, opened.Size()+1)
+	buf := make([]byte, 0, size+1)
 	for {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
@@ -313,16 +333,16 @@ func (w *Workspace) readSame(name string, info fs.FileInfo) ([]byte, bool, error
 			break
 		}
 		if err != nil {
-			return nil, false, fail(name, "read", err)
+			return nil, fail(name, "read", err)
 		}
 		if int64(len(buf)) > w.opts.maxFileSize {
-			return nil, false, w.checkSize(name, int64(len(buf)))
+			return nil, w.checkSize(name, int64(len(buf)))
 		}
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, 4096)
 		}
 	}
-	return buf, true, nil
+	return buf, nil
 }
 
 // List returns the root-relative names of the regular files directly in dir
