@@ -33,11 +33,22 @@ func (w *Workspace) fastRead(name string) (data []byte, info fs.FileInfo, ok boo
 	if w.dir == nil {
 		return nil, nil, false, nil
 	}
-	fd, err := unix.Openat2(int(w.dir.Fd()), name, &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	rc, err := w.dir.SyscallConn()
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	fd := -1
+	// Control holds the directory open while it runs: a Close racing a
+	// read never leaves its number to a file opened meanwhile.
+	cerr := rc.Control(func(dir uintptr) {
+		fd, err = unix.Openat2(int(dir), name, &unix.OpenHow{
+			Flags:   unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
 	})
 	switch {
+	case cerr != nil:
+		return nil, nil, false, nil
 	case errors.Is(err, unix.ENOENT):
 		return nil, nil, true, nil
 	case err != nil:
