@@ -129,8 +129,10 @@ type Report struct {
 	// Commit is the commit that records the change; "" when the call
 	// changed nothing (a retry, a task held by another agent).
 	Commit string `json:"commit,omitempty"`
-	// Pushed reports that the remote has the change (and everything
-	// queued before it).
+	// Pushed reports that this call pushed: the remote has the change and
+	// everything queued before it. A call that had nothing to send (a
+	// retry, a clone in step with its remote) leaves Pushed and Queued
+	// false.
 	Pushed bool `json:"pushed"`
 	// Queued reports that the remote could not be reached: the change is
 	// committed in this clone only, and Push sends it. Offline is git's
