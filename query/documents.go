@@ -34,8 +34,18 @@ type Document struct {
 // that cannot be read or parsed is in the list with its Error rather than
 // failing the call; a file under docs/ that no address can name (see
 // taskdoc.AddressOfFile) is listed the same way. The call fails only when
-// ctx ends or the workspace cannot be walked.
-func Documents(ctx context.Context, ws *workspace.Workspace) ([]Document, error) {
+// ctx ends or the workspace cannot be walked. WithIndex keeps the
+// summaries for the next process.
+func Documents(ctx context.Context, ws *workspace.Workspace, opts ...Option) ([]Document, error) {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.index {
+		return indexedDocuments(ctx, ws)
+	}
 	return summarise(taskflow.ReadAll(ctx, ws, taskdoc.FolderDocs, coordinator.File))
 }
 

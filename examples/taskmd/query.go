@@ -92,7 +92,7 @@ func (e *env) documents(dir string) ([]query.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := query.Documents(e.ctx, ws)
+	all, err := query.Documents(e.ctx, ws, query.WithIndex()) // each run is a new process
 	if err != nil {
 		return nil, err
 	}

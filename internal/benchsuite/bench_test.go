@@ -51,7 +51,7 @@ func TestSuiteRuns(t *testing.T) {
 		"parse/1000",
 		"start/10/cold", "start/10/warm", "complete/10/cold", "complete/10/warm",
 		"coordinator-cycle/10",
-		"list/20/cold", "list/20/warm, one changed",
+		"list/20/cold", "list/20/warm, one changed", "list/20/indexed, one changed",
 		"complete/2 procs", "claim+checkpoint+complete/2 procs",
 	}, "\n"), strings.Join(names, "\n"))
 }

@@ -67,7 +67,7 @@ func Cases(dir string, s Sizes) []Case {
 		cases = append(cases, cycleCase(dir, s.Cycle))
 	}
 	for _, n := range s.Documents {
-		cases = append(cases, listCase(dir, n, false), listCase(dir, n, true))
+		cases = append(cases, listCase(dir, n, cold), listCase(dir, n, warm), listCase(dir, n, indexed))
 	}
 	for _, n := range s.Processes {
 		cases = append(cases, processCases(dir, n)...)
@@ -258,13 +258,24 @@ func coordinatorList() []byte {
 	return []byte("# Coordinator Tasks\n\nSequential coordinator task list. Auto-archives when all tasks complete.\n\n## Tasks\n")
 }
 
+// How a listing case finds the workspace.
+const (
+	cold    = iota // a new process: every document parsed
+	warm           // a process that listed it before; one document changed since
+	indexed        // a new process with query.WithIndex; one document changed since
+)
+
 // listCase lists the documents of an n-document workspace (query.Documents):
 // cold in a new workspace each time, warm in one that listed them before,
-// with one document changed since.
-func listCase(dir string, n int, warm bool) Case {
+// indexed in a new workspace with the index a listing left, with one
+// document changed since in both.
+func listCase(dir string, n int, how int) Case {
 	temp, floorName := "cold", "walk + read + bare parse, all cores"
-	if warm {
+	switch how {
+	case warm:
 		temp, floorName = "warm, one changed", "walk + read, all cores"
+	case indexed:
+		temp, floorName = "indexed, one changed", "walk + read, all cores"
 	}
 	name := fmt.Sprintf("list/%d/%s", n, temp)
 	var once sync.Once
@@ -291,7 +302,19 @@ func listCase(dir string, n int, warm bool) Case {
 		Op: func(b *testing.B) {
 			setup(b)
 			var shared *workspace.Workspace
-			if warm {
+			var opts []query.Option
+			if how == indexed {
+				opts = append(opts, query.WithIndex())
+				ws, err := workspace.Open(root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := query.Documents(ctx, ws, opts...); err != nil {
+					b.Fatal(err)
+				}
+				ws.Close()
+			}
+			if how == warm {
 				ws, err := workspace.Open(root)
 				if err != nil {
 					b.Fatal(err)
@@ -305,24 +328,25 @@ func listCase(dir string, n int, warm bool) Case {
 			i := 0
 			for b.Loop() {
 				ws := shared
-				if warm {
+				if how != cold {
 					b.StopTimer()
 					i++
 					if err := writeFile(root, docName(i%n), smallDoc(i%n, fmt.Sprintf(" Changed %d.", i))); err != nil {
 						b.Fatal(err)
 					}
 					b.StartTimer()
-				} else {
+				}
+				if how != warm {
 					var err error
 					if ws, err = workspace.Open(root); err != nil {
 						b.Fatal(err)
 					}
 				}
-				docs, err := query.Documents(ctx, ws)
+				docs, err := query.Documents(ctx, ws, opts...)
 				if err != nil || len(docs) < n {
 					b.Fatal(err, len(docs))
 				}
-				if !warm {
+				if how != warm {
 					ws.Close()
 				}
 			}
@@ -342,7 +366,7 @@ func listCase(dir string, n int, warm bool) Case {
 				}
 				err = onAllCores(names, func(name string) error {
 					data, err := os.ReadFile(name)
-					if err == nil && !warm {
+					if err == nil && how == cold {
 						bareParse(data)
 					}
 					return err

@@ -25,6 +25,9 @@ type Source struct {
 	Address string
 	Doc     *taskdoc.Document
 	Err     error
+	// Known is set, with Doc and Err nil, for a file that ReadAllUnless's
+	// known said needs no parse.
+	Known bool
 }
 
 // ReadAll reads and parses every *.md file under dir and the files named
@@ -38,12 +41,19 @@ type Source struct {
 // one whole version (the workspace replaces files atomically), but the
 // result is no snapshot of all of them at one instant.
 func ReadAll(ctx context.Context, ws *workspace.Workspace, dir string, also ...string) ([]Source, error) {
+	return ReadAllUnless(ctx, ws, nil, dir, also...)
+}
+
+// ReadAllUnless is ReadAll, but a file whose bytes known reports known is
+// not parsed: its Source is Known, without a Doc. known runs on the pool
+// of readers, at once for several files.
+func ReadAllUnless(ctx context.Context, ws *workspace.Workspace, known func(file string, data []byte) bool, dir string, also ...string) ([]Source, error) {
 	names, failed, err := listFiles(ctx, ws, dir)
 	if err != nil {
 		return nil, err
 	}
 	names = append(names, also...)
-	srcs, err := readFiles(ctx, ws, names)
+	srcs, err := readFiles(ctx, ws, names, known)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +74,11 @@ func ReadAll(ctx context.Context, ws *workspace.Workspace, dir string, also ...s
 // ReadOne reads and parses one file; ok is false when it does not exist.
 // Only ctx ending is an error: any other failure is the Source's.
 func ReadOne(ctx context.Context, ws *workspace.Workspace, file string) (s Source, ok bool, err error) {
+	return readOne(ctx, ws, file, nil)
+}
+
+// readOne is ReadOne, leaving a file known reports known unparsed.
+func readOne(ctx context.Context, ws *workspace.Workspace, file string, known func(string, []byte) bool) (s Source, ok bool, err error) {
 	data, err := ws.ReadData(ctx, file)
 	switch {
 	case ctx.Err() != nil:
@@ -75,6 +90,11 @@ func ReadOne(ctx context.Context, ws *workspace.Workspace, file string) (s Sourc
 		return Source{}, false, nil
 	case err != nil:
 		return newSource(file, nil, err), true, nil
+	}
+	if known != nil && known(file, data) {
+		s = newSource(file, nil, nil)
+		s.Known = true
+		return s, true, nil
 	}
 	doc, err := ws.Parse(file, data)
 	return newSource(file, doc, err), true, nil
@@ -94,7 +114,7 @@ func readers() int { return min(runtime.GOMAXPROCS(0)+2, 16) }
 
 // readFiles reads and parses files on a small pool of goroutines; files
 // that do not exist (any more) are left out.
-func readFiles(ctx context.Context, ws *workspace.Workspace, files []string) ([]Source, error) {
+func readFiles(ctx context.Context, ws *workspace.Workspace, files []string, known func(string, []byte) bool) ([]Source, error) {
 	srcs := make([]Source, len(files))
 	found := make([]bool, len(files))
 	errs := make([]error, len(files))
@@ -107,7 +127,7 @@ func readFiles(ctx context.Context, ws *workspace.Workspace, files []string) ([]
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				srcs[i], found[i], errs[i] = ReadOne(ctx, ws, files[i])
+				srcs[i], found[i], errs[i] = readOne(ctx, ws, files[i], known)
 			}
 		})
 	}

@@ -1,0 +1,103 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// IndexFile keeps the summary of every document Documents listed with
+// WithIndex, each with the Version (content hash) of the bytes it was made
+// from.
+const IndexFile = workspace.StateDir + "/index/documents.json"
+
+// An Option changes how Documents lists.
+type Option func(*options)
+
+type options struct{ index bool }
+
+// WithIndex makes Documents keep the summary of every document in
+// IndexFile, so that a new process (a command run, a server started)
+// lists a workspace without parsing the documents that did not change
+// since any process listed them. A summary is used only for exactly the
+// bytes it was made from (their Version, a SHA-256 of the content, read
+// each time); every other document is parsed, and the index updated.
+// The index is a cache: one that is missing, unreadable or of another
+// format is rebuilt, and one that cannot be written leaves the listing
+// as it is.
+func WithIndex() Option { return func(o *options) { o.index = true } }
+
+// indexed is one document of the index.
+type indexed struct {
+	Version  workspace.Version `json:"version"`
+	Document Document          `json:"document"`
+}
+
+// indexFormat is the index file's format number: a file of another
+// number is rebuilt.
+const indexFormat = 1
+
+type indexContent struct {
+	Format    int                `json:"format"`
+	Documents map[string]indexed `json:"documents"` // by root-relative file
+}
+
+// indexedDocuments is Documents with the index.
+func indexedDocuments(ctx context.Context, ws *workspace.Workspace) ([]Document, error) {
+	idx := readIndex(ctx, ws)
+	srcs, err := taskflow.ReadAllUnless(ctx, ws, func(file string, data []byte) bool {
+		e, ok := idx[file]
+		return ok && e.Version == workspace.VersionOf(data)
+	}, taskdoc.FolderDocs, coordinator.File)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Document, len(srcs))
+	next := make(map[string]indexed, len(srcs))
+	changed := false
+	for i, s := range srcs {
+		if s.Known {
+			e := idx[s.File]
+			e.Document.Counts = maps.Clone(e.Document.Counts)
+			out[i], next[s.File] = e.Document, e
+			continue
+		}
+		out[i] = Summarise(s.File, s.Doc, s.Err)
+		if s.Doc != nil && s.Err == nil {
+			next[s.File] = indexed{Version: workspace.VersionOf(s.Doc.Source), Document: out[i]}
+			changed = true
+		}
+	}
+	if changed || len(next) != len(idx) {
+		writeIndex(ctx, ws, next)
+	}
+	return out, nil
+}
+
+// readIndex reads IndexFile; nil when there is none or it cannot be read.
+func readIndex(ctx context.Context, ws *workspace.Workspace) map[string]indexed {
+	data, err := ws.ReadIfExists(ctx, IndexFile)
+	if err != nil || data == nil {
+		return nil
+	}
+	var c indexContent
+	if json.Unmarshal(data, &c) != nil || c.Format != indexFormat {
+		return nil
+	}
+	return c.Documents
+}
+
+// writeIndex replaces IndexFile with docs; a failure is left: the index
+// is a cache.
+func writeIndex(ctx context.Context, ws *workspace.Workspace, docs map[string]indexed) {
+	data, err := json.Marshal(indexContent{Format: indexFormat, Documents: docs})
+	if err != nil {
+		return
+	}
+	_ = ws.Rewrite(ctx, IndexFile, func([]byte, bool) ([]byte, error) { return data, nil })
+}
