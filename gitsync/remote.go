@@ -170,8 +170,10 @@ func (s *Sync) commit(ctx context.Context, paths, added []string, msg string) (s
 }
 
 // uncommit takes back commit, HEAD, made by this call: the branch goes
-// back to its parent and the files to the parent's version.
+// back to its parent and the files to the parent's version. It runs
+// even when ctx has ended (a cancelled push), so that the call changes
+// nothing.
 func (s *Sync) uncommit(ctx context.Context, commit string) error {
-	_, err := s.git(ctx, "reset", "-q", "--keep", commit+"~1")
+	_, err := s.git(context.WithoutCancel(ctx), "reset", "-q", "--keep", commit+"~1")
 	return err
 }
