@@ -1,6 +1,7 @@
 package gitsync_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -392,4 +393,29 @@ func TestCrashWhileSetAside(t *testing.T) {
 	assert.Empty(t, run(t, a.dir, "stash", "list"))
 	_, err = os.Stat(filepath.Join(a.dir, ".taskmd/gitsync/aside"))
 	assert.True(t, os.IsNotExist(err))
+}
+
+// TestCancelledPushChangesNothing: the caller gives up between the commit
+// and the push: the call fails, and the clone is as it was (the commit
+// taken back), the remote untouched.
+func TestCancelledPushChangesNothing(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	before := read(t, a.dir, doc)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gitsync.BeforePush(a.sync, cancel)
+	_, err := a.sync.Claim(cctx, "/plan.md#task-1", a.agent)
+	require.Error(t, err)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
+	assert.Equal(t, before, read(t, a.dir, doc))
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+	assert.Equal(t, head, run(t, remote, "rev-parse", "main"))
+
+	// Claimed again, it lands.
+	gitsync.BeforePush(a.sync, nil)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
 }
