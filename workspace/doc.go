@@ -59,9 +59,11 @@
 //   - Atomic: readers, in this process or any other, see a file either as
 //     it was before a write or as it is after it, never partly written.
 //     Write, Update and Create write a temporary file beside the target
-//     (".tmp-<hash of the target's name>-<random>", 38 bytes whatever the
+//     (".tmp-<hash of the target's name>-<suffix>", 38 bytes whatever the
 //     target's name, so every name the file system takes can be written;
-//     never *.md), flush it, and then rename it over the target (Create:
+//     never *.md; the suffix is fixed for a writer holding the name's lock,
+//     so the next write of a name removes a crash's leftover without
+//     listing the folder, and random for Create), flush it, and then rename it over the target (Create:
 //     hard-link it to the target, which fails if the target exists). Operations on several files under one Lock are each
 //     atomic, not atomic together.
 //   - Durable: on Unix, when Update, Write, Create or Remove returns

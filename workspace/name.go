@@ -98,6 +98,14 @@ func tempName(name string) (string, error) {
 	return dir + tempPrefix + tempTarget(base) + "-" + hex.EncodeToString(b[:]), nil
 }
 
+// lockedTempName is the temporary name a writer holding name's lock
+// uses: always the same, so that a crash's leftover is the file the next
+// write of name finds in its way and removes, without listing the folder.
+func lockedTempName(name string) string {
+	dir, base := path.Split(name)
+	return dir + tempPrefix + tempTarget(base) + "-" + strings.Repeat("0", tempHexLen)
+}
+
 // tempTarget is the part of a temporary name that names its target.
 func tempTarget(base string) string {
 	sum := sha256.Sum256([]byte(strings.ToLower(base)))

@@ -28,13 +28,13 @@ const (
 )
 
 // tidy removes stray temporary files from the folder of name after a write,
-// create or removal there. locked says the caller holds name's lock: then
-// every temporary file of name (or of a name sharing its lock) is a crash's
-// leftover and goes, whatever its age. Other names' temporary files are
-// swept when the folder is due (sweepDue): at most sweepMax of them, only
-// those older than sweepGrace, looking at sweepLook at most. Failing to
-// remove one leaves a file that reads and listings ignore, so errors are
-// not reported.
+// create or removal there, when the folder is due (sweepDue): it lists the
+// folder, so not on every write. locked says the caller holds name's lock:
+// then every temporary file of name (or of a name sharing its lock) is a
+// crash's leftover and goes, whatever its age. Other names' temporary
+// files are swept too: at most sweepMax of them, only those older than
+// sweepGrace, looking at sweepLook at most. Failing to remove one leaves a
+// file that reads and listings ignore, so errors are not reported.
 func (w *Workspace) tidy(name string, locked bool) {
 	dir, base := path.Split(name)
 	dir = strings.TrimSuffix(dir, "/")
@@ -42,7 +42,7 @@ func (w *Workspace) tidy(name string, locked bool) {
 		dir = "."
 	}
 	due := w.sweepDue(dir)
-	if !locked && !due {
+	if !due {
 		return
 	}
 	d, err := w.root.Open(dir)

@@ -18,7 +18,7 @@ func (w *Workspace) write(name string, data []byte, existing fs.FileInfo) error 
 	if err := w.checkContent(name, data); err != nil {
 		return err
 	}
-	tmp, err := w.writeTemp(name, data, existing)
+	tmp, err := w.writeTemp(name, lockedTempName(name), data, existing)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,11 @@ func (w *Workspace) create(name string, data []byte) error {
 	if err := w.checkContent(name, data); err != nil {
 		return err
 	}
-	tmp, err := w.writeTemp(name, data, nil)
+	tmp, err := tempName(name)
+	if err != nil {
+		return fail(name, "write", err)
+	}
+	tmp, err = w.writeTemp(name, tmp, data, nil)
 	if err != nil {
 		return err
 	}
@@ -79,16 +83,19 @@ func (w *Workspace) checkContent(name string, data []byte) error {
 	return checkUTF8(name, data)
 }
 
-// writeTemp writes data to a new temporary file beside name, flushed and
-// closed, creating name's directories when they are missing. It returns the
-// temporary name.
-func (w *Workspace) writeTemp(name string, data []byte, existing fs.FileInfo) (string, error) {
-	tmp, err := tempName(name)
-	if err != nil {
-		return "", fail(name, "write", err)
-	}
+// writeTemp writes data to the new temporary file tmp beside name, flushed
+// and closed, creating name's directories when they are missing. A file
+// already there is a crash's leftover of lockedTempName (random names do
+// not repeat): it is removed (never followed, were it a link) and the
+// create tried again. It returns tmp.
+func (w *Workspace) writeTemp(name, tmp string, data []byte, existing fs.FileInfo) (string, error) {
 	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	f, err := w.root.OpenFile(tmp, flags, 0o644)
+	if err != nil && errors.Is(err, fs.ErrExist) {
+		if rerr := w.root.Remove(tmp); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+			f, err = w.root.OpenFile(tmp, flags, 0o644)
+		}
+	}
 	if err != nil && errors.Is(err, fs.ErrNotExist) {
 		if dir := path.Dir(name); dir != "." {
 			if err := w.mkdirAll(dir); err != nil {

@@ -29,12 +29,13 @@ type Sizes struct {
 	Tasks     []int // tasks of the edited document: 10, 100, 1,000, 10,000
 	Documents []int // documents listed: 100, 1,000, 10,000
 	Cycle     int   // tasks of the coordinator cycle: 1,000
+	Crowd     int   // documents beside the edited one in its folder: 10,000
 	Processes []int // processes working one plan: 1, 2, 4, 8
 }
 
 // DefaultSizes are the sizes.
 func DefaultSizes() Sizes {
-	return Sizes{Tasks: []int{10, 100, 1000, 10000}, Documents: []int{100, 1000, 10000}, Cycle: 1000,
+	return Sizes{Tasks: []int{10, 100, 1000, 10000}, Documents: []int{100, 1000, 10000}, Cycle: 1000, Crowd: 10000,
 		Processes: []int{1, 2, 4, 8}}
 }
 
@@ -62,6 +63,9 @@ func Cases(dir string, s Sizes) []Case {
 				cases = append(cases, editCase(dir, op, n, warm))
 			}
 		}
+	}
+	if s.Crowd > 0 {
+		cases = append(cases, crowdedCase(dir, s.Crowd))
 	}
 	if s.Cycle > 0 {
 		cases = append(cases, cycleCase(dir, s.Cycle))
@@ -167,6 +171,70 @@ func editCase(dir, op string, n int, warm bool) Case {
 				}
 			}
 		},
+	}
+}
+
+// crowdedCase completes tasks of a 100-task document that shares its
+// folder with n others: what a write costs must not grow with the folder.
+func crowdedCase(dir string, n int) Case {
+	name := fmt.Sprintf("complete/100/warm, %d beside", n)
+	inner := editCase(dir, "complete", 100, true)
+	var once sync.Once
+	var root string
+	setup := func(b *testing.B) string {
+		once.Do(func() {
+			var err error
+			if root, err = os.MkdirTemp(dir, "crowd-*"); err != nil {
+				b.Fatal(err)
+			}
+			for i := range n {
+				if err := writeFile(root, fmt.Sprintf("docs/other-%05d.md", i), smallDoc(i, "")); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := writeSupport(root); err != nil {
+				b.Fatal(err)
+			}
+		})
+		return root
+	}
+	return Case{
+		Name:      name,
+		FloorName: inner.FloorName,
+		Op: func(b *testing.B) {
+			root := setup(b)
+			ws, err := workspace.Open(root)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ws.Close()
+			tasks := subagent.New(ws)
+			src := Plan(100)
+			reset := func() {
+				if err := writeFile(root, "docs/plan.md", src); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ws.Parse("docs/plan.md", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reset()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if i == 100 {
+					b.StopTimer()
+					reset()
+					i = 0
+					b.StartTimer()
+				}
+				if _, err := tasks.Complete(ctx, "/plan.md#"+Slug(i), "done"); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		},
+		Floor: inner.Floor,
 	}
 }
 

@@ -1,0 +1,44 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLockedWriteReplacesItsLeftover: a crash left the temporary file of a
+// locked write behind (junk, or a symbolic link planted there); the next
+// write of the name removes it in its way, never writing through the link,
+// and leaves no temporary file.
+func TestLockedWriteReplacesItsLeftover(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
+	victim := filepath.Join(root, "docs", "victim.md")
+	require.NoError(t, os.WriteFile(victim, []byte("# Victim\n"), 0o644))
+	ws, err := Open(root)
+	require.NoError(t, err)
+	defer ws.Close()
+	ctx := context.Background()
+	leftover := filepath.Join(root, filepath.FromSlash(lockedTempName("docs/a.md")))
+
+	require.NoError(t, os.WriteFile(leftover, []byte("half a write"), 0o644))
+	require.NoError(t, ws.Rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A\n"), nil }))
+	assert.NoFileExists(t, leftover)
+
+	require.NoError(t, os.Symlink("victim.md", leftover))
+	require.NoError(t, ws.Rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A, again\n"), nil }))
+	assert.NoFileExists(t, leftover)
+	got, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "# Victim\n", string(got), "the link was removed, not written through")
+	got, err = os.ReadFile(filepath.Join(root, "docs", "a.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "# A, again\n", string(got))
+	entries, err := os.ReadDir(filepath.Join(root, "docs"))
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "a.md and victim.md, no temporary file")
+}
