@@ -258,16 +258,7 @@ func (d *Document) batchLocal(out []byte, b *batch, r region) (nd *Document, add
 	if len(starts) != len(b.heads) || starts[0] != 0 {
 		return nil, nil, true
 	}
-	tasks := make([]Task, len(starts))
-	metas := make([]taskMeta, len(starts))
-	for k, i := range starts {
-		end, stop := r.newEnd, len(tops)
-		if k+1 < len(starts) {
-			stop = starts[k+1]
-			end = tops[stop].start
-		}
-		tasks[k], metas[k] = buildTask(sc, tops[i:stop], end)
-	}
+	tasks, metas := buildTasks(sc, tops, starts, r.newEnd)
 	if nd = d.assemble(out, r, sc, tasks, metas); nd == nil {
 		return nil, nil, false
 	}

@@ -93,16 +93,7 @@ func (d *Document) tasksLocal(out []byte, r region) *Document {
 	if len(starts) == 0 || starts[0] != 0 {
 		return nil
 	}
-	tasks := make([]Task, len(starts))
-	metas := make([]taskMeta, len(starts))
-	for k, at := range starts {
-		end, stop := r.newEnd, len(tops)
-		if k+1 < len(starts) {
-			stop = starts[k+1]
-			end = tops[stop].start
-		}
-		tasks[k], metas[k] = buildTask(sc, tops[at:stop], end)
-	}
+	tasks, metas := buildTasks(sc, tops, starts, r.newEnd)
 	return d.assemble(out, r, sc, tasks, metas)
 }
 

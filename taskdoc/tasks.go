@@ -126,6 +126,22 @@ const (
 )
 
 // buildTask reads one task from its top-level blocks; blocks[0] is its
+// buildTasks builds the tasks of a scan's top-level blocks tops, which
+// start at the blocks starts (each a task heading) and end at end.
+func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []taskMeta) {
+	tasks := make([]Task, len(starts))
+	metas := make([]taskMeta, len(starts))
+	for k, at := range starts {
+		until, stop := end, len(tops)
+		if k+1 < len(starts) {
+			stop = starts[k+1]
+			until = tops[stop].start
+		}
+		tasks[k], metas[k] = buildTask(sc, tops[at:stop], until)
+	}
+	return tasks, metas
+}
+
 // heading and end is where the task ends.
 func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
 	src := sc.src

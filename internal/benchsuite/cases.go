@@ -108,48 +108,7 @@ func editCase(dir, op string, n int, warm bool) Case {
 			if err := writeSupport(root); err != nil {
 				b.Fatal(err)
 			}
-			var opts []workspace.Option
-			if !warm {
-				opts = append(opts, workspace.WithDocumentCache(0))
-			}
-			ws, err := workspace.Open(root, opts...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ws.Close()
-			tasks := subagent.New(ws)
-			reset := func() {
-				if err := writeFile(root, "docs/plan.md", src); err != nil {
-					b.Fatal(err)
-				}
-				if warm { // the process has read it before
-					if _, err := ws.Parse("docs/plan.md", src); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			reset()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if i == n {
-					b.StopTimer()
-					reset()
-					i = 0
-					b.StartTimer()
-				}
-				addr := "/plan.md#" + Slug(i)
-				var err error
-				if op == "start" {
-					_, err = tasks.Start(ctx, addr)
-				} else {
-					_, err = tasks.Complete(ctx, addr, "done")
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
+			editLoop(b, root, op, n, warm)
 		},
 		Floor: func(b *testing.B) {
 			root := mkdir(b, dir, name+"-floor")
@@ -171,6 +130,55 @@ func editCase(dir, op string, n int, warm bool) Case {
 				}
 			}
 		},
+	}
+}
+
+// editLoop starts or completes one task after another of an n-task plan
+// written in the workspace at root, rewriting the plan when every task
+// was done, with the timer stopped: warm on a workspace that keeps its
+// parses (and has read the plan), cold on one that does not.
+func editLoop(b *testing.B, root, op string, n int, warm bool) {
+	var opts []workspace.Option
+	if !warm {
+		opts = append(opts, workspace.WithDocumentCache(0))
+	}
+	ws, err := workspace.Open(root, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	tasks := subagent.New(ws)
+	src := Plan(n)
+	reset := func() {
+		if err := writeFile(root, "docs/plan.md", src); err != nil {
+			b.Fatal(err)
+		}
+		if warm { // the process has read it before
+			if _, err := ws.Parse("docs/plan.md", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reset()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i == n {
+			b.StopTimer()
+			reset()
+			i = 0
+			b.StartTimer()
+		}
+		addr := "/plan.md#" + Slug(i)
+		if op == "start" {
+			_, err = tasks.Start(ctx, addr)
+		} else {
+			_, err = tasks.Complete(ctx, addr, "done")
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
 
@@ -202,37 +210,7 @@ func crowdedCase(dir string, n int) Case {
 		Name:      name,
 		FloorName: inner.FloorName,
 		Op: func(b *testing.B) {
-			root := setup(b)
-			ws, err := workspace.Open(root)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ws.Close()
-			tasks := subagent.New(ws)
-			src := Plan(100)
-			reset := func() {
-				if err := writeFile(root, "docs/plan.md", src); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := ws.Parse("docs/plan.md", src); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reset()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if i == 100 {
-					b.StopTimer()
-					reset()
-					i = 0
-					b.StartTimer()
-				}
-				if _, err := tasks.Complete(ctx, "/plan.md#"+Slug(i), "done"); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
+			editLoop(b, setup(b), "complete", 100, true)
 		},
 		Floor: inner.Floor,
 	}
