@@ -68,12 +68,7 @@ func (c *List) withList(ctx context.Context, call listCall, fn func(s *state) er
 		if err != nil {
 			return err
 		}
-		var doc *taskdoc.Document
-		if call.snap != nil {
-			doc, err = call.snap.Parse(data)
-		} else {
-			doc, err = c.ws.Parse(File, data)
-		}
+		doc, err := call.snap.Parse(c.ws, File, data)
 		if err != nil {
 			return err
 		}

@@ -116,7 +116,7 @@ func (s *Sync) elsewhere(ctx context.Context, t taskflow.Target, agentID string)
 	if err != nil || data == nil {
 		return "", err
 	}
-	doc, err := taskdoc.Parse(data)
+	doc, err := s.ws.Parse(t.File, data) // kept: the claim that follows parses nothing
 	if err != nil {
 		return "", nil
 	}

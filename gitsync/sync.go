@@ -72,17 +72,10 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	for _, o := range opts {
 		o(s)
 	}
-	root := ws.Root()
-	top, err := git.Run(ctx, root, "rev-parse", "--show-toplevel")
-	if err != nil {
+	var err error
+	if s.top, s.prefix, err = git.TopLevel(ctx, ws.Root()); err != nil {
 		return nil, err
 	}
-	s.top = strings.TrimSpace(top)
-	prefix, err := git.Run(ctx, root, "rev-parse", "--show-prefix")
-	if err != nil {
-		return nil, err
-	}
-	s.prefix = strings.TrimSpace(prefix)
 	if s.branch == "" {
 		b, err := git.Run(ctx, s.top, "symbolic-ref", "--short", "HEAD")
 		if err != nil {

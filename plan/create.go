@@ -55,7 +55,7 @@ func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
 			out = summarise(t.Path, doc)
 			return src, nil
 		}
-		old, err := taskdoc.Parse(current)
+		old, err := p.ws.Parse(t.File, current)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +136,7 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		if !exists {
 			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}
-		doc, err := taskdoc.Parse(current)
+		doc, err := p.ws.Parse(t.File, current)
 		if err != nil {
 			return nil, err
 		}
@@ -151,6 +151,7 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		for i, a := range added {
 			out[i] = *a
 		}
+		p.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
 	if err != nil {

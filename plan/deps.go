@@ -60,7 +60,7 @@ func (r *resolver) load(path string) *taskdoc.Document {
 	var doc *taskdoc.Document
 	if a, err := taskdoc.ParseAddress(path); err == nil && a.Folder() == taskdoc.FolderDocs {
 		if src, err := r.ws.ReadData(r.ctx, a.File()); err == nil {
-			doc, _ = taskdoc.Parse(src)
+			doc, _ = r.ws.Parse(a.File(), src)
 		}
 	}
 	r.docs[path] = doc

@@ -3,7 +3,7 @@ package query
 import (
 	"context"
 	"encoding/json"
-	"maps"
+	"sync"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/internal/taskflow"
@@ -47,12 +47,19 @@ type indexContent struct {
 	Documents map[string]indexed `json:"documents"` // by root-relative file
 }
 
-// indexedDocuments is Documents with the index.
+// indexedDocuments is Documents with the index. Each file's bytes are
+// hashed once, by the reader that read them.
 func indexedDocuments(ctx context.Context, ws *workspace.Workspace) ([]Document, error) {
 	idx := readIndex(ctx, ws)
+	var mu sync.Mutex
+	versions := map[string]workspace.Version{}
 	srcs, err := taskflow.ReadAllUnless(ctx, ws, func(file string, data []byte) bool {
+		v := workspace.VersionOf(data)
+		mu.Lock()
+		versions[file] = v
+		mu.Unlock()
 		e, ok := idx[file]
-		return ok && e.Version == workspace.VersionOf(data)
+		return ok && e.Version == v
 	}, taskdoc.FolderDocs, coordinator.File)
 	if err != nil {
 		return nil, err
@@ -62,14 +69,12 @@ func indexedDocuments(ctx context.Context, ws *workspace.Workspace) ([]Document,
 	changed := false
 	for i, s := range srcs {
 		if s.Known {
-			e := idx[s.File]
-			e.Document.Counts = maps.Clone(e.Document.Counts)
-			out[i], next[s.File] = e.Document, e
+			out[i], next[s.File] = idx[s.File].Document, idx[s.File]
 			continue
 		}
 		out[i] = Summarise(s.File, s.Doc, s.Err)
 		if s.Doc != nil && s.Err == nil {
-			next[s.File] = indexed{Version: workspace.VersionOf(s.Doc.Source), Document: out[i]}
+			next[s.File] = indexed{Version: versions[s.File], Document: out[i]}
 			changed = true
 		}
 	}

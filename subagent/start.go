@@ -70,7 +70,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		if !exists {
 			return nil, notFound(t)
 		}
-		doc, err := snap.Parse(current)
+		doc, err := snap.Parse(s.ws, t.File, current)
 		if err != nil {
 			return nil, err
 		}

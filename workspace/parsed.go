@@ -28,9 +28,9 @@ func WithDocumentCache(bytes int64) Option {
 // data is exactly the bytes it was parsed from (compared in full, which
 // costs less than hashing them and cannot be fooled by a timestamp or a
 // collision). Bytes changed by a person, another process or git are
-// always parsed again: when they differ from the kept parse's inside one
-// task only (another agent completed it), only that task is parsed
-// (taskdoc.Document.Reparse), and otherwise the whole file. Errors are
+// always parsed again: when they differ from the kept parse's inside its
+// tasks only (other agents completed some), only the changed run of tasks
+// is parsed (taskdoc.Document.Reparse), and otherwise the whole file. Errors are
 // taskdoc.Parse's, for the caller to name.
 //
 // The document is shared with every caller that reads the same bytes:

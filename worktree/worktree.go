@@ -196,11 +196,8 @@ func (m *Manager) repo(ctx context.Context, dir string) (string, error) {
 	if dir == "" {
 		dir = m.ws.Root()
 	}
-	top, err := git.Run(ctx, dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return "", err
-	}
-	return filepath.Clean(strings.TrimSpace(top)), nil
+	top, _, err := git.TopLevel(ctx, dir)
+	return top, err
 }
 
 // path is where the worktree of branch goes: want, or the branch's name

@@ -153,7 +153,7 @@ func cmdGitSetup(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := git.Run(e.ctx, ws.Root(), "rev-parse", "--show-toplevel"); err != nil {
+	if _, _, err := git.TopLevel(e.ctx, ws.Root()); err != nil {
 		return err // GIT_ERROR: not a git repository
 	}
 	res := gitSetup{Driver: *command + " " + driverArgs}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/taskmd/taskmd/taskdoc"
@@ -91,4 +92,20 @@ func As(err error) (*Error, bool) {
 	var e *Error
 	ok := errors.As(err, &e)
 	return e, ok
+}
+
+// TopLevel is the top folder of the repository holding dir, and dir's
+// path inside it ("" at the top, else "sub/dir/"), both from one git
+// command. Not a repository is GIT_ERROR with git's message.
+func TopLevel(ctx context.Context, dir string) (top, prefix string, err error) {
+	out, err := Run(ctx, dir, "rev-parse", "--show-toplevel", "--show-prefix")
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	top = filepath.Clean(lines[0])
+	if len(lines) > 1 {
+		prefix = lines[1]
+	}
+	return top, prefix, nil
 }

@@ -3,6 +3,8 @@ package git_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,4 +51,23 @@ func TestErrorMessageOnce(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, strings.Count(err.Error(), "not a git repository"), err.Error())
 	assert.True(t, strings.HasPrefix(err.Error(), "git error: git rev-parse --verify x: "), err.Error())
+}
+
+func TestTopLevel(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := git.TopLevel(context.Background(), dir)
+	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err), "not a repository")
+	_, err = git.Run(context.Background(), dir, "init", "-q", "-b", "main")
+	require.NoError(t, err)
+	sub := filepath.Join(dir, "a", "b")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	top, prefix, err := git.TopLevel(context.Background(), sub)
+	require.NoError(t, err)
+	want, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	assert.Equal(t, want, top)
+	assert.Equal(t, "a/b/", prefix)
+	_, prefix, err = git.TopLevel(context.Background(), dir)
+	require.NoError(t, err)
+	assert.Empty(t, prefix)
 }

@@ -13,8 +13,6 @@ import (
 type Snapshot struct {
 	Source []byte
 	Doc    *taskdoc.Document
-	ws     *workspace.Workspace
-	name   string
 }
 
 // ReadSnapshot reads and parses the file name without its lock: the
@@ -29,20 +27,18 @@ func ReadSnapshot(ctx context.Context, ws *workspace.Workspace, name string) (*S
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Source: src, Doc: doc, ws: ws, name: name}, nil
+	return &Snapshot{Source: src, Doc: doc}, nil
 }
 
-// Parse returns the Document of src, the bytes read under the lock: the
-// snapshot's own parse when nothing changed in between, so a call parses
-// the document once. A nil Snapshot parses src.
-func (s *Snapshot) Parse(src []byte) (*taskdoc.Document, error) {
-	if s == nil {
-		return taskdoc.Parse(src)
-	}
-	if s.Doc != nil && bytes.Equal(src, s.Source) {
+// Parse returns the Document of src, the bytes of the file name read
+// under the lock: the snapshot's own parse when nothing changed in between,
+// so a call parses the document once (also with the workspace's cache
+// off), else the workspace's (ws.Parse). A nil Snapshot is no snapshot.
+func (s *Snapshot) Parse(ws *workspace.Workspace, name string, src []byte) (*taskdoc.Document, error) {
+	if s != nil && s.Doc != nil && bytes.Equal(src, s.Source) {
 		return s.Doc, nil
 	}
-	return s.ws.Parse(s.name, src)
+	return ws.Parse(name, src)
 }
 
 // Task finds slug in the snapshot; a nil Snapshot has no tasks.
