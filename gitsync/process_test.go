@@ -1,20 +1,16 @@
 package gitsync_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/procs"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -60,8 +56,7 @@ func machineChild(dir, agentID string, n int) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	fmt.Println("ready")
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+	if err := procs.Ready(); err != nil {
 		return 2
 	}
 	start := int(agentID[len(agentID)-1]-'a') * n / 3
@@ -120,52 +115,22 @@ func TestProcessesShareOneRemote(t *testing.T) {
 	const tasks = 20
 	remote := newRemote(t, map[string]string{doc: planOf(tasks), ".gitignore": ".taskmd/\n"})
 	names := []string{"a", "b", "c"}
-	type child struct {
-		cmd    *exec.Cmd
-		stdin  io.WriteCloser
-		stdout *bufio.Reader
-		stderr strings.Builder
-	}
-	children := make([]*child, len(names))
+	dirs := make([]string, len(names))
 	for i, name := range names {
-		m := newMachine(t, remote, name)
-		ch := &child{cmd: exec.Command(os.Args[0], "-test.run=^$")}
-		ch.cmd.Env = append(os.Environ(), envChildDir+"="+m.dir, envChildAgent+"="+m.agent, fmt.Sprintf("%s=%d", envChildTasks, tasks))
-		ch.cmd.Stderr = &ch.stderr
-		var err error
-		ch.stdin, err = ch.cmd.StdinPipe()
-		require.NoError(t, err)
-		out, err := ch.cmd.StdoutPipe()
-		require.NoError(t, err)
-		ch.stdout = bufio.NewReader(out)
-		require.NoError(t, ch.cmd.Start())
-		t.Cleanup(func() { ch.cmd.Process.Kill(); ch.cmd.Wait() })
-		children[i] = ch
+		dirs[i] = newMachine(t, remote, name).dir
 	}
-	for i, ch := range children {
-		line, err := ch.stdout.ReadString('\n')
-		require.NoError(t, err, "child %d: %s", i, ch.stderr.String())
-		require.Equal(t, "ready\n", line)
+	g, err := procs.Start(len(names), func(i int) []string {
+		return []string{envChildDir + "=" + dirs[i], envChildAgent + "=agent-" + names[i], fmt.Sprintf("%s=%d", envChildTasks, tasks)}
+	})
+	require.NoError(t, err)
+	t.Cleanup(g.Kill)
+	require.NoError(t, g.Go())
+	lines, err := g.Wait()
+	require.NoError(t, err)
+	reports := make([]childReport, len(lines))
+	for i, line := range lines {
+		require.NoError(t, json.Unmarshal([]byte(line), &reports[i]), "child %d printed %q", i, line)
 	}
-	for _, ch := range children {
-		_, err := io.WriteString(ch.stdin, "go\n")
-		require.NoError(t, err)
-	}
-	reports := make([]childReport, len(children))
-	var wg sync.WaitGroup
-	for i, ch := range children {
-		wg.Go(func() {
-			line, rerr := ch.stdout.ReadString('\n')
-			werr := ch.cmd.Wait()
-			if !assert.NoError(t, rerr, "child %d: %s", i, ch.stderr.String()) {
-				return
-			}
-			assert.NoError(t, werr, "child %d: %s", i, ch.stderr.String())
-			assert.NoError(t, json.Unmarshal([]byte(line), &reports[i]), "child %d printed %q", i, line)
-		})
-	}
-	wg.Wait()
-	require.False(t, t.Failed())
 
 	holder := map[string]string{}
 	for i, r := range reports {

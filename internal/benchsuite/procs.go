@@ -1,11 +1,8 @@
 package benchsuite
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/procs"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -60,8 +58,7 @@ func child(root, mode string, i, n int) error {
 	defer ws.Close()
 	plans := plan.New(ws)
 	id := fmt.Sprintf("proc-%d", i)
-	fmt.Println("ready")
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+	if err := procs.Ready(); err != nil {
 		return err
 	}
 	file := filepath.Join(root, "docs", "plan.md")
@@ -144,10 +141,6 @@ func processCases(dir string, n int) []Case {
 // to the last "done"; the plan's agents are registered before. It checks
 // that no update was lost: every task completed, with its checkpoint.
 func runProcesses(b *testing.B, dir, name, mode string, n int) {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
 	for b.Loop() {
 		b.StopTimer()
 		root := mkdir(b, dir, name)
@@ -162,43 +155,31 @@ func runProcesses(b *testing.B, dir, name, mode string, n int) {
 			b.Fatal(err)
 		}
 		reg := agent.New(ws)
-		type proc struct {
-			cmd *exec.Cmd
-			in  io.WriteCloser
-			out *bufio.Reader
-		}
-		procs := make([]proc, n)
-		for i := range procs {
+		for i := range n {
 			if _, err := reg.Register(ctx, agent.Registration{ID: fmt.Sprintf("proc-%d", i), Name: "bench", Runtime: "bench"}); err != nil {
 				b.Fatal(err)
 			}
-			cmd := exec.Command(exe, "-test.run=^$")
-			cmd.Env = append(os.Environ(), envRoot+"="+root, envMode+"="+mode,
-				envIndex+"="+strconv.Itoa(i), envProcs+"="+strconv.Itoa(n))
-			cmd.Stderr = os.Stderr
-			in, _ := cmd.StdinPipe()
-			out, _ := cmd.StdoutPipe()
-			if err := cmd.Start(); err != nil {
-				b.Fatal(err)
-			}
-			procs[i] = proc{cmd, in, bufio.NewReader(out)}
 		}
-		for _, p := range procs {
-			if line, err := p.out.ReadString('\n'); err != nil || line != "ready\n" {
-				b.Fatal("child not ready:", err, line)
-			}
+		g, err := procs.Start(n, func(i int) []string {
+			return []string{envRoot + "=" + root, envMode + "=" + mode, envIndex + "=" + strconv.Itoa(i), envProcs + "=" + strconv.Itoa(n)}
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
 		b.StartTimer()
-		for _, p := range procs {
-			io.WriteString(p.in, "go\n")
+		if err := g.Go(); err != nil {
+			b.Fatal(err)
 		}
-		for _, p := range procs {
-			line, err := p.out.ReadString('\n')
-			if werr := p.cmd.Wait(); err != nil || werr != nil || line != "done\n" {
-				b.Fatal("child failed:", err, werr, line)
+		lines, err := g.Wait()
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, line := range lines {
+			if line != "done" {
+				b.Fatalf("child %d ended with %q", i, line)
 			}
 		}
-		b.StopTimer()
 		if mode == "plan" || mode == "complete" {
 			checkAllDone(b, ws, n*TasksPerProcess, mode == "plan")
 		}

@@ -24,6 +24,7 @@ const module = "github.com/taskmd/taskmd/"
 var layers = map[string][]string{
 	"internal/parsecount": nil,
 	"internal/hooks":      nil,
+	"internal/procs":      nil,
 	"internal/watch":      nil,
 	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
@@ -48,7 +49,7 @@ var layers = map[string][]string{
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
 	// The benchmark suite measures the library from above.
-	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint"},
+	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint", "internal/procs"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
 		"checkpoint", "worker", "plan", "agent", "worktree", "merge"},
