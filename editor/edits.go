@@ -1,6 +1,10 @@
 package editor
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/taskmd/taskmd/internal/affix"
+)
 
 // Edit is one change of a buffer: the text that replaces Range, both in
 // the buffer as it was before any of the edits it comes with.
@@ -27,8 +31,8 @@ func (t *text) diff(to []byte) []Edit {
 		return nil
 	}
 	// The region that differs, widened to whole lines of from.
-	p := commonPrefix(from, to)
-	s := commonSuffix(from[p:], to[p:])
+	p := affix.Prefix(from, to)
+	s := affix.Suffix(from[p:], to[p:])
 	first := t.lines.Line(p)
 	if p > 0 && p == t.lines.Start(first) && from[p-1] == '\r' && p < len(to) && to[p] == '\n' {
 		first-- // the "\r" ending the line before becomes a "\r\n"
@@ -114,8 +118,8 @@ func align(a, b [][]byte) []group {
 			} else {
 				lb = b[i+o]
 			}
-			p := commonPrefix(la, lb)
-			shared += p + commonSuffix(la[p:], lb[p:])
+			p := affix.Prefix(la, lb)
+			shared += p + affix.Suffix(la[p:], lb[p:])
 		}
 		if shared > best {
 			best, bestAt = shared, o
@@ -143,8 +147,8 @@ func align(a, b [][]byte) []group {
 // edit is the Edit that replaces old, at [start, end) of the text, with
 // new, trimmed to the bytes that differ (whole characters).
 func (t *text) edit(start, end int, old, new []byte) Edit {
-	p := runeStart(old, commonPrefix(old, new))
-	s := len(old) - runeEnd(old, len(old)-commonSuffix(old[p:], new[p:]))
+	p := runeStart(old, affix.Prefix(old, new))
+	s := len(old) - runeEnd(old, len(old)-affix.Suffix(old[p:], new[p:]))
 	// No Position falls between the "\r" and "\n" of a line ending, and
 	// an editor need not join a "\r" and a "\n" across an edit's end: an
 	// edit that splits one, or makes one of a "\r" before it and a "\n"
@@ -176,24 +180,6 @@ func runeEnd(b []byte, i int) int {
 func runeStart(b []byte, i int) int {
 	for i > 0 && i < len(b) && b[i]&0xC0 == 0x80 {
 		i--
-	}
-	return i
-}
-
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
 	}
 	return i
 }

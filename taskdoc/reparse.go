@@ -3,6 +3,8 @@ package taskdoc
 import (
 	"bytes"
 	"sort"
+
+	"github.com/taskmd/taskmd/internal/affix"
 )
 
 // Reparse returns the Document of src, a later version of d's source (the
@@ -31,16 +33,8 @@ func (d *Document) Reparse(src []byte) (*Document, error) {
 // nil when they do not, or when the local check cannot decide.
 func (d *Document) reparseTask(src []byte) *Document {
 	old := d.Source
-	n := min(len(old), len(src))
-	start := 0
-	for start < n && old[start] == src[start] {
-		start++
-	}
-	end := 0 // bytes in common at the end, not overlapping the prefix
-	for end < n-start && old[len(old)-1-end] == src[len(src)-1-end] {
-		end++
-	}
-	oldEnd := len(old) - end
+	start := affix.Prefix(old, src)
+	oldEnd := len(old) - affix.Suffix(old[start:], src[start:]) // not overlapping the prefix
 	i, j := d.tasksHolding(start, oldEnd)
 	if i < 0 {
 		return nil

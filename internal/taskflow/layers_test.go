@@ -23,12 +23,13 @@ const module = "github.com/taskmd/taskmd/"
 // up, and the two task systems do not import each other.
 var layers = map[string][]string{
 	"internal/parsecount": nil,
+	"internal/affix":      nil,
 	"internal/hooks":      nil,
 	"internal/procs":      nil,
 	"internal/watch":      nil,
 	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
-	"taskdoc":             {"internal/parsecount"},
+	"taskdoc":             {"internal/parsecount", "internal/affix"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
 	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext"},
@@ -43,7 +44,7 @@ var layers = map[string][]string{
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 	// The editor's view sits beside the MCP tools, on the library.
 	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",
-		"query", "plan", "agent", "checkpoint"},
+		"query", "plan", "agent", "checkpoint", "internal/affix"},
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
