@@ -204,7 +204,7 @@ func TestOfflineQueuesThenPushes(t *testing.T) {
 // it online. a's Push cannot settle who holds it: MERGE_CONFLICT, and
 // a's clone is as it was, its claim still queued.
 func TestOfflineClaimMeetsAnother(t *testing.T) {
-	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"}) // the clones commit nothing of their own
 	a := newMachine(t, remote, "a")
 	b := newMachine(t, remote, "b")
 	run(t, a.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "unreachable.git"))
