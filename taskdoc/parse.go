@@ -6,19 +6,21 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 )
 
 // mdParser reads plain CommonMark block structure only. Inline markup
-// never changes which lines are headings or where blocks end, so parsing
-// it in every paragraph of the document (a fifth of goldmark's time) is
-// skipped; the few headings whose text holds markup are read again with
-// inlineParser to make their anchors. The task format needs no extension,
+// never changes which lines are headings or where blocks end, so it is
+// not parsed; paragraphs' text is not even read (skipText); the few
+// headings whose text holds markup are read again with inlineParser to
+// make their anchors. The task format needs no extension,
 // and a GFM table is read as a paragraph, which is all heading detection
 // needs. A goldmark parser keeps its per-parse state in the parse context,
 // so one value serves concurrent parses.
 var mdParser = parser.NewParser(
 	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	parser.WithInlineParsers(util.Prioritized(skipText{}, 0)),
 )
 
 // inlineParser is full CommonMark, for the text of headings with markup.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"testing"
 
@@ -28,6 +29,10 @@ const (
 	envMode  = "TASKMD_BENCH_MODE"
 	envIndex = "TASKMD_BENCH_INDEX"
 	envProcs = "TASKMD_BENCH_PROCS"
+	// envProfile, when set in the suite's own environment (Run sets it
+	// with Options.ProfileDir), makes each child write a CPU profile to
+	// <value>.<mode>-<pid>.pprof.
+	envProfile = "TASKMD_BENCH_PROFILE"
 )
 
 // Child runs the process cases' child work when this process is such a
@@ -40,7 +45,11 @@ func Child() {
 	}
 	i, _ := strconv.Atoi(os.Getenv(envIndex))
 	n, _ := strconv.Atoi(os.Getenv(envProcs))
-	err := child(root, os.Getenv(envMode), i, n)
+	stop, err := profileChild(os.Getenv(envMode))
+	if err == nil {
+		err = child(root, os.Getenv(envMode), i, n)
+		stop()
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -48,8 +57,28 @@ func Child() {
 	os.Exit(0)
 }
 
-// child says "ready", waits for a line on its standard input, works its
-// tasks (i, i+n, i+2n, ...) and says "done".
+// profileChild starts a CPU profile of this child when the suite asks for
+// one; stop ends it.
+func profileChild(mode string) (stop func(), err error) {
+	prefix := os.Getenv(envProfile)
+	if prefix == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%s-%d.pprof", prefix, mode, os.Getpid()))
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// child warms up as a running server has (it has read the plan and locked
+// it before; the floor has locked its lock file), says "ready", waits for
+// a line on its standard input, works its tasks (i, i+n, i+2n, ...) and
+// says "done".
 func child(root, mode string, i, n int) error {
 	ws, err := workspace.Open(root)
 	if err != nil {
@@ -58,12 +87,15 @@ func child(root, mode string, i, n int) error {
 	defer ws.Close()
 	plans := plan.New(ws)
 	id := fmt.Sprintf("proc-%d", i)
-	if err := procs.Ready(); err != nil {
-		return err
-	}
 	file := filepath.Join(root, "docs", "plan.md")
 	lock := flock.New(filepath.Join(root, ".floor.lock"))
 	tasks := subagent.New(ws)
+	if err := warmUp(ws, tasks, lock); err != nil {
+		return err
+	}
+	if err := procs.Ready(); err != nil {
+		return err
+	}
 	for k := i; k < n*TasksPerProcess; k += n {
 		addr := "/plan.md#" + Slug(k)
 		switch mode {
@@ -98,6 +130,21 @@ func child(root, mode string, i, n int) error {
 	}
 	fmt.Println("done")
 	return nil
+}
+
+// warmUp reads the plan through the workspace, locks it once, and locks
+// the floor's lock file once.
+func warmUp(ws *workspace.Workspace, tasks *subagent.Tasks, lock *flock.Flock) error {
+	if _, err := tasks.List(ctx, "/plan.md"); err != nil {
+		return err
+	}
+	if err := ws.Lock(ctx, []string{"docs/plan.md"}, func(*workspace.Tx) error { return nil }); err != nil {
+		return err
+	}
+	if err := lock.Lock(); err != nil {
+		return err
+	}
+	return lock.Unlock()
 }
 
 // lockedRewrite is the floor of one write on a shared plan: lock, read,

@@ -38,7 +38,9 @@ func (r Result) Ratio() float64 {
 type Options struct {
 	Match *regexp.Regexp // only cases whose name matches; nil is all
 	// ProfileDir, when set, receives a CPU profile of each case's
-	// operation: <case name with / as _>.pprof.
+	// operation: <case name with / as _>.pprof, and the child processes
+	// of a process case one each: <case>.<mode>-<pid>.pprof, where mode
+	// tells the operation's children from the floor's.
 	ProfileDir string
 }
 
@@ -51,7 +53,11 @@ func Run(cases []Case, o Options, report func(Result)) error {
 		}
 		var stop func()
 		if o.ProfileDir != "" {
-			f, err := os.Create(filepath.Join(o.ProfileDir, strings.NewReplacer("/", "_", " ", "_").Replace(c.Name)+".pprof"))
+			prefix := filepath.Join(o.ProfileDir, strings.NewReplacer("/", "_", " ", "_").Replace(c.Name))
+			if err := os.Setenv(envProfile, prefix); err != nil {
+				return err
+			}
+			f, err := os.Create(prefix + ".pprof")
 			if err != nil {
 				return err
 			}
@@ -59,7 +65,7 @@ func Run(cases []Case, o Options, report func(Result)) error {
 				f.Close()
 				return err
 			}
-			stop = func() { pprof.StopCPUProfile(); f.Close() }
+			stop = func() { pprof.StopCPUProfile(); f.Close(); os.Unsetenv(envProfile) }
 		}
 		var ops, floors []testing.BenchmarkResult
 		for range Rounds {

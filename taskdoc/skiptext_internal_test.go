@@ -1,0 +1,145 @@
+package taskdoc
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// plainParser is mdParser without skipText: what goldmark makes of the
+// same bytes when every line's text is walked.
+var plainParser = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
+
+// sameParse returns "" when mdParser and plainParser read src into the
+// same blocks, with the same lines, and the same Text nodes in every
+// heading (segment and line break); otherwise what differs.
+func sameParse(src []byte) string {
+	got := mdParser.Parse(text.NewReader(src))
+	want := plainParser.Parse(text.NewReader(src))
+	return sameNode(got, want, "doc")
+}
+
+func sameNode(got, want ast.Node, at string) string {
+	if got.Kind() != want.Kind() {
+		return fmt.Sprintf("%s: %s, want %s", at, got.Kind(), want.Kind())
+	}
+	if got.Type() == ast.TypeBlock {
+		if g, w := segmentsOf(got.Lines()), segmentsOf(want.Lines()); g != w {
+			return fmt.Sprintf("%s: lines %s, want %s", at, g, w)
+		}
+		if got.Pos() != want.Pos() {
+			return fmt.Sprintf("%s: pos %d, want %d", at, got.Pos(), want.Pos())
+		}
+	}
+	if h, ok := got.(*ast.Heading); ok && h.Level != want.(*ast.Heading).Level {
+		return at + ": heading level"
+	}
+	switch got.Kind() {
+	case ast.KindParagraph, ast.KindTextBlock:
+		return "" // their Text nodes are the ones skipText leaves out
+	case ast.KindHeading:
+		g, w := textsOf(got), textsOf(want)
+		if g != w {
+			return fmt.Sprintf("%s: text %s, want %s", at, g, w)
+		}
+		return ""
+	}
+	gc, wc := got.FirstChild(), want.FirstChild()
+	for i := 0; gc != nil || wc != nil; i++ {
+		if gc == nil || wc == nil {
+			return fmt.Sprintf("%s: %d children, want %d", at, got.ChildCount(), want.ChildCount())
+		}
+		if d := sameNode(gc, wc, fmt.Sprintf("%s/%d", at, i)); d != "" {
+			return d
+		}
+		gc, wc = gc.NextSibling(), wc.NextSibling()
+	}
+	return ""
+}
+
+func segmentsOf(s *text.Segments) string {
+	if s == nil {
+		return "nil"
+	}
+	var b strings.Builder
+	for i := range s.Len() {
+		seg := s.At(i)
+		fmt.Fprintf(&b, "[%d,%d+%d]", seg.Start, seg.Stop, seg.Padding)
+	}
+	return b.String()
+}
+
+func textsOf(h ast.Node) string {
+	var b strings.Builder
+	for c := h.FirstChild(); c != nil; c = c.NextSibling() {
+		t, ok := c.(*ast.Text)
+		if !ok {
+			fmt.Fprintf(&b, "<%s>", c.Kind())
+			continue
+		}
+		fmt.Fprintf(&b, "[%d,%d soft=%v hard=%v raw=%v]", t.Segment.Start, t.Segment.Stop, t.SoftLineBreak(), t.HardLineBreak(), t.IsRaw())
+	}
+	return b.String()
+}
+
+// skipTextCases are headings whose text ends in each way a line can.
+var skipTextCases = []string{
+	"# a b c\n",
+	"# a b  \n",
+	"# a\tb \t\n",
+	"# a &#32; b\n\\# c\n",
+	"foo  \nbar\\\nbaz \t\n===\n",
+	"foo \t\nbar \nbaz\n===\n",
+	"foo  \r\nbar\\\r\nbaz\r\n---\r\n",
+	"  foo\\\\\n  bar\n---\n",
+	"- foo\n  bar  \n  ===\n",
+	"> # a *b* `c`\n> d\ne\n---\n",
+	"[x]: /u\n# [x] y\n\nz [x]\n",
+	"- # a\n  b\n\n      code\n  c\n",
+	"#\n\n# \\\n\n#  #  \n",
+	"aé\n--\n",
+	"\tfoo\t\n***\n",
+}
+
+func TestSkipTextKeepsHeadings(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "spec.json"))
+	require.NoError(t, err)
+	var examples []struct {
+		Markdown string `json:"markdown"`
+		Example  int    `json:"example"`
+	}
+	require.NoError(t, json.Unmarshal(data, &examples))
+	require.NotEmpty(t, examples)
+	for _, ex := range examples {
+		if d := sameParse([]byte(ex.Markdown)); d != "" {
+			t.Errorf("spec example %d: %s\n%q", ex.Example, d, ex.Markdown)
+		}
+	}
+	for _, src := range skipTextCases {
+		if d := sameParse([]byte(src)); d != "" {
+			t.Errorf("%q: %s", src, d)
+		}
+	}
+}
+
+func FuzzSkipText(f *testing.F) {
+	for _, src := range skipTextCases {
+		f.Add([]byte(src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if d := sameParse(src); d != "" {
+			t.Fatalf("%q: %s", src, d)
+		}
+	})
+}
