@@ -193,19 +193,18 @@ func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []task
 	nd.metas = make([]taskMeta, 0, n)
 	nd.Tasks = append(append(nd.Tasks, d.Tasks[:before]...), tasks...)
 	nd.metas = append(append(nd.metas, d.metas[:before]...), metas...)
-	// The shifted tasks' fields share one array, and their locations
-	// another; each task has its part, capped.
-	nFields, nLocs := 0, 0
+	// The shifted tasks' fields share one array; each task has its part,
+	// capped.
+	nFields := 0
 	for i := after; i < len(d.Tasks); i++ {
 		nFields += len(d.Tasks[i].Fields)
-		nLocs += len(d.metas[i].fields)
 	}
-	fields, locs := make([]Field, nFields), make([]fieldLoc, nLocs)
+	fields := make([]Field, nFields)
 	for i := after; i < len(d.Tasks); i++ {
-		t, m := d.Tasks[i], d.metas[i]
+		t := d.Tasks[i]
 		nd.Tasks = append(nd.Tasks, t.shift(delta, lineDelta, fields[:len(t.Fields):len(t.Fields)]))
-		nd.metas = append(nd.metas, m.shift(delta, locs[:len(m.fields):len(m.fields)]))
-		fields, locs = fields[len(t.Fields):], locs[len(m.fields):]
+		nd.metas = append(nd.metas, d.metas[i].shift(delta))
+		fields = fields[len(t.Fields):]
 	}
 	return before
 }
@@ -261,22 +260,13 @@ func (t Task) shift(delta, lines int, fields []Field) Task {
 	return t
 }
 
-// shift returns m moved by delta bytes, sharing nothing that it changes
-// with m: its field locations are written to fields, which is as long as
-// m.fields.
-func (m taskMeta) shift(delta int, fields []fieldLoc) taskMeta {
+// shift returns m moved by delta bytes. Its field locations count from
+// the task's start, so they stay shared.
+func (m taskMeta) shift(delta int) taskMeta {
 	for _, b := range []*metaBlock{&m.para, &m.list, &m.trailing} {
 		if b.span != (Span{}) { // a zero span is a block the task does not have
 			b.span = b.span.shift(delta)
 		}
-	}
-	if m.fields != nil {
-		for i, f := range m.fields {
-			f.colonEnd, f.valueStart, f.valueEnd = f.colonEnd+delta, f.valueStart+delta, f.valueEnd+delta
-			f.prefix = f.prefix.shift(delta)
-			fields[i] = f
-		}
-		m.fields = fields
 	}
 	m.bodyStart, m.bodyEnd, m.lastLine = m.bodyStart+delta, m.bodyEnd+delta, m.lastLine+delta
 	m.titleSpan = m.titleSpan.shift(delta)

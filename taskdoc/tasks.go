@@ -109,7 +109,10 @@ type metaBlock struct {
 
 func (m metaBlock) ok() bool { return m.span.End > m.span.Start }
 
-// fieldLoc locates one field in the source.
+// fieldLoc locates one field in the source. Its offsets count from the
+// start of its task (Task.Span.Start), so that a task that moves (every
+// task after an edit) keeps its locations as they are; at gives them in
+// the source.
 type fieldLoc struct {
 	colonEnd   int  // just after "Key:" (and the closing "**" of a bold key)
 	valueStart int  // first byte of the value ("" value: colonEnd)
@@ -189,7 +192,18 @@ func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
 	if v, ok := t.Field(KeyStatus); ok {
 		t.Status = statusOf(v)
 	}
+	for k := range m.fields {
+		m.fields[k] = m.fields[k].at(-t.Span.Start)
+	}
 	return t, b.meta
+}
+
+// at is loc with its offsets counted from base instead: the source's
+// offsets of a task's field locations, given the task's start.
+func (loc fieldLoc) at(base int) fieldLoc {
+	loc.colonEnd, loc.valueStart, loc.valueEnd = loc.colonEnd+base, loc.valueStart+base, loc.valueEnd+base
+	loc.prefix = loc.prefix.shift(base)
+	return loc
 }
 
 // taskBuilder collects a task's fields and where they sit.
