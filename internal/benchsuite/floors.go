@@ -12,10 +12,14 @@ import (
 )
 
 // bareParse is a goldmark parse of src, without front matter, outline or
-// tasks: the parse any reader of Markdown pays.
+// tasks: the parse any reader of Markdown pays, with one parser made once
+// (making one costs as much as parsing a small document; a goldmark
+// parser serves concurrent parses).
 func bareParse(src []byte) {
-	goldmark.New().Parser().Parse(text.NewReader(src))
+	bareParser.Parse(text.NewReader(src))
 }
+
+var bareParser = goldmark.New().Parser()
 
 // durableWrite writes data to name the way the workspace does at the
 // least: a temporary file, fsync, rename, fsync of the folder.
