@@ -14,8 +14,8 @@ import (
 // Text node of each line: two fifths of its time, for nodes nothing of
 // taskdoc reads. goldmark calls an inline parser at the start of each
 // line (with ' ' for a letter, or the punctuation it starts with), so
-// skipText, triggered by a space and every ASCII punctuation character,
-// gets every block's first line:
+// skipText, triggered by a space and every byte goldmark reads as
+// punctuation, gets every block's first line:
 //
 //   - a paragraph or a list item's text: it takes all the lines and
 //     leaves one empty Text node (block nodes keep their Lines, which is
@@ -30,7 +30,7 @@ type skipText struct{}
 
 var skipTextTriggers = func() []byte {
 	t := []byte{' '}
-	for c := range 128 {
+	for c := range 256 {
 		if util.IsPunct(byte(c)) {
 			t = append(t, byte(c))
 		}
