@@ -8,9 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/text"
 
+	"github.com/taskmd/taskmd/internal/floor"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -114,14 +113,13 @@ func BenchmarkComplete(b *testing.B) {
 // BenchmarkGoldmarkParse is the floor: a bare goldmark parse of the same
 // bytes, without front matter, outline or tasks.
 func BenchmarkGoldmarkParse(b *testing.B) {
-	p := goldmark.New().Parser()
 	for _, n := range benchSizes {
 		src := benchDocument(n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				p.Parse(text.NewReader(src))
+				floor.Parse(src)
 			}
 		})
 	}

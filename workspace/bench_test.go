@@ -15,6 +15,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/floor"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -58,33 +59,6 @@ func flip(cur []byte, slug string) ([]byte, error) {
 	return nd.Source, nil
 }
 
-// rawWrite is the floor of a durable replace.
-func rawWrite(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".floor-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
-
 // timer adds up the durations of one side of an interleaved benchmark.
 type timer struct {
 	total time.Duration
@@ -126,16 +100,16 @@ func BenchmarkUpdate50KB(b *testing.B) {
 	floorPath := filepath.Join(dir, "floor", "bench.md")
 	update := func(cur []byte, _ bool) ([]byte, error) { return flip(cur, "task-100") }
 
-	var floor, ours timer
+	var floorTime, ours timer
 	for i := 0; b.Loop(); i++ {
 		interleave(i, func() {
-			floor.start()
+			floorTime.start()
 			cur, err := os.ReadFile(floorPath)
 			require.NoError(b, err)
 			next, err := flip(cur, "task-100")
 			require.NoError(b, err)
-			require.NoError(b, rawWrite(floorPath, next))
-			floor.stop()
+			require.NoError(b, floor.DurableWrite(floorPath, next))
+			floorTime.stop()
 		}, func() {
 			ours.start()
 			_, err := ws.Update(ctx, benchName, update)
@@ -143,7 +117,7 @@ func BenchmarkUpdate50KB(b *testing.B) {
 			ours.stop()
 		})
 	}
-	reportBeside(b, floor, ours, "update-ns/op")
+	reportBeside(b, floorTime, ours, "update-ns/op")
 }
 
 // BenchmarkWrite50KB is the storage part alone: Update with a precomputed
@@ -157,16 +131,16 @@ func BenchmarkWrite50KB(b *testing.B) {
 	writeFile(b, dir, "floor/bench.md", one)
 	floorPath := filepath.Join(dir, "floor", "bench.md")
 
-	var floor, ours timer
+	var floorTime, ours timer
 	for i := 0; b.Loop(); i++ {
 		data := one
 		if i%2 == 0 {
 			data = two
 		}
 		interleave(i, func() {
-			floor.start()
-			require.NoError(b, rawWrite(floorPath, data))
-			floor.stop()
+			floorTime.start()
+			require.NoError(b, floor.DurableWrite(floorPath, data))
+			floorTime.stop()
 		}, func() {
 			ours.start()
 			_, err := ws.Update(ctx, benchName, func([]byte, bool) ([]byte, error) { return data, nil })
@@ -174,7 +148,7 @@ func BenchmarkWrite50KB(b *testing.B) {
 			ours.stop()
 		})
 	}
-	reportBeside(b, floor, ours, "write-ns/op")
+	reportBeside(b, floorTime, ours, "write-ns/op")
 }
 
 // BenchmarkLock is an uncontended lock and unlock of one name, that of an
@@ -317,7 +291,7 @@ func runBenchHelper(ws *Workspace, role string, worker, count int) error {
 			cur, err = flip(cur, slug)
 		}
 		if err == nil {
-			err = rawWrite(path, cur)
+			err = floor.DurableWrite(path, cur)
 		}
 		if uerr := lock.Unlock(); err == nil {
 			err = uerr

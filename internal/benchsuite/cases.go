@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/floor"
 	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -53,7 +54,7 @@ func Cases(dir string, s Sizes) []Case {
 		Floor: func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				bareParse(src)
+				floor.Parse(src)
 			}
 		},
 	})
@@ -122,10 +123,10 @@ func editCase(dir, op string, n int, warm bool) Case {
 					b.Fatal(err)
 				}
 				if !warm {
-					bareParse(data)
+					floor.Parse(data)
 				}
 				data[len(data)-2] ^= 1
-				if err := durableWrite(file, data); err != nil {
+				if err := floor.DurableWrite(file, data); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -290,7 +291,7 @@ func cycleCase(dir string, n int) Case {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := durableWrite(file, cur); err != nil {
+					if err := floor.DurableWrite(file, cur); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -413,7 +414,7 @@ func listCase(dir string, n int, how int) Case {
 				err = onAllCores(names, func(name string) error {
 					data, err := os.ReadFile(name)
 					if err == nil && how == cold {
-						bareParse(data)
+						floor.Parse(data)
 					}
 					return err
 				})

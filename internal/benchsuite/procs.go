@@ -12,6 +12,7 @@ import (
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/floor"
 	"github.com/taskmd/taskmd/internal/procs"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
@@ -159,7 +160,7 @@ func lockedRewrite(lock *flock.Flock, file string) error {
 		return err
 	}
 	data[len(data)-2] ^= 1
-	return durableWrite(file, data)
+	return floor.DurableWrite(file, data)
 }
 
 // processCases are n processes working TasksPerProcess tasks each of one

@@ -26,6 +26,7 @@ var layers = map[string][]string{
 	"internal/affix":      nil,
 	"internal/hooks":      nil,
 	"internal/procs":      nil,
+	"internal/floor":      nil,
 	"internal/watch":      nil,
 	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
@@ -50,7 +51,7 @@ var layers = map[string][]string{
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
 	// The benchmark suite measures the library from above.
-	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint", "internal/procs"},
+	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint", "internal/procs", "internal/floor"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
 		"checkpoint", "worker", "plan", "agent", "worktree", "merge"},
