@@ -1,10 +1,7 @@
 package taskdoc_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -17,24 +14,6 @@ import (
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
-
-// specExample is one example of the CommonMark spec (testdata/spec.json, see
-// testdata/LICENSE-commonmark).
-type specExample struct {
-	Markdown string `json:"markdown"`
-	Example  int    `json:"example"`
-	Section  string `json:"section"`
-}
-
-func loadSpecExamples(t *testing.T) []specExample {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "spec.json"))
-	require.NoError(t, err)
-	var examples []specExample
-	require.NoError(t, json.Unmarshal(data, &examples))
-	require.Len(t, examples, 652, "spec.json is the CommonMark 0.31.2 example set")
-	return examples
-}
 
 // corpusDoc is a generated document with one spec example in the body of
 // one task (the host) and a plain task beside it (the neighbour).
@@ -169,7 +148,7 @@ var corpusCost editCost
 func TestCommonMarkCorpus(t *testing.T) {
 	corpusCost = editCost{}
 	defer corpusCost.report(t)
-	examples := loadSpecExamples(t)
+	examples := taskdoc.SpecExamples(t)
 	for _, place := range corpusPlacements {
 		counts := map[string]int{}
 		members := map[string][]int{}

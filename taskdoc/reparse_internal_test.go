@@ -1,11 +1,8 @@
 package taskdoc
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +36,7 @@ func requireReparse(t testing.TB, d *Document, src []byte, msg string) (local bo
 // edits the second task's title: Reparse from the old document gives what
 // a full parse gives, and decides most of them locally.
 func TestReparseAgreesWithParse(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "spec.json"))
-	require.NoError(t, err)
-	var examples []struct {
-		Markdown string `json:"markdown"`
-		Example  int    `json:"example"`
-	}
-	require.NoError(t, json.Unmarshal(data, &examples))
+	examples := SpecExamples(t)
 	local, total := 0, 0
 	for h, host := range localHosts {
 		d, err := Parse([]byte(host))

@@ -1,14 +1,10 @@
 package taskdoc
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -113,14 +109,7 @@ var skipTextCases = []string{
 }
 
 func TestSkipTextKeepsHeadings(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "spec.json"))
-	require.NoError(t, err)
-	var examples []struct {
-		Markdown string `json:"markdown"`
-		Example  int    `json:"example"`
-	}
-	require.NoError(t, json.Unmarshal(data, &examples))
-	require.NotEmpty(t, examples)
+	examples := SpecExamples(t)
 	for _, ex := range examples {
 		if d := sameParse([]byte(ex.Markdown)); d != "" {
 			t.Errorf("spec example %d: %s\n%q", ex.Example, d, ex.Markdown)

@@ -18,7 +18,7 @@ import (
 // what follows the task: each edit either fails with a typed error and no
 // bytes, or keeps the editing property.
 func TestEditsWithSpecExamplesAsText(t *testing.T) {
-	examples := loadSpecExamples(t)
+	examples := taskdoc.SpecExamples(t)
 	for _, name := range []string{"crlf", "subheading", "reference-server", "no-trailing-newline"} {
 		path := filepath.Join("testdata", name+".md")
 		src, err := os.ReadFile(path)

@@ -1,10 +1,7 @@
 package taskdoc
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -29,13 +26,7 @@ var localHosts = []string{
 // spec example as new task content, and requires the same verdict
 // whenever the local one claims to be sound.
 func TestLocalCheckAgreesWithFullParse(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "spec.json"))
-	require.NoError(t, err)
-	var examples []struct {
-		Markdown string `json:"markdown"`
-		Example  int    `json:"example"`
-	}
-	require.NoError(t, json.Unmarshal(data, &examples))
+	examples := SpecExamples(t)
 	accept := func(*Task, *taskMeta) error { return nil }
 	local := 0
 	for h, host := range localHosts {
