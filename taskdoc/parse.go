@@ -17,11 +17,15 @@ import (
 // and a GFM table is read as a paragraph, which is all heading detection
 // needs. A goldmark parser keeps its per-parse state in the parse context,
 // so one value serves concurrent parses.
-var mdParser = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	parser.WithInlineParsers(util.Prioritized(skipText{}, 0)),
-)
+var mdParser = blockParser(parser.WithInlineParsers(util.Prioritized(skipText{}, 0)))
+
+// blockParser is a goldmark parser of CommonMark blocks, with opts.
+func blockParser(opts ...parser.Option) parser.Parser {
+	return parser.NewParser(append([]parser.Option{
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	}, opts...)...)
+}
 
 // inlineParser is full CommonMark, for the text of headings with markup.
 var inlineParser = goldmark.New().Parser()

@@ -62,7 +62,7 @@ func (skipText) Parse(parent ast.Node, block text.Reader, _ parser.Context) ast.
 // end), except the last, which it returns for goldmark to append.
 func plainText(parent ast.Node, block text.Reader) ast.Node {
 	source := block.Source()
-	var last *ast.Text
+	var last ast.Node // nil, not a nil *ast.Text, when there is no line
 	for {
 		line, _ := block.PeekLine()
 		if line == nil {
@@ -95,9 +95,6 @@ func plainText(parent ast.Node, block text.Reader) ast.Node {
 		}
 		last = t
 		block.AdvanceLine()
-	}
-	if last == nil {
-		return nil
 	}
 	return last
 }

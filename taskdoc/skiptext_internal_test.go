@@ -6,16 +6,12 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
 // plainParser is mdParser without skipText: what goldmark makes of the
 // same bytes when every line's text is walked.
-var plainParser = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-)
+var plainParser = blockParser()
 
 // sameParse returns "" when mdParser and plainParser read src into the
 // same blocks, with the same lines, and the same Text nodes in every
