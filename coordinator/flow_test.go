@@ -146,14 +146,14 @@ func TestOneParsePerOperation(t *testing.T) {
 		}
 		writeFile(t, root, activeFile, opsList(60, false))
 		for _, op := range ops {
-			docs, _ := parsecount.Snapshot()
-			require.NoError(t, op.op(), op.name)
-			after, _ := parsecount.Snapshot()
+			var err error
+			docs, _ := parsecount.During(func() { err = op.op() })
+			require.NoError(t, err, op.name)
 			want := op.cold
 			if cache {
 				want = op.hot
 			}
-			assert.Equal(t, want, after-docs, "%s (cache %v): full parses of the list", op.name, cache)
+			assert.Equal(t, want, docs, "%s (cache %v): full parses of the list", op.name, cache)
 		}
 		tasks, err := list.List(bg, taskdoc.StatusCompleted)
 		require.NoError(t, err)

@@ -30,10 +30,8 @@ func indexFiles() map[string]string {
 
 // fullParses counts the documents fn parses in full.
 func fullParses(fn func()) int64 {
-	before, _ := parsecount.Snapshot()
-	fn()
-	after, _ := parsecount.Snapshot()
-	return after - before
+	docs, _ := parsecount.During(fn)
+	return docs
 }
 
 // newProcess opens root as a process that never read it would.

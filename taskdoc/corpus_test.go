@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -208,7 +209,7 @@ func checkNeighbourEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, exampl
 	var nd *taskdoc.Document
 	var task *taskdoc.Task
 	var err error
-	full, _ := parses(func() { nd, task, err = apply(doc, c.neighbour) })
+	full, _ := parsecount.During(func() { nd, task, err = apply(doc, c.neighbour) })
 	corpusCost.add(0, full, err)
 	if !intact && err != nil {
 		requireTypedError(t, err, nd)
@@ -245,7 +246,7 @@ func checkHostEdit(t *testing.T, doc *taskdoc.Document, c corpusDoc, example str
 	var nd *taskdoc.Document
 	var task *taskdoc.Task
 	var err error
-	full, _ := parses(func() { nd, task, err = doc.SetStatus(c.host, taskdoc.StatusBlocked) })
+	full, _ := parsecount.During(func() { nd, task, err = doc.SetStatus(c.host, taskdoc.StatusBlocked) })
 	corpusCost.add(1, full, err)
 	if !intact && err != nil {
 		requireTypedError(t, err, nd)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -162,7 +163,7 @@ func TestEditsAgreeWithFullParse(t *testing.T) {
 				e := chooseEdit(doc, op, uint8(pick), arg)
 				var nd *taskdoc.Document
 				var task *taskdoc.Task
-				full, _ := parses(func() { nd, task, err = e.apply(doc) })
+				full, _ := parsecount.During(func() { nd, task, err = e.apply(doc) })
 				cost.add(op, full, err)
 				name := fmt.Sprintf("doc %d op %d task %d arg %q\n%q", n, op, pick, arg, src)
 				if err != nil {

@@ -11,23 +11,15 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// parses runs f and returns how many document and region parses it made.
-func parses(f func()) (documents, regions int64) {
-	d0, r0 := parsecount.Snapshot()
-	f()
-	d1, r1 := parsecount.Snapshot()
-	return d1 - d0, r1 - r0
-}
-
 func TestParseIsOneDocumentParse(t *testing.T) {
 	src := benchDocument(100)
-	docs, regions := parses(func() {
+	docs, regions := parsecount.During(func() {
 		_, err := taskdoc.Parse(src)
 		require.NoError(t, err)
 	})
 	require.Equal(t, int64(1), docs)
 	require.Equal(t, int64(0), regions)
-	docs, regions = parses(func() {
+	docs, regions = parsecount.During(func() {
 		_, err := taskdoc.ParseFrontMatter(src)
 		require.NoError(t, err)
 	})
@@ -59,7 +51,7 @@ func TestEditsParseOnlyTheirTask(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var nd *taskdoc.Document
 			var task *taskdoc.Task
-			docs, regions := parses(func() { nd, task, err = edit() })
+			docs, regions := parsecount.During(func() { nd, task, err = edit() })
 			require.NoError(t, err)
 			require.Equal(t, int64(0), docs, "a full parse")
 			require.Equal(t, int64(1), regions)
@@ -90,7 +82,7 @@ func TestAddTasksParsesNoDocument(t *testing.T) {
 			}
 			var nd *taskdoc.Document
 			var added []*taskdoc.Task
-			docs, _ := parses(func() { nd, added, err = doc.AddTasks(tasks) })
+			docs, _ := parsecount.During(func() { nd, added, err = doc.AddTasks(tasks) })
 			require.NoError(t, err)
 			require.Equal(t, int64(0), docs, "a full parse")
 			requireAdded(t, nd, added, tasks, name)
@@ -118,7 +110,7 @@ func TestEditsAtLineEndingEdgesParseNoDocument(t *testing.T) {
 			require.NoError(t, err)
 			var nd *taskdoc.Document
 			var task *taskdoc.Task
-			full, _ := parses(func() { nd, task, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "Body of B."}) })
+			full, _ := parsecount.During(func() { nd, task, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "Body of B."}) })
 			require.NoError(t, err)
 			require.Equal(t, int64(0), full, "a full parse:\n%q", nd.Source)
 			assertEditProperty(t, doc.Source, nd, task, "b")

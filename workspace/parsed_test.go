@@ -15,10 +15,8 @@ import (
 
 // parses counts the full parses fn makes.
 func parses(fn func()) int64 {
-	before, _ := parsecount.Snapshot()
-	fn()
-	after, _ := parsecount.Snapshot()
-	return after - before
+	docs, _ := parsecount.During(fn)
+	return docs
 }
 
 func planSource(n int, word string) []byte {

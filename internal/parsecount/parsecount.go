@@ -8,10 +8,8 @@
 // are process-wide: a test that reads them must not run in parallel with
 // other parsing tests.
 //
-//	docs, _ := parsecount.Snapshot()
-//	// ... one operation ...
-//	after, _ := parsecount.Snapshot()
-//	require.Equal(t, int64(1), after-docs)
+//	docs, _ := parsecount.During(func() { /* one operation */ })
+//	require.Equal(t, int64(1), docs)
 package parsecount
 
 import "sync/atomic"
@@ -28,4 +26,13 @@ var (
 // Snapshot returns both counters.
 func Snapshot() (documents, regions int64) {
 	return Documents.Load(), Regions.Load()
+}
+
+// During runs fn and returns how many parses of each kind the process
+// made meanwhile.
+func During(fn func()) (documents, regions int64) {
+	d0, r0 := Snapshot()
+	fn()
+	d1, r1 := Snapshot()
+	return d1 - d0, r1 - r0
 }

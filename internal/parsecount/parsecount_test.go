@@ -16,3 +16,12 @@ func TestSnapshotReadsBothCounters(t *testing.T) {
 	assert.Equal(t, docs+2, d)
 	assert.Equal(t, regions+3, r)
 }
+
+func TestDuringCountsWhatFnParses(t *testing.T) {
+	docs, regions := parsecount.During(func() {
+		parsecount.Documents.Add(1)
+		parsecount.Regions.Add(4)
+	})
+	assert.Equal(t, int64(1), docs)
+	assert.Equal(t, int64(4), regions)
+}
