@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -62,7 +63,7 @@ func TestKeyReplayAfterTaskLeftPlan(t *testing.T) {
 	entry := checkpoint.Entry{Agent: "w", Type: checkpoint.TypeComplete, Summary: "done", Key: "req-9"}
 	first, err := j.Add(ctx, task, entry)
 	require.NoError(t, err)
-	writeFiles(t, root, map[string]string{"docs/api/auth.md": strings.Replace(planDoc, "### Implement JWT signing", "### Implement JWT signing v2", 1)})
+	filetest.WriteAll(t, root, map[string]string{"docs/api/auth.md": strings.Replace(planDoc, "### Implement JWT signing", "### Implement JWT signing v2", 1)})
 	listed, err := j.List(ctx, task, checkpoint.Query{})
 	require.NoError(t, err)
 	require.Len(t, listed, 1)
@@ -80,9 +81,9 @@ func TestSequenceOverflowWritesUnreadableJournal(t *testing.T) {
 	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "next"})
 	if err == nil {
 		_, lerr := j.List(ctx, task, checkpoint.Query{})
-		require.NoError(t, lerr, "Add wrote a journal that List cannot read:\n%s", readFile(t, root, journalFile))
+		require.NoError(t, lerr, "Add wrote a journal that List cannot read:\n%s", filetest.Read(t, root, journalFile))
 	}
-	assert.Equal(t, journal, readFile(t, root, journalFile))
+	assert.Equal(t, journal, filetest.Read(t, root, journalFile))
 }
 
 // A clock past year 9999: Add refuses a time RFC 3339 cannot hold, and
@@ -96,7 +97,7 @@ func TestClockBeyond9999WritesUnreadableJournal(t *testing.T) {
 	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
 	if err == nil {
 		_, lerr := j.List(ctx, task, checkpoint.Query{})
-		require.NoError(t, lerr, "Add wrote a journal that List cannot read:\n%s", readFile(t, root, journalFile))
+		require.NoError(t, lerr, "Add wrote a journal that List cannot read:\n%s", filetest.Read(t, root, journalFile))
 	}
 }
 
@@ -108,7 +109,7 @@ func TestAppendAfterLoneCR(t *testing.T) {
 	j, root := setup(t, map[string]string{journalFile: journal})
 	_, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
 	require.NoError(t, err)
-	got := readFile(t, root, journalFile)
+	got := filetest.Read(t, root, journalFile)
 	require.True(t, strings.HasPrefix(got, journal))
 	i := strings.Index(got, "## 1 ")
 	require.Greater(t, i, 0)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -71,7 +72,7 @@ func TestReadHandEdits(t *testing.T) {
 				next = c.want[len(c.want)-1].Sequence + 1
 			}
 			assert.Equal(t, next, added.Sequence)
-			after := readFile(t, root, journalFile)
+			after := filetest.Read(t, root, journalFile)
 			assert.True(t, strings.HasPrefix(after, c.journal))
 			got, err = j.List(context.Background(), task, checkpoint.Query{})
 			require.NoError(t, err)
@@ -117,11 +118,11 @@ func TestParseErrors(t *testing.T) {
 			assert.Contains(t, e.Error(), fmt.Sprintf("(line %d, column 1", c.line))
 			assert.Equal(t, strings.Split(c.journal, "\n")[c.line-1], e.Excerpt)
 
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			_, err = j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
 			e2 := requireCode(t, err, taskdoc.CodeParse)
 			assert.Equal(t, e, e2)
-			assert.Equal(t, before, snapshot(t, root))
+			assert.Equal(t, before, filetest.Snapshot(t, root))
 		})
 	}
 }

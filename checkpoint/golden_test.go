@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output (review the diff before committing)")
@@ -65,7 +66,7 @@ func TestGolden(t *testing.T) {
 				require.NoError(t, err)
 				added = append(added, got)
 			}
-			got := readFile(t, root, journalFile)
+			got := filetest.Read(t, root, journalFile)
 
 			golden := filepath.Join("testdata", name+".golden")
 			if *update {

@@ -2,10 +2,8 @@ package checkpoint_test
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -71,7 +70,7 @@ func setup(t testing.TB, files map[string]string) (*checkpoint.Journal, string) 
 	if _, ok := files["docs/api/auth.md"]; !ok {
 		files = mergeFiles(files, map[string]string{"docs/api/auth.md": planDoc})
 	}
-	writeFiles(t, root, files)
+	filetest.WriteAll(t, root, files)
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
@@ -88,46 +87,6 @@ func mergeFiles(a, b map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-func writeFiles(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
-
-func readFile(t testing.TB, root, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-	require.NoError(t, err)
-	return string(data)
-}
-
-// snapshot returns every file under root except the library's state in
-// .taskmd/, so that a test can tell that a failed call changed nothing.
-func snapshot(t testing.TB, root string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
-		if d.IsDir() {
-			if rel == ".taskmd" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		files[rel] = string(data)
-		return err
-	})
-	require.NoError(t, err)
-	return files
 }
 
 // requireCode checks that err is a *taskdoc.Error with code and returns it.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -78,7 +79,7 @@ func TestAddRoundTrip(t *testing.T) {
 	slices.Reverse(listed)
 	require.Len(t, listed, len(cases))
 	for i, c := range cases {
-		assert.Equal(t, added[i], listed[i], "%s, as written:\n%s", c.name, readFile(t, root, journalFile))
+		assert.Equal(t, added[i], listed[i], "%s, as written:\n%s", c.name, filetest.Read(t, root, journalFile))
 	}
 }
 
@@ -96,7 +97,7 @@ func TestAddSequenceAndTime(t *testing.T) {
 	e, err := j.Add(ctx, "/api/auth.md#add-token-validation", checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "validate"})
 	require.NoError(t, err)
 	assert.Equal(t, 1, e.Sequence)
-	assert.Contains(t, snapshot(t, root), "checkpoints/tasks/api/auth.md/add-token-validation.md")
+	assert.Contains(t, filetest.Snapshot(t, root), "checkpoints/tasks/api/auth.md/add-token-validation.md")
 }
 
 // The clock is read in UTC, to the second; a nil clock and a nil Option
@@ -111,7 +112,7 @@ func TestClock(t *testing.T) {
 	e, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
 	require.NoError(t, err)
 	assert.Equal(t, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), e.Time)
-	assert.Contains(t, readFile(t, root, journalFile), "## 1 · plan · 2026-01-02T03:04:05Z\n")
+	assert.Contains(t, filetest.Read(t, root, journalFile), "## 1 · plan · 2026-01-02T03:04:05Z\n")
 
 	e, err = checkpoint.New(ws).Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
 	require.NoError(t, err)
@@ -127,7 +128,7 @@ func TestAddKeyReplay(t *testing.T) {
 	require.NoError(t, err)
 	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "other", Key: "req-2"})
 	require.NoError(t, err)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 
 	// The retry (its answer was lost) returns the recorded entry, as it
 	// normalised it, and writes nothing; so does the retry with the
@@ -139,7 +140,7 @@ func TestAddKeyReplay(t *testing.T) {
 	again, err = j.Add(ctx, task, entry)
 	require.NoError(t, err)
 	assert.Equal(t, first, again)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	// The key with another entry is a caller's mistake.
 	for _, change := range []func(*checkpoint.Entry){
@@ -156,7 +157,7 @@ func TestAddKeyReplay(t *testing.T) {
 		assert.Contains(t, e.Error(), `key "req-1" already names entry 1`)
 		assert.Equal(t, "implement-jwt-signing", e.Slug)
 	}
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	// Entries without a key are never replays.
 	for range 2 {
@@ -199,7 +200,7 @@ func TestAddInvalidEntry(t *testing.T) {
 		{"empty file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{" "} }), taskdoc.CodeInvalidArguments, "file 1 of the changed files is empty"},
 	}
 	j, root := setup(t, nil)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := j.Add(context.Background(), task, c.e)
@@ -207,7 +208,7 @@ func TestAddInvalidEntry(t *testing.T) {
 			assert.Contains(t, e.Error(), c.msg)
 			assert.Equal(t, "/api/auth.md", e.Path)
 			assert.Equal(t, "implement-jwt-signing", e.Slug)
-			assert.Equal(t, before, snapshot(t, root), "nothing written")
+			assert.Equal(t, before, filetest.Snapshot(t, root), "nothing written")
 		})
 	}
 }
@@ -234,7 +235,7 @@ func TestBadTask(t *testing.T) {
 		{"/api/auth.md#setup", taskdoc.CodeTaskNotFound, "available"}, // a heading outside Tasks is no task
 	}
 	j, root := setup(t, nil)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.task, func(t *testing.T) {
@@ -243,7 +244,7 @@ func TestBadTask(t *testing.T) {
 			assert.Contains(t, e.Error(), c.msg)
 			_, err = j.List(ctx, c.task, checkpoint.Query{})
 			requireCode(t, err, c.code)
-			assert.Equal(t, before, snapshot(t, root), "nothing written")
+			assert.Equal(t, before, filetest.Snapshot(t, root), "nothing written")
 		})
 	}
 }
@@ -331,7 +332,7 @@ func TestListWithoutJournal(t *testing.T) {
 
 	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done"})
 	require.NoError(t, err)
-	writeFiles(t, root, map[string]string{"docs/api/auth.md": "# Authentication\n\n## Tasks\n"})
+	filetest.WriteAll(t, root, map[string]string{"docs/api/auth.md": "# Authentication\n\n## Tasks\n"})
 	got, err = j.List(ctx, task, checkpoint.Query{})
 	require.NoError(t, err)
 	assert.Len(t, got, 1)
@@ -369,7 +370,7 @@ func TestLongSlug(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, got, 1)
 	var names []string
-	for name := range snapshot(t, root) {
+	for name := range filetest.Snapshot(t, root) {
 		if strings.HasPrefix(name, "checkpoints/") {
 			names = append(names, name)
 		}
@@ -382,12 +383,12 @@ func TestLongSlug(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	j, root := setup(t, nil)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
 	require.ErrorIs(t, err, context.Canceled)
 	_, err = j.List(ctx, task, checkpoint.Query{})
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }

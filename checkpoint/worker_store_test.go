@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -56,7 +57,7 @@ func TestWorkersSaveHistory(t *testing.T) {
 	for _, c := range []checkpoint.WorkerCheckpoint{first, second} {
 		want, err := c.Render()
 		require.NoError(t, err)
-		assert.Equal(t, string(want), readFile(t, root, fmt.Sprintf("checkpoints/workers/worker-1/%06d.md", c.Sequence)))
+		assert.Equal(t, string(want), filetest.Read(t, root, fmt.Sprintf("checkpoints/workers/worker-1/%06d.md", c.Sequence)))
 	}
 
 	got, err := w.Get(ctx, "worker-1", 0)
@@ -90,7 +91,7 @@ func TestWorkersSaveRetry(t *testing.T) {
 	ctx := context.Background()
 	saved, err := w.Save(ctx, workerCheckpoint("worker-1"))
 	require.NoError(t, err)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	mod := modTime(t, root, "checkpoints/workers/worker-1/000001.md")
 
 	again := workerCheckpoint("worker-1")
@@ -101,7 +102,7 @@ func TestWorkersSaveRetry(t *testing.T) {
 	got, err := w.Save(ctx, again)
 	require.NoError(t, err)
 	assert.Equal(t, saved, got)
-	assert.Equal(t, before, snapshot(t, root), "a retry writes nothing")
+	assert.Equal(t, before, filetest.Snapshot(t, root), "a retry writes nothing")
 	assert.Equal(t, mod, modTime(t, root, "checkpoints/workers/worker-1/000001.md"))
 
 	// Going back to an earlier content is new: only the current one counts.
@@ -151,7 +152,7 @@ func TestWorkersGetHandEdited(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
 	edited := readGolden(t, "handedited.md")
-	writeFiles(t, root, map[string]string{"checkpoints/workers/worker-9/000004.md": edited,
+	filetest.WriteAll(t, root, map[string]string{"checkpoints/workers/worker-9/000004.md": edited,
 		"checkpoints/workers/worker-9/notes.md": "not a checkpoint",
 		"checkpoints/workers/Bad-ID/000001.md":  edited,
 		"checkpoints/workers/empty/readme.md":   "no checkpoint here"})
@@ -175,7 +176,7 @@ func TestWorkersGetHandEdited(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5, saved.Sequence)
 
-	writeFiles(t, root, map[string]string{"checkpoints/workers/worker-9/000006.md": "## Notes\n\n```\nnever closed\n"})
+	filetest.WriteAll(t, root, map[string]string{"checkpoints/workers/worker-9/000006.md": "## Notes\n\n```\nnever closed\n"})
 	_, err = w.Get(ctx, "worker-9", 0)
 	e := requireCode(t, err, taskdoc.CodeParse)
 	assert.Equal(t, "checkpoints/workers/worker-9/000006.md", e.Path)

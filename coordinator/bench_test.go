@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -85,7 +86,7 @@ func BenchmarkComplete1000(b *testing.B) {
 // no write.
 func BenchmarkResume1000(b *testing.B) {
 	list, _, root := openList(b, nil)
-	writeFile(b, root, activeFile, bigList(taskdoc.StatusInProgress))
+	filetest.Write(b, root, activeFile, bigList(taskdoc.StatusInProgress))
 	b.SetBytes(int64(len(bigList(taskdoc.StatusInProgress))))
 	b.ResetTimer()
 	for range b.N {
@@ -102,7 +103,7 @@ func benchOnBigList(b *testing.B, status taskdoc.Status, op func(*coordinator.Li
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		writeFile(b, root, activeFile, text)
+		filetest.Write(b, root, activeFile, text)
 		b.StartTimer()
 		require.NoError(b, op(list))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -41,7 +42,7 @@ func TestCompleteLastTaskArchiveFailureAfterWrite(t *testing.T) {
 	list, _, root := openList(t, nil)
 	_, err := list.Create(bg, first("Only"))
 	require.NoError(t, err)
-	writeFile(t, root, "archived/coordinator", "not a folder\n")
+	filetest.Write(t, root, "archived/coordinator", "not a folder\n")
 	before := mustRead(t, root, activeFile)
 
 	done, err := list.Complete(bg, "done", coordinator.CompleteOptions{})

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // BenchmarkFinishList completes the last task of a three-task list, which
@@ -33,7 +34,7 @@ func BenchmarkFinishList(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				b.StopTimer()
-				writeFile(b, root, activeFile, lastTaskInProgress)
+				filetest.Write(b, root, activeFile, lastTaskInProgress)
 				b.StartTimer()
 				// A note of its own, so that no list is another's twin.
 				finishOnce(b, list, root, fmt.Sprintf("last note %d", i))
@@ -46,7 +47,7 @@ func BenchmarkFinishList(b *testing.B) {
 // with the timer stopped, so that the next archive's name is free again.
 func finishOnce(b *testing.B, list *coordinator.List, root, note string) {
 	if _, ok := readFile(b, root, activeFile); !ok {
-		writeFile(b, root, activeFile, lastTaskInProgress)
+		filetest.Write(b, root, activeFile, lastTaskInProgress)
 	}
 	done, err := list.Complete(bg, note, coordinator.CompleteOptions{})
 	require.NoError(b, err)
@@ -60,7 +61,7 @@ func finishOnce(b *testing.B, list *coordinator.List, root, note string) {
 // the library writes for it (see the package documentation).
 func addArchive(b *testing.B, root string, when time.Time, text string) {
 	base := archiveDir + "/active-" + when.UTC().Format("2006-01-02-150405")
-	writeFile(b, root, base+".md", text)
+	filetest.Write(b, root, base+".md", text)
 	sum := sha256.Sum256([]byte(text))
-	writeFile(b, root, ".taskmd/archives/"+hex.EncodeToString(sum[:]), base+"\n")
+	filetest.Write(b, root, ".taskmd/archives/"+hex.EncodeToString(sum[:]), base+"\n")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/taskmd/taskmd/archive"
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -121,7 +122,7 @@ func TestOneParsePerOperation(t *testing.T) {
 	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
 	for _, cache := range []bool{false, true} {
 		root := t.TempDir()
-		writeFile(t, root, "workflows/tdd-incremental-orchestration.md", "# TDD\n")
+		filetest.Write(t, root, "workflows/tdd-incremental-orchestration.md", "# TDD\n")
 		var opts []workspace.Option
 		if !cache {
 			opts = append(opts, workspace.WithDocumentCache(0))
@@ -144,7 +145,7 @@ func TestOneParsePerOperation(t *testing.T) {
 			}, 1, 0},
 			{"clear", func() error { _, err := list.Clear(bg); return err }, 1, 0},
 		}
-		writeFile(t, root, activeFile, opsList(60, false))
+		filetest.Write(t, root, activeFile, opsList(60, false))
 		for _, op := range ops {
 			var err error
 			docs, _ := parsecount.During(func() { err = op.op() })
@@ -181,7 +182,7 @@ func TestNextWithEveryStatus(t *testing.T) {
 	assert.Nil(t, done.Next)
 	assert.Equal(t, []string{"paused", "planning", "failed"}, done.Blocked)
 
-	writeFile(t, root, activeFile, "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: completed\n- Main-Workflow: tdd\n\n### B\n\n- Status: skipped\n")
+	filetest.Write(t, root, activeFile, "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: completed\n- Main-Workflow: tdd\n\n### B\n\n- Status: skipped\n")
 	tasks, err := list.List(bg)
 	require.NoError(t, err)
 	assert.Empty(t, tasks, "a list of completed and skipped tasks is finished, and archived")

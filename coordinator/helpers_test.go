@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -30,19 +31,12 @@ func openList(t testing.TB, files map[string]string) (*coordinator.List, *worksp
 	t.Helper()
 	root := t.TempDir()
 	for name, text := range files {
-		writeFile(t, root, name, text)
+		filetest.Write(t, root, name, text)
 	}
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
 	return coordinator.New(ws, coordinator.WithClock(func() time.Time { return fixedNow })), ws, root
-}
-
-func writeFile(t testing.TB, root, name, text string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(name))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 }
 
 // readFile returns the file's text, or "" with ok false when it is missing.

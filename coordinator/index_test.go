@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // The archive index, as the package documentation describes it.
@@ -153,7 +154,7 @@ func TestIndexEntryWhoseArchiveWasDeleted(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(root, filepath.FromSlash(done.ArchivedTo))))
 
 	// The same list again, finished a day later.
-	writeFile(t, root, activeFile, text)
+	filetest.Write(t, root, activeFile, text)
 	require.NoError(t, later.Recover(bg))
 	assert.Equal(t, []string{done.ArchivedTo}, archives(t, root))
 	assert.Equal(t, text, mustRead(t, root, done.ArchivedTo))
@@ -169,7 +170,7 @@ func TestIdenticalListsShareOneArchive(t *testing.T) {
 	later := coordinator.New(ws, coordinator.WithClock(func() time.Time { return fixedNow.Add(time.Hour) }))
 	finish := func(list *coordinator.List, note string) string {
 		t.Helper()
-		writeFile(t, root, activeFile, lastTaskInProgress)
+		filetest.Write(t, root, activeFile, lastTaskInProgress)
 		done, err := list.Complete(bg, note, coordinator.CompleteOptions{})
 		require.NoError(t, err)
 		require.NotEmpty(t, done.ArchivedTo, done.ArchiveError)
@@ -189,7 +190,7 @@ func TestIdenticalListsShareOneArchive(t *testing.T) {
 func TestIndexThatCannotBeWritten(t *testing.T) {
 	list, _, root := openList(t, map[string]string{indexDir: "not a folder\n"})
 	for _, note := range []string{"one", "two"} {
-		writeFile(t, root, activeFile, lastTaskInProgress)
+		filetest.Write(t, root, activeFile, lastTaskInProgress)
 		done, err := list.Complete(bg, note, coordinator.CompleteOptions{})
 		require.NoError(t, err)
 		require.NoError(t, done.ArchiveError)
@@ -200,7 +201,7 @@ func TestIndexThatCannotBeWritten(t *testing.T) {
 
 	// A crash-cut copy is then found by reading the archives.
 	copyName := archives(t, root)[0]
-	writeFile(t, root, activeFile, mustRead(t, root, copyName))
+	filetest.Write(t, root, activeFile, mustRead(t, root, copyName))
 	require.NoError(t, list.Recover(bg))
 	assert.Len(t, archives(t, root), 2, "no second copy")
 }
@@ -212,7 +213,7 @@ func TestIndexListEditedAfterItsCopy(t *testing.T) {
 	list, _, root := openList(t, map[string]string{activeFile: finishedList, indexMarker: "index\n",
 		indexEntry(finishedList): earlierBase + "\n", earlierBase + ".md": finishedList})
 	edited := finishedList + "\n### b\n\n- Status: completed\n"
-	writeFile(t, root, activeFile, edited)
+	filetest.Write(t, root, activeFile, edited)
 	require.NoError(t, list.Recover(bg))
 	names := archives(t, root)
 	require.Len(t, names, 2, "the edit is a different list")

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -71,7 +72,7 @@ func BenchmarkOps(b *testing.B) {
 				b.ResetTimer()
 				for range b.N {
 					b.StopTimer()
-					writeFile(b, root, activeFile, text)
+					filetest.Write(b, root, activeFile, text)
 					b.StartTimer()
 					require.NoError(b, op.op(list))
 				}

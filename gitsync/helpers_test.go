@@ -14,6 +14,7 @@ import (
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -67,7 +68,7 @@ func newRemote(t testing.TB, files map[string]string) string {
 	run(t, base, "clone", "-q", remote, seed)
 	run(t, seed, "checkout", "-q", "-b", "main")
 	for name, content := range files {
-		write(t, seed, name, content)
+		filetest.Write(t, seed, name, content)
 	}
 	run(t, seed, "add", "-A")
 	run(t, seed, "commit", "-q", "-m", "the plan")
@@ -106,20 +107,6 @@ func openMachine(t testing.TB, dir, name string, opts ...gitsync.Option) *machin
 	s, err := gitsync.New(ctx, ws, plans, opts...)
 	require.NoError(t, err)
 	return &machine{dir: dir, ws: ws, plans: plans, sync: s, agent: a.ID}
-}
-
-func write(t testing.TB, root, name, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(name))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-}
-
-func read(t testing.TB, root, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-	require.NoError(t, err)
-	return string(data)
 }
 
 // remoteFile is the file name as the remote's main branch has it.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -45,7 +46,7 @@ func TestClaimCommitsAndPushes(t *testing.T) {
 	assert.Equal(t, a.agent, other.AlreadyClaimedBy)
 	assert.Empty(t, other.Commit)
 	assert.False(t, other.Pushed)
-	assert.Equal(t, want, read(t, b.dir, doc), "b's clone has a's claim")
+	assert.Equal(t, want, filetest.Read(t, b.dir, doc), "b's clone has a's claim")
 
 	// A retried claim commits nothing.
 	again, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
@@ -81,7 +82,7 @@ func TestCompleteIsShared(t *testing.T) {
 	// On the other machine the task is done: nothing is left to claim.
 	_, err = b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
 	assert.Equal(t, taskdoc.CodeInvalidTransition, taskdoc.CodeOf(err))
-	assert.Equal(t, taskdoc.StatusCompleted, taskIn(t, read(t, b.dir, doc), "task-2").Status)
+	assert.Equal(t, taskdoc.StatusCompleted, taskIn(t, filetest.Read(t, b.dir, doc), "task-2").Status)
 }
 
 // TestRejectedPushSameTask: between b's commit and its push, a claims the
@@ -104,7 +105,7 @@ func TestRejectedPushSameTask(t *testing.T) {
 	assert.Equal(t, 2, res.Attempts)
 	assert.Empty(t, res.Commit)
 	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
-	assert.Equal(t, a.agent, assigneeIn(t, read(t, b.dir, doc), "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, filetest.Read(t, b.dir, doc), "task-1"))
 	assert.Equal(t, run(t, remote, "rev-parse", "main"), run(t, b.dir, "rev-parse", "HEAD"), "b has nothing of its own left")
 	assert.Empty(t, run(t, b.dir, "status", "--porcelain"))
 
@@ -215,13 +216,13 @@ func TestOfflineClaimMeetsAnother(t *testing.T) {
 	run(t, a.dir, "remote", "set-url", "origin", remote)
 
 	head := run(t, a.dir, "rev-parse", "HEAD")
-	before := read(t, a.dir, doc)
+	before := filetest.Read(t, a.dir, doc)
 	_, err = a.sync.Push(ctx)
 	require.Error(t, err)
 	assert.Equal(t, taskdoc.CodeMergeConflict, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "#task-1 Assignee")
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
-	assert.Equal(t, before, read(t, a.dir, doc))
+	assert.Equal(t, before, filetest.Read(t, a.dir, doc))
 	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
 	n, err := a.sync.Queued(ctx)
 	require.NoError(t, err)
@@ -240,8 +241,8 @@ func TestPersonEditSurvives(t *testing.T) {
 	require.NoError(t, err)
 
 	edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
-	write(t, a.dir, doc, edited)
-	write(t, a.dir, "notes.txt", "one\ntwo\n")
+	filetest.Write(t, a.dir, doc, edited)
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
 	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
 	require.True(t, res.Pushed)
@@ -255,8 +256,8 @@ func TestPersonEditSurvives(t *testing.T) {
 
 	// The working tree has the claims of both machines and the edits.
 	want := strings.Replace(committed, "Do part 2.", "Do part 2, carefully.", 1)
-	assert.Equal(t, want, read(t, a.dir, doc))
-	assert.Equal(t, "one\ntwo\n", read(t, a.dir, "notes.txt"))
+	assert.Equal(t, want, filetest.Read(t, a.dir, doc))
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
 	assert.Equal(t, " M docs/plan.md\n M notes.txt\n", run(t, a.dir, "status", "--porcelain", "-uno"))
 	assert.Empty(t, run(t, a.dir, "stash", "list"))
 }
@@ -270,14 +271,14 @@ func TestPersonEditOnSameLine(t *testing.T) {
 	b := newMachine(t, remote, "b")
 	_, err := b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
 	require.NoError(t, err)
-	write(t, a.dir, doc, strings.Replace(planOf(3), "### Task 2\n- Status: pending\n", "### Task 2\n- Status: pending\n- Assignee: someone\n", 1))
+	filetest.Write(t, a.dir, doc, strings.Replace(planOf(3), "### Task 2\n- Status: pending\n", "### Task 2\n- Status: pending\n- Assignee: someone\n", 1))
 
 	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
 	assert.True(t, res.Pushed)
 	assert.Equal(t, []string{doc}, res.Conflicts)
 	assert.NotEmpty(t, res.Stash)
-	got := read(t, a.dir, doc)
+	got := filetest.Read(t, a.dir, doc)
 	assert.Contains(t, got, "<<<<<<< merged\n")
 	assert.Contains(t, got, "- Assignee: someone\n")
 	assert.Contains(t, got, ">>>>>>> your edits\n")
@@ -289,7 +290,7 @@ func TestPersonEditOnSameLine(t *testing.T) {
 func TestStateIsNeverCommitted(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(3)})
 	a := newMachine(t, remote, "a")
-	assert.Equal(t, ".taskmd/\n", read(t, a.dir, ".gitignore"))
+	assert.Equal(t, ".taskmd/\n", filetest.Read(t, a.dir, ".gitignore"))
 	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
 	files := run(t, remote, "ls-tree", "-r", "--name-only", "main")
@@ -301,7 +302,7 @@ func TestStateIsNeverCommitted(t *testing.T) {
 	// A second Sync on the clone adds nothing.
 	_, err = gitsync.New(ctx, a.ws, a.plans)
 	require.NoError(t, err)
-	assert.Equal(t, ".taskmd/\n", read(t, a.dir, ".gitignore"))
+	assert.Equal(t, ".taskmd/\n", filetest.Read(t, a.dir, ".gitignore"))
 }
 
 // TestWorkspaceInAFolder: the workspace is a folder of the repository.
@@ -379,16 +380,16 @@ func TestMachinesRaceOnOneTask(t *testing.T) {
 func TestCrashWhileSetAside(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n"})
 	a := newMachine(t, remote, "a")
-	write(t, a.dir, "notes.txt", "one\ntwo\n")
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
 	run(t, a.dir, "stash", "push", "-q")
 	sha := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
-	write(t, a.dir, ".taskmd/gitsync/aside", sha+"\n")
-	assert.Equal(t, "one\n", read(t, a.dir, "notes.txt"))
+	filetest.Write(t, a.dir, ".taskmd/gitsync/aside", sha+"\n")
+	assert.Equal(t, "one\n", filetest.Read(t, a.dir, "notes.txt"))
 
 	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
 	assert.True(t, res.Pushed)
-	assert.Equal(t, "one\ntwo\n", read(t, a.dir, "notes.txt"))
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
 	assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
 	assert.Empty(t, run(t, a.dir, "stash", "list"))
 	_, err = os.Stat(filepath.Join(a.dir, ".taskmd/gitsync/aside"))
@@ -402,14 +403,14 @@ func TestCancelledPushChangesNothing(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
 	head := run(t, a.dir, "rev-parse", "HEAD")
-	before := read(t, a.dir, doc)
+	before := filetest.Read(t, a.dir, doc)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	gitsync.BeforePush(a.sync, cancel)
 	_, err := a.sync.Claim(cctx, "/plan.md#task-1", a.agent)
 	require.Error(t, err)
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
-	assert.Equal(t, before, read(t, a.dir, doc))
+	assert.Equal(t, before, filetest.Read(t, a.dir, doc))
 	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
 	assert.Equal(t, head, run(t, remote, "rev-parse", "main"))
 

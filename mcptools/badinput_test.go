@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // Bad input through the tools gets a typed error and changes no file; inputs
@@ -45,16 +46,16 @@ func TestBadInputOverMCP(t *testing.T) {
 				"docs/d.md":  doc,
 				"docs/fm.md": "---\nissue id: [#885]\n---\n# FM\n\n## Tasks\n\n### T\n\n- Status: pending\n",
 			})
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			out, failed := inProcess(t, root, time.Now)(tt.tool, tt.args)
 			if tt.code != "" {
 				require.True(t, failed, "%v", out)
 				assert.True(t, strings.HasPrefix(out["error"].(string), tt.code+": "), out["error"])
-				assert.Equal(t, before, snapshot(t, root))
+				assert.Equal(t, before, filetest.Snapshot(t, root))
 				return
 			}
 			require.False(t, failed, "%v", out)
-			tt.check(t, snapshot(t, root))
+			tt.check(t, filetest.Snapshot(t, root))
 		})
 	}
 }

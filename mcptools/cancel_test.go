@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -18,7 +19,7 @@ import (
 // hand the call's context down to the library.
 func TestCancelledCallStopsWaiting(t *testing.T) {
 	root := newRoot(t, map[string]string{"docs/load.md": "# Load\n\n## Tasks\n\n### Task 0\n\n- Status: pending\n"})
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	release, held := holdLock(t, root, "docs/load.md")
 	<-held
 
@@ -39,7 +40,7 @@ func TestCancelledCallStopsWaiting(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 
 	release()
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // holdLock holds the workspace lock of name from this process until

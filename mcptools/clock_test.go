@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -26,11 +27,11 @@ func TestOneClock(t *testing.T) {
 	call := inProcess(t, root, func() time.Time { return day })
 	done, _ := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
 	assert.Equal(t, "2031-02-03", done["timestamp"])
-	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Completed: 2031-02-03\n")
+	assert.Contains(t, filetest.Snapshot(t, root)["docs/api.md"], "- Completed: 2031-02-03\n")
 
 	last, _ := call("complete_coordinator_task", map[string]any{"note": "led"})
 	assert.Equal(t, "2031-02-03", last["timestamp"])
-	files := snapshot(t, root)
+	files := filetest.Snapshot(t, root)
 	assert.Contains(t, files, "archived/coordinator/active-2031-02-03-040506.md", "the archive is named by the server's clock")
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -397,11 +398,11 @@ func TestLifecycleSevenSteps(t *testing.T) {
 		assert.Equal(t, "complete", done.Checkpoint.Type)
 		assert.Equal(t, want.outcome, done.Checkpoint.Summary)
 		assert.Equal(t, `{"files_created":["src/auth/passport.ts"],"packages_added":["passport"]}`, done.Checkpoint.Detail)
-		before := snapshot(t, root)
+		before := filetest.Snapshot(t, root)
 		var again taskUpdateJSON
 		s.ok("task_update_status", args, &again)
 		assert.Equal(t, 3, again.Checkpoint.Sequence, "the retry is answered with the recorded checkpoint")
-		assert.Equal(t, before, snapshot(t, root), "a retried completion writes nothing")
+		assert.Equal(t, before, filetest.Snapshot(t, root), "a retried completion writes nothing")
 
 		var list struct {
 			TaskID      string           `json:"task_id"`
@@ -440,14 +441,14 @@ func TestLifecycleSevenSteps(t *testing.T) {
 	assert.Equal(t, "AGENT_NOT_FOUND", s.fail("agent_unregister", map[string]any{"id": me}))
 	assert.Equal(t, "AGENT_NOT_FOUND", s.fail("agent_heartbeat", map[string]any{"agent_id": me}))
 
-	doc := readFile(t, root, "docs/google-oauth.md")
+	doc := filetest.Read(t, root, "docs/google-oauth.md")
 	assert.Contains(t, doc, "# Google OAuth\n\nSign in with Google accounts.\n\n## Tasks\n")
 	assert.Contains(t, doc, "- Assignee: "+me+"\n")
 	assert.Contains(t, doc, "- Plan: passport with the Google strategy\n")
 	assert.Contains(t, doc, "- Note: OAuth infrastructure setup complete\n")
 	assert.Contains(t, doc, "- Note: Callback stores the session\n")
 	assert.Contains(t, doc, "- Depends-On: #setup-oauth\n")
-	journal := readFile(t, root, "checkpoints/tasks/google-oauth.md/setup-oauth.md")
+	journal := filetest.Read(t, root, "checkpoints/tasks/google-oauth.md/setup-oauth.md")
 	assert.Contains(t, journal, "## 1 · progress · 2030-05-06T07:08:09Z · "+me+"\n")
 	assert.Contains(t, journal, "## 3 · complete · 2030-05-06T07:08:09Z · "+me+"\n")
 }
@@ -521,9 +522,9 @@ func TestLifecycleRecovery(t *testing.T) {
 	after.ok("agent_register", register, &again)
 	assert.Equal(t, me, again.ID)
 	assert.Equal(t, lifecycleStart, again.Registered, "the agent as first registered")
-	snap := snapshot(t, root)
+	snap := filetest.Snapshot(t, root)
 	assert.Equal(t, "STALE_CLAIM", after.fail("checkpoint_add", map[string]any{"task_id": task, "type": "recovery", "summary": "resumed"}))
-	assert.Equal(t, snap, snapshot(t, root))
+	assert.Equal(t, snap, filetest.Snapshot(t, root))
 
 	var back claimJSON
 	after.ok("task_claim", map[string]any{"task_id": task, "agent_id": me}, &back)
@@ -686,7 +687,7 @@ func TestLifecycleTwoAgentsClaimConflictLoop(t *testing.T) {
 	assert.Equal(t, slices.Sorted(slices.Values(all)), tasksDone, "every task completed exactly once")
 
 	// The plan says who did each task, and its journal agrees.
-	doc := readFile(t, root, "docs/shop.md")
+	doc := filetest.Read(t, root, "docs/shop.md")
 	for _, c := range completions {
 		name := strings.TrimPrefix(c.task, wf+"#")
 		assert.Contains(t, doc, "### "+name+"\n\n- Status: completed\n", name)
@@ -696,7 +697,7 @@ func TestLifecycleTwoAgentsClaimConflictLoop(t *testing.T) {
 		}
 		assert.Contains(t, section, "- Assignee: "+c.by+"\n", name)
 		assert.Contains(t, section, "- Note: done by "+c.by+"\n", name)
-		journal := readFile(t, root, "checkpoints/tasks/shop.md/"+name+".md")
+		journal := filetest.Read(t, root, "checkpoints/tasks/shop.md/"+name+".md")
 		assert.Equal(t, 1, strings.Count(journal, "\n## "), name)
 		assert.Contains(t, journal, "## 1 · progress · 2030-05-06T07:08:09Z · "+c.by+"\n\nworked by "+c.by+"\n", name)
 	}
@@ -763,8 +764,8 @@ func TestLifecycleStoppedHeartbeatsLoseTheTask(t *testing.T) {
 	assert.Equal(t, int64(2), claim.Claim.Token)
 	assert.Equal(t, a, claim.Claim.TookOverFrom)
 
-	document := readFile(t, root, "docs/api.md")
-	journal := readFile(t, root, "checkpoints/tasks/api.md/rate-limits.md")
+	document := filetest.Read(t, root, "docs/api.md")
+	journal := filetest.Read(t, root, "checkpoints/tasks/api.md/rate-limits.md")
 	assert.Contains(t, document, "- Assignee: "+b+"\n")
 
 	// a comes back, even with a fresh heartbeat: every write is refused.
@@ -777,8 +778,8 @@ func TestLifecycleStoppedHeartbeatsLoseTheTask(t *testing.T) {
 		assert.Equal(t, "STALE_CLAIM", slow.fail("checkpoint_add", map[string]any{"task_id": task, "type": "progress", "summary": "more limits"}))
 		assert.Equal(t, "STALE_CLAIM", slow.fail("task_set_plan", map[string]any{"id": task, "plan": "my way"}))
 		assert.Equal(t, "STALE_CLAIM", slow.fail("task_release", map[string]any{"task_id": task}))
-		assert.Equal(t, document, readFile(t, root, "docs/api.md"), "the plan is unchanged")
-		assert.Equal(t, journal, readFile(t, root, "checkpoints/tasks/api.md/rate-limits.md"), "the journal is unchanged")
+		assert.Equal(t, document, filetest.Read(t, root, "docs/api.md"), "the plan is unchanged")
+		assert.Equal(t, journal, filetest.Read(t, root, "checkpoints/tasks/api.md/rate-limits.md"), "the journal is unchanged")
 	}
 
 	// b picks the work up from the journal and finishes it.
@@ -812,7 +813,7 @@ func TestLifecycleNoWritesWithoutTheClaim(t *testing.T) {
 	holder.ok("task_update_status", map[string]any{"id": task, "status": "in_progress"}, nil)
 	holder.ok("checkpoint_add", map[string]any{"task_id": task, "type": "progress", "summary": "cron written"}, nil)
 
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	for _, c := range []struct {
 		tool string
 		args map[string]any
@@ -826,7 +827,7 @@ func TestLifecycleNoWritesWithoutTheClaim(t *testing.T) {
 	} {
 		assert.Equal(t, "STALE_CLAIM", other.fail(c.tool, c.args), c.tool)
 	}
-	assert.Equal(t, before, snapshot(t, root), "nothing was written")
+	assert.Equal(t, before, filetest.Snapshot(t, root), "nothing was written")
 	var list struct {
 		Count int `json:"count"`
 	}

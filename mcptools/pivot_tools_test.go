@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -336,7 +337,7 @@ Limit /users to 100 requests a minute.
 ### Fix login bug
 - Status: pending
 - Assignee: `+e.worker+`
-`, readFile(t, e.root, "docs/shop.md"))
+`, filetest.Read(t, e.root, "docs/shop.md"))
 
 	// The worker's session holds the new claim: it starts the new task.
 	var started taskUpdateJSON
@@ -389,7 +390,7 @@ func TestPivotNoAckThenHard(t *testing.T) {
 	assert.Equal(t, "pending", hard.Pivots[0].Request.State)
 	assert.Equal(t, e.rateLimiting, hard.Pivots[0].Request.TaskID)
 	assert.Nil(t, hard.Pivots[0].Checkpoint)
-	assert.Equal(t, pivotShop, readFile(t, e.root, "docs/shop.md"), "the task is pending again, unclaimed")
+	assert.Equal(t, pivotShop, filetest.Read(t, e.root, "docs/shop.md"), "the task is pending again, unclaimed")
 
 	// The worker is told, and its writes on the old task are refused.
 	var hb struct {
@@ -464,7 +465,7 @@ func TestPivotChain(t *testing.T) {
 	}
 	assert.Equal(t, []string{"Tests"}, got.Pivots[indexOf(got, e.worker)].Checkpoint.Remaining)
 	assert.Equal(t, []string{"The fix"}, got.Pivots[indexOf(got, second)].Checkpoint.Remaining)
-	doc := readFile(t, e.root, "docs/shop.md")
+	doc := filetest.Read(t, e.root, "docs/shop.md")
 	assert.Contains(t, doc, "### Add rate limiting\n- Status: paused\n")
 	assert.Contains(t, doc, "### Fix login bug\n- Status: paused\n")
 }
@@ -646,7 +647,7 @@ Add rate limiting to /api/users
 
 Pool size may need tuning.
 `, got.Content)
-	assert.Equal(t, got.Content, readFile(t, e.root, "checkpoints/workers/"+e.worker+"/000002.md"), "the document as stored")
+	assert.Equal(t, got.Content, filetest.Read(t, e.root, "checkpoints/workers/"+e.worker+"/000002.md"), "the document as stored")
 
 	// Seed 004's JSON, of the first one.
 	e.orch.ok("checkpoint_get", map[string]any{"worker_id": e.worker, "sequence": 1, "format": "json"}, &got)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 func queryFiles() map[string]string {
@@ -26,7 +27,7 @@ func queryFiles() map[string]string {
 func TestQueryTools(t *testing.T) {
 	root := newRoot(t, queryFiles())
 	call := inProcess(t, root, time.Now)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 
 	docs, failed := call("documents_list", nil)
 	require.False(t, failed, "%v", docs)
@@ -60,7 +61,7 @@ func TestQueryTools(t *testing.T) {
 	flow := flows["workflows"].([]any)[0].(map[string]any)
 	assert.Equal(t, "tdd", flow["name"])
 	assert.Equal(t, "Test first", flow["description"])
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // task_set_status blocks, unblocks and reopens a task in place, in a
@@ -72,35 +73,35 @@ func TestTaskSetStatus(t *testing.T) {
 	out, failed := call("task_set_status", map[string]any{"task": "/api/auth.md#rotate-keys", "status": "blocked", "reason": "waiting on vault"})
 	require.False(t, failed, "%v", out)
 	assert.Equal(t, "blocked", out["task"].(map[string]any)["status"])
-	doc := snapshot(t, root)["docs/api/auth.md"]
+	doc := filetest.Snapshot(t, root)["docs/api/auth.md"]
 	assert.Contains(t, doc, "### Rotate keys\n\n- Status: blocked\n- Blocked: waiting on vault\n\nEvery 90 days.\n")
 
 	again, failed := call("task_set_status", map[string]any{"task": "/api/auth.md#rotate-keys", "status": "blocked", "reason": "waiting on vault"})
 	require.False(t, failed, "%v", again)
-	assert.Equal(t, doc, snapshot(t, root)["docs/api/auth.md"], "a retry writes nothing")
+	assert.Equal(t, doc, filetest.Snapshot(t, root)["docs/api/auth.md"], "a retry writes nothing")
 
 	_, failed = call("task_set_status", map[string]any{"task": "/api/auth.md#rotate-keys", "status": "pending"})
 	require.False(t, failed)
-	assert.Contains(t, snapshot(t, root)["docs/api/auth.md"], "### Rotate keys\n\n- Status: pending\n\nEvery 90 days.\n")
+	assert.Contains(t, filetest.Snapshot(t, root)["docs/api/auth.md"], "### Rotate keys\n\n- Status: pending\n\nEvery 90 days.\n")
 
 	_, failed = call("task_set_status", map[string]any{"task": "/api/auth.md#setup-keys", "status": "pending"})
 	require.False(t, failed)
-	reopened := snapshot(t, root)["docs/api/auth.md"]
+	reopened := filetest.Snapshot(t, root)["docs/api/auth.md"]
 	assert.Contains(t, reopened, "### Setup keys\n\n- Status: pending\n")
 	assert.NotContains(t, reopened, "keys in vault", "a reopen clears the Note")
 
 	_, failed = call("task_set_status", map[string]any{"task": "/coordinator/active.md#follow", "status": "blocked"})
 	require.False(t, failed)
-	assert.Contains(t, snapshot(t, root)["coordinator/active.md"], "### Follow\n\n- Status: blocked\n")
+	assert.Contains(t, filetest.Snapshot(t, root)["coordinator/active.md"], "### Follow\n\n- Status: blocked\n")
 
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	out, failed = call("task_set_status", map[string]any{"task": "/api/auth.md#sign-tokens", "status": "completed"})
 	require.True(t, failed, "%v", out)
 	assert.True(t, strings.HasPrefix(out["error"].(string), "INVALID_ARGUMENTS: "), "completed is not in the enum: %v", out["error"])
 	out, failed = call("task_set_status", map[string]any{"task": "/api/auth.md#nope", "status": "blocked"})
 	require.True(t, failed, "%v", out)
 	assert.True(t, strings.HasPrefix(out["error"].(string), "TASK_NOT_FOUND: "), out["error"])
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // task_remove takes a task out, refuses one that others depend on or
@@ -108,7 +109,7 @@ func TestTaskSetStatus(t *testing.T) {
 func TestTaskRemove(t *testing.T) {
 	root := newRoot(t, queryFiles())
 	call := inProcess(t, root, time.Now)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	for task, code := range map[string]string{
 		"/api/auth.md#setup-keys":  "INVALID_TASK",       // sign-tokens depends on it
 		"/api/auth.md#sign-tokens": "INVALID_TRANSITION", // in progress
@@ -118,19 +119,19 @@ func TestTaskRemove(t *testing.T) {
 		require.True(t, failed, "%s: %v", task, out)
 		assert.True(t, strings.HasPrefix(out["error"].(string), code+": "), "%s: %v", task, out["error"])
 	}
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	out, failed := call("task_remove", map[string]any{"task": "/api/auth.md#rotate-keys"})
 	require.False(t, failed, "%v", out)
 	assert.Equal(t, "Rotate keys", out["task"].(map[string]any)["title"])
-	assert.NotContains(t, snapshot(t, root)["docs/api/auth.md"], "Rotate keys")
+	assert.NotContains(t, filetest.Snapshot(t, root)["docs/api/auth.md"], "Rotate keys")
 	out, failed = call("task_remove", map[string]any{"task": "/api/auth.md#rotate-keys"})
 	require.True(t, failed, "%v", out)
 	assert.True(t, strings.HasPrefix(out["error"].(string), "TASK_NOT_FOUND: "), out["error"])
 
 	_, failed = call("task_remove", map[string]any{"task": "/coordinator/active.md#follow"})
 	require.False(t, failed)
-	assert.NotContains(t, snapshot(t, root)["coordinator/active.md"], "Follow")
+	assert.NotContains(t, filetest.Snapshot(t, root)["coordinator/active.md"], "Follow")
 }
 
 // document_archive moves a document to /archived/docs/, archives_list
@@ -138,12 +139,12 @@ func TestTaskRemove(t *testing.T) {
 func TestDocumentArchive(t *testing.T) {
 	root := newRoot(t, queryFiles())
 	call := inProcess(t, root, time.Now)
-	billing := snapshot(t, root)["docs/billing.md"]
+	billing := filetest.Snapshot(t, root)["docs/billing.md"]
 
 	out, failed := call("document_archive", map[string]any{"document": "/billing.md"})
 	require.False(t, failed, "%v", out)
 	assert.Equal(t, "/archived/docs/billing.md", out["archived_to"])
-	files := snapshot(t, root)
+	files := filetest.Snapshot(t, root)
 	assert.NotContains(t, files, "docs/billing.md")
 	assert.Equal(t, billing, files["archived/docs/billing.md"])
 

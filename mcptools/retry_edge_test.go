@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // The complete_coordinator_task call that finished the list lost its
@@ -30,7 +31,7 @@ func TestRetryEdgeRequestKeyAfterNewList(t *testing.T) {
 	require.False(t, failed, "%v", retried)
 	assert.Equal(t, true, retried["replayed"], "%v", retried)
 	assert.Equal(t, done["completed_task"], retried["completed_task"])
-	assert.Contains(t, snapshot(t, root)["coordinator/active.md"], "### Plan two\n\n- Status: pending\n",
+	assert.Contains(t, filetest.Snapshot(t, root)["coordinator/active.md"], "### Plan two\n\n- Status: pending\n",
 		"the retry completed the new list's task")
 }
 

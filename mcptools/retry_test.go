@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // Calls sent again after a lost answer are answered with the earlier
@@ -37,7 +38,7 @@ func TestRetriedCompletes(t *testing.T) {
 	require.False(t, failed)
 	assert.Equal(t, true, retried["replayed"])
 	assert.Equal(t, done["completed_task"], retried["completed_task"])
-	assert.Contains(t, snapshot(t, root)["coordinator/active.md"], "### Follow\n\n- Status: in_progress\n",
+	assert.Contains(t, filetest.Snapshot(t, root)["coordinator/active.md"], "### Follow\n\n- Status: in_progress\n",
 		"the retry did not complete the next task")
 }
 
@@ -48,15 +49,15 @@ func TestStaleEditRefused(t *testing.T) {
 	call := inProcess(t, root, time.Now)
 	_, failed := call("complete_subagent_task", map[string]any{"document": "/api.md#sign-tokens", "note": "signed"})
 	require.False(t, failed)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	edit := map[string]any{"operation": "edit", "task": "sign-tokens", "content": "- Status: pending\n\nAgain."}
 	_, failed = call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
 	assert.True(t, failed)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	edit["reopen"] = true
 	_, failed = call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
 	assert.False(t, failed)
-	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Status: pending\n\nAgain.")
+	assert.Contains(t, filetest.Snapshot(t, root)["docs/api.md"], "- Status: pending\n\nAgain.")
 }
 
 // view_* shows each task's version; an edit with if_version is refused
@@ -74,7 +75,7 @@ func TestEditIfVersionOverMCP(t *testing.T) {
 	edit["content"] = "- Status: pending\n\nStale."
 	res, failed := call("subagent_task", map[string]any{"document": "/api.md", "operations": []any{edit}})
 	assert.True(t, failed, "%v", res)
-	assert.Contains(t, snapshot(t, root)["docs/api.md"], "- Status: blocked\n")
+	assert.Contains(t, filetest.Snapshot(t, root)["docs/api.md"], "- Status: blocked\n")
 }
 
 // complete_coordinator_task with include_full_workflow whose next task
@@ -88,11 +89,11 @@ func TestCompleteWithBrokenNextContextChangesNothing(t *testing.T) {
 	})
 	require.NoError(t, os.Symlink("elsewhere.md", filepath.Join(root, "docs", "spec.md")))
 	call := inProcess(t, root, time.Now)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	out, failed := call("complete_coordinator_task", map[string]any{"note": "led", "include_full_workflow": true})
 	require.True(t, failed, "%v", out)
 	assert.True(t, strings.HasPrefix(out["error"].(string), "SYMLINK_REFUSED: "), out["error"])
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	require.NoError(t, os.Remove(filepath.Join(root, "docs", "spec.md")))
 	done, failed := call("complete_coordinator_task", map[string]any{"note": "led", "include_full_workflow": true})

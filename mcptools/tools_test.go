@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -155,7 +156,7 @@ func walkProperties(path string, s *jsonschema.Schema, fn func(path, name string
 func TestEnumRefusesBeforeWriting(t *testing.T) {
 	root := newRoot(t, map[string]string{"docs/api.md": "# API\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n"})
 	call := inProcess(t, root, time.Now)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -171,5 +172,5 @@ func TestEnumRefusesBeforeWriting(t *testing.T) {
 		require.True(t, failed, "%s %v: %v", tc.tool, tc.args, out)
 		assert.Regexp(t, `^INVALID_ARGUMENTS: .*enum`, out["error"], tc.tool)
 	}
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }

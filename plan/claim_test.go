@@ -9,6 +9,7 @@ import (
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -24,7 +25,7 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Success)
 	assert.Equal(t, int64(1), res.Claim.Token)
-	assert.Contains(t, readFile(t, root, "docs/auth.md"), "### Setup OAuth\n- Status: pending\n- Assignee: "+a+"\n")
+	assert.Contains(t, filetest.Read(t, root, "docs/auth.md"), "### Setup OAuth\n- Status: pending\n- Assignee: "+a+"\n")
 
 	again, err := p.Claim(ctx, task, a)
 	require.NoError(t, err)
@@ -58,7 +59,7 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 
 	// a comes back: every write it makes with its old claim is refused, and
 	// nothing is written.
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.SetTaskPlan(ctx, task, ca, "my way")
@@ -69,7 +70,7 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.AddCheckpoint(ctx, task, plan.Claimant{Agent: a}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	// b finishes; the claim ends and a retry is answered.
 	cb := plan.Claimant{Agent: b, Token: took.Claim.Token}
@@ -94,7 +95,7 @@ func TestTokensGrowAcrossRestartsAndRelease(t *testing.T) {
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
 	require.NoError(t, p.Release(ctx, "/auth.md#write-docs", me))
 	require.NoError(t, p.Release(ctx, "/auth.md#write-docs", me), "a retried release succeeds")
-	assert.NotContains(t, readFile(t, root, "docs/auth.md"), "Assignee")
+	assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee")
 
 	p2 := open(t, root, c) // a restart
 	res2, err := p2.Claim(ctx, "/auth.md#write-docs", a)

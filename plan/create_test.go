@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -27,7 +28,7 @@ func TestCreateAndSetPlanGolden(t *testing.T) {
 		"Keys come from the vault.\n" +
 		"\n" +
 		"## Tasks\n"
-	assert.Equal(t, created, readFile(t, root, "docs/auth-service.md"))
+	assert.Equal(t, created, filetest.Read(t, root, "docs/auth-service.md"))
 
 	before := freeze(t, root)
 	again, err := p.Create(ctx, plan.NewPlan{Name: "Auth Service", Summary: "another summary is not a conflict"})
@@ -70,7 +71,7 @@ func TestCreateAndSetPlanGolden(t *testing.T) {
 		"\n" +
 		"- Status: pending\n" +
 		"- Depends-On: #setup-oauth, #implement-jwt-signing, /other.md#done-thing\n"
-	assert.Equal(t, planned, readFile(t, root, "docs/auth-service.md"))
+	assert.Equal(t, planned, filetest.Read(t, root, "docs/auth-service.md"))
 	require.Len(t, got, 3)
 	assert.Equal(t, []string{"Setup OAuth", "Implement JWT signing", "Write docs"}, []string{got[0].Title, got[1].Title, got[2].Title})
 	assert.Equal(t, []string{"setup-oauth", "implement-jwt-signing", "write-docs"}, []string{got[0].Slug, got[1].Slug, got[2].Slug})
@@ -98,7 +99,7 @@ func TestCreateAndSetPlanGolden(t *testing.T) {
 	// More tasks go at the end, depending on tasks already there.
 	_, err = p.SetPlan(ctx, "/auth-service.md", []plan.PlannedTask{{Title: "Release", DependsOn: []string{"Write docs"}}})
 	require.NoError(t, err)
-	assert.Equal(t, planned+"\n### Release\n\n- Status: pending\n- Depends-On: #write-docs\n", readFile(t, root, "docs/auth-service.md"))
+	assert.Equal(t, planned+"\n### Release\n\n- Status: pending\n- Depends-On: #write-docs\n", filetest.Read(t, root, "docs/auth-service.md"))
 
 	sum, err = p.Create(ctx, plan.NewPlan{Name: "Auth Service"})
 	require.NoError(t, err)
@@ -125,7 +126,7 @@ func TestSetPlanCreatesPlan(t *testing.T) {
 		"\n" +
 		"- Status: pending\n" +
 		"- Depends-On: #add-users\n"
-	assert.Equal(t, want, readFile(t, root, "docs/api/user-management.md"))
+	assert.Equal(t, want, filetest.Read(t, root, "docs/api/user-management.md"))
 }
 
 // TestCreateRefusals: a conflicting Create is CONFLICT, a summary that

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -37,10 +38,10 @@ func TestFailedCompletionKeepsTheClaim(t *testing.T) {
 	res, err := p.Claim(ctx, "/auth.md#write-docs", a)
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: strings.Repeat("x", 400)})
 	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err))
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
 	assert.NoError(t, err)
 }
@@ -51,10 +52,10 @@ func TestFailedClaimRecordsNothing(t *testing.T) {
 	_, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
 	p := openMax(t, root, c, int64(len(authPlan)+5))
 	a, b := register(t, p, "a"), register(t, p, "b")
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err := p.Claim(ctx, "/auth.md#write-docs", a)
 	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err))
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
 	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err), "b's claim fails the same way, not as already claimed: %+v", rb)
 }
@@ -127,11 +128,11 @@ func TestRetriesAfterTheClaimEnded(t *testing.T) {
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
 	first, err := p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
 	require.NoError(t, err)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	again, err := p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
 	require.NoError(t, err)
 	assert.Equal(t, first.Version, again.Version)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	e := checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "skipped: not needed", Key: "k1"}
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", me, e)
 	require.NoError(t, err)
@@ -187,13 +188,13 @@ func TestClaimantWithSpaceIsInvalid(t *testing.T) {
 	r, err := p.Claim(ctx, "/auth.md#write-docs", a)
 	require.NoError(t, err)
 	bad := plan.Claimant{Agent: " " + a, Token: r.Claim.Token}
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", bad, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", bad, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(p.Release(ctx, "/auth.md#write-docs", bad)))
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // A retried SetPlan is answered once its tasks have moved on.
@@ -208,11 +209,11 @@ func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
 	require.NoError(t, err)
 	_, err = p.SetTaskPlan(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
 	require.NoError(t, err)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	again, err := p.SetPlan(ctx, "/p.md", tasks)
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPlanning, again[0].Status)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	tasks[1].Description = "changed"
 	_, err = p.SetPlan(ctx, "/p.md", tasks)
 	assert.Equal(t, taskdoc.CodeDuplicateTask, taskdoc.CodeOf(err))
@@ -221,10 +222,10 @@ func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
 // Create refuses a document that is not a plan.
 func TestCreateOverANonPlanDocument(t *testing.T) {
 	p, root := setup(t, newClock(), map[string]string{"docs/notes.md": "# Notes\n\nJust notes.\n"})
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err := p.Create(ctx, plan.NewPlan{Path: "/notes.md", Name: "Notes"})
 	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // A task shown with an Assignee that holds no recorded claim (the claims
@@ -237,12 +238,12 @@ func TestShownHolderFencesUnclaimedWrites(t *testing.T) {
 	_, err := p.Claim(ctx, "/auth.md#write-docs", a)
 	require.NoError(t, err)
 	require.NoError(t, os.RemoveAll(filepath.Join(root, ".taskmd", "claims")))
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
 	require.NoError(t, err)
 	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)

@@ -2,8 +2,6 @@ package plan_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -46,7 +45,7 @@ func setup(t testing.TB, c *clock, files map[string]string) (*plan.Plans, string
 	t.Helper()
 	root := t.TempDir()
 	for name, content := range files {
-		writeFile(t, root, name, content)
+		filetest.Write(t, root, name, content)
 	}
 	return open(t, root, c), root
 }
@@ -60,47 +59,12 @@ func open(t testing.TB, root string, c *clock) *plan.Plans {
 	return plan.New(ws, plan.WithClock(c.Now))
 }
 
-func writeFile(t testing.TB, root, name, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(name))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-}
-
-func readFile(t testing.TB, root, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-	require.NoError(t, err)
-	return string(data)
-}
-
 // register registers an agent named name and returns its id.
 func register(t testing.TB, p *plan.Plans, name string) string {
 	t.Helper()
 	a, err := p.Agents().Register(ctx, agent.Registration{Name: name, Runtime: "test"})
 	require.NoError(t, err)
 	return a.ID
-}
-
-// snapshot returns every file under root (relative name -> content),
-// lock files aside.
-func snapshot(t testing.TB, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if filepath.Dir(rel) == ".taskmd/locks" {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		out[rel] = string(data)
-		return err
-	}))
-	return out
 }
 
 const authPlan = `# Auth

@@ -13,6 +13,7 @@ import (
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -200,7 +201,7 @@ func TestReleasedTaskIsFreeAndOldClaimStale(t *testing.T) {
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
 	require.NoError(t, p.Release(ctx, task, ca))
-	assert.NotContains(t, readFile(t, root, "docs/auth.md"), "Assignee")
+	assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee")
 	assert.Equal(t, taskdoc.StatusInProgress, taskOf(t, root, "docs/auth.md", "setup-oauth").Status)
 
 	next, err := p.NextTasks(ctx, "/auth.md")
@@ -273,8 +274,8 @@ func TestClaimsFileUnreadableAndRemoved(t *testing.T) {
 	require.NoError(t, err)
 	ca := plan.Claimant{Agent: a, Token: res.Claim.Token}
 	name := claims.FileOf("docs/auth.md")
-	good := readFile(t, root, name)
-	writeFile(t, root, name, good[:len(good)/2])
+	good := filetest.Read(t, root, name)
+	filetest.Write(t, root, name, good[:len(good)/2])
 	before := freeze(t, root)
 
 	parseError := func(what string, err error) {
@@ -340,7 +341,7 @@ func TestShownButNotRecordedHolder(t *testing.T) {
 	p, root := setup(t, c, nil)
 	a := register(t, p, "a")
 	b := register(t, p, "b")
-	writeFile(t, root, "docs/auth.md", strings.Replace(authPlan, "### Write docs\n- Status: pending\n",
+	filetest.Write(t, root, "docs/auth.md", strings.Replace(authPlan, "### Write docs\n- Status: pending\n",
 		"### Write docs\n- Status: in_progress\n- Assignee: "+a+"\n", 1))
 	const task = "/auth.md#write-docs"
 

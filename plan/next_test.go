@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -193,7 +194,7 @@ func TestNextTasksOrderAndDependencies(t *testing.T) {
 	assert.True(t, next[4].DependenciesCompleted)
 
 	// The dependency on a missing document is listed, and not done.
-	writeFile(t, root, "docs/order.md", "# Order\n\n## Tasks\n\n### Waits for a missing document\n- Depends-On: /missing.md#anything\n\n### Waits\n- Depends-On: #waits-for-a-missing-document\n")
+	filetest.Write(t, root, "docs/order.md", "# Order\n\n## Tasks\n\n### Waits for a missing document\n- Depends-On: /missing.md#anything\n\n### Waits\n- Depends-On: #waits-for-a-missing-document\n")
 	next, err = p.NextTasks(ctx, "/order.md")
 	require.NoError(t, err)
 	assert.Empty(t, next)

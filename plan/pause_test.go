@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -24,12 +25,12 @@ func TestPauseLetsGoAndPointsAtTheCheckpoint(t *testing.T) {
 	paused, err := p.Pause(ctx, task, me, "checkpoints/workers/"+a+"/000001.md")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPaused, paused.Status)
-	assert.Contains(t, readFile(t, root, "docs/auth.md"), "### Write docs\n- Status: paused\n- Checkpoint: checkpoints/workers/"+a+"/000001.md\n")
-	before := snapshot(t, root)
+	assert.Contains(t, filetest.Read(t, root, "docs/auth.md"), "### Write docs\n- Status: paused\n- Checkpoint: checkpoints/workers/"+a+"/000001.md\n")
+	before := filetest.Snapshot(t, root)
 	again, err := p.Pause(ctx, task, me, "checkpoints/workers/"+a+"/000001.md")
 	require.NoError(t, err, "a retried pause")
 	assert.Equal(t, paused.Version, again.Version)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	next, err := p.NextTasks(ctx, "/auth.md")
 	require.NoError(t, err)
@@ -60,11 +61,11 @@ func TestRevokeReturnsTheTaskToPending(t *testing.T) {
 	revoked, err := p.Revoke(ctx, task, "")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, revoked.Status)
-	assert.Equal(t, authPlan, readFile(t, root, "docs/auth.md"), "the plan is back as it was before the claim")
-	before := snapshot(t, root)
+	assert.Equal(t, authPlan, filetest.Read(t, root, "docs/auth.md"), "the plan is back as it was before the claim")
+	before := filetest.Snapshot(t, root)
 	_, err = p.Revoke(ctx, task, "")
 	require.NoError(t, err)
-	assert.Equal(t, before, snapshot(t, root), "a retried revoke writes nothing")
+	assert.Equal(t, before, filetest.Snapshot(t, root), "a retried revoke writes nothing")
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the revoked claim lets nothing through")
 	rb, err := p.Claim(ctx, task, b)
@@ -82,7 +83,7 @@ func TestPauseOfAClaimNotStartedKeepsItPending(t *testing.T) {
 	paused, err := p.Pause(ctx, "/auth.md#write-docs", plan.Claimant{Agent: a, Token: r.Claim.Token}, "")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, paused.Status)
-	assert.Equal(t, authPlan, readFile(t, root, "docs/auth.md"))
+	assert.Equal(t, authPlan, filetest.Read(t, root, "docs/auth.md"))
 }
 
 func TestRevokeFromAnotherHolderIsRefused(t *testing.T) {
@@ -91,10 +92,10 @@ func TestRevokeFromAnotherHolderIsRefused(t *testing.T) {
 	a, b := register(t, p, "a"), register(t, p, "b")
 	_, err := p.Claim(ctx, "/auth.md#write-docs", a)
 	require.NoError(t, err)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = p.Revoke(ctx, "/auth.md#write-docs", b)
 	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	_, err = p.Revoke(ctx, "/auth.md#write-docs", a)
 	require.NoError(t, err)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -93,7 +94,7 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 		"### Setup OAuth\n- Status: completed\n- Plan: use the provider's SDK\n- Error: provider down\n- Assignee: "+a+"\n- Completed: 2026-11-23\n- Note: OAuth ready\n\nInstall the provider.\n\n"+
 		"### Implement JWT signing\n- Status: pending\n- Depends-On: #setup-oauth\n\nSign with RS256.\n\n"+
 		"### Write docs\n- Status: completed\n- Completed: 2026-11-23\n- Note: docs written\n",
-		readFile(t, root, "docs/auth.md"))
+		filetest.Read(t, root, "docs/auth.md"))
 	st := claimsOf(t, root, "docs/auth.md")
 	assert.Equal(t, int64(2), st.LastToken, "two claims: the first, and the one after the release")
 	assert.Empty(t, st.Tasks["setup-oauth"].Agent, "completing ended the claim")

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -43,7 +44,7 @@ func claimsOf(t testing.TB, root, doc string) claims.File {
 // taskOf parses the document file doc under root and returns its task slug.
 func taskOf(t testing.TB, root, doc, slug string) *taskdoc.Task {
 	t.Helper()
-	d, err := taskdoc.Parse([]byte(readFile(t, root, doc)))
+	d, err := taskdoc.Parse([]byte(filetest.Read(t, root, doc)))
 	require.NoError(t, err)
 	tk, err := d.Task(slug)
 	require.NoError(t, err)
@@ -78,7 +79,7 @@ type frozen map[string]string
 // freeze dates every file under root longAgo and returns them.
 func freeze(t testing.TB, root string) frozen {
 	t.Helper()
-	files := snapshot(t, root)
+	files := filetest.Snapshot(t, root)
 	for name := range files {
 		require.NoError(t, os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), longAgo, longAgo))
 	}
@@ -90,7 +91,7 @@ func freeze(t testing.TB, root string) frozen {
 // modification time is still longAgo).
 func requireUntouched(t testing.TB, root string, before frozen, what string) {
 	t.Helper()
-	require.Equal(t, map[string]string(before), snapshot(t, root), "%s: the files changed", what)
+	require.Equal(t, map[string]string(before), filetest.Snapshot(t, root), "%s: the files changed", what)
 	for name := range before {
 		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(name)))
 		require.NoError(t, err)

@@ -2,12 +2,11 @@ package query_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -18,19 +17,12 @@ func newWorkspace(t testing.TB, files map[string]string) (*workspace.Workspace, 
 	t.Helper()
 	root := t.TempDir()
 	for name, text := range files {
-		writeFile(t, root, name, text)
+		filetest.Write(t, root, name, text)
 	}
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
 	return ws, root
-}
-
-func writeFile(t testing.TB, root, name, text string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(name))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 }
 
 func requireCode(t *testing.T, err error, code taskdoc.Code) {

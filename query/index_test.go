@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/workspace"
@@ -67,7 +68,7 @@ func TestIndexLetsANewProcessListWithoutParsing(t *testing.T) {
 	assert.Equal(t, want, got)
 
 	// Changed and removed outside: the same length, one byte different.
-	writeFile(t, root, "docs/area-1/doc-01.md", "# Doc 1\n\n## Tasks\n\n### One\n- Status: completed\n\n### Two\n- Status: blocked\n")
+	filetest.Write(t, root, "docs/area-1/doc-01.md", "# Doc 1\n\n## Tasks\n\n### One\n- Status: completed\n\n### Two\n- Status: blocked\n")
 	require.NoError(t, os.Remove(filepath.Join(root, "docs/area-2/doc-02.md")))
 	want, err = query.Documents(bg, newProcess(t, root))
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -170,7 +171,7 @@ func TestCancelled(t *testing.T) {
 
 func TestWorkflows(t *testing.T) {
 	ws, root := newWorkspace(t, workspaceFiles)
-	writeFile(t, root, "workflows/broken.md", "bad \xff")
+	filetest.Write(t, root, "workflows/broken.md", "bad \xff")
 	got, err := query.Workflows(bg, ws)
 	require.NoError(t, err)
 	require.Len(t, got, 3)

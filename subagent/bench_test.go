@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -165,7 +166,7 @@ func runScenario(ctx context.Context, b *testing.B, tasks *subagent.Tasks, n int
 func BenchmarkCompleteCold(b *testing.B) {
 	doc := benchDocument(benchTasks)
 	root := b.TempDir()
-	writeFiles(b, root, map[string]string{"docs/bench.md": doc})
+	filetest.WriteAll(b, root, map[string]string{"docs/bench.md": doc})
 	ws, err := workspace.Open(root, workspace.WithDocumentCache(0))
 	require.NoError(b, err)
 	defer ws.Close()
@@ -191,7 +192,7 @@ func BenchmarkCompleteCold(b *testing.B) {
 // parse at all.
 func BenchmarkFloorReadWrite(b *testing.B) {
 	root := b.TempDir()
-	writeFiles(b, root, map[string]string{"docs/bench.md": benchDocument(benchTasks)})
+	filetest.WriteAll(b, root, map[string]string{"docs/bench.md": benchDocument(benchTasks)})
 	ws, err := workspace.Open(root)
 	require.NoError(b, err)
 	defer ws.Close()

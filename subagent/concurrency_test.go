@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -88,7 +89,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	checkAllCompletedOnce(t, readFile(t, root, "docs/load.md"), n, notes)
+	checkAllCompletedOnce(t, filetest.Read(t, root, "docs/load.md"), n, notes)
 }
 
 // Many goroutines completing the same task: exactly one wins, the others
@@ -115,7 +116,7 @@ func TestConcurrentCompleteOfOneTask(t *testing.T) {
 		assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
 	}
 	assert.Equal(t, 1, won)
-	doc, err := taskdoc.Parse([]byte(readFile(t, root, "docs/load.md")))
+	doc, err := taskdoc.Parse([]byte(filetest.Read(t, root, "docs/load.md")))
 	require.NoError(t, err)
 	assert.Equal(t, 1, strings.Count(doc.Tasks[1].Content(), "Note:"))
 }
@@ -131,7 +132,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	const procs, perProc = 3, 8
 	const n = procs * perProc
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"docs/load.md": manyTasks(n)})
+	filetest.WriteAll(t, root, map[string]string{"docs/load.md": manyTasks(n)})
 
 	cmds := make([]*exec.Cmd, procs)
 	outputs := make([]strings.Builder, procs)
@@ -149,7 +150,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	for i := range n {
 		notes[i] = fmt.Sprintf("process %d item %d", i%procs, i/procs)
 	}
-	checkAllCompletedOnce(t, readFile(t, root, "docs/load.md"), n, notes)
+	checkAllCompletedOnce(t, filetest.Read(t, root, "docs/load.md"), n, notes)
 }
 
 // TestProcessWorker is the body of one worker process; run directly it

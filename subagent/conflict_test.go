@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -26,7 +27,7 @@ func TestConflictCarriesCurrentVersion(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEqual(t, old, changed.Version)
 
-	before := readFile(t, root, "docs/a.md")
+	before := filetest.Read(t, root, "docs/a.md")
 	_, err = tasks.Edit(ctx, "/a.md#one", taskdoc.Edit{Content: "- Status: pending\n\nMine.", IfVersion: old})
 	var e *taskdoc.Error
 	require.True(t, errors.As(err, &e), "%v", err)
@@ -37,7 +38,7 @@ func TestConflictCarriesCurrentVersion(t *testing.T) {
 	require.True(t, errors.As(err, &e), "%v", err)
 	assert.Equal(t, taskdoc.CodeConflict, e.Code)
 	assert.Equal(t, changed.Version, e.Current)
-	assert.Equal(t, before, readFile(t, root, "docs/a.md"), "a refused call writes nothing")
+	assert.Equal(t, before, filetest.Read(t, root, "docs/a.md"), "a refused call writes nothing")
 
 	again, err := tasks.Edit(ctx, "/a.md#one", taskdoc.Edit{Content: "- Status: pending\n\nMine.", IfVersion: e.Current})
 	require.NoError(t, err)

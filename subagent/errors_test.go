@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -122,7 +123,7 @@ func TestErrors(t *testing.T) {
 			require.NoError(t, os.MkdirAll(filepath.Join(root, "docs/links"), 0o755))
 			require.NoError(t, os.Symlink(filepath.Join(root, "docs/api/auth.md"), filepath.Join(root, "docs/links/auth.md")))
 			require.NoError(t, os.Symlink(filepath.Join(root, "secret.md"), filepath.Join(root, "docs/outside.md")))
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 
 			err := tt.call(context.Background(), tasks)
 
@@ -139,7 +140,7 @@ func TestErrors(t *testing.T) {
 				assert.Contains(t, err.Error(), "available: "+availableAuth[0])
 			}
 			assert.NotContains(t, err.Error(), string(tt.code), "the message does not repeat the code")
-			assert.Equal(t, before, snapshot(t, root), "no file changed")
+			assert.Equal(t, before, filetest.Snapshot(t, root), "no file changed")
 		})
 	}
 }

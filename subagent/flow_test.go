@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -46,7 +47,7 @@ func TestCreateTitlesWithMarkup(t *testing.T) {
 // A nil Option and a nil clock are ignored, as in package coordinator.
 func TestNilOptionsIgnored(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n"})
+	filetest.WriteAll(t, root, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n"})
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	defer ws.Close()
@@ -65,10 +66,10 @@ func TestSymlinkedWorkflowRefused(t *testing.T) {
 		"workflows/real.md": "# Real\n",
 	})
 	require.NoError(t, os.Symlink("real.md", filepath.Join(root, "workflows", "linked.md")))
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err := tasks.Start(bg, "/a.md#one")
 	assert.Equal(t, taskdoc.CodeSymlink, taskdoc.CodeOf(err), "%v", err)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // Start loads a task's context before it takes the document's lock: a load
@@ -98,7 +99,7 @@ func TestContextLoadedOutsideTheLock(t *testing.T) {
 	close(release)
 	require.NoError(t, <-done)
 	assert.Equal(t, taskdoc.CodeSymlink, taskdoc.CodeOf(err), "%v", err)
-	assert.Contains(t, readFile(t, root, "docs/a.md"), "- Status: pending\n")
+	assert.Contains(t, filetest.Read(t, root, "docs/a.md"), "- Status: pending\n")
 }
 
 // Each operation parses the document once at most: the edit's own check
@@ -116,7 +117,7 @@ func TestOneParsePerOperation(t *testing.T) {
 	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
 	for _, cache := range []bool{false, true} {
 		root := t.TempDir()
-		writeFiles(t, root, files)
+		filetest.WriteAll(t, root, files)
 		var opts []workspace.Option
 		if !cache {
 			opts = append(opts, workspace.WithDocumentCache(0))
@@ -172,13 +173,13 @@ func TestCompleteRetryReplays(t *testing.T) {
 	done, err := tasks.Complete(bg, "/a.md#one", "Signed\nwith RS256.")
 	require.NoError(t, err)
 	assert.False(t, done.Replayed)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	again, err := tasks.Complete(bg, "/a.md#one", "Signed with  RS256.")
 	require.NoError(t, err)
 	assert.True(t, again.Replayed)
 	assert.Equal(t, done.Task, again.Task)
 	assert.Equal(t, done.Note, again.Note)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	_, err = tasks.Complete(bg, "/a.md#one", "another note")
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
 }
@@ -191,10 +192,10 @@ func TestStaleEditCannotUndoACompletion(t *testing.T) {
 	require.NoError(t, err)
 	_, err = tasks.Complete(bg, "/a.md#one", "done")
 	require.NoError(t, err)
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = tasks.Edit(bg, "/a.md#one", taskdoc.Edit{Content: stale[0].Content() + "\n\nMore."})
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	reopened, err := tasks.Edit(bg, "/a.md#one", taskdoc.Edit{Content: stale[0].Content(), Reopen: true})
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, reopened.Status)
@@ -213,10 +214,10 @@ func TestEditIfVersion(t *testing.T) {
 	require.NoError(t, err)
 	_, err = tasks.Edit(bg, "/a.md#one", taskdoc.Edit{Content: "- Status: blocked\n\nMine.", IfVersion: one})
 	require.NoError(t, err, "another task's change is no conflict")
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	_, err = tasks.Edit(bg, "/a.md#two", taskdoc.Edit{Content: "- Status: pending\n\nStale.", IfVersion: two})
 	assert.ErrorIs(t, err, taskdoc.ErrConflict)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // An agent reports where its task stands; a failure keeps its error text,
@@ -229,11 +230,11 @@ func TestUpdateStatus(t *testing.T) {
 	task, err = tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusFailed, "no access to the vault")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusFailed, task.Status)
-	assert.Contains(t, readFile(t, root, "docs/a.md"), "- Status: failed\n- Error: no access to the vault\n")
-	before := snapshot(t, root)
+	assert.Contains(t, filetest.Read(t, root, "docs/a.md"), "- Status: failed\n- Error: no access to the vault\n")
+	before := filetest.Snapshot(t, root)
 	_, err = tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusPaused, "")
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 	_, err = tasks.Start(bg, "/a.md#one")
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition, "a failed task is moved back to pending or in progress first")
 }

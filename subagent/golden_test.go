@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -60,7 +61,7 @@ func TestGolden(t *testing.T) {
 			assert.Equal(t, 3, started.Task.Level, "the task, not the note heading of the same title")
 			_, err = tasks.Complete(ctx, address+"#setup", "Cluster provisioned with terraform")
 			require.NoError(t, err)
-			out := []byte(readFile(t, root, "docs/"+name+".md"))
+			out := []byte(filetest.Read(t, root, "docs/"+name+".md"))
 
 			assert.Equal(t, string(outside(t, in, touched)), string(outside(t, out, touched)),
 				"bytes outside the touched tasks changed")

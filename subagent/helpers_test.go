@@ -1,15 +1,12 @@
 package subagent_test
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -25,56 +22,11 @@ func clock() time.Time { return fixedNow }
 func setup(t testing.TB, files map[string]string, opts ...subagent.Option) (*subagent.Tasks, string) {
 	t.Helper()
 	root := t.TempDir()
-	writeFiles(t, root, files)
+	filetest.WriteAll(t, root, files)
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
 	return subagent.New(ws, append([]subagent.Option{subagent.WithClock(clock)}, opts...)...), root
-}
-
-func writeFiles(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
-
-func readFile(t testing.TB, root, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-	require.NoError(t, err)
-	return string(data)
-}
-
-// snapshot returns every file under root except the library's own state in
-// .taskmd/, so a test can tell that a failed call changed nothing.
-func snapshot(t testing.TB, root string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
-		if d.IsDir() {
-			if rel == ".taskmd" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(p)
-			files[rel] = "symlink -> " + target
-			return err
-		}
-		data, err := os.ReadFile(p)
-		files[rel] = string(data)
-		return err
-	})
-	require.NoError(t, err)
-	return files
 }
 
 // scenarioTasks are the three tasks of the ad-hoc scenario.

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -18,7 +19,7 @@ func TestRemoveDependentWithUnreadableEntry(t *testing.T) {
 	_, err := tasks.Remove(bg, "/a.md#a", taskdoc.Removal{Force: true})
 	requireCode(t, err, taskdoc.CodeInvalidTask)
 	assert.Contains(t, err.Error(), "#b")
-	assert.Equal(t, doc, readFile(t, root, "docs/a.md"))
+	assert.Equal(t, doc, filetest.Read(t, root, "docs/a.md"))
 }
 
 // Tasks of other documents (and of the coordinator list) that depend on a
@@ -47,18 +48,18 @@ func TestRemoveDependentsInOtherDocuments(t *testing.T) {
 				files[k] = v
 			}
 			tasks, root := setup(t, files)
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			_, err := tasks.Remove(bg, "/api/auth.md#setup-keys", taskdoc.Removal{})
 			if tt.want == nil {
 				require.NoError(t, err)
-				assert.NotContains(t, readFile(t, root, "docs/api/auth.md"), "Setup keys")
+				assert.NotContains(t, filetest.Read(t, root, "docs/api/auth.md"), "Setup keys")
 				return
 			}
 			requireCode(t, err, taskdoc.CodeInvalidTask)
 			for _, d := range tt.want {
 				assert.Contains(t, err.Error(), d)
 			}
-			assert.Equal(t, before, snapshot(t, root))
+			assert.Equal(t, before, filetest.Snapshot(t, root))
 
 			removed, err := tasks.Remove(bg, "/api/auth.md#setup-keys", taskdoc.Removal{Force: true})
 			require.NoError(t, err, "forced")

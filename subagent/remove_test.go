@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -46,13 +47,13 @@ func TestRemoveGolden(t *testing.T) {
 			removed, err := tasks.Remove(bg, "/api/auth.md#"+tt.slug, tt.r)
 			require.NoError(t, err)
 			assert.Equal(t, tt.slug, removed.Slug)
-			assert.Equal(t, golden(t, tt.golden), readFile(t, root, "docs/api/auth.md"))
+			assert.Equal(t, golden(t, tt.golden), filetest.Read(t, root, "docs/api/auth.md"))
 
 			// A retry finds nothing to remove and changes nothing.
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			_, err = tasks.Remove(bg, "/api/auth.md#"+tt.slug, tt.r)
 			requireCode(t, err, taskdoc.CodeTaskNotFound)
-			assert.Equal(t, before, snapshot(t, root))
+			assert.Equal(t, before, filetest.Snapshot(t, root))
 		})
 	}
 }
@@ -80,10 +81,10 @@ func TestRemoveRefusals(t *testing.T) {
 		{"bad address", "/api/../auth.md#x", taskdoc.Removal{}, taskdoc.CodeInvalidAddress},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			_, err := tasks.Remove(bg, tt.address, tt.r)
 			requireCode(t, err, tt.code)
-			assert.Equal(t, before, snapshot(t, root), "a refused removal changes nothing")
+			assert.Equal(t, before, filetest.Snapshot(t, root), "a refused removal changes nothing")
 		})
 	}
 	// With the version read, the removal goes through.
@@ -105,7 +106,7 @@ func TestRemoveHeldTask(t *testing.T) {
 	_, err = tasks.Remove(bg, "/a.md#a", taskdoc.Removal{Force: true})
 	require.NoError(t, err)
 	// The blank line before the removed task stays, as RemoveTask keeps it.
-	assert.Equal(t, "## Tasks\n\n", readFile(t, root, "docs/a.md"))
+	assert.Equal(t, "## Tasks\n\n", filetest.Read(t, root, "docs/a.md"))
 }
 
 // requireCode requires err to carry code.
@@ -133,5 +134,5 @@ func TestRemoveConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, int32(1), removed.Load())
-	assert.Equal(t, golden(t, "remove-write-docs.md"), readFile(t, root, "docs/api/auth.md"))
+	assert.Equal(t, golden(t, "remove-write-docs.md"), filetest.Read(t, root, "docs/api/auth.md"))
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -16,5 +17,5 @@ func TestRenameDependedOnWithBadEntry(t *testing.T) {
 	tasks, root := setup(t, map[string]string{"docs/a.md": doc})
 	_, err := tasks.Edit(bg, "/a.md#a", taskdoc.Edit{Title: "Renamed"})
 	requireCode(t, err, taskdoc.CodeInvalidTask)
-	assert.Equal(t, doc, readFile(t, root, "docs/a.md"))
+	assert.Equal(t, doc, filetest.Read(t, root, "docs/a.md"))
 }

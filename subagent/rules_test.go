@@ -9,18 +9,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
 func TestStartResumesInProgressTask(t *testing.T) {
 	tasks, root := setup(t, map[string]string{"docs/api/auth.md": authDoc})
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	started, err := tasks.Start(context.Background(), "/api/auth.md#running")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusInProgress, started.Task.Status)
 	assert.Equal(t, "Busy.", started.Task.Body)
-	assert.Equal(t, before, snapshot(t, root), "a resume writes nothing")
+	assert.Equal(t, before, filetest.Snapshot(t, root), "a resume writes nothing")
 }
 
 func TestStartChangesOnlyTheStatus(t *testing.T) {
@@ -28,7 +29,7 @@ func TestStartChangesOnlyTheStatus(t *testing.T) {
 	_, err := tasks.Start(context.Background(), "/api/auth.md#pending-one")
 	require.NoError(t, err)
 	want := strings.Replace(authDoc, "### Pending one\n\n- Status: pending", "### Pending one\n\n- Status: in_progress", 1)
-	assert.Equal(t, want, readFile(t, root, "docs/api/auth.md"))
+	assert.Equal(t, want, filetest.Read(t, root, "docs/api/auth.md"))
 }
 
 // Start never hands a subagent the Main-Workflow, even when the task has
@@ -65,7 +66,7 @@ func TestStartReportsMissingWorkflowAndReferences(t *testing.T) {
 	assert.Equal(t, []string{"nowhere", "@/specs/gone.md", "@/here.md#no-such-section", "@/gone-too.md"}, started.Missing)
 	require.Len(t, started.References, 1)
 	assert.Equal(t, "/here.md", started.References[0].Path)
-	assert.Contains(t, readFile(t, root, "docs/plan.md"), "### Build it\n\n- Status: in_progress\n- Workflow: nowhere\n")
+	assert.Contains(t, filetest.Read(t, root, "docs/plan.md"), "### Build it\n\n- Status: in_progress\n- Workflow: nowhere\n")
 }
 
 // A Workflow value that cannot name a file in workflows/ is reported like a
@@ -126,7 +127,7 @@ func TestCompleteRecordsDateAndNote(t *testing.T) {
 	assert.Equal(t, taskdoc.StatusCompleted, done.Task.Status)
 	want := strings.Replace(authDoc, "- Status: in_progress\n\nBusy.",
 		"- Status: completed\n- Completed: 2025-10-15\n- Note: Tokens validated in middleware.\n\nBusy.", 1)
-	assert.Equal(t, want, readFile(t, root, "docs/api/auth.md"))
+	assert.Equal(t, want, filetest.Read(t, root, "docs/api/auth.md"))
 }
 
 // A note is one metadata line: line breaks in it are joined, and the
@@ -136,7 +137,7 @@ func TestCompleteJoinsNoteLines(t *testing.T) {
 	done, err := tasks.Complete(context.Background(), "/api/auth.md#running", "Validated tokens.\nAdded tests.\r\n")
 	require.NoError(t, err)
 	assert.Equal(t, "Validated tokens. Added tests.", done.Note)
-	assert.Contains(t, readFile(t, root, "docs/api/auth.md"), "- Note: Validated tokens. Added tests.\n\nBusy.")
+	assert.Contains(t, filetest.Read(t, root, "docs/api/auth.md"), "- Note: Validated tokens. Added tests.\n\nBusy.")
 }
 
 // Ad hoc means any order: a pending task can be completed without a start,
@@ -199,7 +200,7 @@ func TestCreate(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"list-users"}, slugs(created))
 		assert.Equal(t, taskdoc.StatusPending, created[0].Status)
-		doc := readFile(t, root, "docs/api/v2/user-management.md")
+		doc := filetest.Read(t, root, "docs/api/v2/user-management.md")
 		assert.True(t, strings.HasPrefix(doc, "# User Management\n\n## Tasks\n\n### List users\n"), doc)
 	})
 	t.Run("a document without a Tasks section keeps its text", func(t *testing.T) {
@@ -207,7 +208,7 @@ func TestCreate(t *testing.T) {
 		tasks, root := setup(t, map[string]string{"docs/notes.md": text})
 		_, err := tasks.Create(ctx, "/notes.md", taskdoc.NewTask{Title: "Tidy up", Content: "- Status: pending\n\nSoon."})
 		require.NoError(t, err)
-		doc := readFile(t, root, "docs/notes.md")
+		doc := filetest.Read(t, root, "docs/notes.md")
 		assert.True(t, strings.HasPrefix(doc, text), doc)
 		assert.Contains(t, doc[len(text):], "## Tasks\n\n### Tidy up\n\n- Status: pending\n\nSoon.\n")
 	})
@@ -233,7 +234,7 @@ func TestEdit(t *testing.T) {
 	assert.Equal(t, "rotate-keys", edited.Slug)
 	assert.Equal(t, "Waiting.", edited.Body)
 	want := strings.Replace(authDoc, "### Pending one\n", "### Rotate keys\n", 1)
-	assert.Equal(t, want, readFile(t, root, "docs/api/auth.md"))
+	assert.Equal(t, want, filetest.Read(t, root, "docs/api/auth.md"))
 
 	edited, err = tasks.Edit(ctx, "/api/auth.md#rotate-keys", taskdoc.Edit{Content: "- Status: blocked\n- Workflow: spec-first\n\nWaiting for the vault."})
 	require.NoError(t, err)
@@ -241,7 +242,7 @@ func TestEdit(t *testing.T) {
 	wf, _ := edited.Field("workflow")
 	assert.Equal(t, "spec-first", wf)
 	want = strings.Replace(want, "- Status: pending\n\nWaiting.", "- Status: blocked\n- Workflow: spec-first\n\nWaiting for the vault.", 1)
-	assert.Equal(t, want, readFile(t, root, "docs/api/auth.md"))
+	assert.Equal(t, want, filetest.Read(t, root, "docs/api/auth.md"))
 
 	// A completed task may be reopened by an edit that asks to; only
 	// completing needs Complete. Without Reopen, an edit (a writer holding
@@ -278,7 +279,7 @@ func TestHandWrittenDuplicateTitles(t *testing.T) {
 	assert.ErrorIs(t, err, taskdoc.ErrDuplicateTask)
 	_, err = tasks.Complete(ctx, "/dup.md#same", "n")
 	assert.ErrorIs(t, err, taskdoc.ErrDuplicateTask)
-	assert.Equal(t, text, readFile(t, root, "docs/dup.md"))
+	assert.Equal(t, text, filetest.Read(t, root, "docs/dup.md"))
 
 	_, err = tasks.Start(ctx, "/dup.md#other")
 	require.NoError(t, err)

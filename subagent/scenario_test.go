@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -51,7 +52,7 @@ Validate tokens in middleware
 
 Implement refresh token endpoint
 `
-	assert.Equal(t, afterCreate, readFile(t, root, file))
+	assert.Equal(t, afterCreate, filetest.Read(t, root, file))
 
 	// 2. Start one task by address: it is marked in progress and comes with
 	// its Workflow and its references, followed one level further.
@@ -71,7 +72,7 @@ Implement refresh token endpoint
 	assert.Equal(t, taskcontext.LoadedDocument{Path: "/specs/keys.md#rotation", Title: "Rotation", Content: "## Rotation\n\nMonthly.\n", Depth: 2},
 		started.References[0].Children[0])
 	afterStart := strings.Replace(afterCreate, "- Status: pending\n- Workflow", "- Status: in_progress\n- Workflow", 1)
-	assert.Equal(t, afterStart, readFile(t, root, file))
+	assert.Equal(t, afterStart, filetest.Read(t, root, file))
 
 	// 3. The subagent completes it: a confirmation, no next task.
 	done, err := tasks.Complete(ctx, doc+"#implement-jwt-signing", "JWT signing implemented using RS256 algorithm")
@@ -82,7 +83,7 @@ Implement refresh token endpoint
 	assert.Equal(t, taskdoc.StatusCompleted, done.Task.Status)
 	afterComplete := strings.Replace(afterCreate, "- Status: pending\n- Workflow: tdd-incremental-orchestration\n",
 		"- Status: completed\n- Workflow: tdd-incremental-orchestration\n- Completed: 2025-10-14\n- Note: JWT signing implemented using RS256 algorithm\n", 1)
-	assert.Equal(t, afterComplete, readFile(t, root, file))
+	assert.Equal(t, afterComplete, filetest.Read(t, root, file))
 
 	// 4. The coordinator reviews the document.
 	all, err := tasks.View(ctx, doc)
@@ -99,7 +100,7 @@ Implement refresh token endpoint
 	assert.Nil(t, started.Workflow)
 	assert.Empty(t, started.References)
 	afterSecondStart := strings.Replace(afterComplete, "- Status: pending\n\nImplement refresh", "- Status: in_progress\n\nImplement refresh", 1)
-	assert.Equal(t, afterSecondStart, readFile(t, root, file))
+	assert.Equal(t, afterSecondStart, filetest.Read(t, root, file))
 
 	pending, err := tasks.List(ctx, doc, taskdoc.StatusPending)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -41,7 +42,7 @@ func TestSetStatusSameStatus(t *testing.T) {
 			if want == "" {
 				want = tt.doc
 			}
-			assert.Equal(t, want, readFile(t, root, "docs/a.md"))
+			assert.Equal(t, want, filetest.Read(t, root, "docs/a.md"))
 		})
 	}
 }

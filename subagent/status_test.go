@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -32,14 +33,14 @@ func TestSetStatusGolden(t *testing.T) {
 			got, err := tasks.SetStatus(bg, "/api/auth.md#"+tt.slug, tt.to, tt.reason)
 			require.NoError(t, err)
 			assert.Equal(t, tt.to, got.Status)
-			assert.Equal(t, golden(t, tt.golden), readFile(t, root, "docs/api/auth.md"))
+			assert.Equal(t, golden(t, tt.golden), filetest.Read(t, root, "docs/api/auth.md"))
 
 			// The same call again is a retry: nothing changes.
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			again, err := tasks.SetStatus(bg, "/api/auth.md#"+tt.slug, tt.to, tt.reason)
 			require.NoError(t, err)
 			assert.Equal(t, got, again)
-			assert.Equal(t, before, snapshot(t, root))
+			assert.Equal(t, before, filetest.Snapshot(t, root))
 		})
 	}
 }
@@ -50,7 +51,7 @@ func TestSetStatusReopenFailed(t *testing.T) {
 	got, err := tasks.SetStatus(bg, "/a.md#a", taskdoc.StatusPending, "")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPending, got.Status)
-	assert.Equal(t, "## Tasks\n\n### A\n\n- Status: pending\n- Workflow: tdd\n- Plan: retry with cache\n\nBody.\n", readFile(t, root, "docs/a.md"))
+	assert.Equal(t, "## Tasks\n\n### A\n\n- Status: pending\n- Workflow: tdd\n- Plan: retry with cache\n\nBody.\n", filetest.Read(t, root, "docs/a.md"))
 }
 
 func TestSetStatusFailAndReasons(t *testing.T) {
@@ -59,7 +60,7 @@ func TestSetStatusFailAndReasons(t *testing.T) {
 
 	_, err := tasks.SetStatus(bg, "/a.md#a", taskdoc.StatusFailed, "  ")
 	requireCode(t, err, taskdoc.CodeNoteRequired)
-	assert.Equal(t, doc, readFile(t, root, "docs/a.md"))
+	assert.Equal(t, doc, filetest.Read(t, root, "docs/a.md"))
 
 	_, err = tasks.SetStatus(bg, "/a.md#a", taskdoc.StatusBlocked, "waiting")
 	require.NoError(t, err)
@@ -71,7 +72,7 @@ func TestSetStatusFailAndReasons(t *testing.T) {
 	// Failing a blocked task drops the block's reason for the error text.
 	_, err = tasks.SetStatus(bg, "/a.md#a", taskdoc.StatusFailed, "gave up")
 	require.NoError(t, err)
-	assert.Equal(t, "## Tasks\n\n### A\n\n- Status: failed\n- Workflow: tdd\n- Error: gave up\n", readFile(t, root, "docs/a.md"))
+	assert.Equal(t, "## Tasks\n\n### A\n\n- Status: failed\n- Workflow: tdd\n- Error: gave up\n", filetest.Read(t, root, "docs/a.md"))
 }
 
 func TestSetStatusRefusals(t *testing.T) {
@@ -89,10 +90,10 @@ func TestSetStatusRefusals(t *testing.T) {
 		{"document address", "/api/auth.md", taskdoc.StatusBlocked, taskdoc.CodeSubagentRequiresSlug},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			_, err := tasks.SetStatus(bg, tt.address, tt.to, "why")
 			requireCode(t, err, tt.code)
-			assert.Equal(t, before, snapshot(t, root))
+			assert.Equal(t, before, filetest.Snapshot(t, root))
 		})
 	}
 }

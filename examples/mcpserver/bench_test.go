@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/benchsuite"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // BenchmarkCompleteSubagentTask measures complete_subagent_task through a
@@ -34,7 +35,7 @@ func benchComplete(b *testing.B, tasks int, document string, slug func(int) stri
 	for i := range b.N {
 		if i > 0 && i%tasks == 0 {
 			b.StopTimer()
-			writeFile(b, root, "docs/load.md", document)
+			filetest.Write(b, root, "docs/load.md", document)
 			b.StartTimer()
 		}
 		args := map[string]any{"document": "/load.md#" + slug(i%tasks), "note": "benchmark"}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // The view tools take the task lists the way agents of the AI-Prompt-Guide
@@ -73,7 +74,7 @@ func TestViewTakesCommaSeparatedSlugs(t *testing.T) {
 // and nothing changes.
 func TestDocsPrefixHint(t *testing.T) {
 	root := newRoot(t, map[string]string{"docs/api/auth.md": "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"})
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	c := startServer(t, root)
 	tests := []struct {
 		tool string
@@ -93,5 +94,5 @@ func TestDocsPrefixHint(t *testing.T) {
 	}
 	// A document that is missing without the prefix gets no hint.
 	assert.NotContains(t, c.fail("start_subagent_task", map[string]any{"document": "/api/nope.md#sign"}), "did you mean")
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -65,7 +66,7 @@ func TestTwoServersCompleteOneDocument(t *testing.T) {
 		}
 	}
 	assert.Len(t, winners, tasks)
-	doc, err := taskdoc.Parse([]byte(readFile(t, root, "docs/load.md")))
+	doc, err := taskdoc.Parse([]byte(filetest.Read(t, root, "docs/load.md")))
 	require.NoError(t, err)
 	require.Len(t, doc.Tasks, tasks)
 	for _, task := range doc.Tasks {

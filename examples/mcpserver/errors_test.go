@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskmd/taskmd/internal/filetest"
 )
 
 // authDocument has one open and one completed task; the workspace has no
@@ -104,11 +105,11 @@ func TestToolErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := snapshot(t, root)
+			before := filetest.Snapshot(t, root)
 			msg := c.fail(tt.tool, tt.args)
 			assert.True(t, strings.HasPrefix(msg, tt.code+": "), "want code %s, got %q", tt.code, msg)
 			assert.Contains(t, msg, tt.contains)
-			assert.Equal(t, before, snapshot(t, root), "files changed")
+			assert.Equal(t, before, filetest.Snapshot(t, root), "files changed")
 		})
 	}
 }
@@ -156,7 +157,7 @@ func TestBatchStopsAtFirstError(t *testing.T) {
 			}
 			assert.True(t, strings.HasPrefix(out.Results[tt.completed].Error, tt.code+": "), out.Results[tt.completed].Error)
 
-			source := readFile(t, root, "docs/api/authentication.md")
+			source := filetest.Read(t, root, "docs/api/authentication.md")
 			assert.NotContains(t, source, "### First")
 			assert.NotContains(t, source, "### Third")
 			if tt.completed == 2 {

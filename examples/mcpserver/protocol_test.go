@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -210,7 +211,7 @@ func TestCallsAnsweredAfterStdinCloses(t *testing.T) {
 			assert.False(t, msgs[id].Result.IsError, "call %s", id)
 		}
 	}
-	assert.Contains(t, readFile(t, root, "docs/api/auth.md"), "### Sign tokens")
+	assert.Contains(t, filetest.Read(t, root, "docs/api/auth.md"), "### Sign tokens")
 }
 
 // SIGTERM ends the server at once with status 0, even while a call waits
@@ -218,7 +219,7 @@ func TestCallsAnsweredAfterStdinCloses(t *testing.T) {
 // nothing.
 func TestSIGTERMWhileWaitingForALock(t *testing.T) {
 	root := newRoot(t, map[string]string{"docs/load.md": pendingDocument(2)})
-	before := snapshot(t, root)
+	before := filetest.Snapshot(t, root)
 	release, held := holdLock(t, root, "docs/load.md")
 	<-held
 
@@ -233,7 +234,7 @@ func TestSIGTERMWhileWaitingForALock(t *testing.T) {
 	assert.Equal(t, 0, s.wait())
 
 	release()
-	assert.Equal(t, before, snapshot(t, root))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
 // holdLock holds the workspace lock of name from this process until

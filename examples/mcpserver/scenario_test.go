@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -219,7 +220,7 @@ func TestCoordinatorScenario(t *testing.T) {
 
 	// On disk: the list is gone, and the archive holds every task with its
 	// note and date.
-	files := snapshot(t, root)
+	files := filetest.Snapshot(t, root)
 	assert.NotContains(t, files, "coordinator/active.md")
 	archived, ok := files[done3.ArchivedTo[1:]]
 	require.True(t, ok, "no archive at %s; files: %v", done3.ArchivedTo, keys(files))
@@ -347,7 +348,7 @@ func TestSubagentScenario(t *testing.T) {
 
 	// On disk: a document titled after its file, each task in the state the
 	// tools reported.
-	source := readFile(t, root, "docs/api/authentication.md")
+	source := filetest.Read(t, root, "docs/api/authentication.md")
 	doc, err := taskdoc.Parse([]byte(source))
 	require.NoError(t, err)
 	assert.Equal(t, "Authentication", doc.Title())

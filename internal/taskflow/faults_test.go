@@ -3,11 +3,8 @@ package taskflow_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/hooks"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -205,35 +203,8 @@ func runOnCopy(t *testing.T, setup, fn func(*workspace.Workspace) error) outcome
 	if setup != nil {
 		require.NoError(t, setup(ws))
 	}
-	o := outcome{before: files(t, root)}
+	o := outcome{before: filetest.Snapshot(t, root)}
 	o.err = fn(ws)
-	o.after = files(t, root)
+	o.after = filetest.Snapshot(t, root)
 	return o
-}
-
-// files maps every file under root but the library's state in .taskmd to
-// its content; stray temporary files count.
-func files(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
-		if d.IsDir() {
-			if rel == ".taskmd" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return fmt.Errorf("%s: %w", rel, err)
-		}
-		out[rel] = string(data)
-		return nil
-	})
-	require.NoError(t, err)
-	return out
 }

@@ -27,6 +27,7 @@ var layers = map[string][]string{
 	"internal/hooks":      nil,
 	"internal/procs":      nil,
 	"internal/floor":      nil,
+	"internal/filetest":   nil, // a test helper: files written, read and listed
 	"internal/watch":      nil,
 	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
