@@ -1,13 +1,9 @@
 package plan_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/procs"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -49,8 +46,7 @@ func claimChild(root, agentID, task string) int {
 	}
 	defer ws.Close()
 	plans := plan.New(ws, plan.WithClock(func() time.Time { return t0 }))
-	fmt.Println("ready")
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+	if err := procs.Ready(); err != nil {
 		fmt.Fprintln(os.Stderr, "waiting for the start:", err)
 		return 2
 	}
@@ -69,60 +65,28 @@ func claimChild(root, agentID, task string) int {
 // succeeds, with token 1; every other is told the winner holds it; the
 // claims file and the plan's Assignee name the winner.
 func TestProcessesClaimOneTask(t *testing.T) {
-	const procs = 8
+	const children = 8
 	const task = "/auth.md#setup-oauth"
 	c := newClock()
 	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
-	agents := make([]string, procs)
+	agents := make([]string, children)
 	for i := range agents {
 		agents[i] = register(t, p, fmt.Sprintf("proc-%d", i))
 	}
 
-	type child struct {
-		cmd    *exec.Cmd
-		stdin  io.WriteCloser
-		stdout *bufio.Reader
-		stderr strings.Builder
-	}
-	children := make([]*child, procs)
-	for i := range children {
-		ch := &child{cmd: exec.Command(os.Args[0], "-test.run=^$")}
-		ch.cmd.Env = append(os.Environ(), envClaimRoot+"="+root, envClaimAgent+"="+agents[i], envClaimTask+"="+task)
-		ch.cmd.Stderr = &ch.stderr
-		var err error
-		ch.stdin, err = ch.cmd.StdinPipe()
-		require.NoError(t, err)
-		out, err := ch.cmd.StdoutPipe()
-		require.NoError(t, err)
-		ch.stdout = bufio.NewReader(out)
-		require.NoError(t, ch.cmd.Start())
-		t.Cleanup(func() { ch.cmd.Process.Kill(); ch.cmd.Wait() })
-		children[i] = ch
-	}
-	for i, ch := range children {
-		line, err := ch.stdout.ReadString('\n')
-		require.NoError(t, err, "child %d: %s", i, ch.stderr.String())
-		require.Equal(t, "ready\n", line)
-	}
+	g, err := procs.Start(children, func(i int) []string {
+		return []string{envClaimRoot + "=" + root, envClaimAgent + "=" + agents[i], envClaimTask + "=" + task}
+	})
+	require.NoError(t, err)
+	t.Cleanup(g.Kill)
 	// Every child is waiting: start them all at once.
-	for _, ch := range children {
-		_, err := io.WriteString(ch.stdin, "go\n")
-		require.NoError(t, err)
+	require.NoError(t, g.Go())
+	lines, err := g.Wait()
+	require.NoError(t, err)
+	results := make([]plan.ClaimResult, children)
+	for i, line := range lines {
+		require.NoError(t, json.Unmarshal([]byte(line), &results[i]), "child %d printed %q", i, line)
 	}
-	results := make([]plan.ClaimResult, procs)
-	var wg sync.WaitGroup
-	for i, ch := range children {
-		wg.Go(func() {
-			line, err := ch.stdout.ReadString('\n')
-			if !assert.NoError(t, err, "child %d: %s", i, ch.stderr.String()) {
-				return
-			}
-			assert.NoError(t, ch.cmd.Wait(), "child %d: %s", i, ch.stderr.String())
-			assert.NoError(t, json.Unmarshal([]byte(line), &results[i]), "child %d printed %q", i, line)
-		})
-	}
-	wg.Wait()
-	require.False(t, t.Failed())
 
 	winner := checkOneWinner(t, agents, results)
 	assert.Equal(t, &plan.Claim{Task: task, Agent: winner, Token: 1, Claimed: t0}, results[indexOf(agents, winner)].Claim)
