@@ -3,13 +3,14 @@ package subagent_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/benchsuite"
 	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -18,30 +19,21 @@ import (
 
 const benchTasks = 1000
 
-// benchDocument is a document of n pending tasks, each with a Workflow, a
-// paragraph and a reference, between prose sections (about 200 KB for
-// 1,000 tasks).
-func benchDocument(n int) string {
-	var b strings.Builder
-	b.WriteString("---\ntitle: Token service\n---\n# Token service\n\nWhat is left to build.\n\n## Tasks\n\n")
-	for i := range n {
-		fmt.Fprintf(&b, "### Implement step %d\n\n- Status: pending\n- Workflow: tdd-incremental-orchestration\n\n", i)
-		fmt.Fprintf(&b, "Implement the signing logic for step %d and test it\nagainst the vectors in the specification.\n\n@/specs/jwt-spec.md\n\n", i)
-	}
-	b.WriteString("## Notes\n\nNothing else.\n")
-	return b.String()
+// benchFiles are the files of a workspace holding docs/bench.md, the
+// suite's plan of n tasks (benchsuite.Plan), and the files it refers to.
+func benchFiles(n int) map[string]string {
+	files := maps.Clone(benchsuite.Support)
+	files["docs/bench.md"] = string(benchsuite.Plan(n))
+	return files
 }
 
 // benchTasksOn sets up a workspace with the benchmark document, the
 // workflow and the reference, and returns a function that restores the
 // document, for when every task has been used.
 func benchTasksOn(b *testing.B) (*subagent.Tasks, func()) {
-	doc := benchDocument(benchTasks)
-	tasks, root := setup(b, map[string]string{
-		"docs/bench.md": doc,
-		"workflows/tdd-incremental-orchestration.md": "# TDD\n",
-		"docs/specs/jwt-spec.md":                     "# JWT spec\n\nRS256.\n",
-	})
+	files := benchFiles(benchTasks)
+	doc := files["docs/bench.md"]
+	tasks, root := setup(b, files)
 	reset := func() {
 		require.NoError(b, os.WriteFile(filepath.Join(root, "docs/bench.md"), []byte(doc), 0o644))
 	}
@@ -106,7 +98,7 @@ func BenchmarkComplete(b *testing.B) {
 // A bare parse of the same document: the floor that Start and Complete
 // are measured against.
 func BenchmarkParse(b *testing.B) {
-	src := []byte(benchDocument(benchTasks))
+	src := benchsuite.Plan(benchTasks)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		if _, err := taskdoc.Parse(src); err != nil {
@@ -164,7 +156,7 @@ func runScenario(ctx context.Context, b *testing.B, tasks *subagent.Tasks, n int
 // BenchmarkCompleteCold is Complete without the workspace's document
 // cache: every call parses the whole document.
 func BenchmarkCompleteCold(b *testing.B) {
-	doc := benchDocument(benchTasks)
+	doc := string(benchsuite.Plan(benchTasks))
 	root := b.TempDir()
 	filetest.WriteAll(b, root, map[string]string{"docs/bench.md": doc})
 	ws, err := workspace.Open(root, workspace.WithDocumentCache(0))
@@ -192,7 +184,7 @@ func BenchmarkCompleteCold(b *testing.B) {
 // parse at all.
 func BenchmarkFloorReadWrite(b *testing.B) {
 	root := b.TempDir()
-	filetest.WriteAll(b, root, map[string]string{"docs/bench.md": benchDocument(benchTasks)})
+	filetest.WriteAll(b, root, map[string]string{"docs/bench.md": string(benchsuite.Plan(benchTasks))})
 	ws, err := workspace.Open(root)
 	require.NoError(b, err)
 	defer ws.Close()

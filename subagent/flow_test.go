@@ -2,6 +2,7 @@ package subagent_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/internal/benchsuite"
 	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
 	"github.com/taskmd/taskmd/subagent"
@@ -109,11 +111,8 @@ func TestContextLoadedOutsideTheLock(t *testing.T) {
 // workspace has read or written before parses nothing; a document changed
 // outside it is parsed again.
 func TestOneParsePerOperation(t *testing.T) {
-	files := map[string]string{
-		"docs/plan.md": benchDocument(50),
-		"workflows/tdd-incremental-orchestration.md": "# TDD\n",
-		"docs/specs/jwt-spec.md":                     "# JWT spec\n",
-	}
+	files := maps.Clone(benchsuite.Support)
+	files["docs/plan.md"] = string(benchsuite.Plan(50))
 	batch := []taskdoc.NewTask{{Title: "New one"}, {Title: "New two", Content: "- Status: pending\n\nBody."}}
 	for _, cache := range []bool{false, true} {
 		root := t.TempDir()

@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkOps measures start, complete and a create of 100 tasks on a
-// document of 100 and of 1,000 tasks (benchDocument), each on a fresh copy
+// document of 100 and of 1,000 tasks (benchFiles), each on a fresh copy
 // of the document: lock, read, parse, edit, durable write, and for start
 // the task's workflow and reference.
 func BenchmarkOps(b *testing.B) {
@@ -35,12 +35,9 @@ func BenchmarkOps(b *testing.B) {
 	for _, op := range ops {
 		for _, n := range []int{100, 1000} {
 			b.Run(fmt.Sprintf("%s/tasks=%d", op.name, n), func(b *testing.B) {
-				doc := benchDocument(n)
-				tasks, root := setup(b, map[string]string{
-					"docs/bench.md": doc,
-					"workflows/tdd-incremental-orchestration.md": "# TDD\n",
-					"docs/specs/jwt-spec.md":                     "# JWT spec\n\nRS256.\n",
-				})
+				files := benchFiles(n)
+				doc := files["docs/bench.md"]
+				tasks, root := setup(b, files)
 				b.SetBytes(int64(len(doc)))
 				b.ResetTimer()
 				for range b.N {

@@ -55,12 +55,21 @@ func WriteWorkspace(root string, n int) error {
 	return writeSupport(root)
 }
 
-// writeSupport writes the workflow and the specification Plan refers to.
+// Support are the files Plan refers to, by name: its workflow and its
+// specification.
+var Support = map[string]string{
+	"workflows/tdd.md":  "# TDD\n\nRed, green, refactor.\n",
+	"docs/specs/jwt.md": "# JWT\n\nRS256.\n",
+}
+
+// writeSupport writes Support under root.
 func writeSupport(root string) error {
-	if err := writeFile(root, "workflows/tdd.md", []byte("# TDD\n\nRed, green, refactor.\n")); err != nil {
-		return err
+	for name, content := range Support {
+		if err := writeFile(root, name, []byte(content)); err != nil {
+			return err
+		}
 	}
-	return writeFile(root, "docs/specs/jwt.md", []byte("# JWT\n\nRS256.\n"))
+	return nil
 }
 
 func writeFile(root, name string, data []byte) error {
