@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"container/list"
 	"sync"
 
@@ -41,14 +40,13 @@ func (w *Workspace) Parse(name string, data []byte) (*taskdoc.Document, error) {
 		return nil, err
 	}
 	prev := w.cache.get(name)
-	if prev != nil && bytes.Equal(prev.Source, data) {
-		return prev, nil
-	}
-	doc, err := prev.Reparse(data) // a full parse without prev
+	doc, err := prev.Reparse(data) // prev itself for the same bytes; a full parse without prev
 	if err != nil {
 		return nil, err
 	}
-	w.cache.put(name, doc)
+	if doc != prev {
+		w.cache.put(name, doc)
+	}
 	return doc, nil
 }
 
