@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gofrs/flock"
@@ -91,7 +92,7 @@ func child(root, mode string, i, n int) error {
 	file := filepath.Join(root, "docs", "plan.md")
 	lock := flock.New(filepath.Join(root, ".floor.lock"))
 	tasks := subagent.New(ws)
-	if err := warmUp(ws, tasks, lock); err != nil {
+	if err := warmUp(ws, tasks, lock, isFloor(mode)); err != nil {
 		return err
 	}
 	if err := procs.Ready(); err != nil {
@@ -133,20 +134,24 @@ func child(root, mode string, i, n int) error {
 	return nil
 }
 
-// warmUp reads the plan through the workspace, locks it once, and locks
-// the floor's lock file once.
-func warmUp(ws *workspace.Workspace, tasks *subagent.Tasks, lock *flock.Flock) error {
+// warmUp makes a child of the operation read the plan through the
+// workspace and lock it once, and a child of the floor lock its lock file
+// once.
+func warmUp(ws *workspace.Workspace, tasks *subagent.Tasks, lock *flock.Flock, floor bool) error {
+	if floor {
+		if err := lock.Lock(); err != nil {
+			return err
+		}
+		return lock.Unlock()
+	}
 	if _, err := tasks.List(ctx, "/plan.md"); err != nil {
 		return err
 	}
-	if err := ws.Lock(ctx, []string{"docs/plan.md"}, func(*workspace.Tx) error { return nil }); err != nil {
-		return err
-	}
-	if err := lock.Lock(); err != nil {
-		return err
-	}
-	return lock.Unlock()
+	return ws.Lock(ctx, []string{"docs/plan.md"}, func(*workspace.Tx) error { return nil })
 }
+
+// isFloor reports whether a child's mode is a floor's.
+func isFloor(mode string) bool { return strings.HasSuffix(mode, "-floor") }
 
 // lockedRewrite is the floor of one write on a shared plan: lock, read,
 // change a byte, durable write, unlock.
