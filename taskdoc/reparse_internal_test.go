@@ -36,28 +36,19 @@ func requireReparse(t testing.TB, d *Document, src []byte, msg string) (local bo
 // edits the second task's title: Reparse from the old document gives what
 // a full parse gives, and decides most of them locally.
 func TestReparseAgreesWithParse(t *testing.T) {
-	examples := SpecExamples(t)
 	local, total := 0, 0
-	for h, host := range localHosts {
-		d, err := Parse([]byte(host))
-		require.NoError(t, err)
+	eachHostedExample(t, func(h int, d *Document, ex SpecExample, content string) {
 		task := &d.Tasks[0]
-		for _, ex := range examples {
-			content := formatContent(ex.Markdown, d.Newline)
-			if content == "" {
-				continue
-			}
-			out := splice(d.Source, []change{d.contentChange(task, &d.metas[0], content)})
-			total++
-			if requireReparse(t, d, out, fmt.Sprintf("host %d, example %d\n%s", h, ex.Example, out)) {
-				local++
-			}
-			// Raw: the example's bytes in place of the task's body, as a
-			// person's editor might leave them.
-			raw := splice(d.Source, []change{{task.HeadingSpan.End, task.Span.End, ex.Markdown}})
-			requireReparse(t, d, raw, fmt.Sprintf("host %d, example %d raw\n%s", h, ex.Example, raw))
+		out := splice(d.Source, []change{d.contentChange(task, &d.metas[0], content)})
+		total++
+		if requireReparse(t, d, out, fmt.Sprintf("host %d, example %d\n%s", h, ex.Example, out)) {
+			local++
 		}
-	}
+		// Raw: the example's bytes in place of the task's body, as a
+		// person's editor might leave them.
+		raw := splice(d.Source, []change{{task.HeadingSpan.End, task.Span.End, ex.Markdown}})
+		requireReparse(t, d, raw, fmt.Sprintf("host %d, example %d raw\n%s", h, ex.Example, raw))
+	})
 	t.Logf("%d of %d reparses decided locally", local, total)
 	require.Greater(t, local, total/2, "most one-task changes should be reparsed locally")
 }

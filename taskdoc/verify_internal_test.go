@@ -21,63 +21,71 @@ var localHosts = []string{
 	"# D\r\n\r\n## Tasks\r\n\r\n### First\r\n\r\nbody\r\n\r\n### Second\r\n",
 }
 
+// eachHostedExample calls fn with each of localHosts parsed (h its index)
+// and each CommonMark spec example written as the content of a task of
+// it (examples that make no content are left out).
+func eachHostedExample(t *testing.T, fn func(h int, d *Document, ex SpecExample, content string)) {
+	t.Helper()
+	examples := SpecExamples(t)
+	for h, host := range localHosts {
+		d, err := Parse([]byte(host))
+		require.NoError(t, err)
+		for _, ex := range examples {
+			if content := formatContent(ex.Markdown, d.Newline); content != "" {
+				fn(h, d, ex, content)
+			}
+		}
+	}
+}
+
 // TestLocalCheckAgreesWithFullParse runs the cheap local verification and
 // the full-parse verification on the same edits, with every CommonMark
 // spec example as new task content, and requires the same verdict
 // whenever the local one claims to be sound.
 func TestLocalCheckAgreesWithFullParse(t *testing.T) {
-	examples := SpecExamples(t)
 	accept := func(*Task, *taskMeta) error { return nil }
 	local := 0
-	for h, host := range localHosts {
-		d, err := Parse([]byte(host))
-		require.NoError(t, err)
+	eachHostedExample(t, func(h int, d *Document, ex SpecExample, content string) {
 		task := &d.Tasks[0]
-		for _, ex := range examples {
-			content := formatContent(ex.Markdown, d.Newline)
-			if content == "" {
+		edits := map[string]struct {
+			out []byte
+			r   region
+		}{}
+		cs := []change{d.contentChange(task, &d.metas[0], content)}
+		out := splice(d.Source, cs)
+		edits["edit"] = struct {
+			out []byte
+			r   region
+		}{out, region{start: task.Span.Start, oldEnd: task.Span.End,
+			newEnd: task.Span.End + len(out) - len(d.Source), task: true, content: true, check: accept}}
+		ins := "### New" + d.Newline + d.Newline + content + d.Newline + d.Newline
+		if d.taskLevel() == 2 {
+			ins = "## New" + d.Newline + d.Newline + content + d.Newline + d.Newline
+		}
+		at := task.Span.End
+		out = splice(d.Source, []change{{at, at, ins}})
+		edits["add"] = struct {
+			out []byte
+			r   region
+		}{out, region{start: at, oldEnd: at, newEnd: at + len(ins), task: true, content: true, check: accept}}
+		for name, e := range edits {
+			ld, lt, done, lerr := d.checkLocal(e.out, e.r)
+			if !done {
 				continue
 			}
-			edits := map[string]struct {
-				out []byte
-				r   region
-			}{}
-			cs := []change{d.contentChange(task, &d.metas[0], content)}
-			out := splice(d.Source, cs)
-			edits["edit"] = struct {
-				out []byte
-				r   region
-			}{out, region{start: task.Span.Start, oldEnd: task.Span.End,
-				newEnd: task.Span.End + len(out) - len(d.Source), task: true, content: true, check: accept}}
-			ins := "### New" + d.Newline + d.Newline + content + d.Newline + d.Newline
-			if d.taskLevel() == 2 {
-				ins = "## New" + d.Newline + d.Newline + content + d.Newline + d.Newline
-			}
-			at := task.Span.End
-			out = splice(d.Source, []change{{at, at, ins}})
-			edits["add"] = struct {
-				out []byte
-				r   region
-			}{out, region{start: at, oldEnd: at, newEnd: at + len(ins), task: true, content: true, check: accept}}
-			for name, e := range edits {
-				ld, lt, done, lerr := d.checkLocal(e.out, e.r)
-				if !done {
-					continue
-				}
-				local++
-				fd, ft, ferr := d.checkFull(e.out, e.r)
-				// Both must accept or both refuse; a refusal's reason may
-				// differ (a full parse meets a duplicate slug first).
-				msg := fmt.Sprintf("host %d, example %d, %s: local %v, full %v\n%s", h, ex.Example, name, lerr, ferr, e.out)
-				require.Equal(t, ferr == nil, lerr == nil, msg)
-				if lerr == nil {
-					// And build the same document and task.
-					require.Equal(t, fd, ld, msg)
-					require.Equal(t, *ft, *lt, msg)
-				}
+			local++
+			fd, ft, ferr := d.checkFull(e.out, e.r)
+			// Both must accept or both refuse; a refusal's reason may
+			// differ (a full parse meets a duplicate slug first).
+			msg := fmt.Sprintf("host %d, example %d, %s: local %v, full %v\n%s", h, ex.Example, name, lerr, ferr, e.out)
+			require.Equal(t, ferr == nil, lerr == nil, msg)
+			if lerr == nil {
+				// And build the same document and task.
+				require.Equal(t, fd, ld, msg)
+				require.Equal(t, *ft, *lt, msg)
 			}
 		}
-	}
+	})
 	t.Logf("%d edits decided by the local check", local)
 	require.Greater(t, local, 4000, "the local check should decide most of these edits")
 }
