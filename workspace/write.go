@@ -18,8 +18,8 @@ func (w *Workspace) write(name string, data []byte, existing fs.FileInfo) error 
 	if err := w.checkContent(name, data); err != nil {
 		return err
 	}
-	tmp, err := w.writeTemp(name, lockedTempName(name), data, existing)
-	if err != nil {
+	tmp := lockedTempName(name)
+	if err := w.writeTemp(name, tmp, data, existing); err != nil {
 		return err
 	}
 	if err := w.rename(tmp, name); err != nil {
@@ -41,8 +41,7 @@ func (w *Workspace) create(name string, data []byte) error {
 	if err != nil {
 		return fail(name, "write", err)
 	}
-	tmp, err = w.writeTemp(name, tmp, data, nil)
-	if err != nil {
+	if err := w.writeTemp(name, tmp, data, nil); err != nil {
 		return err
 	}
 	linkErr := w.root.Link(tmp, name)
@@ -87,8 +86,8 @@ func (w *Workspace) checkContent(name string, data []byte) error {
 // and closed, creating name's directories when they are missing. A file
 // already there is a crash's leftover of lockedTempName (random names do
 // not repeat): it is removed (never followed, were it a link) and the
-// create tried again. It returns tmp.
-func (w *Workspace) writeTemp(name, tmp string, data []byte, existing fs.FileInfo) (string, error) {
+// create tried again.
+func (w *Workspace) writeTemp(name, tmp string, data []byte, existing fs.FileInfo) error {
 	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	f, err := w.root.OpenFile(tmp, flags, 0o644)
 	if err != nil && errors.Is(err, fs.ErrExist) {
@@ -99,13 +98,13 @@ func (w *Workspace) writeTemp(name, tmp string, data []byte, existing fs.FileInf
 	if err != nil && errors.Is(err, fs.ErrNotExist) {
 		if dir := path.Dir(name); dir != "." {
 			if err := w.mkdirAll(dir); err != nil {
-				return "", err
+				return err
 			}
 		}
 		f, err = w.root.OpenFile(tmp, flags, 0o644)
 	}
 	if err != nil {
-		return "", fail(name, "write", err)
+		return fail(name, "write", err)
 	}
 	err = writeAndSync(f, data, existing)
 	if cerr := f.Close(); err == nil {
@@ -113,9 +112,9 @@ func (w *Workspace) writeTemp(name, tmp string, data []byte, existing fs.FileInf
 	}
 	if err != nil {
 		w.root.Remove(tmp)
-		return "", fail(name, "write", err)
+		return fail(name, "write", err)
 	}
-	return tmp, nil
+	return nil
 }
 
 func writeAndSync(f *os.File, data []byte, existing fs.FileInfo) error {
