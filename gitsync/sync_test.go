@@ -21,7 +21,11 @@ import (
 const doc = "docs/plan.md"
 
 func TestClaimCommitsAndPushes(t *testing.T) {
-	remote := newRemote(t, map[string]string{doc: planOf(3)})
+	// The remote has the .gitignore rule, so the clones commit nothing of
+	// their own: b's refused claim has nothing to push. (Had both clones
+	// committed the rule in different seconds, b would merge a's and push
+	// the merge.)
+	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
 	b := newMachine(t, remote, "b")
 
