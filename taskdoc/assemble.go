@@ -30,7 +30,7 @@ import (
 // is not valid UTF-8 on its own (never expected: edits write whole lines
 // of checked text), or the task before the range would read differently
 // at its new end.
-func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas []taskMeta) *Document {
+func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas []*taskMeta) *Document {
 	src := d.Source
 	if d.TasksHeading == nil || r.start <= d.TasksHeading.Span.Start ||
 		(d.text[r.start-1] != '\n' && r.start != len(src)) {
@@ -92,7 +92,7 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 		if before < len(nd.Tasks) {
 			p.Span.End = nd.Tasks[before].Span.Start
 		}
-		if trimBlankLinesBefore(text, p.HeadingSpan.End, p.Span.End) != nd.metas[before-1].lastLine {
+		if trimBlankLinesBefore(text, p.HeadingSpan.End, p.Span.End) != nd.meta(before-1).lastLine {
 			return nil
 		}
 	}
@@ -184,13 +184,13 @@ func sameRawSlugs(a, b []rawHeading) bool {
 // placeTasks sets the tasks of nd, the result of an edit of d: d's before
 // the range, then tasks (read from the range), then d's after the range,
 // shifted. It returns the number of tasks before the range.
-func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []taskMeta, lineDelta int) int {
+func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []*taskMeta, lineDelta int) int {
 	delta := r.newEnd - r.oldEnd
 	before := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= r.start })
 	after := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= r.oldEnd })
 	n := before + len(tasks) + len(d.Tasks) - after
 	nd.Tasks = make([]Task, 0, n)
-	nd.metas = make([]taskMeta, 0, n)
+	nd.metas = make([]*taskMeta, 0, n)
 	nd.Tasks = append(append(nd.Tasks, d.Tasks[:before]...), tasks...)
 	nd.metas = append(append(nd.metas, d.metas[:before]...), metas...)
 	// The shifted tasks' fields share one array; each task has its part,
@@ -203,9 +203,9 @@ func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []task
 	for i := after; i < len(d.Tasks); i++ {
 		t := d.Tasks[i]
 		nd.Tasks = append(nd.Tasks, t.shift(delta, lineDelta, fields[:len(t.Fields):len(t.Fields)]))
-		nd.metas = append(nd.metas, d.metas[i].shift(delta))
 		fields = fields[len(t.Fields):]
 	}
+	nd.metas = append(nd.metas, d.metas[after:]...) // they count from their task's start
 	return before
 }
 
@@ -227,7 +227,9 @@ func (d *Document) growLastLine(first, before, at, end int) {
 	if before == 0 {
 		return
 	}
-	t, m := &d.Tasks[before-1], &d.metas[before-1]
+	// The task's metadata is shared with the Document before the edit:
+	// it gets its own.
+	t, m := &d.Tasks[before-1], d.meta(before-1)
 	move(&t.HeadingSpan.End)
 	if t.Fields != nil {
 		t.Fields = slices.Clone(t.Fields) // empty but not nil stays so
@@ -241,6 +243,7 @@ func (d *Document) growLastLine(first, before, at, end int) {
 	move(&m.bodyStart)
 	move(&m.bodyEnd)
 	move(&m.lastLine)
+	d.metas[before-1] = relative(d.Tasks[before-1:before], []taskMeta{*m})[0]
 }
 
 func (s Span) shift(delta int) Span { return Span{s.Start + delta, s.End + delta} }

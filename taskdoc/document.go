@@ -123,7 +123,10 @@ type Document struct {
 	nestWork int              // the nesting of the document, for MaxNestingWork (see scanLines)
 	bySlug   map[string]int   // task index by slug (the first, when repeated)
 	dups     map[string][]int // tasks sharing a slug, for the ambiguity error
-	metas    []taskMeta       // where each task's metadata sits, for edits
+	// metas says where each task's metadata sits, for edits. Its offsets
+	// count from the task's start (see meta), so that the tasks after an
+	// edit, which move, share theirs with the Document before it.
+	metas []*taskMeta
 }
 
 // Task returns the task with the given slug. A slug no task has is

@@ -460,7 +460,7 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 	if err := checkText(slug, callerText{"title", e.Title}, callerText{"content", e.Content}); err != nil {
 		return nil, nil, err
 	}
-	t, m := &d.Tasks[i], &d.metas[i]
+	t, m := &d.Tasks[i], d.meta(i)
 	var cs []change
 	want := t.Slug
 	if e.Title != "" {

@@ -17,7 +17,7 @@ type fieldSet struct {
 // existing metadata (list, or "**Key:** value" lines) in its style, or a
 // new "- Key: value" list under the heading.
 func (d *Document) fieldChanges(i int, sets []fieldSet) []change {
-	t, m := &d.Tasks[i], &d.metas[i]
+	t, m := &d.Tasks[i], d.meta(i)
 	var cs []change
 	var top, bottom []string
 	for _, s := range sets {
@@ -232,7 +232,7 @@ func isSpaceOrEOL(c byte) bool {
 // removeFieldChanges deletes every field with key. A metadata block left
 // with no items goes too, with the blank line that separated it.
 func (d *Document) removeFieldChanges(i int, key string) []change {
-	t, m := &d.Tasks[i], &d.metas[i]
+	t, m := &d.Tasks[i], d.meta(i)
 	src := d.text
 	var cs []change
 	removed := map[int]int{}

@@ -39,7 +39,7 @@ func TestReparseAgreesWithParse(t *testing.T) {
 	local, total := 0, 0
 	eachHostedExample(t, func(h int, d *Document, ex SpecExample, content string) {
 		task := &d.Tasks[0]
-		out := splice(d.Source, []change{d.contentChange(task, &d.metas[0], content)})
+		out := splice(d.Source, []change{d.contentChange(task, d.meta(0), content)})
 		total++
 		if requireReparse(t, d, out, fmt.Sprintf("host %d, example %d\n%s", h, ex.Example, out)) {
 			local++

@@ -45,7 +45,7 @@ func (d *Document) findTasks(sc *scan) {
 	}
 	d.bySlug = make(map[string]int, len(taskTops))
 	d.Tasks = make([]Task, len(taskTops))
-	d.metas = make([]taskMeta, len(taskTops))
+	metas := make([]taskMeta, len(taskTops))
 	lines := newLineIndex(d.text)
 	for k, i := range taskTops {
 		// The last task's blocks end where the section does: with no
@@ -62,9 +62,28 @@ func (d *Document) findTasks(sc *scan) {
 		}
 		t, meta := buildTask(sc, sc.tops[i:endTop], end)
 		t.Line = lines.at(t.Span.Start)
-		d.Tasks[k], d.metas[k] = t, meta
+		d.Tasks[k], metas[k] = t, meta
 		d.index(k)
 	}
+	d.metas = relative(d.Tasks, metas)
+}
+
+// relative turns metas, the metadata of tasks read with offsets in the
+// source, into the form a Document keeps: offsets from each task's start.
+func relative(tasks []Task, metas []taskMeta) []*taskMeta {
+	out := make([]*taskMeta, len(metas))
+	for k := range metas {
+		metas[k] = metas[k].shift(-tasks[k].Span.Start)
+		out[k] = &metas[k]
+	}
+	return out
+}
+
+// meta returns where task i's metadata sits, offsets in the source. The
+// result is the caller's own.
+func (d *Document) meta(i int) *taskMeta {
+	m := d.metas[i].shift(d.Tasks[i].Span.Start)
+	return &m
 }
 
 // index makes task k findable by its slug. A hand-edited document may
@@ -131,7 +150,7 @@ const (
 // buildTask reads one task from its top-level blocks; blocks[0] is its
 // buildTasks builds the tasks of a scan's top-level blocks tops, which
 // start at the blocks starts (each a task heading) and end at end.
-func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []taskMeta) {
+func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []*taskMeta) {
 	tasks := make([]Task, len(starts))
 	metas := make([]taskMeta, len(starts))
 	for k, at := range starts {
@@ -142,7 +161,7 @@ func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []tas
 		}
 		tasks[k], metas[k] = buildTask(sc, tops[at:stop], until)
 	}
-	return tasks, metas
+	return tasks, relative(tasks, metas)
 }
 
 // heading and end is where the task ends.

@@ -135,7 +135,7 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	if err := r.check(&nt, &m); err != nil {
 		return nil, nil, true, ErrorAt(err, sc.src, nt.HeadingSpan.Start)
 	}
-	if nd = d.assemble(out, r, sc, []Task{nt}, []taskMeta{m}); nd == nil {
+	if nd = d.assemble(out, r, sc, []Task{nt}, relative([]Task{nt}, []taskMeta{m})); nd == nil {
 		return nil, nil, false, nil
 	}
 	return nd, nd.taskAt(nt.Span.Start), true, nil
@@ -356,7 +356,7 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 	}
 	for i := range nd.Tasks {
 		if found >= 0 && nd.Tasks[i].Span.Start == nd.Headings[found].Span.Start {
-			if err := r.check(&nd.Tasks[i], &nd.metas[i]); err != nil {
+			if err := r.check(&nd.Tasks[i], nd.meta(i)); err != nil {
 				return fail(ErrorAt(err, out, nd.Tasks[i].HeadingSpan.Start))
 			}
 			return nd, &nd.Tasks[i], nil

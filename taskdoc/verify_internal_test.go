@@ -51,7 +51,7 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 			out []byte
 			r   region
 		}{}
-		cs := []change{d.contentChange(task, &d.metas[0], content)}
+		cs := []change{d.contentChange(task, d.meta(0), content)}
 		out := splice(d.Source, cs)
 		edits["edit"] = struct {
 			out []byte
