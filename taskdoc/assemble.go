@@ -136,32 +136,32 @@ func (d *Document) placeHeadings(nd *Document, r region, inside []rawHeading, li
 	delta := r.newEnd - r.oldEnd
 	first := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.start })
 	last := sort.Search(len(d.raw), func(i int) bool { return d.raw[i].span.Start >= r.oldEnd })
-	nd.raw = make([]rawHeading, 0, first+len(inside)+len(d.raw)-last)
-	nd.raw = append(append(nd.raw, d.raw[:first]...), inside...)
-	for _, h := range d.raw[last:] {
-		h.span, h.textSpan = h.span.shift(delta), h.textSpan.shift(delta)
-		nd.raw = append(nd.raw, h)
+	// The headings after the range are copied whole and then moved: one
+	// copy of the slice costs less than one per heading.
+	n, mid := first+len(inside)+len(d.raw)-last, first+len(inside)
+	nd.raw = make([]rawHeading, n)
+	copy(nd.raw, d.raw[:first])
+	copy(nd.raw[first:], inside)
+	copy(nd.raw[mid:], d.raw[last:])
+	nd.Headings = make([]Heading, n)
+	copy(nd.Headings, d.Headings[:first])
+	copy(nd.Headings[mid:], d.Headings[last:])
+	for i := mid; i < n; i++ {
+		h, raw := &nd.Headings[i], &nd.raw[i]
+		raw.span, raw.textSpan = raw.span.shift(delta), raw.textSpan.shift(delta)
+		h.Span, h.Line = raw.span, h.Line+lineDelta
 	}
-	nd.Headings = make([]Heading, len(nd.raw))
-	var taken anchors
-	if !sameRawSlugs(d.raw[first:last], inside) || len(nd.raw) != len(d.raw) {
-		taken = make(anchors, len(nd.raw))
-	}
-	for i, h := range nd.raw {
-		switch {
-		case i < first:
-			nd.Headings[i] = d.Headings[i]
-		case i < first+len(inside):
-			nd.Headings[i] = Heading{Level: h.level, Text: h.text, Line: lines.at(h.span.Start), Span: h.span, TopLevel: h.top}
-		default:
-			old := d.Headings[i-first-len(inside)+last]
-			old.Span, old.Line = h.span, old.Line+lineDelta
-			nd.Headings[i] = old
+	same := n == len(d.raw) && sameRawSlugs(d.raw[first:last], inside)
+	for i, h := range inside {
+		nd.Headings[first+i] = Heading{Level: h.level, Text: h.text, Line: lines.at(h.span.Start), Span: h.span, TopLevel: h.top}
+		if same {
+			nd.Headings[first+i].Slug = d.Headings[first+i].Slug
 		}
-		if taken == nil {
-			nd.Headings[i].Slug = d.Headings[i].Slug
-		} else {
-			nd.Headings[i].Slug = taken.next(h.slug)
+	}
+	if !same {
+		taken := make(anchors, n)
+		for i := range nd.Headings {
+			nd.Headings[i].Slug = taken.next(nd.raw[i].slug)
 		}
 	}
 	nd.TasksHeading = &nd.Headings[d.headingAt(d.TasksHeading.Span.Start)]
@@ -188,24 +188,28 @@ func (d *Document) placeTasks(nd *Document, r region, tasks []Task, metas []*tas
 	delta := r.newEnd - r.oldEnd
 	before := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= r.start })
 	after := sort.Search(len(d.Tasks), func(i int) bool { return d.Tasks[i].Span.Start >= r.oldEnd })
-	n := before + len(tasks) + len(d.Tasks) - after
-	nd.Tasks = make([]Task, 0, n)
-	nd.metas = make([]*taskMeta, 0, n)
-	nd.Tasks = append(append(nd.Tasks, d.Tasks[:before]...), tasks...)
-	nd.metas = append(append(nd.metas, d.metas[:before]...), metas...)
-	// The shifted tasks' fields share one array; each task has its part,
+	n, mid := before+len(tasks)+len(d.Tasks)-after, before+len(tasks)
+	nd.Tasks = make([]Task, n)
+	copy(nd.Tasks, d.Tasks[:before])
+	copy(nd.Tasks[before:], tasks)
+	copy(nd.Tasks[mid:], d.Tasks[after:]) // and then moved
+	nd.metas = make([]*taskMeta, n)
+	copy(nd.metas, d.metas[:before])
+	copy(nd.metas[before:], metas)
+	copy(nd.metas[mid:], d.metas[after:]) // they count from their task's start
+	// The moved tasks' fields share one array; each task has its part,
 	// capped.
 	nFields := 0
 	for i := after; i < len(d.Tasks); i++ {
 		nFields += len(d.Tasks[i].Fields)
 	}
 	fields := make([]Field, nFields)
-	for i := after; i < len(d.Tasks); i++ {
-		t := d.Tasks[i]
-		nd.Tasks = append(nd.Tasks, t.shift(delta, lineDelta, fields[:len(t.Fields):len(t.Fields)]))
-		fields = fields[len(t.Fields):]
+	for i := mid; i < n; i++ {
+		t := &nd.Tasks[i]
+		k := len(t.Fields)
+		t.shift(delta, lineDelta, fields[:k:k])
+		fields = fields[k:]
 	}
-	nd.metas = append(nd.metas, d.metas[after:]...) // they count from their task's start
 	return before
 }
 
@@ -248,19 +252,19 @@ func (d *Document) growLastLine(first, before, at, end int) {
 
 func (s Span) shift(delta int) Span { return Span{s.Start + delta, s.End + delta} }
 
-// shift returns t moved by delta bytes and lines lines, sharing nothing
-// that it changes with t: its fields are written to fields, which is as
-// long as t.Fields.
-func (t Task) shift(delta, lines int, fields []Field) Task {
+// shift moves t, a copy of a task of another Document, by delta bytes
+// and lines lines, sharing nothing that it changes with the original: its
+// fields are copied to fields, which is as long as t.Fields, and moved
+// there.
+func (t *Task) shift(delta, lines int, fields []Field) {
 	t.Span, t.HeadingSpan, t.Line = t.Span.shift(delta), t.HeadingSpan.shift(delta), t.Line+lines
 	if t.Fields != nil {
-		for i, f := range t.Fields {
-			f.Span = f.Span.shift(delta)
-			fields[i] = f
+		copy(fields, t.Fields)
+		for i := range fields {
+			fields[i].Span = fields[i].Span.shift(delta)
 		}
 		t.Fields = fields
 	}
-	return t
 }
 
 // shift returns m moved by delta bytes. Its field locations count from
