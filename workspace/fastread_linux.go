@@ -10,7 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openDir opens the root directory for fastRead, through the root itself
+// openDir opens the root directory for fastRead and fastReplace, through
+// the root itself
 // so that it is the same directory; nil when that fails (every read then
 // takes the general path).
 func openDir(r *os.Root) *os.File {

@@ -14,7 +14,17 @@ import (
 // locked write behind (junk, or a symbolic link planted there); the next
 // write of the name removes it in its way, never writing through the link,
 // and leaves no temporary file.
+// Both ways of writing are checked: the general one and, where there is
+// one, the fast one (fastReplace).
 func TestLockedWriteReplacesItsLeftover(t *testing.T) {
+	for _, general := range []bool{false, true} {
+		t.Run(map[bool]string{false: "fast", true: "general"}[general], func(t *testing.T) {
+			lockedWriteReplacesItsLeftover(t, general)
+		})
+	}
+}
+
+func lockedWriteReplacesItsLeftover(t *testing.T, general bool) {
 	root := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
 	victim := filepath.Join(root, "docs", "victim.md")
@@ -22,6 +32,9 @@ func TestLockedWriteReplacesItsLeftover(t *testing.T) {
 	ws, err := Open(root)
 	require.NoError(t, err)
 	defer ws.Close()
+	if general {
+		withoutFastPaths(ws)
+	}
 	ctx := context.Background()
 	leftover := filepath.Join(root, filepath.FromSlash(lockedTempName("docs/a.md")))
 
@@ -41,4 +54,12 @@ func TestLockedWriteReplacesItsLeftover(t *testing.T) {
 	entries, err := os.ReadDir(filepath.Join(root, "docs"))
 	require.NoError(t, err)
 	assert.Len(t, entries, 2, "a.md and victim.md, no temporary file")
+}
+
+// withoutFastPaths makes ws read and write the general way only.
+func withoutFastPaths(ws *Workspace) {
+	if ws.dir != nil {
+		ws.dir.Close()
+		ws.dir = nil
+	}
 }

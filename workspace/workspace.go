@@ -36,7 +36,7 @@ type Workspace struct {
 	oldLockDirs []*os.Root // earlier handles, if the directory was made again
 
 	cache *docCache // parsed documents (Parse); nil when off
-	dir   *os.File  // the root directory, for fastRead; nil when it has none
+	dir   *os.File  // the root directory, for fastRead and fastReplace; nil when it has none
 
 	now     func() time.Time // the clock of the sweep; tests move it
 	sweepMu sync.Mutex

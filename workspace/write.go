@@ -19,6 +19,9 @@ func (w *Workspace) write(name string, data []byte, existing fs.FileInfo) error 
 		return err
 	}
 	tmp := lockedTempName(name)
+	if ok, err := w.fastReplace(name, tmp, data, existing); ok {
+		return err
+	}
 	if err := w.writeTemp(name, tmp, data, existing); err != nil {
 		return err
 	}
