@@ -138,7 +138,7 @@ func (w *Workspace) Sweep(ctx context.Context, dir string) (removed int, err err
 		return 0, err
 	}
 	cutoff := w.now().Add(-sweepGrace)
-	err = fs.WalkDir(w.root.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(w.FS(), dir, func(name string, d fs.DirEntry, err error) error {
 		if cerr := ctxErr(ctx, name); cerr != nil {
 			return cerr
 		}

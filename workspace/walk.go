@@ -39,13 +39,13 @@ func (w *Workspace) Walk(ctx context.Context, dir string, fn func(name string, d
 	if err != nil {
 		return err
 	}
-	if _, err := fs.Stat(w.root.FS(), dir); err != nil {
+	if _, err := fs.Stat(w.FS(), dir); err != nil {
 		if taskdoc.CodeOf(fail(dir, "", err)) == taskdoc.CodeDocumentNotFound {
 			return nil
 		}
 		return fail(dir, "walk", err)
 	}
-	err = fs.WalkDir(w.root.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(w.FS(), dir, func(name string, d fs.DirEntry, err error) error {
 		if cerr := ctxErr(ctx, name); cerr != nil {
 			return cerr
 		}

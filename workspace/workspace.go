@@ -360,7 +360,7 @@ func (w *Workspace) List(ctx context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := fs.ReadDir(w.root.FS(), dir)
+	entries, err := fs.ReadDir(w.FS(), dir)
 	if err != nil {
 		if taskdoc.CodeOf(fail(dir, "", err)) == taskdoc.CodeDocumentNotFound {
 			return nil, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"runtime"
 	"sort"
@@ -150,7 +149,7 @@ func readFiles(ctx context.Context, ws *workspace.Workspace, files []string, kno
 }
 
 // listFiles returns the *.md files under dir, in the workspace's own view
-// of its root (an os.Root: nothing outside it is reached): names to read,
+// of its root (Workspace.FS: nothing outside it is reached): names to read,
 // and a Source for each folder that could not be listed. Links are not
 // followed (the read of one named *.md reports it); a dir that does not
 // exist has no files.
@@ -158,14 +157,9 @@ func listFiles(ctx context.Context, ws *workspace.Workspace, dir string) ([]stri
 	if err := ws.Check(); err != nil {
 		return nil, nil, err
 	}
-	root, err := os.OpenRoot(ws.Root())
-	if err != nil {
-		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeIO, Path: dir, Err: err, Msg: "open the workspace root"}
-	}
-	defer root.Close()
 	var names []string
 	var failed []Source
-	err = fs.WalkDir(root.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(ws.FS(), dir, func(name string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return abandoned(name, cerr)
 		}
