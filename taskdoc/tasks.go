@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"bytes"
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -60,9 +61,9 @@ func (d *Document) findTasks(sc *scan) {
 				endTop++
 			}
 		}
-		t, meta := buildTask(sc, sc.tops[i:endTop], end)
+		t := &d.Tasks[k]
+		metas[k] = buildTask(sc, sc.tops[i:endTop], end, t)
 		t.Line = lines.at(t.Span.Start)
-		d.Tasks[k], metas[k] = t, meta
 		d.index(k)
 	}
 	d.metas = relative(d.Tasks, metas)
@@ -147,7 +148,6 @@ const (
 	blockTrailing
 )
 
-// buildTask reads one task from its top-level blocks; blocks[0] is its
 // buildTasks builds the tasks of a scan's top-level blocks tops, which
 // start at the blocks starts (each a task heading) and end at end.
 func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []*taskMeta) {
@@ -159,20 +159,22 @@ func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []*ta
 			stop = starts[k+1]
 			until = tops[stop].start
 		}
-		tasks[k], metas[k] = buildTask(sc, tops[at:stop], until)
+		metas[k] = buildTask(sc, tops[at:stop], until, &tasks[k])
 	}
 	return tasks, relative(tasks, metas)
 }
 
-// heading and end is where the task ends.
-func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
+// buildTask reads one task from its top-level blocks into t and returns
+// where its metadata sits; blocks[0] is its heading and end is where the
+// task ends.
+func buildTask(sc *scan, blocks []topBlock, end int, t *Task) taskMeta {
 	src := sc.src
 	h := sc.headings[blocks[0].heading]
-	t := Task{
+	*t = Task{
 		Title: h.text, Slug: h.slug, Level: h.level, Status: StatusPending,
 		Span: Span{h.span.Start, end}, HeadingSpan: h.span,
 	}
-	b := taskBuilder{task: &t}
+	b := taskBuilder{task: t}
 	m := &b.meta
 	m.titleSpan, m.atx = h.textSpan, h.atx
 	m.lastLine = trimBlankLinesBefore(src, h.span.End, end)
@@ -214,7 +216,7 @@ func buildTask(sc *scan, blocks []topBlock, end int) (Task, taskMeta) {
 	for k := range m.fields {
 		m.fields[k] = m.fields[k].at(-t.Span.Start)
 	}
-	return t, b.meta
+	return b.meta
 }
 
 // at is loc with its offsets counted from base instead: the source's
@@ -440,7 +442,7 @@ func isTrailingList(sc *scan, n ast.Node) bool {
 // such as "." and ")"; the path must end in ".md".
 func ParseReferences(text string) []Reference {
 	var refs []Reference
-	for _, m := range FindReferences(text) {
+	for m := range mentions(text) {
 		if !hasReference(refs, m.Raw) {
 			refs = append(refs, m.Reference)
 		}
@@ -457,33 +459,39 @@ type Mention struct {
 
 // FindReferences returns every reference in text where it is written, in
 // order, repeats included, read by ParseReferences's rule.
-func FindReferences(text string) []Mention {
-	var found []Mention
-	for i := 0; i < len(text); {
-		at := strings.Index(text[i:], "@/")
-		if at < 0 {
-			break
-		}
-		at += i
-		i = at + 2
-		if at > 0 {
-			if r, _ := utf8.DecodeLastRuneInString(text[:at]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+func FindReferences(text string) []Mention { return slices.Collect(mentions(text)) }
+
+// mentions yields the references of text where they are written, in
+// order, repeats included (FindReferences).
+func mentions(text string) iter.Seq[Mention] {
+	return func(yield func(Mention) bool) {
+		for i := 0; i < len(text); {
+			at := strings.Index(text[i:], "@/")
+			if at < 0 {
+				break
+			}
+			at += i
+			i = at + 2
+			if at > 0 {
+				if r, _ := utf8.DecodeLastRuneInString(text[:at]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+					continue
+				}
+			}
+			end := at + 1
+			for end < len(text) && !isRefStop(text[end]) {
+				end++
+			}
+			raw := strings.TrimRight(text[at:end], ".,;:!?)]}'\"")
+			p, section, _ := strings.Cut(raw[1:], "#")
+			if !strings.HasSuffix(p, ".md") || len(p) <= len("/.md") {
 				continue
 			}
+			if !yield(Mention{Reference: Reference{Raw: raw, Path: p, Section: section}, Start: at, End: at + len(raw)}) {
+				return
+			}
+			i = end
 		}
-		end := at + 1
-		for end < len(text) && !isRefStop(text[end]) {
-			end++
-		}
-		raw := strings.TrimRight(text[at:end], ".,;:!?)]}'\"")
-		p, section, _ := strings.Cut(raw[1:], "#")
-		if !strings.HasSuffix(p, ".md") || len(p) <= len("/.md") {
-			continue
-		}
-		found = append(found, Mention{Reference: Reference{Raw: raw, Path: p, Section: section}, Start: at, End: at + len(raw)})
-		i = end
 	}
-	return found
 }
 
 func hasReference(refs []Reference, raw string) bool {

@@ -131,7 +131,8 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	if err := d.checkTaskHeadings(sc, tops, r); err != nil {
 		return nil, nil, true, err
 	}
-	nt, m := buildTask(sc, tops, r.newEnd)
+	var nt Task
+	m := buildTask(sc, tops, r.newEnd, &nt)
 	if err := r.check(&nt, &m); err != nil {
 		return nil, nil, true, ErrorAt(err, sc.src, nt.HeadingSpan.Start)
 	}

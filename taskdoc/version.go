@@ -19,7 +19,9 @@ func versionOf(text []byte) string {
 	for i := range b {
 		b[i] = byte(sum >> (56 - 8*i))
 	}
-	return hex.EncodeToString(b[:])
+	var out [16]byte
+	hex.Encode(out[:], b[:])
+	return string(out[:])
 }
 
 // CheckVersion is nil when want is "" or the task's Version. Otherwise the
