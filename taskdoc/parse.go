@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -23,8 +25,35 @@ var mdParser = blockParser(parser.WithInlineParsers(util.Prioritized(skipText{},
 func blockParser(opts ...parser.Option) parser.Parser {
 	return parser.NewParser(append([]parser.Option{
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		parser.WithParagraphTransformers(util.Prioritized(linkDefinitions{}, 100)),
 	}, opts...)...)
+}
+
+// linkDefinitions is goldmark's reader of link reference definitions, run only
+// on the paragraphs that can start with one: those whose first byte that
+// is not a space is "[". goldmark's gives up on any other paragraph at
+// that byte, but only after making a reader of all its lines; most
+// paragraphs of a task document are such.
+type linkDefinitions struct{}
+
+func (linkDefinitions) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	if opensDefinition(node.Lines(), reader.Source()) {
+		parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
+	}
+}
+
+// opensDefinition reports whether the first byte of lines that is not a
+// space (util.IsSpace, as goldmark skips them) is "[", or there is none.
+func opensDefinition(lines *text.Segments, src []byte) bool {
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		for _, c := range seg.Value(src) {
+			if !util.IsSpace(c) {
+				return c == '['
+			}
+		}
+	}
+	return true
 }
 
 // inlineParser is full CommonMark, for the text of headings with markup.

@@ -2,24 +2,46 @@ package taskdoc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
-// plainParser is mdParser without skipText: what goldmark makes of the
-// same bytes when every line's text is walked.
-var plainParser = blockParser()
+// plainParser is goldmark's own parser of CommonMark blocks: mdParser
+// without skipText, and with goldmark's reader of link reference
+// definitions on every paragraph instead of linkDefinitions.
+var plainParser = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
 
 // sameParse returns "" when mdParser and plainParser read src into the
-// same blocks, with the same lines, and the same Text nodes in every
-// heading (segment and line break); otherwise what differs.
+// same blocks, with the same lines, the same Text nodes in every heading
+// (segment and line break) and the same link reference definitions;
+// otherwise what differs.
 func sameParse(src []byte) string {
-	got := mdParser.Parse(text.NewReader(src))
-	want := plainParser.Parse(text.NewReader(src))
+	gotCtx, wantCtx := parser.NewContext(), parser.NewContext()
+	got := mdParser.Parse(text.NewReader(src), parser.WithContext(gotCtx))
+	want := plainParser.Parse(text.NewReader(src), parser.WithContext(wantCtx))
+	if g, w := referencesOf(gotCtx), referencesOf(wantCtx); g != w {
+		return fmt.Sprintf("definitions %s, want %s", g, w)
+	}
 	return sameNode(got, want, "doc")
+}
+
+// referencesOf lists the link reference definitions of a parse, sorted
+// (a parse context keeps them in a map).
+func referencesOf(pc parser.Context) string {
+	var refs []string
+	for _, r := range pc.References() {
+		refs = append(refs, fmt.Sprintf("[%q %q %q]", r.Label(), r.Destination(), r.Title()))
+	}
+	slices.Sort(refs)
+	return strings.Join(refs, "")
 }
 
 func sameNode(got, want ast.Node, at string) string {
@@ -102,6 +124,7 @@ var skipTextCases = []string{
 	"#\n\n# \\\n\n#  #  \n",
 	"aé\n--\n",
 	"\tfoo\t\n***\n",
+	"   [a]: /u\n\n\t[b]: /v\n\n- [c]: /w 't'\n\n> [d]:\n> /x\n\nx [e]: /y\n\n[f]\n: /z\n[g]: /g\nh\n",
 }
 
 func TestSkipTextKeepsHeadings(t *testing.T) {
