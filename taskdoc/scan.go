@@ -28,6 +28,23 @@ type scan struct {
 	hasRefs  bool
 	refs     []parser.Reference // link reference definitions, for heading text
 	refIndex definitions        // refs by label, made when a heading needs it
+	// fieldStore and locStore hold the fields of the scan's tasks and where
+	// they sit: each task's list takes a capped part (reserveFields), so
+	// that a document's fields cost a few allocations, not two a task.
+	fieldStore []Field
+	locStore   []fieldLoc
+}
+
+// reserveFields returns empty slices with room for n fields and their
+// locations, capped so that appending more than n allocates anew.
+func (sc *scan) reserveFields(n int) ([]Field, []fieldLoc) {
+	if cap(sc.fieldStore)-len(sc.fieldStore) < n {
+		size := max(n, 128)
+		sc.fieldStore, sc.locStore = make([]Field, 0, size), make([]fieldLoc, 0, size)
+	}
+	at := len(sc.fieldStore)
+	sc.fieldStore, sc.locStore = sc.fieldStore[:at+n], sc.locStore[:at+n]
+	return sc.fieldStore[at:at:at+n], sc.locStore[at:at:at+n]
 }
 
 // scanBlocks parses src[from:to] and maps the AST to offsets of src. Only

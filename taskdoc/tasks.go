@@ -355,8 +355,12 @@ func (b *taskBuilder) readListFields(sc *scan, n ast.Node, block, listEnd int) b
 	}
 	src := sc.src
 	found := false
-	b.task.Fields = slices.Grow(b.task.Fields, list.ChildCount())
-	b.meta.fields = slices.Grow(b.meta.fields, list.ChildCount())
+	if n := list.ChildCount(); b.task.Fields == nil && n > 0 {
+		b.task.Fields, b.meta.fields = sc.reserveFields(n)
+	} else {
+		b.task.Fields = slices.Grow(b.task.Fields, n)
+		b.meta.fields = slices.Grow(b.meta.fields, n)
+	}
 	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
 		itemEnd := listEnd
 		if next := item.NextSibling(); next != nil {
