@@ -44,7 +44,7 @@ func (sc *scan) reserveFields(n int) ([]Field, []fieldLoc) {
 	}
 	at := len(sc.fieldStore)
 	sc.fieldStore, sc.locStore = sc.fieldStore[:at+n], sc.locStore[:at+n]
-	return sc.fieldStore[at:at:at+n], sc.locStore[at:at:at+n]
+	return sc.fieldStore[at : at : at+n], sc.locStore[at : at : at+n]
 }
 
 // scanBlocks parses src[from:to] and maps the AST to offsets of src. Only
