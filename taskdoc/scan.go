@@ -31,15 +31,23 @@ type scan struct {
 	// fieldStore and locStore hold the fields of the scan's tasks and where
 	// they sit: each task's list takes a capped part (reserveFields), so
 	// that a document's fields cost a few allocations, not two a task.
-	fieldStore []Field
-	locStore   []fieldLoc
+	// fieldsWanted is the room the first part is made with: a few fields a
+	// task (see expectFields).
+	fieldStore   []Field
+	locStore     []fieldLoc
+	fieldsWanted int
 }
+
+// expectFields makes room for the fields of tasks tasks when the first
+// of them is read.
+func (sc *scan) expectFields(tasks int) { sc.fieldsWanted = 3 * tasks }
 
 // reserveFields returns empty slices with room for n fields and their
 // locations, capped so that appending more than n allocates anew.
 func (sc *scan) reserveFields(n int) ([]Field, []fieldLoc) {
 	if cap(sc.fieldStore)-len(sc.fieldStore) < n {
-		size := max(n, 128)
+		size := max(n, sc.fieldsWanted, 16)
+		sc.fieldsWanted = 0 // a document with more fields than expected takes more parts
 		sc.fieldStore, sc.locStore = make([]Field, 0, size), make([]fieldLoc, 0, size)
 	}
 	at := len(sc.fieldStore)

@@ -47,6 +47,7 @@ func (d *Document) findTasks(sc *scan) {
 	d.bySlug = make(map[string]int, len(taskTops))
 	d.Tasks = make([]Task, len(taskTops))
 	metas := make([]taskMeta, len(taskTops))
+	sc.expectFields(len(taskTops))
 	lines := newLineIndex(d.text)
 	for k, i := range taskTops {
 		// The last task's blocks end where the section does: with no
@@ -153,6 +154,7 @@ const (
 func buildTasks(sc *scan, tops []topBlock, starts []int, end int) ([]Task, []*taskMeta) {
 	tasks := make([]Task, len(starts))
 	metas := make([]taskMeta, len(starts))
+	sc.expectFields(len(starts))
 	for k, at := range starts {
 		until, stop := end, len(tops)
 		if k+1 < len(starts) {
