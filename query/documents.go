@@ -3,7 +3,9 @@ package query
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/internal/taskflow"
@@ -55,22 +57,46 @@ func summarise(srcs []taskflow.Source, err error) ([]Document, error) {
 		return nil, err
 	}
 	out := make([]Document, len(srcs))
-	for i, s := range srcs {
-		out[i] = Summarise(s.File, s.Doc, s.Err)
+	// A summary reads every task of its document, which is cold in memory
+	// by now: the cores share the work.
+	parts := min(runtime.GOMAXPROCS(0), len(srcs)/summariesAPart+1)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			for i := p * len(srcs) / parts; i < (p+1)*len(srcs)/parts; i++ {
+				s := srcs[i]
+				if s.Address == "" {
+					out[i] = Summarise(s.File, s.Doc, s.Err) // says why no address names it
+					continue
+				}
+				out[i] = summary(s.File, s.Address, s.Doc, s.Err)
+			}
+		})
 	}
+	wg.Wait()
 	return out, nil
 }
+
+// summariesAPart is how many summaries make a goroutine's work worth its
+// start.
+const summariesAPart = 256
 
 // Summarise is the Document of the file named file (root-relative), parsed
 // as doc, or that failed with err: the summary Documents gives, for
 // packages that list documents elsewhere (archived ones).
 func Summarise(file string, doc *taskdoc.Document, err error) Document {
-	d := Document{File: file, Counts: map[taskdoc.Status]int{}}
+	var address string
 	if a, aerr := taskdoc.AddressOfFile(file); aerr == nil {
-		d.Address = a.Path
+		address = a.Path
 	} else if err == nil {
 		err = aerr
 	}
+	return summary(file, address, doc, err)
+}
+
+// summary is Summarise of a file whose address is known.
+func summary(file, address string, doc *taskdoc.Document, err error) Document {
+	d := Document{File: file, Address: address, Counts: map[taskdoc.Status]int{}}
 	if err != nil || doc == nil {
 		if err == nil {
 			err = &taskdoc.Error{Code: taskdoc.CodeParse, Path: file, Msg: file + " was not parsed"}

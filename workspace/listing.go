@@ -45,20 +45,3 @@ func (f listFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	return readDir(f.root, name)
 }
-
-// dirEntry is one entry of a listing: its name and type, and where to
-// read its FileInfo when asked.
-type dirEntry struct {
-	root *os.Root
-	dir  string
-	name string
-	typ  fs.FileMode
-}
-
-func (e dirEntry) Name() string      { return e.name }
-func (e dirEntry) IsDir() bool       { return e.typ.IsDir() }
-func (e dirEntry) Type() fs.FileMode { return e.typ }
-func (e dirEntry) Info() (fs.FileInfo, error) {
-	return e.root.Lstat(join(e.dir, e.name))
-}
-func (e dirEntry) String() string { return fs.FormatDirEntry(e) }

@@ -26,7 +26,7 @@ func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []fs.DirEntry
+	var entries []dirEntry
 	buf := make([]byte, 32<<10)
 	for {
 		var n int
@@ -42,18 +42,17 @@ func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
 		if n <= 0 {
 			break
 		}
-		if out, err = appendEntries(out, root, name, buf[:n]); err != nil {
+		if entries, err = appendEntries(entries, root, name, buf[:n]); err != nil {
 			return nil, err
 		}
 	}
-	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return out, nil
+	return sorted(entries), nil
 }
 
 // appendEntries appends the entries of buf, linux_dirent64 records (inode
 // 8 bytes, offset 8, record length 2, type 1, then the name ending in a
 // NUL), to out.
-func appendEntries(out []fs.DirEntry, root *os.Root, dir string, buf []byte) ([]fs.DirEntry, error) {
+func appendEntries(out []dirEntry, root *os.Root, dir string, buf []byte) ([]dirEntry, error) {
 	const nameAt = 19
 	for len(buf) >= nameAt {
 		reclen := int(binary.NativeEndian.Uint16(buf[16:18]))
@@ -97,4 +96,32 @@ func appendEntries(out []fs.DirEntry, root *os.Root, dir string, buf []byte) ([]
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// dirEntry is one entry of a listing: its name and type, and where to
+// read its FileInfo when asked.
+type dirEntry struct {
+	root *os.Root
+	dir  string
+	name string
+	typ  fs.FileMode
+}
+
+func (e *dirEntry) Name() string      { return e.name }
+func (e *dirEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e *dirEntry) Type() fs.FileMode { return e.typ }
+func (e *dirEntry) Info() (fs.FileInfo, error) {
+	return e.root.Lstat(join(e.dir, e.name))
+}
+func (e *dirEntry) String() string { return fs.FormatDirEntry(e) }
+
+// sorted returns entries sorted by name, as fs.DirEntry values that
+// point into entries (one allocation for them all).
+func sorted(entries []dirEntry) []fs.DirEntry {
+	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	out := make([]fs.DirEntry, len(entries))
+	for i := range entries {
+		out[i] = &entries[i]
+	}
+	return out
 }
