@@ -87,10 +87,13 @@ func TestIndexThatDoesNotFit(t *testing.T) {
 	want, err := query.Documents(bg, ws)
 	require.NoError(t, err)
 	index := filepath.Join(root, filepath.FromSlash(query.IndexFile))
+	const header = "taskmd document index 2\n"
 	for name, content := range map[string]string{
-		"garbage":    "{not json",
-		"format":     `{"format": 99, "documents": {}}`,
-		"stale":      `{"format": 1, "documents": {"docs/area-0/doc-00.md": {"version": "0000", "document": {"title": "Wrong"}}}}`,
+		"garbage":    "{not an index",
+		"format":     "taskmd document index 99\n",
+		"stale":      header + `"docs/area-0/doc-00.md"	"0000"	"/area-0/doc-00.md"	"Wrong"	0` + "\n",
+		"cut":        header + `"docs/area-0/doc-00.md"	"0000"`,
+		"bad count":  header + `"docs/area-0/doc-00.md"	"0000"	"/area-0/doc-00.md"	"Wrong"	1	"pending"	x` + "\n",
 		"empty file": "",
 	} {
 		require.NoError(t, os.MkdirAll(filepath.Dir(index), 0o755))
