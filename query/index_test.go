@@ -16,11 +16,12 @@ import (
 )
 
 // indexFiles is a workspace of 30 documents, one that cannot be read (not
-// UTF-8), and a coordinator list.
+// UTF-8), one that no address names, and a coordinator list.
 func indexFiles() map[string]string {
 	files := map[string]string{
 		"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Plan\n- Status: in_progress\n",
 		"docs/broken.md":        "# Broken \xff\n",
+		"docs/coordinator/x.md": "# X\n\n## Tasks\n\n### One\n",
 	}
 	for i := range 30 {
 		files[fmt.Sprintf("docs/area-%d/doc-%02d.md", i%3, i)] = fmt.Sprintf(
@@ -55,7 +56,7 @@ func TestIndexLetsANewProcessListWithoutParsing(t *testing.T) {
 
 	var got []query.Document
 	first := newProcess(t, root)
-	assert.Equal(t, int64(31), fullParses(func() { got, err = query.Documents(bg, first, query.WithIndex()) }))
+	assert.Equal(t, int64(32), fullParses(func() { got, err = query.Documents(bg, first, query.WithIndex()) }))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	_, err = os.Stat(filepath.Join(root, filepath.FromSlash(query.IndexFile)))
@@ -76,7 +77,7 @@ func TestIndexLetsANewProcessListWithoutParsing(t *testing.T) {
 	assert.Equal(t, int64(1), fullParses(func() { got, err = query.Documents(bg, third, query.WithIndex()) }))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	assert.Len(t, got, 31)
+	assert.Len(t, got, 32)
 }
 
 // TestIndexThatDoesNotFit: an index of another format, one that does not
@@ -91,9 +92,9 @@ func TestIndexThatDoesNotFit(t *testing.T) {
 	for name, content := range map[string]string{
 		"garbage":    "{not an index",
 		"format":     "taskmd document index 99\n",
-		"stale":      header + `"docs/area-0/doc-00.md"	"0000"	"/area-0/doc-00.md"	"Wrong"	0` + "\n",
+		"stale":      header + `"docs/area-0/doc-00.md"	"0000"	"/area-0/doc-00.md"	"Wrong"	""	""	0` + "\n",
 		"cut":        header + `"docs/area-0/doc-00.md"	"0000"`,
-		"bad count":  header + `"docs/area-0/doc-00.md"	"0000"	"/area-0/doc-00.md"	"Wrong"	1	"pending"	x` + "\n",
+		"bad count":  header + `"docs/area-0/doc-00.md"	"0000"	"/area-0/doc-00.md"	"Wrong"	""	""	1	"pending"	x` + "\n",
 		"empty file": "",
 	} {
 		require.NoError(t, os.MkdirAll(filepath.Dir(index), 0o755))

@@ -17,10 +17,9 @@ const indexHeader = "taskmd document index 2"
 
 // encodeIndex is the content of IndexFile for docs: the header line, then
 // a line a document, sorted by file, of tab-separated fields: its file,
-// version, address and title, each Go-quoted (so that no field holds a tab
-// or a line break), its number of tasks, then each status (quoted) and
-// how many tasks have it, sorted by status. Only documents that were read
-// are indexed: their Error and Code are empty.
+// version, address, title, error and code, each Go-quoted (so that no
+// field holds a tab or a line break), its number of tasks, then each
+// status (quoted) and how many tasks have it, sorted by status.
 func encodeIndex(docs map[string]indexed) []byte {
 	var b bytes.Buffer
 	b.WriteString(indexHeader + "\n")
@@ -28,7 +27,7 @@ func encodeIndex(docs map[string]indexed) []byte {
 		e := docs[file]
 		d := e.Document
 		b.WriteString(strconv.Quote(file))
-		for _, s := range []string{string(e.Version), d.Address, d.Title} {
+		for _, s := range []string{string(e.Version), d.Address, d.Title, d.Error, string(d.Code)} {
 			b.WriteByte('\t')
 			b.WriteString(strconv.Quote(s))
 		}
@@ -70,11 +69,12 @@ func decodeIndex(data []byte) (docs map[string]indexed, ok bool) {
 
 // decodeIndexLine reads one document's line of the index.
 func decodeIndexLine(line string) (indexed, bool) {
+	const counts = 7 // the first status's field
 	fields := strings.Split(line, "\t")
-	if len(fields) < 5 || len(fields)%2 == 0 {
+	if len(fields) < counts || (len(fields)-counts)%2 != 0 {
 		return indexed{}, false
 	}
-	var text [4]string
+	var text [counts - 1]string
 	for i := range text {
 		s, err := strconv.Unquote(fields[i])
 		if err != nil {
@@ -82,13 +82,13 @@ func decodeIndexLine(line string) (indexed, bool) {
 		}
 		text[i] = s
 	}
-	tasks, err := strconv.Atoi(fields[4])
+	tasks, err := strconv.Atoi(fields[counts-1])
 	if err != nil || tasks < 0 {
 		return indexed{}, false
 	}
-	d := Document{File: text[0], Address: text[2], Title: text[3], Tasks: tasks,
-		Counts: make(map[taskdoc.Status]int, (len(fields)-5)/2)}
-	for i := 5; i < len(fields); i += 2 {
+	d := Document{File: text[0], Address: text[2], Title: text[3], Error: text[4], Code: taskdoc.Code(text[5]),
+		Tasks: tasks, Counts: make(map[taskdoc.Status]int, (len(fields)-counts)/2)}
+	for i := counts; i < len(fields); i += 2 {
 		s, err := strconv.Unquote(fields[i])
 		if err != nil {
 			return indexed{}, false
