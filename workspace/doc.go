@@ -27,6 +27,11 @@
 // read or written through). Links in directories are followed only while
 // they stay inside the root; one that leads outside, or any absolute link,
 // is OUTSIDE_ROOT. Names under .taskmd/locks are reserved (in any case).
+// On Linux a read or a write first resolves its path in one system call
+// (openat2 beneath the root, no links at all); a path that holds a link
+// takes the general os.Root way, so the rules are the same. FS is the root
+// as a read-only fs.FS under the same confinement, whose listings read
+// each entry's type from the folder (one system call a folder).
 //
 // # Versions and limits
 //
