@@ -60,10 +60,10 @@ func parseFrontMatter(src []byte, start int) FrontMatter {
 	}
 	// Find the closing line first so that the decoder reads only the
 	// front matter, not a copy of the whole document.
-	end := -1
+	end, closing := -1, -1
 	for at := first; at < len(rest); at = lineEnd(rest, at) {
 		if string(bytes.TrimSpace(rest[at:lineEnd(rest, at)])) == delim {
-			end = lineEnd(rest, at)
+			end, closing = lineEnd(rest, at), at
 			break
 		}
 	}
@@ -72,6 +72,12 @@ func parseFrontMatter(src []byte, start int) FrontMatter {
 		return FrontMatter{}
 	}
 	fm := FrontMatter{Raw: src[start : start+end : start+end], Format: name}
+	if name == "yaml" {
+		if values, ok := plainYAML(rest[first:closing]); ok {
+			fm.Values = values
+			return fm
+		}
+	}
 	values := map[string]any{}
 	format := frontmatter.NewFormat(delim, delim, yamlOrTOML(name))
 	if _, err := frontmatter.Parse(bytes.NewReader(rest[:end]), &values, format); err != nil {
