@@ -41,7 +41,7 @@ func (w *Workspace) fastReplace(name, tmp string, data []byte, existing fs.FileI
 	}
 	dir := os.NewFile(uintptr(dirfd), path.Dir(name))
 	defer dir.Close()
-	if err := replaceIn(dirfd, path.Base(name), path.Base(tmp), data, existing); err != nil {
+	if err := replaceIn(dirfd, path.Dir(name), path.Base(name), path.Base(tmp), data, existing); err != nil {
 		return true, fail(name, "write", err)
 	}
 	w.tidy(name, true)
@@ -51,20 +51,25 @@ func (w *Workspace) fastReplace(name, tmp string, data []byte, existing fs.FileI
 	return true, nil
 }
 
-// replaceIn writes data to the new file tmp in the folder dirfd, flushed
-// and closed, and renames it over base. A tmp already there is a crash's
-// leftover of lockedTempName: it is removed (never followed, were it a
-// link) and the create tried again. On failure tmp is gone.
-func replaceIn(dirfd int, base, tmp string, data []byte, existing fs.FileInfo) error {
+// replaceIn writes data to the new file tmp in the folder dirfd (dir,
+// for messages), flushed and closed, and renames it over base. A tmp
+// already there is a crash's leftover of lockedTempName: it is removed
+// (never followed, were it a link; an empty folder too, as os.Root's
+// Remove does) and the create tried again. On failure tmp is gone.
+func replaceIn(dirfd int, dir, base, tmp string, data []byte, existing fs.FileInfo) error {
 	const flags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	fd, err := unix.Openat(dirfd, tmp, flags, 0o644)
 	if errors.Is(err, unix.EEXIST) {
-		if rerr := unix.Unlinkat(dirfd, tmp, 0); rerr == nil || errors.Is(rerr, unix.ENOENT) {
+		rerr := unix.Unlinkat(dirfd, tmp, 0)
+		if errors.Is(rerr, unix.EISDIR) {
+			rerr = unix.Unlinkat(dirfd, tmp, unix.AT_REMOVEDIR)
+		}
+		if rerr == nil || errors.Is(rerr, unix.ENOENT) {
 			fd, err = unix.Openat(dirfd, tmp, flags, 0o644)
 		}
 	}
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: tmp, Err: err}
+		return &fs.PathError{Op: "open", Path: join(dir, tmp), Err: err}
 	}
 	f := os.NewFile(uintptr(fd), tmp)
 	err = writeAndSync(f, data, existing)
@@ -73,7 +78,7 @@ func replaceIn(dirfd int, base, tmp string, data []byte, existing fs.FileInfo) e
 	}
 	if err == nil {
 		if rerr := unix.Renameat(dirfd, tmp, dirfd, base); rerr != nil {
-			err = &os.LinkError{Op: "rename", Old: tmp, New: base, Err: rerr}
+			err = &os.LinkError{Op: "rename", Old: join(dir, tmp), New: join(dir, base), Err: rerr}
 		}
 	}
 	if err != nil {

@@ -54,6 +54,15 @@ func lockedWriteReplacesItsLeftover(t *testing.T, general bool) {
 	entries, err := os.ReadDir(filepath.Join(root, "docs"))
 	require.NoError(t, err)
 	assert.Len(t, entries, 2, "a.md and victim.md, no temporary file")
+
+	// An empty folder at the temporary name goes too.
+	require.NoError(t, os.Mkdir(leftover, 0o755))
+	require.NoError(t, ws.Rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A, third\n"), nil }))
+	assert.NoFileExists(t, leftover)
+	assert.NoDirExists(t, leftover)
+	got, err = os.ReadFile(filepath.Join(root, "docs", "a.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "# A, third\n", string(got))
 }
 
 // withoutFastPaths makes ws read and write the general way only.

@@ -38,6 +38,12 @@ func (f listFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(f.FS, na
 
 func (f listFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(f.FS, name) }
 
+// Lstat and ReadLink are the root's own too (fs.ReadLinkFS): a link is
+// reported, never followed.
+func (f listFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(f.FS, name) }
+
+func (f listFS) ReadLink(name string) (string, error) { return fs.ReadLink(f.FS, name) }
+
 // ReadDir lists the folder name, sorted by file name (fs.ReadDirFS).
 func (f listFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if !fs.ValidPath(name) {

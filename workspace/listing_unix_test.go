@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,4 +59,27 @@ func TestFSListsAsTheRootDoes(t *testing.T) {
 	assert.True(t, errors.Is(err, fs.ErrInvalid), "%v", err)
 	_, err = fs.ReadDir(ws.FS(), "docs/missing")
 	assert.True(t, errors.Is(err, fs.ErrNotExist), "%v", err)
+}
+
+// TestFSKeepsLinks: a link is listed, Lstat and ReadLink report it (the
+// standard library's checks of an fs.FS pass with links in it), and only
+// Stat and Open follow it, inside the root.
+func TestFSKeepsLinks(t *testing.T) {
+	root := t.TempDir()
+	filetest.Write(t, root, "docs/a.md", "# A\n")
+	require.NoError(t, os.Symlink("a.md", filepath.Join(root, "docs", "l.md")))
+	ws, err := workspace.Open(root)
+	require.NoError(t, err)
+	defer ws.Close()
+	require.NoError(t, fstest.TestFS(ws.FS(), "docs/a.md", "docs/l.md"))
+
+	info, err := fs.Lstat(ws.FS(), "docs/l.md")
+	require.NoError(t, err)
+	assert.Equal(t, fs.ModeSymlink, info.Mode().Type())
+	target, err := fs.ReadLink(ws.FS(), "docs/l.md")
+	require.NoError(t, err)
+	assert.Equal(t, "a.md", target)
+	info, err = fs.Stat(ws.FS(), "docs/l.md")
+	require.NoError(t, err)
+	assert.True(t, info.Mode().IsRegular())
 }
