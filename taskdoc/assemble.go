@@ -247,7 +247,8 @@ func (d *Document) growLastLine(first, before, at, end int) {
 	move(&m.bodyStart)
 	move(&m.bodyEnd)
 	move(&m.lastLine)
-	d.metas[before-1] = relative(d.Tasks[before-1:before], []taskMeta{*m})[0]
+	m.move(-t.Span.Start)
+	d.metas[before-1] = m
 }
 
 func (s Span) shift(delta int) Span { return Span{s.Start + delta, s.End + delta} }
@@ -267,9 +268,10 @@ func (t *Task) shift(delta, lines int, fields []Field) {
 	}
 }
 
-// shift returns m moved by delta bytes. Its field locations count from
-// the task's start, so they stay shared.
-func (m taskMeta) shift(delta int) taskMeta {
+// move moves every offset of m, its fields' included, by delta bytes, in
+// place: the one rule between the offsets a Document keeps (from the
+// task's start) and those in the source.
+func (m *taskMeta) move(delta int) {
 	for _, b := range []*metaBlock{&m.para, &m.list, &m.trailing} {
 		if b.span != (Span{}) { // a zero span is a block the task does not have
 			b.span = b.span.shift(delta)
@@ -277,5 +279,9 @@ func (m taskMeta) shift(delta int) taskMeta {
 	}
 	m.bodyStart, m.bodyEnd, m.lastLine = m.bodyStart+delta, m.bodyEnd+delta, m.lastLine+delta
 	m.titleSpan = m.titleSpan.shift(delta)
-	return m
+	for k := range m.fields {
+		f := &m.fields[k]
+		f.colonEnd, f.valueStart, f.valueEnd = f.colonEnd+delta, f.valueStart+delta, f.valueEnd+delta
+		f.prefix = f.prefix.shift(delta)
+	}
 }

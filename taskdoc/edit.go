@@ -77,7 +77,7 @@ func keepLineEndings(src []byte, c change) string {
 }
 
 // editTask applies changes inside task i and verifies the result.
-func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, *taskMeta) error) (*Document, *Task, error) {
+func (d *Document) editTask(i int, cs []change, content bool, check func(*Task) error) (*Document, *Task, error) {
 	span := d.Tasks[i].Span
 	out := splice(d.Source, cs)
 	return d.finish(out, region{
@@ -91,7 +91,7 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task, 
 // never take in body text (a lazy continuation, an indented line, a list
 // with the same bullet), nor removed ones turn body text into metadata.
 func (d *Document) editFields(i int, cs []change, content bool, check func(*Task) error) (*Document, *Task, error) {
-	return d.editTask(i, cs, content, func(t *Task, _ *taskMeta) error {
+	return d.editTask(i, cs, content, func(t *Task) error {
 		if t.Body != d.Tasks[i].Body {
 			return &Error{Code: CodeEditChangedOutside, Slug: d.Tasks[i].Slug,
 				Msg: "the edit would change how the body of " + quote(d.Tasks[i].Slug) + " reads; nothing was written"}
@@ -334,7 +334,7 @@ func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
 	return d.finish(out, region{
 		start: at, oldEnd: at, newEnd: at + len(out) - len(src), task: true, content: true,
 		section: d.TasksHeading == nil, slug: want,
-		check: func(t *Task, _ *taskMeta) error { return d.checkNewTitle(t, want, -1) },
+		check: func(t *Task) error { return d.checkNewTitle(t, want, -1) },
 	})
 }
 
@@ -481,7 +481,7 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 	if e.Content != "" {
 		cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
 	}
-	return d.editTask(i, cs, true, func(nt *Task, _ *taskMeta) error { return d.checkNewTitle(nt, want, i) })
+	return d.editTask(i, cs, true, func(nt *Task) error { return d.checkNewTitle(nt, want, i) })
 }
 
 // contentChange replaces everything between the task's heading and its

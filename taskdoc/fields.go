@@ -22,7 +22,7 @@ func (d *Document) fieldChanges(i int, sets []fieldSet) []change {
 	var top, bottom []string
 	for _, s := range sets {
 		if k := fieldIndex(t, s.key); k >= 0 {
-			cs = append(cs, replaceValue(d.text, m.fields[k].at(t.Span.Start), s.value))
+			cs = append(cs, replaceValue(d.text, m.fields[k], s.value))
 			continue
 		}
 		line := d.newFieldLine(t, m, s, s.top)
@@ -128,8 +128,7 @@ func (d *Document) newFieldLine(t *Task, m *taskMeta, s fieldSet, top bool) stri
 	var ref *fieldLoc
 	for k := range m.fields {
 		if m.fields[k].block == block && (ref == nil || !top) {
-			loc := m.fields[k].at(t.Span.Start)
-			ref = &loc
+			ref = &m.fields[k]
 		}
 	}
 	if ref != nil {

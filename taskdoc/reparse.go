@@ -93,7 +93,7 @@ func (d *Document) tasksLocal(out []byte, r region) *Document {
 
 // acceptAny is the check of a reparse: whatever the task now says is what
 // the file says.
-func acceptAny(*Task, *taskMeta) error { return nil }
+func acceptAny(*Task) error { return nil }
 
 // tasksHolding returns the first and last index of the tasks whose spans
 // hold the bytes [start, end) of d.Source, or -1 when they are not all

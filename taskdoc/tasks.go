@@ -71,20 +71,24 @@ func (d *Document) findTasks(sc *scan) {
 }
 
 // relative turns metas, the metadata of tasks read with offsets in the
-// source, into the form a Document keeps: offsets from each task's start.
+// source, into the form a Document keeps: offsets from each task's start,
+// so that a task that moves (every task after an edit) keeps its metadata
+// as it is, shared.
 func relative(tasks []Task, metas []taskMeta) []*taskMeta {
 	out := make([]*taskMeta, len(metas))
 	for k := range metas {
-		metas[k] = metas[k].shift(-tasks[k].Span.Start)
+		metas[k].move(-tasks[k].Span.Start)
 		out[k] = &metas[k]
 	}
 	return out
 }
 
 // meta returns where task i's metadata sits, offsets in the source. The
-// result is the caller's own.
+// result (its fields too) is the caller's own.
 func (d *Document) meta(i int) *taskMeta {
-	m := d.metas[i].shift(d.Tasks[i].Span.Start)
+	m := *d.metas[i]
+	m.fields = slices.Clone(m.fields)
+	m.move(d.Tasks[i].Span.Start)
 	return &m
 }
 
@@ -130,10 +134,7 @@ type metaBlock struct {
 
 func (m metaBlock) ok() bool { return m.span.End > m.span.Start }
 
-// fieldLoc locates one field in the source. Its offsets count from the
-// start of its task (Task.Span.Start), so that a task that moves (every
-// task after an edit) keeps its locations as they are; at gives them in
-// the source.
+// fieldLoc locates one field in the source.
 type fieldLoc struct {
 	colonEnd   int  // just after "Key:" (and the closing "**" of a bold key)
 	valueStart int  // first byte of the value ("" value: colonEnd)
@@ -215,18 +216,7 @@ func buildTask(sc *scan, blocks []topBlock, end int, t *Task) taskMeta {
 	if v, ok := t.Field(KeyStatus); ok {
 		t.Status = statusOf(v)
 	}
-	for k := range m.fields {
-		m.fields[k] = m.fields[k].at(-t.Span.Start)
-	}
 	return b.meta
-}
-
-// at is loc with its offsets counted from base instead: the source's
-// offsets of a task's field locations, given the task's start.
-func (loc fieldLoc) at(base int) fieldLoc {
-	loc.colonEnd, loc.valueStart, loc.valueEnd = loc.colonEnd+base, loc.valueStart+base, loc.valueEnd+base
-	loc.prefix = loc.prefix.shift(base)
-	return loc
 }
 
 // taskBuilder collects a task's fields and where they sit.

@@ -43,7 +43,7 @@ type region struct {
 	// structure is the caller's invalid input, not a library failure.
 	content bool
 	// check proves that the edit shows in the reparsed task.
-	check func(t *Task, m *taskMeta) error
+	check func(t *Task) error
 	// slug names the task edited (added, removed) in refusals, which
 	// copy it (strings.Clone): a region that leaked a field to the heap
 	// would take the check closure there with it on every edit.
@@ -131,12 +131,12 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	if err := d.checkTaskHeadings(sc, tops, r); err != nil {
 		return nil, nil, true, err
 	}
-	var nt Task
-	m := buildTask(sc, tops, r.newEnd, &nt)
-	if err := r.check(&nt, &m); err != nil {
+	tasks, metas := buildTasks(sc, tops, []int{0}, r.newEnd)
+	nt := &tasks[0]
+	if err := r.check(nt); err != nil {
 		return nil, nil, true, ErrorAt(err, sc.src, nt.HeadingSpan.Start)
 	}
-	if nd = d.assemble(out, r, sc, []Task{nt}, relative([]Task{nt}, []taskMeta{m})); nd == nil {
+	if nd = d.assemble(out, r, sc, tasks, metas); nd == nil {
 		return nil, nil, false, nil
 	}
 	return nd, nd.taskAt(nt.Span.Start), true, nil
@@ -357,7 +357,7 @@ func (d *Document) checkFull(out []byte, r region) (*Document, *Task, error) {
 	}
 	for i := range nd.Tasks {
 		if found >= 0 && nd.Tasks[i].Span.Start == nd.Headings[found].Span.Start {
-			if err := r.check(&nd.Tasks[i], nd.meta(i)); err != nil {
+			if err := r.check(&nd.Tasks[i]); err != nil {
 				return fail(ErrorAt(err, out, nd.Tasks[i].HeadingSpan.Start))
 			}
 			return nd, &nd.Tasks[i], nil

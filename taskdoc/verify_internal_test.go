@@ -43,7 +43,6 @@ func eachHostedExample(t *testing.T, fn func(h int, d *Document, ex SpecExample,
 // spec example as new task content, and requires the same verdict
 // whenever the local one claims to be sound.
 func TestLocalCheckAgreesWithFullParse(t *testing.T) {
-	accept := func(*Task, *taskMeta) error { return nil }
 	local := 0
 	eachHostedExample(t, func(h int, d *Document, ex SpecExample, content string) {
 		task := &d.Tasks[0]
@@ -57,7 +56,7 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 			out []byte
 			r   region
 		}{out, region{start: task.Span.Start, oldEnd: task.Span.End,
-			newEnd: task.Span.End + len(out) - len(d.Source), task: true, content: true, check: accept}}
+			newEnd: task.Span.End + len(out) - len(d.Source), task: true, content: true, check: acceptAny}}
 		ins := "### New" + d.Newline + d.Newline + content + d.Newline + d.Newline
 		if d.taskLevel() == 2 {
 			ins = "## New" + d.Newline + d.Newline + content + d.Newline + d.Newline
@@ -67,7 +66,7 @@ func TestLocalCheckAgreesWithFullParse(t *testing.T) {
 		edits["add"] = struct {
 			out []byte
 			r   region
-		}{out, region{start: at, oldEnd: at, newEnd: at + len(ins), task: true, content: true, check: accept}}
+		}{out, region{start: at, oldEnd: at, newEnd: at + len(ins), task: true, content: true, check: acceptAny}}
 		for name, e := range edits {
 			ld, lt, done, lerr := d.checkLocal(e.out, e.r)
 			if !done {
@@ -113,7 +112,6 @@ func TestCommonEditsAreDecidedLocally(t *testing.T) {
 		{"content", func() (*Document, *Task, error) { return d.EditTask("b", Edit{Content: "- Status: blocked\n\nWhy."}) }, b},
 		{"remove", func() (*Document, *Task, error) { nd, err := d.RemoveTask("a"); return nd, nil, err }, a},
 	}
-	accept := func(*Task, *taskMeta) error { return nil }
 	for _, e := range edits {
 		t.Run(e.name, func(t *testing.T) {
 			var nd *Document
@@ -124,7 +122,7 @@ func TestCommonEditsAreDecidedLocally(t *testing.T) {
 			require.Zero(t, docs, "the edit parsed the whole document")
 			delta := len(nd.Source) - len(d.Source)
 			r := region{start: e.span.Start, oldEnd: e.span.End, newEnd: e.span.End + delta,
-				task: task != nil, check: accept}
+				task: task != nil, check: acceptAny}
 			ld, lt, done, err := d.checkLocal(nd.Source, r)
 			require.NoError(t, err)
 			require.True(t, done, "checkLocal left the edit to a full parse")
