@@ -64,12 +64,7 @@ func summarise(srcs []taskflow.Source, err error) ([]Document, error) {
 	for p := range parts {
 		wg.Go(func() {
 			for i := p * len(srcs) / parts; i < (p+1)*len(srcs)/parts; i++ {
-				s := srcs[i]
-				if s.Address == "" {
-					out[i] = Summarise(s.File, s.Doc, s.Err) // says why no address names it
-					continue
-				}
-				out[i] = summary(s.File, s.Address, s.Doc, s.Err)
+				out[i] = summaryOf(srcs[i])
 			}
 		})
 	}
@@ -92,6 +87,16 @@ func Summarise(file string, doc *taskdoc.Document, err error) Document {
 		err = aerr
 	}
 	return summary(file, address, doc, err)
+}
+
+// summaryOf is the summary of a source read by taskflow, with the address
+// it already found; a file no address names is Summarise's, which says
+// why.
+func summaryOf(s taskflow.Source) Document {
+	if s.Address == "" {
+		return Summarise(s.File, s.Doc, s.Err)
+	}
+	return summary(s.File, s.Address, s.Doc, s.Err)
 }
 
 // summary is Summarise of a file whose address is known.

@@ -63,7 +63,7 @@ func indexedDocuments(ctx context.Context, ws *workspace.Workspace) ([]Document,
 			out[i], next[s.File] = idx[s.File].Document, idx[s.File]
 			continue
 		}
-		out[i] = Summarise(s.File, s.Doc, s.Err)
+		out[i] = summaryOf(s)
 		if s.Doc != nil && s.Err == nil {
 			next[s.File] = indexed{Version: versions[s.File], Document: out[i]}
 			changed = true
