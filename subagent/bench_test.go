@@ -45,19 +45,10 @@ func benchTasksOn(b *testing.B) (*subagent.Tasks, func()) {
 func BenchmarkStart(b *testing.B) {
 	tasks, reset := benchTasksOn(b)
 	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		if i == benchTasks {
-			b.StopTimer()
-			reset()
-			i = 0
-			b.StartTimer()
-		}
-		if _, err := tasks.Start(ctx, fmt.Sprintf("/bench.md#implement-step-%d", i)); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	benchsuite.Cycle(b, benchTasks, reset, func(i int) error {
+		_, err := tasks.Start(ctx, "/bench.md#"+benchsuite.Slug(i))
+		return err
+	})
 }
 
 // Start of a task in progress already: the resume path, which writes
@@ -80,19 +71,10 @@ func BenchmarkStartResume(b *testing.B) {
 func BenchmarkComplete(b *testing.B) {
 	tasks, reset := benchTasksOn(b)
 	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		if i == benchTasks {
-			b.StopTimer()
-			reset()
-			i = 0
-			b.StartTimer()
-		}
-		if _, err := tasks.Complete(ctx, fmt.Sprintf("/bench.md#implement-step-%d", i), "done"); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	benchsuite.Cycle(b, benchTasks, reset, func(i int) error {
+		_, err := tasks.Complete(ctx, "/bench.md#"+benchsuite.Slug(i), "done")
+		return err
+	})
 }
 
 // A bare parse of the same document: the floor that Start and Complete
@@ -164,19 +146,11 @@ func BenchmarkCompleteCold(b *testing.B) {
 	defer ws.Close()
 	tasks := subagent.New(ws)
 	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		if i == benchTasks {
-			b.StopTimer()
-			require.NoError(b, os.WriteFile(filepath.Join(root, "docs/bench.md"), []byte(doc), 0o644))
-			i = 0
-			b.StartTimer()
-		}
-		if _, err := tasks.Complete(ctx, fmt.Sprintf("/bench.md#implement-step-%d", i), "done"); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	reset := func() { filetest.Write(b, root, "docs/bench.md", doc) }
+	benchsuite.Cycle(b, benchTasks, reset, func(i int) error {
+		_, err := tasks.Complete(ctx, "/bench.md#"+benchsuite.Slug(i), "done")
+		return err
+	})
 }
 
 // BenchmarkFloorReadWrite is the floor of a warm edit: lock, read and

@@ -162,25 +162,15 @@ func editLoop(b *testing.B, root, op string, n int, warm bool) {
 	}
 	reset()
 	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if i == n {
-			b.StopTimer()
-			reset()
-			i = 0
-			b.StartTimer()
-		}
+	Cycle(b, n, reset, func(i int) error {
 		addr := "/plan.md#" + Slug(i)
 		if op == "start" {
-			_, err = tasks.Start(ctx, addr)
-		} else {
-			_, err = tasks.Complete(ctx, addr, "done")
+			_, err := tasks.Start(ctx, addr)
+			return err
 		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+		_, err := tasks.Complete(ctx, addr, "done")
+		return err
+	})
 }
 
 // crowdedCase completes tasks of a 100-task document that shares its

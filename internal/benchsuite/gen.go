@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Plan is a task document of n pending tasks, each with a Workflow field,
@@ -78,4 +79,24 @@ func writeFile(root, name string, data []byte) error {
 		return err
 	}
 	return os.WriteFile(p, data, 0o644)
+}
+
+// Cycle runs op on the items 0, 1, ... n-1 of a generated workspace in
+// turn for as long as b runs, calling reset off the clock each time all n
+// were used (a task completed stays completed until the plan is written
+// again). op's error fails the benchmark.
+func Cycle(b *testing.B, n int, reset func(), op func(i int) error) {
+	i := 0
+	for b.Loop() {
+		if i == n {
+			b.StopTimer()
+			reset()
+			i = 0
+			b.StartTimer()
+		}
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
 }
