@@ -22,6 +22,35 @@ func openDir(r *os.Root) *os.File {
 	return d
 }
 
+// openBeneath opens name (with flags, never following a link) in one path
+// resolution by the kernel: openat2 beneath the root, with no symbolic
+// link anywhere on the path. An error is the kernel's, or errNoRoot.
+func (w *Workspace) openBeneath(name string, flags int) (fd int, err error) {
+	if w.dir == nil {
+		return -1, errNoRoot
+	}
+	rc, err := w.dir.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	// Control holds the directory open while it runs: a Close racing an
+	// open never leaves its number to a file opened meanwhile.
+	cerr := rc.Control(func(dir uintptr) {
+		fd, err = unix.Openat2(int(dir), name, &unix.OpenHow{
+			Flags:   uint64(flags | unix.O_NOFOLLOW | unix.O_CLOEXEC),
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+	})
+	if cerr != nil {
+		return -1, cerr
+	}
+	return fd, err
+}
+
+// errNoRoot is openBeneath's error when the root directory could not be
+// opened.
+var errNoRoot = errors.New("no handle on the root directory")
+
 // fastRead reads name in one path resolution by the kernel (openat2 with
 // RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS), where the general path (an
 // os.Root stat, then an open, each walking the folders) takes a dozen
@@ -31,25 +60,8 @@ func openDir(r *os.Root) *os.File {
 // openat2, a file that is not regular. data nil with ok is a file that
 // does not exist.
 func (w *Workspace) fastRead(name string) (data []byte, info fs.FileInfo, ok bool, err error) {
-	if w.dir == nil {
-		return nil, nil, false, nil
-	}
-	rc, err := w.dir.SyscallConn()
-	if err != nil {
-		return nil, nil, false, nil
-	}
-	fd := -1
-	// Control holds the directory open while it runs: a Close racing a
-	// read never leaves its number to a file opened meanwhile.
-	cerr := rc.Control(func(dir uintptr) {
-		fd, err = unix.Openat2(int(dir), name, &unix.OpenHow{
-			Flags:   unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		})
-	})
+	fd, err := w.openBeneath(name, unix.O_RDONLY|unix.O_NONBLOCK)
 	switch {
-	case cerr != nil:
-		return nil, nil, false, nil
 	case errors.Is(err, unix.ENOENT):
 		return nil, nil, true, nil
 	case err != nil:

@@ -21,22 +21,8 @@ import (
 // folder that is missing or reached through a link, a kernel without
 // openat2; the caller then writes the general way.
 func (w *Workspace) fastReplace(name, tmp string, data []byte, existing fs.FileInfo) (ok bool, err error) {
-	if w.dir == nil {
-		return false, nil
-	}
-	rc, err := w.dir.SyscallConn()
+	dirfd, err := w.openBeneath(path.Dir(name), unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
-		return false, nil
-	}
-	dirfd := -1
-	// Control holds the root open while it runs (see fastRead).
-	cerr := rc.Control(func(root uintptr) {
-		dirfd, err = unix.Openat2(int(root), path.Dir(name), &unix.OpenHow{
-			Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		})
-	})
-	if cerr != nil || err != nil {
 		return false, nil
 	}
 	dir := os.NewFile(uintptr(dirfd), path.Dir(name))
