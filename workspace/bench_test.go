@@ -181,7 +181,8 @@ func BenchmarkLock(b *testing.B) {
 
 // BenchmarkLockHandoff measures how long a waiter takes to get a file lock
 // after its holder lets go: waitFlock's blocking lock in a goroutine against
-// flock's polling TryLockContext.
+// flock's polling TryLockContext, and a bare blocking Lock (which a
+// context could not end).
 func BenchmarkLockHandoff(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "handoff.lock")
 	ctx := context.Background()
@@ -190,6 +191,7 @@ func BenchmarkLockHandoff(b *testing.B) {
 		wait func(*flock.Flock) error
 	}{
 		{"blocking-goroutine", func(f *flock.Flock) error { return waitFlock(ctx, f) }},
+		{"flock-Lock", func(f *flock.Flock) error { return f.Lock() }},
 		{"TryLockContext-1ms", func(f *flock.Flock) error { _, err := f.TryLockContext(ctx, time.Millisecond); return err }},
 		{"TryLockContext-10ms", func(f *flock.Flock) error { _, err := f.TryLockContext(ctx, 10*time.Millisecond); return err }},
 	}

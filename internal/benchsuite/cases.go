@@ -29,15 +29,18 @@ type Case struct {
 type Sizes struct {
 	Tasks     []int // tasks of the edited document: 10, 100, 1,000, 10,000
 	Documents []int // documents listed: 100, 1,000, 10,000
-	Cycle     int   // tasks of the coordinator cycle: 1,000
-	Crowd     int   // documents beside the edited one in its folder: 10,000
-	Processes []int // processes working one plan: 1, 2, 4, 8
+	// DesignDocs is how many design documents (about 5 KB each, where the
+	// Documents rows list 700-byte ones) a listing row lists; 0: none.
+	DesignDocs int
+	Cycle      int   // tasks of the coordinator cycle: 1,000
+	Crowd      int   // documents beside the edited one in its folder: 10,000
+	Processes  []int // processes working one plan: 1, 2, 4, 8
 }
 
 // DefaultSizes are the sizes.
 func DefaultSizes() Sizes {
-	return Sizes{Tasks: []int{10, 100, 1000, 10000}, Documents: []int{100, 1000, 10000}, Cycle: 1000, Crowd: 10000,
-		Processes: []int{1, 2, 4, 8}}
+	return Sizes{Tasks: []int{10, 100, 1000, 10000}, Documents: []int{100, 1000, 10000}, DesignDocs: 2000,
+		Cycle: 1000, Crowd: 10000, Processes: []int{1, 2, 4, 8}}
 }
 
 var ctx = context.Background()
@@ -72,7 +75,10 @@ func Cases(dir string, s Sizes) []Case {
 		cases = append(cases, cycleCase(dir, s.Cycle))
 	}
 	for _, n := range s.Documents {
-		cases = append(cases, listCase(dir, n, cold), listCase(dir, n, warm), listCase(dir, n, indexed))
+		cases = append(cases, listCase(dir, n, smallDocs, cold), listCase(dir, n, smallDocs, warm), listCase(dir, n, smallDocs, indexed))
+	}
+	if n := s.DesignDocs; n > 0 {
+		cases = append(cases, listCase(dir, n, designDocs, cold), listCase(dir, n, designDocs, warm))
 	}
 	for _, n := range s.Processes {
 		cases = append(cases, processCases(dir, n)...)
@@ -302,11 +308,11 @@ const (
 	indexed        // a new process with query.WithIndex; one document changed since
 )
 
-// listCase lists the documents of an n-document workspace (query.Documents):
-// cold in a new workspace each time, warm in one that listed them before,
-// indexed in a new workspace with the index a listing left, with one
-// document changed since in both.
-func listCase(dir string, n int, how int) Case {
+// listCase lists the documents of an n-document workspace of kind
+// (query.Documents): cold in a new workspace each time, warm in one that
+// listed them before, indexed in a new workspace with the index a listing
+// left, with one document changed since in both.
+func listCase(dir string, n int, kind docKind, how int) Case {
 	temp, floorName := "cold", "walk + read + bare parse, all cores"
 	switch how {
 	case warm:
@@ -315,6 +321,9 @@ func listCase(dir string, n int, how int) Case {
 		temp, floorName = "indexed, one changed", "walk + read, all cores"
 	}
 	name := fmt.Sprintf("list/%d/%s", n, temp)
+	if kind.name != "" {
+		name = fmt.Sprintf("list/%d %s/%s", n, kind.name, temp)
+	}
 	var once sync.Once
 	var root string
 	var files []string
@@ -325,7 +334,7 @@ func listCase(dir string, n int, how int) Case {
 			if root, err = os.MkdirTemp(dir, fmt.Sprintf("list-%d-*", n)); err != nil {
 				b.Fatal(err)
 			}
-			if err := WriteWorkspace(root, n); err != nil {
+			if err := writeWorkspace(root, n, kind); err != nil {
 				b.Fatal(err)
 			}
 			for i := range n {
@@ -368,7 +377,7 @@ func listCase(dir string, n int, how int) Case {
 				if how != cold {
 					b.StopTimer()
 					i++
-					if err := writeFile(root, docName(i%n), smallDoc(i%n, fmt.Sprintf(" Changed %d.", i))); err != nil {
+					if err := writeFile(root, docName(i%n), kind.doc(i%n, fmt.Sprintf(" Changed %d.", i))); err != nil {
 						b.Fatal(err)
 					}
 					b.StartTimer()
