@@ -40,7 +40,7 @@ func main() {
 	}
 	sizes := benchsuite.DefaultSizes()
 	if *quick {
-		sizes = benchsuite.Sizes{Tasks: []int{10, 100}, Documents: []int{100}, Cycle: 100, Crowd: 100, Processes: []int{1, 2}}
+		sizes = benchsuite.Sizes{Tasks: []int{10, 100}, Documents: []int{100}, DesignDocs: 100, Cycle: 100, Crowd: 100, Processes: []int{1, 2}}
 	}
 	dir, err := os.MkdirTemp("", "taskmd-bench-*")
 	if err != nil {

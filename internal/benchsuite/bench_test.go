@@ -38,7 +38,7 @@ func TestSuiteRuns(t *testing.T) {
 	old := flag.Lookup("test.benchtime").Value.String()
 	require.NoError(t, flag.Set("test.benchtime", "1x"))
 	defer flag.Set("test.benchtime", old)
-	sizes := benchsuite.Sizes{Tasks: []int{10}, Documents: []int{20}, Cycle: 10, Crowd: 30, Processes: []int{2}}
+	sizes := benchsuite.Sizes{Tasks: []int{10}, Documents: []int{20}, DesignDocs: 5, Cycle: 10, Crowd: 30, Processes: []int{2}}
 	var names []string
 	err := benchsuite.Run(benchsuite.Cases(t.TempDir(), sizes), benchsuite.Options{}, func(r benchsuite.Result) {
 		names = append(names, r.Case)
@@ -52,6 +52,7 @@ func TestSuiteRuns(t *testing.T) {
 		"start/10/cold", "start/10/warm", "complete/10/cold", "complete/10/warm",
 		"complete/100/warm, 30 beside", "coordinator-cycle/10",
 		"list/20/cold", "list/20/warm, one changed", "list/20/indexed, one changed",
+		"list/5 design docs/cold", "list/5 design docs/warm, one changed",
 		"complete/2 procs", "claim+checkpoint+complete/2 procs",
 	}, "\n"), strings.Join(names, "\n"))
 }
