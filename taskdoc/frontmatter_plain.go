@@ -27,7 +27,7 @@ func plainYAML(inner []byte) (values map[string]any, ok bool) {
 			return nil, false
 		}
 		value = bytes.TrimLeft(value, " ")
-		if !plainWord(key, false) {
+		if !plainWord(key, false) || len(key) > maxSimpleKey {
 			return nil, false
 		}
 		if _, dup := values[string(key)]; dup {
@@ -44,6 +44,12 @@ func plainYAML(inner []byte) (values map[string]any, ok bool) {
 	}
 	return values, true
 }
+
+// maxSimpleKey is the longest key yaml.v2 reads without a "? " before
+// it: a plain key is a "simple key", which its scanner gives up on after
+// 1,024 characters ("mapping values are not allowed in this context").
+// plainYAML's keys are ASCII, so characters are bytes.
+const maxSimpleKey = 1024
 
 // plainList reads a one-line list of plain words, "[auth, tokens]", as
 // yaml.v2 reads it; ok is false for anything else.

@@ -1,6 +1,7 @@
 package taskdoc
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,7 +11,8 @@ import (
 
 // plainYAMLCases are front matter bodies: the first ones plainYAML reads,
 // the rest it leaves to yaml.v2 (a boolean or null word as key or value, a
-// number, a comment, a nested value, a repeated key, a blank line, ...).
+// number, a comment, a nested value, a repeated key, a blank line, a key
+// longer than yaml.v2 reads, ...).
 var (
 	plainYAMLRead = []string{
 		"title: Token service\n",
@@ -20,12 +22,14 @@ var (
 		"title: Authentication service\nowner: platform-team\ntags: [auth, tokens]\n",
 		"tags: [a,b ,c d]\none: [x]\n",
 		"a: [ b ]\nc: [d e ]\n",
+		strings.Repeat("k", maxSimpleKey) + ": b\n",
 	}
 	plainYAMLLeft = []string{
 		"", "\n", "title: x", "title:x\n", "title:\n", "title: \n", "y: b\n", "Yes: b\n", "a: yes\n", "a: Off\n", "a: NULL\n",
 		"a: 1\n", "a: 1.5\n", "a: -b\n", "a: .5\n", "a: ~\n", "a: b #c\n", "a: b:c\n", "a: b: c\n", "a: b\na: c\n",
 		"a: b\n\nc: d\n", "# c\na: b\n", "a: {b: c}\n", "a: 'b'\n", "a: \"b\"\n", "a: b \n", "a: b  c\n",
 		"a: b\r\n", " a: b\n", "a:\n  b: c\n", "a: é\n", "<<: b\n", "a: b\tc\n", "a b: c\n", "1a: b\n", "a: 2026-11-26\n",
+		strings.Repeat("k", maxSimpleKey+1) + ": b\n", "a: b\n" + strings.Repeat("k", maxSimpleKey+1) + ": b\n",
 		"a: []\n", "a: [b,]\n", "a: [,b]\n", "a: [b, yes]\n", "a: [b, 1]\n", "a: [b, [c]]\n", "a: [b\n", "a: [b  c]\n",
 	}
 )
