@@ -46,8 +46,14 @@ func (sc *scan) expectFields(tasks int) { sc.fieldsWanted = 3 * tasks }
 // locations, capped so that appending more than n allocates anew.
 func (sc *scan) reserveFields(n int) ([]Field, []fieldLoc) {
 	if cap(sc.fieldStore)-len(sc.fieldStore) < n {
-		size := max(n, sc.fieldsWanted, 16)
-		sc.fieldsWanted = 0 // a document with more fields than expected takes more parts
+		// The first part is what expectFields asked for; a document with
+		// more fields than expected takes more parts, of 16 at least.
+		size := sc.fieldsWanted
+		if size == 0 {
+			size = 16
+		}
+		size = max(n, size)
+		sc.fieldsWanted = 0
 		sc.fieldStore, sc.locStore = make([]Field, 0, size), make([]fieldLoc, 0, size)
 	}
 	at := len(sc.fieldStore)
