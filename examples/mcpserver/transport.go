@@ -79,11 +79,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	n, err := l.w.Write(p)
 	l.mu.Unlock()
 	if err == nil {
-		eachMessage(bytes.TrimSpace(p), func(m jsonrpc.Message) {
-			if res, ok := m.(*jsonrpc.Response); ok {
-				l.calls.done(res.ID)
-			}
-		})
+		eachResponse(bytes.TrimSpace(p), l.calls.done)
 	}
 	return n, err
 }
@@ -105,13 +101,15 @@ func screenLines(in io.Reader, valid io.Writer, errs io.Writer, calls *inflight,
 				return werr
 			}
 		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
-			if id, code, reason := checkMessage(msg); code != 0 {
+			if msgs, id, code, reason := checkMessage(msg); code != 0 {
 				logger.Printf("skipped an input line that is not a JSON-RPC message: %s", reason)
 				if werr := writeRPCError(errs, id, code, reason); werr != nil {
 					return werr
 				}
 			} else {
-				eachMessage(msg, calls.received)
+				for _, m := range msgs {
+					calls.received(m)
+				}
 				if _, werr := valid.Write(append(msg, '\n')); werr != nil {
 					return werr
 				}
@@ -143,36 +141,40 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-// checkMessage reports why msg is not something the SDK can read: invalid
-// JSON (a parse error, id unknown) or JSON that is not a JSON-RPC message or
-// batch (an invalid request, answered with the request's id when it has
-// one). code is 0 for a valid message.
-func checkMessage(msg []byte) (id json.RawMessage, code int, reason string) {
+// checkMessage reads msg as the SDK will: the JSON-RPC message it holds,
+// or the messages of a batch. code is not 0 when msg is not something the
+// SDK can read, with the reason: invalid JSON (a parse error, id unknown)
+// or JSON that is not a JSON-RPC message or batch (an invalid request,
+// answered with the request's id when it has one).
+func checkMessage(msg []byte) (msgs []jsonrpc.Message, id json.RawMessage, code int, reason string) {
 	if !json.Valid(msg) {
-		return nil, codeParseError, "parse error: the line is not valid JSON"
+		return nil, nil, codeParseError, "parse error: the line is not valid JSON"
 	}
 	if msg[0] == '[' {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(msg, &batch); err != nil || len(batch) == 0 {
-			return nil, codeInvalidRequest, "invalid request: empty batch"
+			return nil, nil, codeInvalidRequest, "invalid request: empty batch"
 		}
-		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil {
-				return nil, codeInvalidRequest, "invalid request in batch: " + err.Error()
+		for _, raw := range batch {
+			m, err := jsonrpc.DecodeMessage(raw)
+			if err != nil {
+				return nil, nil, codeInvalidRequest, "invalid request in batch: " + err.Error()
 			}
+			msgs = append(msgs, m)
 		}
-		return nil, 0, ""
+		return msgs, nil, 0, ""
 	}
-	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
 		var withID struct {
 			ID json.RawMessage `json:"id"`
 		}
 		if json.Unmarshal(msg, &withID) == nil && validID(withID.ID) {
 			id = withID.ID
 		}
-		return id, codeInvalidRequest, "invalid request: " + err.Error()
+		return nil, id, codeInvalidRequest, "invalid request: " + err.Error()
 	}
-	return nil, 0, ""
+	return []jsonrpc.Message{m}, nil, 0, ""
 }
 
 // validID reports whether raw may be echoed as a JSON-RPC id: a string or
@@ -211,21 +213,32 @@ func writeRPCError(w io.Writer, id json.RawMessage, code int, message string) er
 	return err
 }
 
-// eachMessage calls fn for the JSON-RPC message in data, or for each one of
-// a batch; data that is neither is ignored.
-func eachMessage(data []byte, fn func(jsonrpc.Message)) {
+// eachResponse calls fn with the id of the JSON-RPC response in data, the
+// SDK's output, or of each response of a batch; requests, notifications
+// and anything else are ignored. It reads only the "id" and "method" keys,
+// as jsonrpc.DecodeMessage tells a response (no "method") and its id: the
+// SDK's decoder allocates a 32 KB buffer a message, and this runs on every
+// answer the server writes.
+func eachResponse(data []byte, fn func(jsonrpc.ID)) {
 	if len(data) > 0 && data[0] == '[' {
 		var batch []json.RawMessage
 		if json.Unmarshal(data, &batch) != nil {
 			return
 		}
 		for _, raw := range batch {
-			eachMessage(raw, fn)
+			eachResponse(raw, fn)
 		}
 		return
 	}
-	if m, err := jsonrpc.DecodeMessage(data); err == nil {
-		fn(m)
+	var head struct {
+		ID     any             `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(data, &head) != nil || len(head.Method) > 0 {
+		return
+	}
+	if id, err := jsonrpc.MakeID(head.ID); err == nil && id.IsValid() {
+		fn(id)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // screenLines passes JSON-RPC messages on, one per line, and answers
@@ -77,7 +80,7 @@ func TestInflight(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"b","method":"tools/call"}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 	} {
-		eachMessage([]byte(line), calls.received)
+		receive(t, calls, line)
 	}
 	require.Len(t, calls.ids, 2)
 
@@ -89,7 +92,54 @@ func TestInflight(t *testing.T) {
 	out := &lockedWriter{w: io.Discard, calls: calls}
 	_, err := out.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
 	require.NoError(t, err)
-	eachMessage([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}`), calls.received)
+	receive(t, calls, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}`)
 	<-waited // an hour's timeout: returning at all means both calls ended
 	assert.Empty(t, calls.ids)
+}
+
+// receive hands the messages of line to calls as screenLines does.
+func receive(t *testing.T, calls *inflight, line string) {
+	t.Helper()
+	msgs, _, code, reason := checkMessage([]byte(line))
+	require.Zero(t, code, reason)
+	for _, m := range msgs {
+		calls.received(m)
+	}
+}
+
+// TestEachResponse: the responses the writer finds in the server's output,
+// and their ids, are those jsonrpc.DecodeMessage finds, batches included.
+func TestEachResponse(t *testing.T) {
+	for _, data := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"id\": 7}"}]}}`,
+		`{"jsonrpc":"2.0","id":"a-1","result":{}}`,
+		`{"jsonrpc":"2.0","id":12345678901,"error":{"code":-32602,"message":"bad"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"id":3}}`,
+		`{"jsonrpc":"2.0","result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`,
+		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","method":"notifications/progress"},{"jsonrpc":"2.0","id":"b","result":{}}]`,
+		`not json`,
+	} {
+		var want, got []jsonrpc.ID
+		for _, raw := range batchOf(data) {
+			if m, err := jsonrpc.DecodeMessage(raw); err == nil {
+				if res, ok := m.(*jsonrpc.Response); ok {
+					want = append(want, res.ID)
+				}
+			}
+		}
+		eachResponse([]byte(data), func(id jsonrpc.ID) { got = append(got, id) })
+		assert.Equal(t, want, got, data)
+	}
+}
+
+// batchOf is the messages of data: its members when it is a batch, else
+// data itself.
+func batchOf(data string) []json.RawMessage {
+	var batch []json.RawMessage
+	if strings.HasPrefix(data, "[") && json.Unmarshal([]byte(data), &batch) == nil {
+		return batch
+	}
+	return []json.RawMessage{json.RawMessage(data)}
 }
