@@ -164,9 +164,6 @@ func TestEditsRespectLimits(t *testing.T) {
 	}
 }
 
-// fastest runs fn three times and returns the shortest run: a time limit
-// meant to catch a quadratic parse must not fail because the machine was
-// busy with other tests for one run.
 // assertAtOnce asserts that elapsed, the time a pathological document of
 // size bytes took, is no more than twice what a plain document of the same
 // size takes to parse, measured in the same run (plus 20 ms for the
@@ -183,6 +180,9 @@ func assertAtOnce(t *testing.T, elapsed time.Duration, size int, what string) {
 		"%s took %v; a plain document of %d bytes parses in %v", what, elapsed, size, floor)
 }
 
+// fastest runs fn three times and returns the shortest run: a time limit
+// meant to catch a quadratic parse must not fail because the machine was
+// busy with other tests for one run.
 func fastest(fn func()) time.Duration {
 	best := time.Duration(1<<63 - 1)
 	for range 3 {

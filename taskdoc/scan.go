@@ -2,6 +2,7 @@ package taskdoc
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
 
 	"github.com/yuin/goldmark/ast"
@@ -48,11 +49,7 @@ func (sc *scan) reserveFields(n int) ([]Field, []fieldLoc) {
 	if cap(sc.fieldStore)-len(sc.fieldStore) < n {
 		// The first part is what expectFields asked for; a document with
 		// more fields than expected takes more parts, of 16 at least.
-		size := sc.fieldsWanted
-		if size == 0 {
-			size = 16
-		}
-		size = max(n, size)
+		size := max(n, cmp.Or(sc.fieldsWanted, 16))
 		sc.fieldsWanted = 0
 		sc.fieldStore, sc.locStore = make([]Field, 0, size), make([]fieldLoc, 0, size)
 	}

@@ -29,6 +29,8 @@ func BenchmarkCompleteSubagentTask1000(b *testing.B) {
 	benchComplete(b, 1000, string(benchsuite.Plan(1000)), benchsuite.Slug)
 }
 
+// benchComplete completes every task of document in turn through the
+// server, writing the document again off the clock when all were used.
 // After each call, with the timer stopped, it reads the document and
 // writes its bytes durably to another file (floor.DurableWrite): the
 // floor, reported beside the call's latencies as floor-median-µs/op, so

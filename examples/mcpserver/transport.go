@@ -184,11 +184,15 @@ func validID(raw json.RawMessage) bool {
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return false
 	}
-	switch v.(type) {
-	case string, float64:
-		return true
-	}
-	return false
+	_, ok := idOf(v)
+	return ok
+}
+
+// idOf is the JSON-RPC id of v, a decoded "id" value, as the SDK reads it
+// (jsonrpc.MakeID): ok is false for anything but a string or a number.
+func idOf(v any) (jsonrpc.ID, bool) {
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil && id.IsValid()
 }
 
 // writeRPCError writes one JSON-RPC error response. id is null when the
@@ -237,7 +241,7 @@ func eachResponse(data []byte, fn func(jsonrpc.ID)) {
 	if json.Unmarshal(data, &head) != nil || len(head.Method) > 0 {
 		return
 	}
-	if id, err := jsonrpc.MakeID(head.ID); err == nil && id.IsValid() {
+	if id, ok := idOf(head.ID); ok {
 		fn(id)
 	}
 }

@@ -29,7 +29,7 @@ type Case struct {
 type Sizes struct {
 	Tasks     []int // tasks of the edited document: 10, 100, 1,000, 10,000
 	Documents []int // documents listed: 100, 1,000, 10,000
-	// DesignDocs is how many design documents (about 5 KB each, where the
+	// DesignDocs is how many design documents (about 3.4 KB each, where the
 	// Documents rows list 700-byte ones) a listing row lists; 0: none.
 	DesignDocs int
 	Cycle      int   // tasks of the coordinator cycle: 1,000
