@@ -16,14 +16,14 @@ func normalise(e Entry) (Entry, error) {
 		return Entry{}, err
 	}
 	out := Entry{Type: typ}
-	if err := checkText("summary", e.Summary, true); err != nil {
+	if err := CheckText("summary", e.Summary, true); err != nil {
 		return Entry{}, err
 	}
 	out.Summary = taskdoc.FoldLine(e.Summary)
 	if out.Summary == "" {
 		return Entry{}, invalid("a checkpoint needs a summary: one line saying what happened")
 	}
-	if err := checkText("detail", e.Detail, true); err != nil {
+	if err := CheckText("detail", e.Detail, true); err != nil {
 		return Entry{}, err
 	}
 	out.Detail = strings.ReplaceAll(strings.ReplaceAll(e.Detail, "\r\n", "\n"), "\r", "\n")
@@ -48,15 +48,18 @@ func normalise(e Entry) (Entry, error) {
 
 // oneLine checks a one-line value and returns it trimmed.
 func oneLine(what, s string) (string, error) {
-	if err := checkText(what, s, false); err != nil {
+	if err := CheckText(what, s, false); err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(s), nil
 }
 
-// checkText refuses invalid UTF-8, control characters other than tab and
-// line breaks, and line breaks unless lines is true.
-func checkText(what, s string, lines bool) error {
+// CheckText is the rule of every text a worker checkpoint, a pivot or a
+// clarification stores: it refuses invalid UTF-8 (INVALID_UTF8), control
+// characters other than tab and line breaks (CONTROL_CHARACTER), and line
+// breaks unless lines is true (INVALID_ARGUMENTS). The errors name the
+// text as what.
+func CheckText(what, s string, lines bool) error {
 	if !utf8.ValidString(s) {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidUTF8, Msg: "the " + what + " is not valid UTF-8"}
 	}

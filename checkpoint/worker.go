@@ -230,7 +230,7 @@ func (c WorkerCheckpoint) normal() (WorkerCheckpoint, error) {
 	if out.Phase != "" && !isPhase(out.Phase) {
 		return out, invalid(fmt.Sprintf("phase %q is not a lower_snake word like waiting_clarification", c.Phase))
 	}
-	if out.PivotReason, err = foldedLine("pivot reason", c.PivotReason); err != nil {
+	if out.PivotReason, err = FoldedLine("pivot reason", c.PivotReason); err != nil {
 		return out, err
 	}
 	if out.Clarification, err = oneLine("clarification id", c.Clarification); err != nil {
@@ -281,8 +281,8 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 	}
 	for _, l := range lists {
 		for i, item := range l.in {
-			if checkText("", item, true) != nil { // name the item only when it is refused
-				_, err := foldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
+			if CheckText("", item, true) != nil { // name the item only when it is refused
+				_, err := FoldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
 				return err
 			}
 			s := foldLine(item)
@@ -301,7 +301,7 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 		if g.Path == "" {
 			return invalid(what + " has no path")
 		}
-		if g.Note, err = foldedLine("the note of "+what, f.Note); err != nil {
+		if g.Note, err = FoldedLine("the note of "+what, f.Note); err != nil {
 			return err
 		}
 		out.FilesChanged = append(out.FilesChanged, g)
@@ -309,7 +309,7 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 	for i, s := range c.Extra {
 		what := fmt.Sprintf("extra section %d", i+1)
 		var g Section
-		if g.Heading, err = foldedLine("the heading of "+what, s.Heading); err != nil {
+		if g.Heading, err = FoldedLine("the heading of "+what, s.Heading); err != nil {
 			return err
 		}
 		switch k := sectionKey(g.Heading); {
@@ -328,15 +328,17 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 
 // checkedEnum checks s as a one-line value and reads it with parse.
 func checkedEnum[T ~string](what, s string, parse func(string) (T, error)) (T, error) {
-	if err := checkText(what, s, false); err != nil {
+	if err := CheckText(what, s, false); err != nil {
 		return "", err
 	}
 	return parse(s)
 }
 
-// foldedLine checks s and folds it onto one line (taskdoc.FoldLine).
-func foldedLine(what, s string) (string, error) {
-	if err := checkText(what, s, true); err != nil {
+// FoldedLine checks s (CheckText, line breaks allowed) and folds it onto
+// one line (taskdoc.FoldLine): the rule of a checkpoint's pivot reason,
+// and so of the reason a pivot request records.
+func FoldedLine(what, s string) (string, error) {
+	if err := CheckText(what, s, true); err != nil {
 		return "", err
 	}
 	return foldLine(s), nil
@@ -374,7 +376,7 @@ func foldLine(s string) string {
 // would read as a level-2 heading (a section of its own) and a code fence
 // left open (which would hide the sections after it) are refused.
 func normalText(what, s string) (string, error) {
-	if err := checkText(what, s, true); err != nil {
+	if err := CheckText(what, s, true); err != nil {
 		return "", err
 	}
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/taskflow"
@@ -32,20 +31,9 @@ func invalidArg(msg string) error {
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
 }
 
-// checkText refuses invalid UTF-8 and control characters other than tab
-// and line breaks.
-func checkText(what, s string) error {
-	if !utf8.ValidString(s) {
-		return &taskdoc.Error{Code: taskdoc.CodeInvalidUTF8, Msg: "the " + what + " is not valid UTF-8"}
-	}
-	for i, r := range s {
-		if r != '\n' && r != '\r' && r != '\t' && taskdoc.IsControl(r) {
-			return &taskdoc.Error{Code: taskdoc.CodeControlCharacter,
-				Msg: fmt.Sprintf("the %s holds the control character U+%04X at byte %d; of the control characters only tab and line breaks may be written", what, r, i)}
-		}
-	}
-	return nil
-}
+// checkText is checkpoint.CheckText with line breaks allowed: the rule of
+// every text a clarification stores.
+func checkText(what, s string) error { return checkpoint.CheckText(what, s, true) }
 
 // line checks s and folds it onto one line.
 func line(what, s string) (string, error) {

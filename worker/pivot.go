@@ -110,6 +110,17 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 	if mode == "" {
 		mode = checkpoint.PivotGraceful
 	}
+	// The reason is checked by the rule the acknowledgement's checkpoint
+	// checks it with, and the new task (sent to the worker) by the same:
+	// a request no acknowledgement could carry out is never recorded.
+	reason, err := checkpoint.FoldedLine("reason", pv.Reason)
+	if err != nil {
+		return Request{}, err
+	}
+	newTask, err := checkpoint.FoldedLine("new_task", pv.NewTask)
+	if err != nil {
+		return Request{}, err
+	}
 	a, err := p.plans.Agents().Get(ctx, worker)
 	if err != nil {
 		return Request{}, err
@@ -123,8 +134,7 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 			return Request{}, err
 		}
 	}
-	req := Request{Worker: worker, Task: task, Mode: mode, Reason: taskdoc.FoldLine(pv.Reason),
-		NewTask: taskdoc.FoldLine(pv.NewTask), State: StatePending}
+	req := Request{Worker: worker, Task: task, Mode: mode, Reason: reason, NewTask: newTask, State: StatePending}
 	if old, err := p.read(ctx, worker); err != nil {
 		return Request{}, err
 	} else if old != nil && samePending(*old, req) {
