@@ -27,3 +27,20 @@ func TestPivotWorkerRefusesControlCharacters(t *testing.T) {
 			"no pivot was asked of the worker")
 	}
 }
+
+// A clarification_ask refused for its checkpoint leaves no request: the
+// parent's clarification_check lists nothing open.
+func TestClarificationAskRefusedForItsCheckpointLeavesNoQuestion(t *testing.T) {
+	e := setupPivot(t, 2)
+	assert.Equal(t, "CONTROL_CHARACTER", e.wk.fail("clarification_ask", map[string]any{"id": "cl_key",
+		"questions": []map[string]any{{"text": "Per user or per IP?"}}, "task_id": e.rateLimiting,
+		"checkpoint": map[string]any{"original_task": "limit\x00 it", "remaining": []string{"Middleware"}}}))
+	var open struct {
+		Open []clarificationJSON `json:"open"`
+	}
+	e.orch.ok("clarification_check", map[string]any{}, &open)
+	assert.Empty(t, open.Open)
+	_, err := os.Stat(filepath.Join(e.root, "checkpoints", "workers", e.worker, "clarifications", "cl_key.json"))
+	assert.True(t, os.IsNotExist(err))
+	assert.Equal(t, "DOCUMENT_NOT_FOUND", e.wk.fail("clarification_check", map[string]any{"id": "cl_key"}))
+}

@@ -154,33 +154,32 @@ func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clar
 	for _, q := range in.Questions {
 		n.Questions = append(n.Questions, worker.Question{ID: q.QuestionID, Text: q.Text})
 	}
-	asked, err := c.clar.Ask(ctx, me, n)
-	if err != nil {
-		return nil, ClarificationAskResult{}, newToolError(err)
-	}
-	out := ClarificationAskResult{Status: "asked", Clarification: asked,
+	out := ClarificationAskResult{Status: "asked",
 		Instructions: "Asked. Go on with other work if you have some; read the answer later with clarification_check {id}."}
 	if wait == 0 {
+		asked, err := c.clar.Ask(ctx, me, n)
+		if err != nil {
+			return nil, ClarificationAskResult{}, newToolError(err)
+		}
+		out.Clarification = asked
 		return nil, out, nil
 	}
 	cp := checkpoint.WorkerCheckpoint{Task: in.TaskID}
 	in.Checkpoint.fill(&cp)
-	answer, err := c.clar.Await(ctx, me, asked.ID, cp, worker.PollOptions{Duration: wait, Interval: min(wait, worker.DefaultPollInterval)})
+	asked, answer, err := c.clar.AskAndAwait(ctx, me, n, cp, worker.PollOptions{Duration: wait, Interval: min(wait, worker.DefaultPollInterval)})
 	switch {
 	case errors.Is(err, worker.ErrSuspended):
-		out.Status = "suspended"
+		out.Status, out.Clarification = "suspended", asked
 		out.Instructions = "No answer yet: your checkpoint is saved. Stop now and exit, spending nothing more: your parent resumes you with the answer."
 		if saved, err := c.clar.Workers().Get(ctx, me, 0); err == nil {
 			v := toWorkerCheckpointView(saved)
 			out.Checkpoint = &v
 		}
-		if again, _, err := c.clar.Get(ctx, me, asked.ID); err == nil {
-			out.Clarification = again
-		}
 		return nil, out, nil
 	case err != nil:
 		return nil, ClarificationAskResult{}, newToolError(err)
 	}
+	out.Clarification = asked
 	out.Status, out.Answer = "answered", &answer
 	out.Instructions = "Answered: apply the responses and go on with your work."
 	return nil, out, nil

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -199,6 +200,17 @@ const answerSuffix = ".answer.json"
 // otherwise. Bad input is INVALID_ARGUMENTS, INVALID_UTF8 or
 // CONTROL_CHARACTER and writes nothing.
 func (c *Clarifications) Ask(ctx context.Context, worker string, n Needed) (Clarification, error) {
+	req, err := c.needed(worker, n)
+	if err != nil {
+		return Clarification{}, err
+	}
+	out, _, err := c.ask(ctx, worker, req)
+	return out, err
+}
+
+// needed checks what worker asks and returns the request Ask records,
+// with its id (without its time).
+func (c *Clarifications) needed(worker string, n Needed) (Clarification, error) {
 	if err := checkpoint.CheckWorkerID(worker); err != nil {
 		return Clarification{}, err
 	}
@@ -209,7 +221,12 @@ func (c *Clarifications) Ask(ctx context.Context, worker string, n Needed) (Clar
 	if req.ID == "" {
 		req.ID = newClarificationID()
 	}
-	var out Clarification
+	return req, nil
+}
+
+// ask records req, checked, and returns it as recorded; written is what
+// this call wrote, nil for a retry.
+func (c *Clarifications) ask(ctx context.Context, worker string, req Clarification) (out Clarification, written []byte, err error) {
 	_, err = c.ws.Update(ctx, ClarificationFile(worker, req.ID), func(cur []byte, exists bool) ([]byte, error) {
 		if exists {
 			old, err := decodeClarification(worker, req.ID, cur)
@@ -220,17 +237,72 @@ func (c *Clarifications) Ask(ctx context.Context, worker string, n Needed) (Clar
 				return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: ClarificationFile(worker, req.ID),
 					Msg: fmt.Sprintf("worker %s asked another clarification as %s already: give the new one another id", worker, req.ID)}
 			}
-			out = old
+			out, written = old, nil
 			return nil, nil
 		}
 		out = req
 		out.Timestamp = c.now()
-		return encodeJSON(out)
+		written, err = encodeJSON(out)
+		return written, err
 	})
 	if err != nil {
-		return Clarification{}, err
+		return Clarification{}, nil, err
 	}
-	return out, nil
+	return out, written, nil
+}
+
+// AskAndAwait is Ask, then Await with cp and po, as one call: the way a
+// worker asks and waits. Everything is checked before the request is
+// written, cp (the checkpoint saved if no answer comes) and po included,
+// so a call refused for its input writes nothing; and when the wait fails
+// for another reason than the suspension (the context ends, a write
+// fails), the request this call recorded is removed again unless an
+// answer has arrived, so that no parent sees a question from a call that
+// failed. It returns the request as recorded (with its checkpoint path
+// once suspended) and the answer, or ErrSuspended as Await does.
+func (c *Clarifications) AskAndAwait(ctx context.Context, worker string, n Needed, cp checkpoint.WorkerCheckpoint, po PollOptions) (Clarification, Answer, error) {
+	req, err := c.needed(worker, n)
+	if err != nil {
+		return Clarification{}, Answer{}, err
+	}
+	if err := checkPoll(po); err != nil {
+		return Clarification{}, Answer{}, err
+	}
+	if _, err := waiting(worker, req.ID, cp); err != nil {
+		return Clarification{}, Answer{}, err
+	}
+	asked, written, err := c.ask(ctx, worker, req)
+	if err != nil {
+		return Clarification{}, Answer{}, err
+	}
+	a, err := c.Await(ctx, worker, asked.ID, cp, po)
+	switch {
+	case errors.Is(err, ErrSuspended):
+		if again, _, gerr := c.Get(ctx, worker, asked.ID); gerr == nil {
+			asked = again
+		}
+		return asked, Answer{}, err
+	case err != nil:
+		if written != nil {
+			c.withdraw(ctx, worker, asked.ID, written)
+		}
+		return Clarification{}, Answer{}, err
+	}
+	return asked, a, nil
+}
+
+// withdraw removes the request id of worker when it still holds written
+// and has no answer: the undoing of a failed AskAndAwait. It runs even
+// when ctx has ended, and what it cannot remove stays (an answer that
+// came meanwhile keeps its request).
+func (c *Clarifications) withdraw(ctx context.Context, worker, id string, written []byte) {
+	name, answer := ClarificationFile(worker, id), AnswerFile(worker, id)
+	_ = c.ws.Lock(context.WithoutCancel(ctx), []string{name, answer}, func(tx *workspace.Tx) error {
+		if ok, err := tx.Exists(answer); err != nil || ok {
+			return err
+		}
+		return tx.RemoveUnchanged(name, written)
+	})
 }
 
 // Get returns request id of worker and its answer, nil when there is none
@@ -318,8 +390,8 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 	if err := checkNames(worker, id); err != nil {
 		return Answer{}, err
 	}
-	if po.Duration < 0 || po.Interval < 0 {
-		return Answer{}, invalidArg(fmt.Sprintf("the poll duration (%v) and interval (%v) must not be negative", po.Duration, po.Interval))
+	if err := checkPoll(po); err != nil {
+		return Answer{}, err
 	}
 	req, err := c.readRequest(ctx, worker, id)
 	if err != nil {
@@ -334,8 +406,7 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 	if po.Interval == 0 {
 		po.Interval = DefaultPollInterval
 	}
-	cp.Worker, cp.Phase, cp.Clarification, cp.Status = worker, PhaseWaitingClarification, id, checkpoint.StatusBlocked
-	if _, err := cp.Render(); err != nil {
+	if cp, err = waiting(worker, id, cp); err != nil {
 		return Answer{}, err
 	}
 	var got Answer
@@ -381,6 +452,21 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 	return Answer{}, &taskdoc.Error{Code: taskdoc.CodeSuspended, Path: path,
 		Msg: fmt.Sprintf("no answer to clarification %s of worker %s within %v: the checkpoint is saved as %s; exit now, the parent resumes the worker when the answer arrives",
 			id, worker, po.Duration, path)}
+}
+
+func checkPoll(po PollOptions) error {
+	if po.Duration < 0 || po.Interval < 0 {
+		return invalidArg(fmt.Sprintf("the poll duration (%v) and interval (%v) must not be negative", po.Duration, po.Interval))
+	}
+	return nil
+}
+
+// waiting returns cp as the checkpoint of worker waiting for request id,
+// checked as Save checks it.
+func waiting(worker, id string, cp checkpoint.WorkerCheckpoint) (checkpoint.WorkerCheckpoint, error) {
+	cp.Worker, cp.Phase, cp.Clarification, cp.Status = worker, PhaseWaitingClarification, id, checkpoint.StatusBlocked
+	_, err := cp.Render()
+	return cp, err
 }
 
 // Open returns the requests without a final answer (none, or a draft), of

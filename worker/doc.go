@@ -65,6 +65,9 @@
 // otherwise the checkpoint is saved (phase waiting_clarification, status
 // BLOCKED, the request's id), its path is recorded in the request, and
 // Await returns ErrSuspended (SUSPENDED): the worker must exit.
+// AskAndAwait does both as one call: it checks the request and the
+// checkpoint before it writes anything, and a wait that fails otherwise
+// removes the request it wrote.
 //
 // The parent lists the open requests (Open), writes the answer with
 // Respond, <id>.answer.json beside the request (responses, resume_signal,

@@ -1,9 +1,11 @@
 package worker_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,4 +54,45 @@ func TestEveryAcceptedPivotCanBeAcknowledged(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, req.Reason, cp.PivotReason, "%q", reason)
 	}
+}
+
+// An ask whose checkpoint Save would refuse is refused before its request
+// is written: no parent sees a question from a call that failed.
+func TestAskAndAwaitChecksTheCheckpointFirst(t *testing.T) {
+	for name, cp := range map[string]checkpoint.WorkerCheckpoint{
+		"original task": {OriginalTask: "fix\x00it"},
+		"task":          {Task: "not an address"},
+		"heading":       {Notes: "## Completed"},
+	} {
+		e := clSetup(t)
+		e.cl = e.cl.WithTimer(failTimer{t})
+		_, _, err := e.cl.AskAndAwait(clCtx(t, 10*time.Second), "w1", supervision, cp, worker.PollOptions{})
+		require.Error(t, err, name)
+		assert.Empty(t, e.files(t), name)
+		open, err := e.cl.Open(ctx)
+		require.NoError(t, err)
+		assert.Empty(t, open, name)
+	}
+}
+
+// A wait that ends for another reason than the suspension (here the
+// caller's context) removes the request the call wrote; one that an
+// earlier call recorded stays.
+func TestAskAndAwaitThatFailsWithdrawsItsRequest(t *testing.T) {
+	e := clSetup(t)
+	timer := &clTimer{started: make(chan struct{}, 1)}
+	e.cl = e.cl.WithTimer(timer)
+	c, cancel := context.WithCancel(clCtx(t, 10*time.Second))
+	go func() { <-timer.started; cancel() }()
+	_, _, err := e.cl.AskAndAwait(c, "w1", supervision, checkpoint.WorkerCheckpoint{Remaining: []string{"a"}}, worker.PollOptions{})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, e.files(t))
+
+	_, err = e.cl.Ask(ctx, "w1", supervision)
+	require.NoError(t, err)
+	c, cancel = context.WithCancel(clCtx(t, 10*time.Second))
+	go func() { <-timer.started; cancel() }()
+	_, _, err = e.cl.AskAndAwait(c, "w1", supervision, checkpoint.WorkerCheckpoint{Remaining: []string{"a"}}, worker.PollOptions{})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, []string{"w1/clarifications/clarif_xyz789.json"}, e.files(t), "the earlier ask's request stays")
 }
