@@ -92,7 +92,7 @@
 //	                     task_id, checkpoint {the sections of pivot_acknowledge's checkpoint}
 //	clarification_check  id, worker_id; or nothing: every open request and answered worker
 //	clarification_respond worker_id, id, responses [{question_id, answer}], resume_signal
-//	                     (default true), resume_method, resume_instructions
+//	                     (default true), resume_method, resume_instructions, checkpoint_path
 //
 // and the tools of queries across the workspace and of the operations
 // that agents otherwise do by rewriting a task (see package query and

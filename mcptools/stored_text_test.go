@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // pivot_worker refuses a reason or new_task with a control character,
@@ -43,4 +45,49 @@ func TestClarificationAskRefusedForItsCheckpointLeavesNoQuestion(t *testing.T) {
 	_, err := os.Stat(filepath.Join(e.root, "checkpoints", "workers", e.worker, "clarifications", "cl_key.json"))
 	assert.True(t, os.IsNotExist(err))
 	assert.Equal(t, "DOCUMENT_NOT_FOUND", e.wk.fail("clarification_check", map[string]any{"id": "cl_key"}))
+}
+
+// clarification_respond records resume_instructions.checkpoint_path: by
+// default the checkpoint the suspended worker saved; one given must be a
+// worker checkpoint of the workspace, or nothing is written.
+func TestClarificationRespondCheckpointPath(t *testing.T) {
+	e := setupPivot(t, 2)
+	e.timer.fire <- time.Time{}
+	var asked askJSON
+	e.wk.ok("clarification_ask", map[string]any{"id": "cl_burst", "questions": []map[string]any{{"text": "Allow bursts?"}},
+		"task_id": e.rateLimiting, "wait_seconds": 5, "checkpoint": map[string]any{"remaining": []string{"Middleware"}}}, &asked)
+	require.Equal(t, "suspended", asked.Status)
+	path := "checkpoints/workers/" + e.worker + "/000001.md"
+	answer := filepath.Join(e.root, "checkpoints", "workers", e.worker, "clarifications", "cl_burst.answer.json")
+	respond := func(checkpointPath string) map[string]any {
+		args := map[string]any{"worker_id": e.worker, "id": "cl_burst",
+			"responses": []map[string]any{{"question_id": "Q1", "answer": "Yes"}}}
+		if checkpointPath != "" {
+			args["checkpoint_path"] = checkpointPath
+		}
+		return args
+	}
+	for bad, code := range map[string]string{
+		"../docs/shop.md":                      "INVALID_ARGUMENTS",
+		filepath.Join(e.root, path):            "INVALID_ARGUMENTS",
+		"checkpoints/workers/nobody/000001.md": "DOCUMENT_NOT_FOUND",
+	} {
+		assert.Equal(t, code, e.orch.fail("clarification_respond", respond(bad)), bad)
+		_, err := os.Stat(answer)
+		assert.True(t, os.IsNotExist(err), "no answer written for %q", bad)
+	}
+	var got struct {
+		Answer struct {
+			ResumeInstructions struct {
+				CheckpointPath string `json:"checkpoint_path"`
+			} `json:"resume_instructions"`
+		} `json:"answer"`
+	}
+	e.orch.ok("clarification_respond", respond(""), &got)
+	assert.Equal(t, path, got.Answer.ResumeInstructions.CheckpointPath)
+	e.orch.ok("clarification_respond", respond(path), &got)
+	assert.Equal(t, path, got.Answer.ResumeInstructions.CheckpointPath, "the same path given is a retry")
+	data, err := os.ReadFile(answer)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"checkpoint_path": "`+path+`"`)
 }

@@ -55,6 +55,7 @@ type clarificationRespondInput struct {
 	ResumeSignal       *bool           `json:"resume_signal,omitempty" jsonschema:"true (default): the answer is final and the worker goes on; false: a draft, which a later respond may replace"`
 	ResumeMethod       string          `json:"resume_method,omitempty" jsonschema:"how the worker is resumed, one line (default checkpoint)"`
 	ResumeInstructions string          `json:"resume_instructions,omitempty" jsonschema:"what the resumed worker should do next (Markdown)"`
+	CheckpointPath     string          `json:"checkpoint_path,omitempty" jsonschema:"the worker checkpoint to resume from, e.g. checkpoints/workers/w1/000004.md (default: the one the worker saved waiting for this answer)"`
 }
 
 // Results.
@@ -231,7 +232,7 @@ func (c clarifyTools) check(ctx context.Context, req *mcp.CallToolRequest, in cl
 
 func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in clarificationRespondInput) (*mcp.CallToolResult, ClarificationRespondResult, error) {
 	a := worker.Answer{ResumeSignal: in.ResumeSignal == nil || *in.ResumeSignal, ResumeMethod: in.ResumeMethod,
-		ResumeInstructions: worker.ResumeInstructions{Text: in.ResumeInstructions}}
+		ResumeInstructions: worker.ResumeInstructions{Text: in.ResumeInstructions, CheckpointPath: in.CheckpointPath}}
 	for _, r := range in.Responses {
 		a.Responses = append(a.Responses, worker.Response{QuestionID: r.QuestionID, Answer: r.Answer})
 	}

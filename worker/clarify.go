@@ -105,7 +105,9 @@ type Response struct {
 // ResumeInstructions tells the parent, and the resumed worker, how to
 // resume (seed 004's resume_instructions).
 type ResumeInstructions struct {
-	CheckpointPath string `json:"checkpoint_path,omitempty"` // one line
+	// CheckpointPath is the checkpoint the worker resumes from
+	// ("checkpoints/workers/w1/000004.md"); see Respond.
+	CheckpointPath string `json:"checkpoint_path,omitempty"`
 	UseTaskResume  bool   `json:"use_task_resume"`
 	// ResumePromptIncludes is one line; "" is "clarification_responses".
 	ResumePromptIncludes string `json:"resume_prompt_includes,omitempty"`
@@ -327,6 +329,11 @@ func (c *Clarifications) Get(ctx context.Context, worker, id string) (Clarificat
 // wakes the worker if it still polls (Await) and tells the parent's
 // watchers (WatchAnswers).
 //
+// ResumeInstructions.CheckpointPath, the checkpoint the worker resumes
+// from, is the root-relative path of a worker checkpoint that exists
+// (INVALID_ARGUMENTS, DOCUMENT_NOT_FOUND otherwise); "" is the checkpoint
+// the worker saved waiting for this request, when it has saved one.
+//
 // An answer with ResumeSignal is final: Respond again with the same answer
 // (responses, signal, method and instructions) is a retry that writes
 // nothing and returns the recorded one; another answer is CONFLICT. A
@@ -345,6 +352,16 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 	if err != nil {
 		return Answer{}, err
 	}
+	given := ans.ResumeInstructions.CheckpointPath != ""
+	if given {
+		// The worker is resumed from it: one it could not load is refused
+		// now, not when it resumes.
+		if _, err := checkpointAt(ctx, c.workers, ans.ResumeInstructions.CheckpointPath); err != nil {
+			return Answer{}, err
+		}
+	} else {
+		ans.ResumeInstructions.CheckpointPath = c.waitingPath(ctx, worker, req)
+	}
 	var out Answer
 	name := AnswerFile(worker, id)
 	_, err = c.ws.Update(ctx, name, func(cur []byte, exists bool) ([]byte, error) {
@@ -353,7 +370,11 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 			if err != nil {
 				return nil, err
 			}
-			if sameAnswer(old, ans) {
+			same := ans
+			if !given { // the default, whatever it is now, is a retry's
+				same.ResumeInstructions.CheckpointPath = old.ResumeInstructions.CheckpointPath
+			}
+			if sameAnswer(old, same) {
 				out = old
 				return nil, nil
 			}
@@ -452,6 +473,20 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 	return Answer{}, &taskdoc.Error{Code: taskdoc.CodeSuspended, Path: path,
 		Msg: fmt.Sprintf("no answer to clarification %s of worker %s within %v: the checkpoint is saved as %s; exit now, the parent resumes the worker when the answer arrives",
 			id, worker, po.Duration, path)}
+}
+
+// waitingPath is the checkpoint worker saved waiting for req: the path
+// req records, else the worker's current checkpoint when it waits for req
+// (saved, its path not recorded yet), else "".
+func (c *Clarifications) waitingPath(ctx context.Context, worker string, req Clarification) string {
+	if req.CheckpointInfo.CheckpointPath != "" {
+		return req.CheckpointInfo.CheckpointPath
+	}
+	cp, err := c.workers.Get(ctx, worker, 0)
+	if err != nil || cp.Phase != PhaseWaitingClarification || cp.Clarification != req.ID {
+		return ""
+	}
+	return checkpoint.WorkerFile(worker, cp.Sequence)
 }
 
 func checkPoll(po PollOptions) error {

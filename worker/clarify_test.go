@@ -212,11 +212,12 @@ func TestClarifyRespondRetryAndConflict(t *testing.T) {
   "resume_signal": true,
   "resume_method": "checkpoint",
   "resume_instructions": {
+    "checkpoint_path": "checkpoints/workers/w1/000001.md",
     "use_task_resume": true,
     "resume_prompt_includes": "clarification_responses"
   }
 }
-`, written)
+`, written, "the checkpoint the worker saved waiting for the answer")
 
 	e.clock.add(time.Minute)
 	again, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", final)

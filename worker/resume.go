@@ -74,12 +74,19 @@ func pausedAt(p Paused) time.Time {
 
 // checkpointAt reads the worker checkpoint at path, a Checkpoint field.
 func (p *Pivots) checkpointAt(ctx context.Context, path string) (checkpoint.WorkerCheckpoint, error) {
+	return checkpointAt(ctx, p.workers, path)
+}
+
+// checkpointAt reads the worker checkpoint at path, the root-relative path
+// WorkerFile writes: any other path is INVALID_ARGUMENTS, a checkpoint
+// that does not exist DOCUMENT_NOT_FOUND.
+func checkpointAt(ctx context.Context, workers *checkpoint.Workers, path string) (checkpoint.WorkerCheckpoint, error) {
 	worker, seq, ok := checkpoint.ParseWorkerFile(path)
 	if !ok {
 		return checkpoint.WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
-			Msg: fmt.Sprintf("%q is not the path of a worker checkpoint (checkpoints/workers/<worker>/000001.md)", path)}
+			Msg: fmt.Sprintf("%q is not the path of a worker checkpoint (checkpoints/workers/<worker>/000001.md, from the workspace's root)", path)}
 	}
-	return p.workers.Get(ctx, worker, seq)
+	return workers.Get(ctx, worker, seq)
 }
 
 // Brief renders the resume brief of task (seed 000's "spawn from

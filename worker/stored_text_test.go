@@ -96,3 +96,84 @@ func TestAskAndAwaitThatFailsWithdrawsItsRequest(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, []string{"w1/clarifications/clarif_xyz789.json"}, e.files(t), "the earlier ask's request stays")
 }
+
+// The answer's resume_instructions carry checkpoint_path: the checkpoint
+// the worker resumes from. One given is a worker checkpoint of the
+// workspace, or the answer is refused before it is written.
+func TestRespondCheckpointPath(t *testing.T) {
+	e := clSetup(t)
+	ctx := clCtx(t, 10*time.Second)
+	_, err := e.cl.Ask(ctx, "w1", supervision)
+	require.NoError(t, err)
+	other := supervision
+	other.ID = "cl_other"
+	_, err = e.cl.Ask(ctx, "w1", other)
+	require.NoError(t, err)
+	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Status: checkpoint.StatusPartial, Phase: "working"})
+	require.NoError(t, err)
+	final := worker.Answer{ResumeSignal: true, Responses: []worker.Response{
+		{QuestionID: "Q1", Answer: "One-for-one"}, {QuestionID: "Q2", Answer: "Yes"}}}
+	file := "checkpoints/workers/w1/clarifications/clarif_xyz789.answer.json"
+
+	for path, code := range map[string]taskdoc.Code{
+		"checkpoints/workers/w1/000009.md":             taskdoc.CodeDocumentNotFound,
+		"checkpoints/workers/w1/../../../etc/passwd":   taskdoc.CodeInvalidArguments,
+		"/tmp/checkpoints/workers/w1/000001.md":        taskdoc.CodeInvalidArguments,
+		"docs/shop.md":                                 taskdoc.CodeInvalidArguments,
+		"checkpoints/workers/w1/clarifications/x.json": taskdoc.CodeInvalidArguments,
+		"checkpoints/workers/w1/000001.md\x00":         taskdoc.CodeControlCharacter,
+	} {
+		a := final
+		a.ResumeInstructions.CheckpointPath = path
+		_, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", a)
+		assert.Equal(t, code, taskdoc.CodeOf(err), "%q", path)
+		assert.NotContains(t, e.files(t), "w1/clarifications/clarif_xyz789.answer.json", "%q", path)
+	}
+
+	// No checkpoint waits for the request yet: none is named.
+	got, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", final)
+	require.NoError(t, err)
+	assert.Empty(t, got.ResumeInstructions.CheckpointPath)
+	written := e.read(t, file)
+	// The worker saves its checkpoint waiting for the request since: the
+	// same answer again is still a retry, with the path it had.
+	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Status: checkpoint.StatusBlocked,
+		Phase: worker.PhaseWaitingClarification, Clarification: "clarif_xyz789"})
+	require.NoError(t, err)
+	again, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", final)
+	require.NoError(t, err)
+	assert.Equal(t, got, again)
+	assert.Equal(t, written, e.read(t, file))
+
+	// The other request: its worker's current checkpoint waits for another
+	// one, so none is named by default; one given is recorded.
+	a := worker.Answer{ResumeSignal: true, Responses: final.Responses}
+	got, err = e.cl.Respond(ctx, "w1", "cl_other", a)
+	require.NoError(t, err)
+	assert.Empty(t, got.ResumeInstructions.CheckpointPath)
+	c2 := clSetup(t)
+	_, err = c2.cl.Ask(ctx, "w1", other)
+	require.NoError(t, err)
+	_, err = c2.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Status: checkpoint.StatusPartial, Phase: "working"})
+	require.NoError(t, err)
+	a.ResumeInstructions.CheckpointPath = "checkpoints/workers/w1/000001.md"
+	got, err = c2.cl.Respond(ctx, "w1", "cl_other", a)
+	require.NoError(t, err)
+	assert.Equal(t, "checkpoints/workers/w1/000001.md", got.ResumeInstructions.CheckpointPath)
+	assert.Contains(t, c2.read(t, "checkpoints/workers/w1/clarifications/cl_other.answer.json"),
+		`"checkpoint_path": "checkpoints/workers/w1/000001.md"`)
+}
+
+// An answer to a worker that suspended names the checkpoint it saved, as
+// the resume protocol's response has it.
+func TestRespondNamesTheSuspendedCheckpoint(t *testing.T) {
+	e := clSetup(t)
+	ctx := clCtx(t, 10*time.Second)
+	_, _, err := e.cl.WithTimer(&clTimer{fire: true}).AskAndAwait(ctx, "w1", supervision,
+		checkpoint.WorkerCheckpoint{Remaining: []string{"a"}}, worker.PollOptions{Duration: time.Second})
+	require.ErrorIs(t, err, worker.ErrSuspended)
+	got, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", worker.Answer{ResumeSignal: true, Responses: []worker.Response{
+		{QuestionID: "Q1", Answer: "One-for-one"}, {QuestionID: "Q2", Answer: "Yes"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "checkpoints/workers/w1/000001.md", got.ResumeInstructions.CheckpointPath)
+}

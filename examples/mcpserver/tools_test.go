@@ -63,7 +63,7 @@ func TestToolList(t *testing.T) {
 		"clarification_ask": {[]string{"blocked_at", "checkpoint", "id", "parallel_work_available", "questions", "reason",
 			"task_id", "wait_seconds", "work_continues"}, []string{"questions"}},
 		"clarification_check":   {[]string{"id", "worker_id"}, nil},
-		"clarification_respond": {[]string{"id", "responses", "resume_instructions", "resume_method", "resume_signal", "worker_id"}, []string{"id", "responses", "worker_id"}},
+		"clarification_respond": {[]string{"checkpoint_path", "id", "responses", "resume_instructions", "resume_method", "resume_signal", "worker_id"}, []string{"id", "responses", "worker_id"}},
 		// Queries across the workspace, and the operations agents missed.
 		"documents_list":   {nil, nil},
 		"tasks_find":       {[]string{"depends_on", "document", "fields", "holder", "limit", "status", "text", "workflow"}, nil},
