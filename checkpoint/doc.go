@@ -172,7 +172,8 @@
 // the older files are the worker's history (List, newest first) and the
 // newest is its current checkpoint. A checkpoint equal to the current one
 // but for its time and sequence is a retry: Save writes nothing and returns
-// the current one. ListWorkers gives the workers that have checkpoints.
+// the current one. ListWorkers gives the workers that have checkpoints,
+// ListAll the newest checkpoints of each.
 //
 // A checkpoint is Markdown: YAML front matter with the machine fields, a
 // title, then the sections that have something in them, in this order:

@@ -293,3 +293,51 @@ func TestWorkersSaveCancelled(t *testing.T) {
 	_, err = os.Stat(filepath.Join(root, "checkpoints"))
 	assert.True(t, os.IsNotExist(err))
 }
+
+// ListAll lists every worker's checkpoints, the workers by id, each
+// newest first, at most limit of each (DefaultListAll by default).
+func TestWorkersListAll(t *testing.T) {
+	w, root := setupWorkers(t)
+	ctx := context.Background()
+	all, err := w.ListAll(ctx, 0)
+	require.NoError(t, err)
+	assert.Empty(t, all)
+	assert.NotNil(t, all, "an empty list, not nil")
+
+	save := func(worker string, n int) {
+		for i := range n {
+			c := workerCheckpoint(worker)
+			c.Completed = []string{fmt.Sprint("step ", i)}
+			_, err := w.Save(ctx, c)
+			require.NoError(t, err)
+		}
+	}
+	save("w2", 2)
+	save("w1", checkpoint.DefaultListAll+2)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "checkpoints", "workers", "w3", "clarifications"), 0o755))
+
+	names := func(list []checkpoint.WorkerCheckpoint) []string {
+		var out []string
+		for _, c := range list {
+			out = append(out, checkpoint.WorkerFile(c.Worker, c.Sequence))
+		}
+		return out
+	}
+	all, err = w.ListAll(ctx, 0)
+	require.NoError(t, err)
+	var want []string
+	for seq := checkpoint.DefaultListAll + 2; seq > 2; seq-- {
+		want = append(want, checkpoint.WorkerFile("w1", seq))
+	}
+	want = append(want, "checkpoints/workers/w2/000002.md", "checkpoints/workers/w2/000001.md")
+	assert.Equal(t, want, names(all))
+	one, err := w.Get(ctx, "w2", 1)
+	require.NoError(t, err)
+	assert.Equal(t, one, all[len(all)-1], "the same checkpoints Get reads")
+
+	all, err = w.ListAll(ctx, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{checkpoint.WorkerFile("w1", checkpoint.DefaultListAll+2), "checkpoints/workers/w2/000002.md"}, names(all))
+	_, err = w.ListAll(ctx, -1)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
+}

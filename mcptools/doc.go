@@ -71,7 +71,8 @@
 //	task_set_plan        id (or task_id), plan
 //	task_update_status   id, status, outcome, outcome_detail, error
 //	checkpoint_add       task_id, type, summary, detail, files_changed, key
-//	checkpoint_list      task_id, limit, types, since_sequence; or worker_id, limit
+//	checkpoint_list      task_id, limit, types, since_sequence; or worker_id, limit;
+//	                     or limit alone: every worker's checkpoints
 //
 // and the tools of pivots, worker checkpoints and resumption (seeds 000 and
 // 004; see Pivots below):
@@ -274,7 +275,8 @@
 //
 // checkpoint_save records a worker checkpoint of the session's agent (or
 // of worker_id); checkpoint_get reads one back as Markdown or in seed 004's
-// JSON, checkpoint_list with worker_id lists a worker's newest first, and
+// JSON, checkpoint_list with worker_id lists a worker's newest first
+// (without it, every worker's), and
 // checkpoint_diff compares two (the previous and the current by default).
 // resume_queue lists the paused tasks with their checkpoints, oldest
 // first; resume_brief renders a task's resume brief, and with worker_id

@@ -685,7 +685,9 @@ Pool size may need tuning.
 	assert.Equal(t, e.rateLimiting, list.TaskID)
 	assert.Equal(t, 0, list.Count)
 	assert.Empty(t, list.WorkerCheckpoints)
-	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_list", map[string]any{}))
+	e.orch.ok("checkpoint_list", map[string]any{}, &list)
+	assert.Equal(t, []workerCheckpointJSON{second, first}, list.WorkerCheckpoints, "every worker's: the one worker's here")
+	assert.Empty(t, list.WorkerID)
 	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_list", map[string]any{"worker_id": e.worker, "task_id": e.rateLimiting}))
 
 	// The diff of the previous and the current checkpoint.

@@ -88,7 +88,7 @@ type checkpointAddInput struct {
 }
 
 type checkpointListInput struct {
-	TaskID        string   `json:"task_id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing: its journal (give task_id or worker_id)"`
+	TaskID        string   `json:"task_id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing: its journal (or worker_id, or neither: every worker's checkpoints)"`
 	WorkerID      string   `json:"worker_id,omitempty" jsonschema:"a worker's id instead of task_id: its worker checkpoints (checkpoint_save, pivot_acknowledge), newest first"`
 	Limit         int      `json:"limit,omitempty" jsonschema:"at most this many, the newest (default all)"`
 	Types         []string `json:"types,omitempty" jsonschema:"only these types (default all)"`
@@ -198,7 +198,7 @@ const (
 
 	checkpointAddDescription = `Record a checkpoint in a task's journal (step 4) after each significant step, so that you or another agent can resume after a lost context: type (plan, progress, decision, error, recovery, complete), a one-line summary, optional detail (text or any JSON) and files_changed. Returns the checkpoint with its sequence (1, 2, 3, ... per task). Give a key to make a retry add nothing. STALE_CLAIM: another agent holds the task, or took it over after your heartbeats stopped; nothing was written.`
 
-	checkpointListDescription = `Read a task's checkpoints, newest first: limit (the newest N), types (only these), since_sequence (only newer ones). With worker_id instead of task_id: that worker's checkpoints (checkpoint_save, pivot_acknowledge), newest first, under worker_checkpoints (limit: the newest N). Reads only.`
+	checkpointListDescription = `Read a task's checkpoints, newest first: limit (the newest N), types (only these), since_sequence (only newer ones). With worker_id instead of task_id: that worker's checkpoints (checkpoint_save, pivot_acknowledge), newest first, under worker_checkpoints (limit: the newest N); with neither, every worker's, by worker, the newest limit (default 10) of each. Reads only.`
 )
 
 // planTools serves the plan tools.
@@ -458,10 +458,10 @@ func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, 
 
 func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, CheckpointListResult, error) {
 	switch {
-	case in.WorkerID != "":
-		return p.listWorkerCheckpoints(ctx, in)
 	case in.TaskID == "":
-		return nil, CheckpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints)"))
+		return p.listWorkerCheckpoints(ctx, in)
+	case in.WorkerID != "":
+		return nil, CheckpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints), not both"))
 	}
 	q := checkpoint.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
 	for _, t := range in.Types {

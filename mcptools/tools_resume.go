@@ -314,13 +314,19 @@ func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in res
 	return nil, out, nil
 }
 
-// listWorkerCheckpoints is checkpoint_list with worker_id: the worker's
-// checkpoints, newest first.
+// listWorkerCheckpoints is checkpoint_list without task_id: the
+// checkpoints of worker_id, newest first, or without it every worker's.
 func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListInput) (*mcp.CallToolResult, CheckpointListResult, error) {
-	if in.TaskID != "" || len(in.Types) > 0 || in.SinceSequence != 0 {
-		return nil, CheckpointListResult{}, newToolError(argumentError("worker_id lists a worker's checkpoints and takes limit only; task_id, types and since_sequence are for a task's journal"))
+	if len(in.Types) > 0 || in.SinceSequence != 0 {
+		return nil, CheckpointListResult{}, newToolError(argumentError("types and since_sequence are for a task's journal (task_id); a worker's checkpoints take limit only"))
 	}
-	list, err := p.workers.List(ctx, in.WorkerID, in.Limit)
+	var list []checkpoint.WorkerCheckpoint
+	var err error
+	if in.WorkerID != "" {
+		list, err = p.workers.List(ctx, in.WorkerID, in.Limit)
+	} else {
+		list, err = p.workers.ListAll(ctx, in.Limit)
+	}
 	if err != nil {
 		return nil, CheckpointListResult{}, newToolError(err)
 	}

@@ -30,8 +30,8 @@
 //     --token write as the claim holder (STALE_CLAIM once the claim is
 //     gone);
 //   - workers: pivot (with --wait, until the worker acknowledges or
-//     NO_ACK), checkpoint list|show|diff --worker, resume-brief, questions,
-//     answer;
+//     NO_ACK), checkpoint list|show|diff --worker (list without it: every
+//     worker's), resume-brief, questions, answer;
 //   - watch: one line per changed document until interrupted.
 //
 // # Output

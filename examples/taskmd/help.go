@@ -95,7 +95,8 @@ Agents and plans (a plan is a DOC; claims are leases kept alive by heartbeats)
 Workers (pivots, worker checkpoints, clarifications)
   pivot --worker ID --mode graceful|immediate|hard --reason R [--new-task T] [--task T]
         [--wait [--timeout 60s]]       --wait: until acknowledged, else NO_ACK (exit 7)
-  checkpoint list --worker ID [--limit N] | show --worker ID [--sequence N]
+  checkpoint list [--worker ID] [--limit N] | show --worker ID [--sequence N]
+                                       no --worker: every worker's (newest 10 of each)
   checkpoint diff --worker ID [--from N] [--to N]
   resume-brief ADDRESS [--worker ID] [--max-tokens N]   with --worker: claim and resume
   questions                            open clarification requests

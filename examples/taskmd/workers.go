@@ -116,7 +116,8 @@ func checkpointAdd(e *env, args []string) error {
 }
 
 // checkpointList lists a task's journal (ADDRESS) or a worker's
-// checkpoints (--worker ID), newest first.
+// checkpoints (--worker ID), newest first; with neither, every worker's
+// (the newest --limit of each, 10 by default).
 func checkpointList(e *env, args []string) error {
 	fs := e.flags("checkpoint list")
 	id := fs.String("worker", "", "")
@@ -127,10 +128,10 @@ func checkpointList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if (*id == "") == (len(pos) == 0) || len(pos) > 1 {
-		return usagef("usage: taskmd checkpoint list ADDRESS [--limit N] [--types T,...] [--since N] | --worker ID [--limit N]")
+	if *id != "" && len(pos) > 0 || len(pos) > 1 || len(pos) == 0 && (*types != "" || *since != 0) {
+		return usagef("usage: taskmd checkpoint list ADDRESS [--limit N] [--types T,...] [--since N] | [--worker ID] [--limit N]")
 	}
-	if *id != "" {
+	if len(pos) == 0 {
 		return e.workerCheckpoints(*id, *limit)
 	}
 	q := checkpoint.Query{Limit: *limit, SinceSequence: *since}
@@ -158,19 +159,30 @@ func checkpointList(e *env, args []string) error {
 	})
 }
 
+// workerCheckpoints lists the checkpoints of worker id, or of every
+// worker when id is "" (a column more: the worker).
 func (e *env) workerCheckpoints(id string, limit int) error {
 	p, err := e.pivots()
 	if err != nil {
 		return err
 	}
-	list, err := p.Workers().List(e.ctx, id, limit)
+	var list []checkpoint.WorkerCheckpoint
+	if id != "" {
+		list, err = p.Workers().List(e.ctx, id, limit)
+	} else {
+		list, err = p.Workers().ListAll(e.ctx, limit)
+	}
 	if err != nil {
 		return err
 	}
 	return e.print(seedJSON(list), func(w io.Writer) {
 		rows := make([][]string, 0, len(list))
 		for _, c := range list {
-			rows = append(rows, []string{fmt.Sprint(c.Sequence), c.Time.UTC().Format(time.RFC3339), string(c.Status), c.Phase, c.Task})
+			row := []string{fmt.Sprint(c.Sequence), c.Time.UTC().Format(time.RFC3339), string(c.Status), c.Phase, c.Task}
+			if id == "" {
+				row = append([]string{c.Worker}, row...)
+			}
+			rows = append(rows, row)
 		}
 		table(w, rows)
 	})

@@ -91,3 +91,44 @@ func TestClarificationRespondCheckpointPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"checkpoint_path": "`+path+`"`)
 }
+
+// checkpoint_list without worker_id and task_id lists every worker's
+// checkpoints, by worker, each newest first, limit of each, as the same
+// objects the list of one worker has.
+func TestCheckpointListOfEveryWorker(t *testing.T) {
+	e := setupPivot(t, 3)
+	other := e.others[0]
+	otherID := other.register("worker-2")
+	save := func(s *mcpSession, completed string) {
+		s.ok("checkpoint_save", map[string]any{"status": "PARTIAL", "phase": "working", "completed": []string{completed}}, nil)
+	}
+	save(e.wk, "a")
+	save(e.wk, "b")
+	save(other, "c")
+	type listJSON struct {
+		WorkerID          string                 `json:"worker_id"`
+		Count             int                    `json:"count"`
+		WorkerCheckpoints []workerCheckpointJSON `json:"worker_checkpoints"`
+	}
+	var mine, theirs, all listJSON
+	e.orch.ok("checkpoint_list", map[string]any{"worker_id": e.worker}, &mine)
+	e.orch.ok("checkpoint_list", map[string]any{"worker_id": otherID}, &theirs)
+	e.orch.ok("checkpoint_list", map[string]any{}, &all)
+	want := append(mine.WorkerCheckpoints, theirs.WorkerCheckpoints...)
+	if otherID < e.worker {
+		want = append(theirs.WorkerCheckpoints, mine.WorkerCheckpoints...)
+	}
+	assert.Len(t, want, 3)
+	assert.Equal(t, want, all.WorkerCheckpoints)
+	assert.Equal(t, 3, all.Count)
+
+	e.orch.ok("checkpoint_list", map[string]any{"limit": 1}, &all)
+	require.Len(t, all.WorkerCheckpoints, 2, "the newest of each")
+	for _, c := range all.WorkerCheckpoints {
+		if c.WorkerID == e.worker {
+			assert.Equal(t, mine.WorkerCheckpoints[0], c)
+		}
+	}
+	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_list", map[string]any{"types": []string{"decision"}}))
+	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_list", map[string]any{"limit": -1}))
+}
