@@ -138,10 +138,10 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 		if err != nil {
 			return nil, false, err
 		}
-		if rec := st.Record(t.Slug); rec.Agent == "" && rec.Token == c.Token {
+		if rec := st.Record(t.Slug); rec.Agent == "" && rec.Token == c.Token && (rec.Released == c.Agent || rec.Ended == c.Agent) {
 			return nil, false, nil // released or ended already, this claim: a retry
 		}
-		if err := fence(st, t, tk, c); err != nil {
+		if err := fence(st, t, tk, c, ""); err != nil {
 			return nil, false, err
 		}
 		st.Release(t.Slug)

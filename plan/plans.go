@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
@@ -61,13 +62,36 @@ func (p *Plans) Journal() *checkpoint.Journal { return p.journal }
 
 // Claimant is who makes a write on a task: an agent and the fencing token
 // of its claim on the task (Claim.Token), or 0 when it holds none. The
-// zero Claimant is a person or a script: its writes are not fenced.
+// zero Claimant is a caller that is not an agent (a person, a script, a
+// session that did not register). Who may write what is one rule, the
+// fence (claims.File.Check):
+//
+//   - an agent writes through its claim, presenting its token;
+//   - an agent without a claim writes only on a task no agent holds, and
+//     never starts work that way (planning, in progress and paused need a
+//     claim);
+//   - a caller that is not an agent writes only on a task no agent holds;
+//   - a person may write over an agent's claim only with Override, which
+//     ends that claim and is recorded in the task's Override field.
+//
+// Anything else is STALE_CLAIM and nothing is written.
 type Claimant struct {
 	Agent string
 	Token int64
+	// Override is the person (a name, "alice") who writes over the
+	// claim of whatever agent holds the task: the claim ends (the
+	// holder's next write is STALE_CLAIM), the Assignee field is
+	// removed and the task's Override field says who took it from whom.
+	// Only a caller that is not an agent may override, and only a plan's
+	// status and approach (UpdateStatus, SetTaskPlan), never a journal.
+	Override string
 }
 
-// fenced reports whether c's writes are checked against the task's claim.
+// Person is the Claimant of a person who writes over any claim: see
+// Claimant.Override.
+func Person(name string) Claimant { return Claimant{Override: name} }
+
+// fenced reports whether c writes as an agent.
 func (c Claimant) fenced() bool { return c.Agent != "" }
 
 // taskTarget parses the address of a task of a plan:
@@ -104,9 +128,12 @@ func planTarget(address string) (taskflow.Target, error) {
 // returns the new document (nil for no change)
 // and whether the claims changed. The claims are written first, then the
 // document; when the document's write fails the claims are put back as
-// they were, so a failed call changes nothing. A crash between the two
-// writes leaves a claim recorded but not shown in the task's Assignee,
-// which holds nothing (see claims.File.Holder).
+// they were, so a failed call changes nothing. The claims file decides
+// and the Assignee follows: a crash between the two writes leaves a claim
+// recorded but not shown in the task's Assignee, which holds nothing (see
+// claims.File.Holder: the claimant never had its answer), or a release
+// recorded whose Assignee is left, which holds nothing either and which
+// the next call on the task removes (see repair) before fn sees the task.
 func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (nd *taskdoc.Document, claimsChanged bool, err error)) error {
 	claimsFile, err := p.claimsFile(t.File)
 	if err != nil {
@@ -128,9 +155,16 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		if err != nil {
 			return err
 		}
+		doc, repaired, err := repair(doc, &st, t.Slug)
+		if err != nil {
+			return err
+		}
 		nd, changed, err := fn(doc, &st)
 		if err != nil {
 			return err
+		}
+		if nd == nil && repaired {
+			nd = doc
 		}
 		var out []byte
 		if nd != nil && !bytes.Equal(nd.Source, src) {
@@ -158,6 +192,27 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 	return t.Flow().At(err, t.Slug)
 }
 
+// repair removes from doc the Assignee field of task slug when it is a
+// release's leftover (claims.File.Leftover), and reports whether it did.
+func repair(doc *taskdoc.Document, st *claims.File, slug string) (*taskdoc.Document, bool, error) {
+	if slug == "" {
+		return doc, false, nil
+	}
+	tk, err := doc.Task(slug)
+	if err != nil {
+		return doc, false, nil // fn reports a missing task
+	}
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	if !st.Leftover(slug, assignee) {
+		return doc, false, nil
+	}
+	nd, _, err := doc.RemoveField(slug, taskdoc.KeyAssignee)
+	if err != nil {
+		return nil, false, err
+	}
+	return nd, true, nil
+}
+
 // claimsFile is the name of the claims file of the document file doc.
 func (p *Plans) claimsFile(doc string) (string, error) { return claims.Name(p.ws, doc) }
 
@@ -172,17 +227,48 @@ func (c Claimant) check() error {
 		return invalid(fmt.Sprintf("a claim token (%d) needs the agent id that holds it", c.Token))
 	case c.Token < 0:
 		return invalid(fmt.Sprintf("claim token %d is negative: tokens start at 1", c.Token))
+	case c.Override != "" && c.Agent != "":
+		return invalid(fmt.Sprintf("agent %s cannot override a claim: an agent writes through its own claim; an override is a person's", c.Agent))
+	case taskdoc.FoldLine(c.Override) != c.Override || strings.ContainsFunc(c.Override, taskdoc.IsControl) || !utf8.ValidString(c.Override):
+		return invalid(fmt.Sprintf("the overriding person's name %q must be one line of text: no surrounding space, control characters or invalid UTF-8", c.Override))
 	}
 	return nil
 }
 
-// fence checks that c may write on task tk of t under the claims st.
-func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant) error {
-	if !c.fenced() {
-		return nil
+// fence checks that c may write on task tk of t under the claims st,
+// moving it to status to ("" for no move): see Claimant.
+func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant, to taskdoc.Status) error {
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	return st.Check(claims.Write{Path: t.Path, Slug: t.Slug, Agent: c.Agent, Token: c.Token,
+		Assignee: assignee, Status: tk.Status, To: to})
+}
+
+// guard is fence for a write on the plan's document: a person's Override
+// (c.Override) that the fence refuses ends the holder's claim, removes the
+// task's Assignee and records the override in its Override field, on
+// doc, which guard returns with the task (doc and tk unchanged otherwise)
+// and whether the claims changed. An Assignee that a release left behind
+// (claims.File.Leftover: a crash between its two writes) is removed too.
+func (p *Plans) guard(st *claims.File, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task, c Claimant, to taskdoc.Status) (*taskdoc.Document, *taskdoc.Task, bool, error) {
+	err := fence(st, t, tk, c, to)
+	if err == nil || c.Override == "" || c.fenced() {
+		return doc, tk, false, err
 	}
 	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	return st.Check(t.Path, t.Slug, assignee, c.Agent, c.Token)
+	holder, rec := st.Holder(t.Slug, assignee), st.Record(t.Slug)
+	if holder == "" {
+		return doc, tk, false, err
+	}
+	st.Release(t.Slug)
+	nd, tk, err := doc.RemoveField(t.Slug, taskdoc.KeyAssignee)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	note := fmt.Sprintf("%s took it from agent %s (claim %d) on %s", c.Override, holder, rec.Token, p.cfg.Today().Format(time.DateOnly))
+	if nd, tk, err = nd.SetField(t.Slug, taskdoc.KeyOverride, note); err != nil {
+		return nil, nil, false, err
+	}
+	return nd, tk, true, nil
 }
 
 // readClaims reads the claims of document file without a lock.

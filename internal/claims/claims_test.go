@@ -18,13 +18,16 @@ var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 func TestCheck(t *testing.T) {
 	f, err := claims.Decode("docs/a.md", claims.FileOf("docs/a.md"), nil)
 	require.NoError(t, err)
+	w := func(assignee, agent string, token int64) claims.Write {
+		return claims.Write{Path: "/a.md", Slug: "x", Assignee: assignee, Agent: agent, Token: token, Status: taskdoc.StatusPending}
+	}
 	ok := func(assignee, agent string, token int64) {
 		t.Helper()
-		assert.NoError(t, f.Check("/a.md", "x", assignee, agent, token))
+		assert.NoError(t, f.Check(w(assignee, agent, token)))
 	}
 	stale := func(assignee, agent string, token int64) {
 		t.Helper()
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(f.Check("/a.md", "x", assignee, agent, token)))
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(f.Check(w(assignee, agent, token))))
 	}
 	ok("", "a", 0) // nobody holds it
 	stale("a", "b", 0)
@@ -55,6 +58,55 @@ func TestCheck(t *testing.T) {
 	stale("", "c", 3) // released: the token lets nothing through
 	ok("", "c", 0)
 	assert.Equal(t, int64(3), f.LastToken)
+}
+
+// TestCheckCallersThatAreNotAgents: a caller that is not an agent (a
+// person, a script, a session that did not register) writes only on a
+// task no agent holds; an agent without a claim never starts work.
+func TestCheckCallersThatAreNotAgents(t *testing.T) {
+	f, err := claims.Decode("docs/a.md", claims.FileOf("docs/a.md"), nil)
+	require.NoError(t, err)
+	check := func(assignee, agent string, token int64, status, to taskdoc.Status) error {
+		return f.Check(claims.Write{Path: "/a.md", Slug: "x", Assignee: assignee, Agent: agent, Token: token, Status: status, To: to})
+	}
+	assert.NoError(t, check("", "", 0, taskdoc.StatusPending, taskdoc.StatusCompleted), "no one holds it")
+	assert.NoError(t, check("", "", 0, taskdoc.StatusPending, taskdoc.StatusInProgress), "a person starts a free task")
+	assert.NoError(t, check("alice", "", 0, taskdoc.StatusPending, ""), "a person's Assignee is no agent's claim")
+	f.Grant("x", "a", "", t0)
+	err = check("a", "", 0, taskdoc.StatusInProgress, taskdoc.StatusCompleted)
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Contains(t, err.Error(), "agent a holds it (claim 1)")
+	assert.NoError(t, check("", "", 0, taskdoc.StatusInProgress, ""), "recorded but not shown: held by no one")
+
+	// An agent without a claim does no work.
+	f.Release("x")
+	assert.NoError(t, check("", "b", 0, taskdoc.StatusPending, taskdoc.StatusBlocked))
+	for _, s := range []taskdoc.Status{taskdoc.StatusPlanning, taskdoc.StatusInProgress, taskdoc.StatusPaused} {
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(check("", "b", 0, taskdoc.StatusPending, s)), "to %s", s)
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(check("", "b", 0, s, "")), "on %s", s)
+		assert.NoError(t, check("", "", 0, s, ""), "a caller that is not an agent, on %s", s)
+	}
+}
+
+// TestReleaseLeavesNoHolder: a release recorded whose Assignee is left (a
+// crash between the claims file's write and the plan's) holds nothing:
+// the leftover is no holder, the released token lets nothing through, and
+// only its holder's retry is recognised.
+func TestReleaseLeavesNoHolder(t *testing.T) {
+	f, err := claims.Decode("docs/a.md", claims.FileOf("docs/a.md"), nil)
+	require.NoError(t, err)
+	f.Grant("x", "a", "", t0)
+	assert.True(t, f.Release("x"))
+	assert.False(t, f.Release("x"), "released already")
+	assert.True(t, f.Leftover("x", "a"))
+	assert.False(t, f.Leftover("x", "b"))
+	assert.True(t, f.ReleasedBy("x", "a", 1))
+	assert.False(t, f.ReleasedBy("x", "b", 1))
+	assert.False(t, f.ReleasedBy("x", "a", 0))
+	assert.NoError(t, f.Check(claims.Write{Slug: "x", Assignee: "a", Status: taskdoc.StatusPending}), "the leftover names no holder")
+	err = f.Check(claims.Write{Slug: "x", Assignee: "a", Agent: "a", Token: 1, Status: taskdoc.StatusPending})
+	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Contains(t, err.Error(), "was let go")
 }
 
 // TestDecodeKeepsTokensGrowing: a file edited by hand cannot make a token
