@@ -130,76 +130,87 @@ func TestPauseLetsTheClaimGo(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// crashAfterClaims runs op, then puts the plan file back as it was before
-// it: the state a process killed between op's two durable writes (the
-// claims file first, the plan second) leaves behind.
-func crashAfterClaims(t *testing.T, root, file string, op func()) {
+// crashBetween runs op, then puts the files under dir back as they were
+// before it: the state a process killed between op's two durable writes
+// leaves behind, when op writes dir's file second.
+func crashBetween(t *testing.T, root, dir string, op func()) {
 	t.Helper()
-	plan := filetest.Read(t, root, file)
+	before := map[string]string{}
+	for name, content := range filetest.Snapshot(t, root) {
+		if strings.HasPrefix(name, dir+"/") {
+			before[name] = content
+		}
+	}
 	op()
-	filetest.Write(t, root, file, plan)
+	for name := range filetest.Snapshot(t, root) {
+		if _, ok := before[name]; strings.HasPrefix(name, dir+"/") && !ok {
+			require.NoError(t, os.Remove(filepath.Join(root, name)))
+		}
+	}
+	filetest.WriteAll(t, root, before)
 }
 
-// TestReleaseCrashedBetweenItsWrites: a Release or Revoke killed after
-// the claims file was written and before the plan was leaves an Assignee
-// that holds nothing: another agent claims the task at once although the
-// agent named is online, and the retry (or any call on the task) removes
-// the leftover.
-func TestReleaseCrashedBetweenItsWrites(t *testing.T) {
+// TestClaimsCrashedBetweenTheirWrites: a claim, release, pause or revoke
+// killed between its two writes (the claims file and the plan) leaves no
+// claim that the two disagree on: nothing is held that the plan does not
+// show, another agent claims the task at once, the old token lets nothing
+// through, and a retry finishes the call.
+func TestClaimsCrashedBetweenTheirWrites(t *testing.T) {
 	const task = "/auth.md#write-docs"
-	for _, how := range []string{"release", "revoke"} {
+	ops := map[string]func(p *plan.Plans, me plan.Claimant) error{
+		"release": func(p *plan.Plans, me plan.Claimant) error { return p.Release(ctx, task, me) },
+		"pause": func(p *plan.Plans, me plan.Claimant) error {
+			_, err := p.Pause(ctx, task, me, "checkpoints/workers/w/000001.md")
+			return err
+		},
+		"revoke": func(p *plan.Plans, me plan.Claimant) error {
+			_, err := p.Revoke(ctx, task, me.Agent)
+			return err
+		},
+	}
+	for how, op := range ops {
 		t.Run(how, func(t *testing.T) {
-			c := newClock()
-			p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
-			a := register(t, p, "a")
-			r, err := p.Claim(ctx, task, a)
-			require.NoError(t, err)
-			me := plan.Claimant{Agent: a, Token: r.Claim.Token}
-			_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-			require.NoError(t, err)
-			crashAfterClaims(t, root, "docs/auth.md", func() {
-				if how == "release" {
-					require.NoError(t, p.Release(ctx, task, me))
-				} else {
-					_, err := p.Revoke(ctx, task, a)
-					require.NoError(t, err)
-				}
-			})
-			require.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Assignee: "+a+"\n", "the crash left the Assignee")
-
-			// The retry finishes the job.
-			if how == "release" {
-				require.NoError(t, p.Release(ctx, task, me))
-			} else {
-				got, err := p.Revoke(ctx, task, a)
-				require.NoError(t, err)
-				assert.Equal(t, taskdoc.StatusPending, got.Status)
-			}
-			assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee:")
-		})
-		t.Run(how+"/another agent claims", func(t *testing.T) {
 			c := newClock()
 			p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
 			a, b := register(t, p, "a"), register(t, p, "b")
 			r, err := p.Claim(ctx, task, a)
 			require.NoError(t, err)
 			me := plan.Claimant{Agent: a, Token: r.Claim.Token}
-			crashAfterClaims(t, root, "docs/auth.md", func() {
-				if how == "release" {
-					require.NoError(t, p.Release(ctx, task, me))
-				} else {
-					_, err := p.Revoke(ctx, task, a)
-					require.NoError(t, err)
-				}
-			})
+			_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+			require.NoError(t, err)
+			crashBetween(t, root, ".taskmd/claims", func() { require.NoError(t, op(p, me)) })
+			assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee:", "the plan was written first")
+
+			_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "late"})
+			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the plan no longer shows the claim")
+			require.NoError(t, op(p, me), "the retry")
+			_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+
 			rb, err := p.Claim(ctx, task, b)
 			require.NoError(t, err)
 			assert.True(t, rb.Success, "agent %s (online) holds nothing: %+v", a, rb)
 			assert.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Assignee: "+b+"\n")
-			_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
 		})
 	}
+	t.Run("claim", func(t *testing.T) {
+		c := newClock()
+		p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+		a, b := register(t, p, "a"), register(t, p, "b")
+		var lost plan.ClaimResult
+		crashBetween(t, root, "docs", func() {
+			var err error
+			lost, err = p.Claim(ctx, task, a)
+			require.NoError(t, err)
+		})
+		assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee:")
+		_, err := p.UpdateStatus(ctx, task, plan.Claimant{Agent: a, Token: lost.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "a claim the plan does not show is no claim")
+		rb, err := p.Claim(ctx, task, b)
+		require.NoError(t, err)
+		assert.True(t, rb.Success)
+		assert.Greater(t, rb.Claim.Token, lost.Claim.Token, "tokens only grow")
+	})
 }
 
 // TestPlansDifferingOnlyInCase: where case matters, docs/Plan.md and
@@ -293,4 +304,23 @@ func TestCheckpointFenceSeesClaimsMadeBefore(t *testing.T) {
 		}
 	}
 	t.Logf("%d rounds, %d entries of the agent without a claim between them", rounds, loners)
+}
+
+// TestReleasedAssigneeHoldsNothing: a plan whose Assignee names an agent
+// whose claim the claims file records as released (the state an older
+// release killed between its writes left) does not keep the task from
+// another agent, although the agent named is online.
+func TestReleasedAssigneeHoldsNothing(t *testing.T) {
+	const task = "/auth.md#write-docs"
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a, b := register(t, p, "a"), register(t, p, "b")
+	r, err := p.Claim(ctx, task, a)
+	require.NoError(t, err)
+	crashBetween(t, root, "docs", func() { require.NoError(t, p.Release(ctx, task, plan.Claimant{Agent: a, Token: r.Claim.Token})) })
+	require.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Assignee: "+a+"\n")
+	rb, err := p.Claim(ctx, task, b)
+	require.NoError(t, err)
+	assert.True(t, rb.Success, "%+v", rb)
+	assert.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Assignee: "+b+"\n")
 }

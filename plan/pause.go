@@ -91,14 +91,8 @@ func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, er
 			return nil, false, err
 		}
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
-		rec := st.Record(t.Slug)
 		switch holder := st.Holder(t.Slug, assignee); {
 		case from == "" || holder == from:
-		case holder == "" && rec.Agent == "" && rec.Released == from && from != "" &&
-			(tk.Status == taskdoc.StatusInProgress || tk.Status == taskdoc.StatusPlanning):
-			// A revoke of from's claim whose plan write did not happen (a
-			// crash between the two writes; locked removed the Assignee
-			// it left): the retry finishes it.
 		case holder == "":
 			out = *tk // from holds it no more (released, paused, taken back already): nothing to take
 			return nil, false, nil

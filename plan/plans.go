@@ -124,16 +124,19 @@ func planTarget(address string) (taskflow.Target, error) {
 
 // locked runs fn on the document of t and its claims, under the locks of
 // both: the document parsed (DOCUMENT_NOT_FOUND when it is missing; from
-// the workspace's cache when it holds these bytes) and the claims read. fn
-// returns the new document (nil for no change)
-// and whether the claims changed. The claims are written first, then the
-// document; when the document's write fails the claims are put back as
-// they were, so a failed call changes nothing. The claims file decides
-// and the Assignee follows: a crash between the two writes leaves a claim
-// recorded but not shown in the task's Assignee, which holds nothing (see
-// claims.File.Holder: the claimant never had its answer), or a release
-// recorded whose Assignee is left, which holds nothing either and which
-// the next call on the task removes (see repair) before fn sees the task.
+// the workspace's cache when it holds these bytes) and the claims read,
+// the task's record settled first (claims.File.Settle: a claim the task
+// no longer shows holds nothing). fn returns the new document (nil for no
+// change) and whether the claims changed.
+//
+// One write decides and the other follows, so that no crash point leaves
+// a claim that the two files disagree on: a call that grants a claim
+// writes the claims file first and the document second (the claim counts
+// once the Assignee shows it); every other call writes the document first
+// and the claims second (a claim ends when its Assignee goes). A crash in
+// between leaves a record whose task does not show it, which holds nothing
+// and which the next call on the task settles. When the second write
+// fails the first is put back, so a failed call changes nothing.
 func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (nd *taskdoc.Document, claimsChanged bool, err error)) error {
 	claimsFile, err := p.claimsFile(t.File)
 	if err != nil {
@@ -155,62 +158,63 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		if err != nil {
 			return err
 		}
-		doc, repaired, err := repair(doc, &st, t.Slug)
-		if err != nil {
-			return err
+		settled := false
+		if tk, err := doc.Task(t.Slug); err == nil && t.Slug != "" {
+			assignee, _ := tk.Field(taskdoc.KeyAssignee)
+			settled = st.Settle(t.Slug, assignee)
 		}
+		before := st.Record(t.Slug)
 		nd, changed, err := fn(doc, &st)
 		if err != nil {
 			return err
 		}
-		if nd == nil && repaired {
-			nd = doc
-		}
+		changed = changed || settled
 		var out []byte
 		if nd != nil && !bytes.Equal(nd.Source, src) {
 			out = nd.Source
+		}
+		first, second := write{claimsFile, st.Encode(), held, changed}, write{t.File, out, src, out != nil}
+		if after := st.Record(t.Slug); after.Agent == "" || after.Token == before.Token {
+			first, second = second, first // no new claim: the document decides
+		}
+		if err := first.do(tx); err != nil {
+			return err
+		}
+		if err := second.do(tx); err != nil {
+			return errors.Join(err, first.undo(tx))
+		}
+		if out != nil {
 			p.ws.Remember(t.File, nd)
 		}
-		if changed {
-			if err := tx.Write(claimsFile, st.Encode()); err != nil {
-				return err
-			}
-		}
-		if out == nil {
-			return nil
-		}
-		err = tx.Write(t.File, out)
-		if err != nil && changed {
-			if held == nil {
-				err = errors.Join(err, tx.Remove(claimsFile))
-			} else {
-				err = errors.Join(err, tx.Write(claimsFile, held))
-			}
-		}
-		return err
+		return nil
 	})
 	return t.Flow().At(err, t.Slug)
 }
 
-// repair removes from doc the Assignee field of task slug when it is a
-// release's leftover (claims.File.Leftover), and reports whether it did.
-func repair(doc *taskdoc.Document, st *claims.File, slug string) (*taskdoc.Document, bool, error) {
-	if slug == "" {
-		return doc, false, nil
+// write is one of the two writes of a locked call.
+type write struct {
+	name      string
+	data, old []byte // the new content, and the content to put back (nil: no file)
+	due       bool   // whether the call writes it
+}
+
+func (w write) do(tx *workspace.Tx) error {
+	if !w.due {
+		return nil
 	}
-	tk, err := doc.Task(slug)
-	if err != nil {
-		return doc, false, nil // fn reports a missing task
+	return tx.Write(w.name, w.data)
+}
+
+// undo puts back what do wrote.
+func (w write) undo(tx *workspace.Tx) error {
+	switch {
+	case !w.due:
+		return nil
+	case w.old == nil:
+		return tx.Remove(w.name)
+	default:
+		return tx.Write(w.name, w.old)
 	}
-	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	if !st.Leftover(slug, assignee) {
-		return doc, false, nil
-	}
-	nd, _, err := doc.RemoveField(slug, taskdoc.KeyAssignee)
-	if err != nil {
-		return nil, false, err
-	}
-	return nd, true, nil
 }
 
 // claimsFile is the name of the claims file of the document file doc.
@@ -247,8 +251,7 @@ func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant, to 
 // (c.Override) that the fence refuses ends the holder's claim, removes the
 // task's Assignee and records the override in its Override field, on
 // doc, which guard returns with the task (doc and tk unchanged otherwise)
-// and whether the claims changed. An Assignee that a release left behind
-// (claims.File.Leftover: a crash between its two writes) is removed too.
+// and whether the claims changed.
 func (p *Plans) guard(st *claims.File, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task, c Claimant, to taskdoc.Status) (*taskdoc.Document, *taskdoc.Task, bool, error) {
 	err := fence(st, t, tk, c, to)
 	if err == nil || c.Override == "" || c.fenced() {

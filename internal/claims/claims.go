@@ -54,8 +54,8 @@ type Record struct {
 	// (End); "" while the claim is held.
 	Ended string `json:"ended,omitempty"`
 	// Released is the agent whose claim (Token) was given up or taken away
-	// (Release: a release, a pause, a revoke, a person's override); an
-	// Assignee field that still names it is a leftover, not a holder.
+	// (Release: a release, a pause, a revoke, a person's override, or a
+	// claim its task no longer shows, see Settle).
 	Released string `json:"released,omitempty"`
 }
 
@@ -104,25 +104,17 @@ func (f File) Encode() []byte {
 
 // Holder is the agent holding task slug, whose Assignee field reads
 // assignee: the record's agent when the Assignee names it too, "" when no
-// agent holds the task. A claim is held only while both say so: a new
-// claim is written to the claims file first and counts once the Assignee
-// shows it (a crash between the two leaves no claim, and the claimant
-// never heard of one), and a claim ends as soon as either drops it (a
-// release recorded here, an Assignee a person removed).
+// agent holds the task. A claim is held only while both say so, so one
+// write decides and the other follows: a new claim is written here first
+// and counts once the Assignee shows it (a crash between the two leaves no
+// claim, and the claimant never had an answer), and a claim that ends
+// leaves the Assignee first and this file second (a crash between the two
+// leaves no claim either). Settle brings the record into line.
 func (f File) Holder(slug, assignee string) string {
 	if r := f.Tasks[slug]; r.Agent != "" && r.Agent == assignee {
 		return r.Agent
 	}
 	return ""
-}
-
-// Leftover reports whether the Assignee field of slug, reading assignee,
-// names an agent whose claim was released (Release): a release written
-// here whose plan write did not happen (a crash between the two). The
-// next write on the task removes it; it holds nothing.
-func (f File) Leftover(slug, assignee string) bool {
-	r := f.Tasks[slug]
-	return assignee != "" && r.Agent == "" && r.Released == assignee
 }
 
 // Record returns the record of slug (the zero Record for none).
@@ -154,8 +146,7 @@ func (f *File) End(slug string) (ended bool) {
 
 // Release ends the claim of slug because its holder gave it up or it was
 // taken away (a pause, a revoke, a person's override): its token lets no
-// write through any more, and an Assignee field still naming the agent
-// is a leftover (Leftover). It reports whether a claim was held.
+// write through any more. It reports whether a claim was recorded.
 func (f *File) Release(slug string) (released bool) {
 	r := f.Tasks[slug]
 	if r.Agent == "" {
@@ -164,6 +155,19 @@ func (f *File) Release(slug string) (released bool) {
 	r.Released, r.Agent, r.TookOverFrom, r.Ended = r.Agent, "", "", ""
 	f.Tasks[slug] = r
 	return true
+}
+
+// Settle releases the record of slug when the task's Assignee (assignee)
+// does not show its agent: a claim whose plan write did not happen, one
+// whose end did not reach this file (a crash between the two writes), or
+// an Assignee a person removed. Such a claim holds nothing (Holder); once
+// settled, its token lets nothing through and a retried release or pause
+// of it is recognised (ReleasedBy). It reports whether it changed f.
+func (f *File) Settle(slug, assignee string) bool {
+	if r := f.Tasks[slug]; r.Agent != "" && r.Agent != assignee {
+		return f.Release(slug)
+	}
+	return false
 }
 
 // ReleasedBy reports whether agent's claim token of slug is the task's
@@ -206,11 +210,7 @@ type Write struct {
 // Anything else is STALE_CLAIM saying who holds the task and what to do,
 // and the caller writes nothing.
 func (f File) Check(w Write) error {
-	r := f.Tasks[w.Slug]
-	assignee := w.Assignee
-	if f.Leftover(w.Slug, assignee) {
-		assignee = "" // a release's leftover names no one
-	}
+	r, assignee := f.Tasks[w.Slug], w.Assignee
 	holder := f.Holder(w.Slug, assignee)
 	switch {
 	case w.Agent == "" && holder == "":
