@@ -115,6 +115,13 @@ func (s *session) claimant(task string) plan.Claimant {
 	return plan.Claimant{Agent: s.agent}
 }
 
+// Claimant is who the session writes on task as (see claimant), for the
+// task systems' fence (claims.Writer).
+func (s *session) Claimant(task string) (string, int64) {
+	c := s.claimant(task)
+	return c.Agent, c.Token
+}
+
 // taskKey is the form of a task address that claims are kept under:
 // "api/auth.md#x" and "/api/auth.md#x" are one task. An address that does
 // not parse is kept as given; plan refuses it anyway.

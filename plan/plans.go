@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
@@ -233,8 +232,8 @@ func (c Claimant) check() error {
 		return invalid(fmt.Sprintf("claim token %d is negative: tokens start at 1", c.Token))
 	case c.Override != "" && c.Agent != "":
 		return invalid(fmt.Sprintf("agent %s cannot override a claim: an agent writes through its own claim; an override is a person's", c.Agent))
-	case taskdoc.FoldLine(c.Override) != c.Override || strings.ContainsFunc(c.Override, taskdoc.IsControl) || !utf8.ValidString(c.Override):
-		return invalid(fmt.Sprintf("the overriding person's name %q must be one line of text: no surrounding space, control characters or invalid UTF-8", c.Override))
+	case c.Override != "":
+		return claims.CheckPerson(c.Override)
 	}
 	return nil
 }
@@ -263,12 +262,8 @@ func (p *Plans) guard(st *claims.File, t taskflow.Target, doc *taskdoc.Document,
 		return doc, tk, false, err
 	}
 	st.Release(t.Slug)
-	nd, tk, err := doc.RemoveField(t.Slug, taskdoc.KeyAssignee)
+	nd, tk, err := claims.Override(doc, t.Slug, c.Override, holder, rec.Token, p.cfg.Today().Format(time.DateOnly))
 	if err != nil {
-		return nil, nil, false, err
-	}
-	note := fmt.Sprintf("%s took it from agent %s (claim %d) on %s", c.Override, holder, rec.Token, p.cfg.Today().Format(time.DateOnly))
-	if nd, tk, err = nd.SetField(t.Slug, taskdoc.KeyOverride, note); err != nil {
 		return nil, nil, false, err
 	}
 	return nd, tk, true, nil
