@@ -135,8 +135,8 @@ func (j *Journal) Add(ctx context.Context, task string, e Entry) (Entry, error) 
 // is added only if token is the task's current claim held by agent, or if it
 // is 0 and no agent holds the task; otherwise it is STALE_CLAIM and nothing
 // is written (the claim was taken over, released or replaced, or another
-// agent holds the task). A keyed retry (e.Key) is answered as Add answers it
-// only when the fence lets the call through. An empty agent is
+// agent holds the task, or the task is under way: see claims.File.Check).
+// A keyed retry (e.Key) is answered as Add answers it. An empty agent is
 // INVALID_ARGUMENTS.
 func (j *Journal) AddClaimed(ctx context.Context, task string, e Entry, agent string, token int64) (Entry, error) {
 	switch {
@@ -158,6 +158,7 @@ type claimFence struct {
 }
 
 func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) (Entry, error) {
+	var pass func() error // set by addFenced: the task and the fence, for a new entry
 	t, err := parseTask(task)
 	if err != nil {
 		return Entry{}, err
@@ -166,9 +167,6 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 	if err != nil {
 		return Entry{}, t.at(err)
 	}
-	// The plan is read before the journal is locked, so that parsing it
-	// does not hold the lock; its verdict is used only for a new entry.
-	assignee, missing := j.planTask(ctx, t)
 	var added Entry
 	apply := func(current []byte) ([]byte, error) {
 		entries, err := parseJournal(current, t.file)
@@ -189,9 +187,9 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 			}
 		}
 		// A retry is answered above even once the task left its plan; a
-		// new entry needs the task.
-		if missing != nil {
-			return nil, missing
+		// new entry needs the task, and the fence's leave.
+		if err := pass(); err != nil {
+			return nil, err
 		}
 		e.Sequence = 1
 		if len(entries) > 0 {
@@ -214,37 +212,39 @@ func (j *Journal) add(ctx context.Context, task string, e Entry, f *claimFence) 
 		return appendEntry(current, e), nil
 	}
 	if f == nil {
-		err = j.ws.Rewrite(ctx, t.file, func(current []byte, _ bool) ([]byte, error) { return apply(current) })
-	} else {
-		err = j.addFenced(ctx, t, f, assignee, missing, apply)
+		f = &claimFence{} // a caller that is not an agent
 	}
-	if err != nil {
+	if err = j.addFenced(ctx, t, f, apply, &pass); err != nil {
 		return Entry{}, t.at(err)
 	}
 	return added, nil
 }
 
 // addFenced runs apply on the journal under the locks of the journal and
-// of the claims of its document, once the fence lets f through. The fence
-// reads the claim under its lock and the task's Assignee (assignee) from
-// the plan read before: a claim and its Assignee change together, under
-// the plan's lock and the claims file's, so a take-over is always seen. A
-// task missing from the plan (missing) is left to apply, which answers a
-// keyed retry and refuses a new entry.
-func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, assignee string, missing error, apply func([]byte) ([]byte, error)) error {
+// of the claims of its document, with pass set to what a new entry needs:
+// the task in its plan, and the fence (claims.File.Check) letting f
+// through. Both are read under the claims file's lock, and a claim and
+// its Assignee change together under that lock and the plan's, so a claim
+// made by another agent before this write is always seen; the plan is
+// parsed from the workspace's cache when it is unchanged.
+func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, apply func([]byte) ([]byte, error), pass *func() error) error {
 	claimsFile, err := claims.Name(j.ws, t.plan)
 	if err != nil {
 		return err
 	}
 	return j.ws.Lock(ctx, []string{t.file, claimsFile}, func(tx *workspace.Tx) error {
-		if missing == nil {
+		*pass = func() error {
+			task, err := j.planTask(ctx, t)
+			if err != nil {
+				return err
+			}
 			state, _, err := claims.Read(tx, t.plan, claimsFile)
 			if err != nil {
 				return err
 			}
-			if err := state.Check(t.path, t.slug, assignee, f.agent, f.token); err != nil {
-				return err
-			}
+			assignee, _ := task.Field(taskdoc.KeyAssignee)
+			return state.Check(claims.Write{Path: t.path, Slug: t.slug, Agent: f.agent, Token: f.token,
+				Assignee: assignee, Status: task.Status})
 		}
 		current, err := tx.ReadIfExists(t.file)
 		if err != nil {
@@ -399,25 +399,24 @@ func (j *Journal) taskExists(ctx context.Context, t target) error {
 
 // planTask reads the plan document without its lock, finds the task and
 // returns its Assignee field ("" for none).
-func (j *Journal) planTask(ctx context.Context, t target) (assignee string, err error) {
+func (j *Journal) planTask(ctx context.Context, t target) (*taskdoc.Task, error) {
 	src, err := j.ws.ReadData(ctx, t.plan)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return "", &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.path, Slug: t.slug,
+		return nil, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: t.path, Slug: t.slug,
 			Msg: fmt.Sprintf("document %s not found (no %s), so task %q has no journal", t.path, t.plan, t.slug)}
 	}
 	if err != nil {
-		return "", t.at(err)
+		return nil, t.at(err)
 	}
 	doc, err := j.ws.Parse(t.plan, src)
 	if err != nil {
-		return "", t.at(err)
+		return nil, t.at(err)
 	}
 	task, err := doc.Task(t.slug)
 	if err != nil {
-		return "", t.at(err)
+		return nil, t.at(err)
 	}
-	assignee, _ = task.Field(taskdoc.KeyAssignee)
-	return assignee, nil
+	return task, nil
 }
 
 // sameContent reports whether a and b record the same checkpoint, apart

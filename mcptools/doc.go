@@ -222,7 +222,8 @@
 // and nothing is written, and so are the writes of an agent whose
 // heartbeats stopped for longer than the timeout (60 seconds) after another
 // agent took its task over. A session that never registered nor claimed is
-// a person or a script: its writes are not fenced. A session stays fenced
+// a caller that is not an agent: it writes, through any tool (the task
+// systems' too), only on a task no agent holds. A session stays fenced
 // as its agent after agent_unregister. task_release by a session that holds
 // no claim on the task is STALE_CLAIM.
 //

@@ -848,3 +848,48 @@ func TestLifecycleNoWritesWithoutTheClaim(t *testing.T) {
 	assert.Equal(t, "in_progress", planned.Task.Status)
 	assert.Equal(t, "STALE_CLAIM", holder.fail("task_update_status", map[string]any{"id": task, "status": "completed", "outcome": "mine"}))
 }
+
+// TestSessionWithoutAgentLeavesHeldTasksAlone: a session that never
+// registered is a caller that is not an agent: on a task another
+// session's agent holds, no tool of any group writes — not the plan's
+// status, plan or checkpoints, not the task systems' start, complete,
+// status or edit — and every file stays as it was. On a task no agent
+// holds it may, and the holder's own session writes through the task
+// systems' tools with its claim.
+func TestSessionWithoutAgentLeavesHeldTasksAlone(t *testing.T) {
+	root := t.TempDir()
+	clock := newManualClock()
+	sessions := serveSessions(t, root, clock.Now, 2)
+	holder, anon := sessions[0], sessions[1]
+	holder.ok("workflow_set_plan", map[string]any{"workflow_id": "/anon.md", "tasks": []map[string]any{{"name": "Held"}, {"name": "Free"}}}, nil)
+	const task = "/anon.md#held"
+	a := holder.register("holder")
+	var claim claimJSON
+	holder.ok("task_claim", map[string]any{"task_id": task, "agent_id": a}, &claim)
+	require.True(t, claim.Success)
+
+	before := filetest.Snapshot(t, root)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"task_update_status", map[string]any{"id": task, "status": "completed", "outcome": "x"}},
+		{"task_update_status", map[string]any{"id": task, "status": "in_progress"}},
+		{"task_set_plan", map[string]any{"task_id": task, "plan": "mine"}},
+		{"checkpoint_add", map[string]any{"task_id": task, "type": "progress", "summary": "mine"}},
+		{"start_subagent_task", map[string]any{"document": task}},
+		{"complete_subagent_task", map[string]any{"document": task, "note": "x"}},
+		{"task_set_status", map[string]any{"task": task, "status": "blocked", "reason": "mine"}},
+		{"subagent_task", map[string]any{"document": "/anon.md", "operations": []map[string]any{{"operation": "edit", "task": "held", "content": "- Status: blocked\n"}}}},
+	} {
+		assert.Equal(t, "STALE_CLAIM", anon.fail(c.tool, c.args), "%s %v", c.tool, c.args)
+	}
+	assert.Equal(t, before, filetest.Snapshot(t, root), "nothing was written")
+
+	// The holder writes through the task systems' tools with its claim.
+	holder.ok("start_subagent_task", map[string]any{"document": task}, nil)
+	holder.ok("complete_subagent_task", map[string]any{"document": task, "note": "done"}, nil)
+	assert.Contains(t, filetest.Read(t, root, "docs/anon.md"), "- Assignee: "+a+"\n")
+	// A task no agent holds is anyone's.
+	anon.ok("complete_subagent_task", map[string]any{"document": "/anon.md#free", "note": "by hand"}, nil)
+}

@@ -58,9 +58,10 @@ func (s *sessions) of(req *mcp.CallToolRequest) *session {
 type session struct {
 	mu sync.Mutex
 	// agent is the agent registered on the session, or the one it last
-	// claimed a task with; "" for a session that did neither (a person or
-	// a script, whose writes are not fenced). It is kept after the agent
-	// unregisters: a session that was an agent never writes unfenced.
+	// claimed a task with; "" for a session that did neither (a caller
+	// that is not an agent, which writes only on tasks no agent holds). It
+	// is kept after the agent unregisters: a session that was an agent
+	// keeps writing as that agent.
 	agent string
 	// claims holds the claims the session made, by task address
 	// (taskKey): the agent they were made for and their fencing token.
@@ -113,6 +114,13 @@ func (s *session) claimant(task string) plan.Claimant {
 		return plan.Claimant{Agent: c.agent, Token: c.token}
 	}
 	return plan.Claimant{Agent: s.agent}
+}
+
+// Claimant is who the session writes on task as (see claimant), for the
+// task systems' fence (claims.Writer).
+func (s *session) Claimant(task string) (string, int64) {
+	c := s.claimant(task)
+	return c.Agent, c.Token
 }
 
 // taskKey is the form of a task address that claims are kept under:

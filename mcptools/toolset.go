@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/taskmd/taskmd/internal/claims"
 )
 
 // toolSet is the tools of one Register call, prepared before any of them
@@ -64,7 +66,10 @@ func (ts *toolSet) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		mark := &callMark{}
-		result, err := next(context.WithValue(ctx, callKey{}, mark), method, req)
+		// The task systems' writes are fenced as the session writes:
+		// its agent and claims, or a caller that is not an agent.
+		wctx := claims.WithWriter(context.WithValue(ctx, callKey{}, mark), ts.sessions.of(call))
+		result, err := next(wctx, method, req)
 		res, ok := result.(*mcp.CallToolResult)
 		if err != nil || !ok || res == nil {
 			return result, err

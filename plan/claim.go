@@ -74,9 +74,12 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		}
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
 		holder := st.Holder(t.Slug, assignee)
-		if holder == "" && assignee != "" && assignee != agentID && p.online(ctx, assignee) {
+		if holder == "" && assignee != "" && assignee != agentID && st.Record(t.Slug).Released != assignee && p.online(ctx, assignee) {
 			// Shown but not recorded (a renamed task, a hand edit): the
 			// agent it names may be working on it; it claims it again.
+			// An Assignee whose claim the record says was let go (left
+			// by an older version's release, which wrote the claims
+			// file first) holds nothing.
 			res = ClaimResult{AlreadyClaimedBy: assignee}
 			return nil, false, nil
 		}
@@ -138,10 +141,10 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 		if err != nil {
 			return nil, false, err
 		}
-		if rec := st.Record(t.Slug); rec.Agent == "" && rec.Token == c.Token {
+		if rec := st.Record(t.Slug); st.ReleasedBy(t.Slug, c.Agent, c.Token) || rec.Agent == "" && rec.Token == c.Token && rec.Ended == c.Agent {
 			return nil, false, nil // released or ended already, this claim: a retry
 		}
-		if err := fence(st, t, tk, c); err != nil {
+		if err := fence(st, t, tk, c, ""); err != nil {
 			return nil, false, err
 		}
 		st.Release(t.Slug)

@@ -39,13 +39,36 @@
 // and is checked in the same critical section as the write: a claimant whose
 // claim was taken over, released or replaced gets STALE_CLAIM and nothing is
 // written, so an agent that paused for longer than its lease cannot undo its
-// successor's work. A claimant without a token may write only on a task no
-// agent holds. The zero Claimant (a person, a script) is not fenced.
+// successor's work.
+//
+// Who may write on a task is one rule, kept in one place (the claims
+// package's fence) and applied to every caller — Go, MCP, CLI — by plan
+// and by the task systems (subagent) alike:
+//
+//   - a registered agent writes through its claim, presenting its token;
+//   - an agent without a claim writes only on a task no agent holds, and
+//     never starts work that way: planning, in progress and paused need a
+//     claim;
+//   - a caller that is not an agent (the zero Claimant: a person, a
+//     script, an MCP session that did not register) writes only on a task
+//     no agent holds;
+//   - a person writes over a claim only by saying so (Claimant.Override,
+//     plan.Person; subagent.WithOverride; the CLI's --force): the claim
+//     ends and the task's Override field records who took it from whom.
+//
+// Anything else is STALE_CLAIM naming the holder, and nothing is written.
+// Pause, Release and Revoke let the claim go: its token lets no write
+// through afterwards, so a worker that was pivoted away cannot take its
+// task back out of the resume queue.
 //
 // # Where the state lives
 //
 // The holder is the task's Assignee field and the approach its Plan field, in
-// the plan, for people to read; status, Error, Note and Completed as the task
+// the plan, for people to read (a claim is held while both the Assignee and
+// the claims file say so: a claim writes the claims file first, every
+// other call the plan first, so a crash between two writes never leaves a
+// claim the two disagree on, and the next call on the task settles the
+// record); status, Error, Note and Completed as the task
 // systems write them. The claim's token lives in .taskmd/claims (one JSON file
 // per plan, written only under the plan's lock, in the same critical section
 // as the write it guards); agents and heartbeats in .taskmd/agents, so a

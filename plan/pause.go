@@ -13,7 +13,10 @@ import (
 // workspace path of the worker checkpoint that holds its progress; "" sets
 // none), its Assignee field is removed and c's claim ends. A new worker
 // resumes it with Claim and UpdateStatus to in_progress. The fence is
-// UpdateStatus's; a retried Pause by the same claim writes nothing. A
+// UpdateStatus's; c's claim is let go, so that every later write of c on
+// the task (a checkpoint, a status) is STALE_CLAIM until it claims the
+// task again. A retried Pause by the same claim writes nothing, or only
+// the Checkpoint field when it names another. A
 // pending task (claimed, not started) stays pending; a task that is not
 // pending, planning, in progress or paused is INVALID_TRANSITION.
 func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint string) (taskdoc.Task, error) {
@@ -31,8 +34,15 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 		if err != nil {
 			return nil, false, err
 		}
-		if err := fence(st, t, tk, c); err != nil {
-			return nil, false, err
+		// A retried Pause of this claim, whose pause let the task go,
+		// may point the task at its checkpoint again (see
+		// worker.Pivots.Acknowledge); any other write of that claim is
+		// STALE_CLAIM.
+		retry := st.ReleasedBy(t.Slug, c.Agent, c.Token) && tk.Status == taskdoc.StatusPaused
+		if !retry {
+			if err := fence(st, t, tk, c, taskdoc.StatusPaused); err != nil {
+				return nil, false, err
+			}
 		}
 		nd := doc
 		if tk.Status != taskdoc.StatusPending { // a task not started yet stays pending
@@ -51,7 +61,7 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 			}
 		}
 		out = *tk
-		return nd, st.End(t.Slug), nil
+		return nd, st.Release(t.Slug), nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -103,12 +113,7 @@ func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, er
 			}
 		}
 		out = *tk
-		rec := st.Record(t.Slug)
-		changed := rec.Agent != "" || rec.Ended != ""
-		if changed {
-			st.Release(t.Slug)
-		}
-		return nd, changed, nil
+		return nd, st.Release(t.Slug), nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err

@@ -61,13 +61,36 @@ func (p *Plans) Journal() *checkpoint.Journal { return p.journal }
 
 // Claimant is who makes a write on a task: an agent and the fencing token
 // of its claim on the task (Claim.Token), or 0 when it holds none. The
-// zero Claimant is a person or a script: its writes are not fenced.
+// zero Claimant is a caller that is not an agent (a person, a script, a
+// session that did not register). Who may write what is one rule, the
+// fence (claims.File.Check):
+//
+//   - an agent writes through its claim, presenting its token;
+//   - an agent without a claim writes only on a task no agent holds, and
+//     never starts work that way (planning, in progress and paused need a
+//     claim);
+//   - a caller that is not an agent writes only on a task no agent holds;
+//   - a person may write over an agent's claim only with Override, which
+//     ends that claim and is recorded in the task's Override field.
+//
+// Anything else is STALE_CLAIM and nothing is written.
 type Claimant struct {
 	Agent string
 	Token int64
+	// Override is the person (a name, "alice") who writes over the
+	// claim of whatever agent holds the task: the claim ends (the
+	// holder's next write is STALE_CLAIM), the Assignee field is
+	// removed and the task's Override field says who took it from whom.
+	// Only a caller that is not an agent may override, and only a plan's
+	// status and approach (UpdateStatus, SetTaskPlan), never a journal.
+	Override string
 }
 
-// fenced reports whether c's writes are checked against the task's claim.
+// Person is the Claimant of a person who writes over any claim: see
+// Claimant.Override.
+func Person(name string) Claimant { return Claimant{Override: name} }
+
+// fenced reports whether c writes as an agent.
 func (c Claimant) fenced() bool { return c.Agent != "" }
 
 // taskTarget parses the address of a task of a plan:
@@ -100,13 +123,19 @@ func planTarget(address string) (taskflow.Target, error) {
 
 // locked runs fn on the document of t and its claims, under the locks of
 // both: the document parsed (DOCUMENT_NOT_FOUND when it is missing; from
-// the workspace's cache when it holds these bytes) and the claims read. fn
-// returns the new document (nil for no change)
-// and whether the claims changed. The claims are written first, then the
-// document; when the document's write fails the claims are put back as
-// they were, so a failed call changes nothing. A crash between the two
-// writes leaves a claim recorded but not shown in the task's Assignee,
-// which holds nothing (see claims.File.Holder).
+// the workspace's cache when it holds these bytes) and the claims read,
+// the task's record settled first (claims.File.Settle: a claim the task
+// no longer shows holds nothing). fn returns the new document (nil for no
+// change) and whether the claims changed.
+//
+// One write decides and the other follows, so that no crash point leaves
+// a claim that the two files disagree on: a call that grants a claim
+// writes the claims file first and the document second (the claim counts
+// once the Assignee shows it); every other call writes the document first
+// and the claims second (a claim ends when its Assignee goes). A crash in
+// between leaves a record whose task does not show it, which holds nothing
+// and which the next call on the task settles. When the second write
+// fails the first is put back, so a failed call changes nothing.
 func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (nd *taskdoc.Document, claimsChanged bool, err error)) error {
 	claimsFile, err := p.claimsFile(t.File)
 	if err != nil {
@@ -128,34 +157,63 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		if err != nil {
 			return err
 		}
+		settled := false
+		if tk, err := doc.Task(t.Slug); err == nil && t.Slug != "" {
+			assignee, _ := tk.Field(taskdoc.KeyAssignee)
+			settled = st.Settle(t.Slug, assignee)
+		}
+		before := st.Record(t.Slug)
 		nd, changed, err := fn(doc, &st)
 		if err != nil {
 			return err
 		}
+		changed = changed || settled
 		var out []byte
 		if nd != nil && !bytes.Equal(nd.Source, src) {
 			out = nd.Source
+		}
+		first, second := write{claimsFile, st.Encode(), held, changed}, write{t.File, out, src, out != nil}
+		if after := st.Record(t.Slug); after.Agent == "" || after.Token == before.Token {
+			first, second = second, first // no new claim: the document decides
+		}
+		if err := first.do(tx); err != nil {
+			return err
+		}
+		if err := second.do(tx); err != nil {
+			return errors.Join(err, first.undo(tx))
+		}
+		if out != nil {
 			p.ws.Remember(t.File, nd)
 		}
-		if changed {
-			if err := tx.Write(claimsFile, st.Encode()); err != nil {
-				return err
-			}
-		}
-		if out == nil {
-			return nil
-		}
-		err = tx.Write(t.File, out)
-		if err != nil && changed {
-			if held == nil {
-				err = errors.Join(err, tx.Remove(claimsFile))
-			} else {
-				err = errors.Join(err, tx.Write(claimsFile, held))
-			}
-		}
-		return err
+		return nil
 	})
 	return t.Flow().At(err, t.Slug)
+}
+
+// write is one of the two writes of a locked call.
+type write struct {
+	name      string
+	data, old []byte // the new content, and the content to put back (nil: no file)
+	due       bool   // whether the call writes it
+}
+
+func (w write) do(tx *workspace.Tx) error {
+	if !w.due {
+		return nil
+	}
+	return tx.Write(w.name, w.data)
+}
+
+// undo puts back what do wrote.
+func (w write) undo(tx *workspace.Tx) error {
+	switch {
+	case !w.due:
+		return nil
+	case w.old == nil:
+		return tx.Remove(w.name)
+	default:
+		return tx.Write(w.name, w.old)
+	}
 }
 
 // claimsFile is the name of the claims file of the document file doc.
@@ -172,17 +230,43 @@ func (c Claimant) check() error {
 		return invalid(fmt.Sprintf("a claim token (%d) needs the agent id that holds it", c.Token))
 	case c.Token < 0:
 		return invalid(fmt.Sprintf("claim token %d is negative: tokens start at 1", c.Token))
+	case c.Override != "" && c.Agent != "":
+		return invalid(fmt.Sprintf("agent %s cannot override a claim: an agent writes through its own claim; an override is a person's", c.Agent))
+	case c.Override != "":
+		return claims.CheckPerson(c.Override)
 	}
 	return nil
 }
 
-// fence checks that c may write on task tk of t under the claims st.
-func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant) error {
-	if !c.fenced() {
-		return nil
+// fence checks that c may write on task tk of t under the claims st,
+// moving it to status to ("" for no move): see Claimant.
+func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant, to taskdoc.Status) error {
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	return st.Check(claims.Write{Path: t.Path, Slug: t.Slug, Agent: c.Agent, Token: c.Token,
+		Assignee: assignee, Status: tk.Status, To: to})
+}
+
+// guard is fence for a write on the plan's document: a person's Override
+// (c.Override) that the fence refuses ends the holder's claim, removes the
+// task's Assignee and records the override in its Override field, on
+// doc, which guard returns with the task (doc and tk unchanged otherwise)
+// and whether the claims changed.
+func (p *Plans) guard(st *claims.File, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task, c Claimant, to taskdoc.Status) (*taskdoc.Document, *taskdoc.Task, bool, error) {
+	err := fence(st, t, tk, c, to)
+	if err == nil || c.Override == "" || c.fenced() {
+		return doc, tk, false, err
 	}
 	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	return st.Check(t.Path, t.Slug, assignee, c.Agent, c.Token)
+	holder, rec := st.Holder(t.Slug, assignee), st.Record(t.Slug)
+	if holder == "" {
+		return doc, tk, false, err
+	}
+	st.Release(t.Slug)
+	nd, tk, err := claims.Override(doc, t.Slug, c.Override, holder, rec.Token, p.cfg.Today().Format(time.DateOnly))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return nd, tk, true, nil
 }
 
 // readClaims reads the claims of document file without a lock.

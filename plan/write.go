@@ -58,12 +58,16 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		if err != nil {
 			return nil, false, err
 		}
-		if err := fence(st, t, tk, c); err != nil {
-			return nil, false, err
-		}
 		if status == taskdoc.StatusCompleted && taskflow.Replays(tk, u.Outcome) {
+			if err := fence(st, t, tk, c, ""); err != nil && c.Override == "" {
+				return nil, false, err
+			}
 			out = *tk
 			return nil, false, nil
+		}
+		doc, tk, overridden, err := p.guard(st, t, doc, tk, c, status)
+		if err != nil {
+			return nil, false, err
 		}
 		var nd *taskdoc.Document
 		if status == taskdoc.StatusCompleted {
@@ -76,7 +80,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		}
 		out = *tk
 		ended := tk.Status.Final() && st.End(t.Slug)
-		return nd, ended, nil
+		return nd, ended || overridden, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -108,7 +112,12 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		if err != nil {
 			return nil, false, err
 		}
-		if err := fence(st, t, tk, c); err != nil {
+		to := taskdoc.StatusPlanning
+		if tk.Status != taskdoc.StatusPending {
+			to = ""
+		}
+		doc, tk, overridden, err := p.guard(st, t, doc, tk, c, to)
+		if err != nil {
 			return nil, false, err
 		}
 		if tk.Status.Final() {
@@ -125,7 +134,7 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 			}
 		}
 		out = *tk
-		return nd, false, nil
+		return nd, overridden, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -141,6 +150,9 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 func (p *Plans) AddCheckpoint(ctx context.Context, task string, c Claimant, e checkpoint.Entry) (checkpoint.Entry, error) {
 	if err := c.check(); err != nil {
 		return checkpoint.Entry{}, err
+	}
+	if c.Override != "" {
+		return checkpoint.Entry{}, invalid(fmt.Sprintf("a checkpoint of %s is its holder's record: it takes no override", task))
 	}
 	if !c.fenced() {
 		return p.journal.Add(ctx, task, e)

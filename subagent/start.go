@@ -74,6 +74,9 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		if err != nil {
 			return nil, err
 		}
+		if doc, err = s.fence(ctx, t, doc, t.Slug, taskdoc.StatusInProgress); err != nil {
+			return nil, err
+		}
 		nd, task, err := t.Flow().Start(doc, t.Slug)
 		if err != nil {
 			return nil, err
@@ -129,6 +132,9 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
 			return current, nil
 		}
+		if doc, err = s.fence(ctx, t, doc, t.Slug, taskdoc.StatusCompleted); err != nil {
+			return nil, err
+		}
 		nd, task, err := t.Flow().Complete(doc, t.Slug, note, date)
 		if err != nil {
 			return nil, err
@@ -158,6 +164,9 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = s.fence(ctx, t, doc, t.Slug, status); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().UpdateStatus(doc, t.Slug, status, text)

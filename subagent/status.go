@@ -36,6 +36,9 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 		if err != nil {
 			return nil, err
 		}
+		if doc, err = s.fence(ctx, t, doc, t.Slug, status); err != nil {
+			return nil, err
+		}
 		nd, task, err := t.Flow().SetStatus(doc, t.Slug, status, reason)
 		if err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -37,6 +38,18 @@ func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
 // loads the task's own references only, 0 or less loads none. The default
 // is DefaultReferenceDepth.
 func WithReferenceDepth(n int) Option { return taskflow.WithReferenceDepth(n) }
+
+// WithOverride makes the writes of Tasks a person's: on a task an agent
+// holds (package plan), a write ends the claim, removes the task's
+// Assignee and records person in its Override field, where it is
+// otherwise STALE_CLAIM. For a person's command (--force), never for an
+// agent. An empty name, or one that is not one line of text, is ignored.
+func WithOverride(person string) Option {
+	if claims.CheckPerson(person) != nil {
+		person = ""
+	}
+	return taskflow.WithOverride(person)
+}
 
 // New returns the subagent tasks of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Tasks {
@@ -109,6 +122,9 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = s.fence(ctx, t, doc, t.Slug, ""); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
@@ -201,4 +217,17 @@ func (s *Tasks) parseDocument(t target, src []byte, exists bool) (*taskdoc.Docum
 func notFound(t target) error {
 	return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound,
 		Msg: fmt.Sprintf("document %s not found (no %s)", t.Path, t.File)}
+}
+
+// fence is the claims' fence (claims.Guard) for a write on task slug of
+// doc, moving it to status to ("" for no move): a caller that is not an
+// agent writes only on a task no agent holds, unless Tasks was made with
+// WithOverride. It returns the document and task to edit.
+func (s *Tasks) fence(ctx context.Context, t target, doc *taskdoc.Document, slug string, to taskdoc.Status) (*taskdoc.Document, error) {
+	tk, err := doc.Task(slug)
+	if err != nil {
+		return doc, nil // the edit reports a missing task
+	}
+	nd, _, err := claims.Guard(ctx, s.ws, t.File, t.Path, doc, tk, to, s.cfg.Override, s.cfg.Today().Format(time.DateOnly))
+	return nd, err
 }

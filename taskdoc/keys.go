@@ -45,3 +45,8 @@ const KeyPlan = "Plan"
 // its progress (a workspace path, "checkpoints/workers/<id>/000003.md"),
 // from which a new worker resumes it.
 const KeyCheckpoint = "Checkpoint"
+
+// KeyOverride records that a person wrote over an agent's claim of the
+// task (package plan, Claimant.Override): who did, whose claim it ended,
+// and when. It is kept as a record; nothing reads it back as a rule.
+const KeyOverride = "Override"

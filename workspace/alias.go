@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -96,11 +97,13 @@ func reserved(name string) bool {
 }
 
 // Canonical returns the name that every spelling of the file name shares:
-// the symbolic links in its folders resolved (inside the root) and in lower
-// case, as locks are keyed. Use it to key state kept about a file, so that
-// "docs/team/auth.md" and "docs/shared/auth.md" (a link to team), or
-// "docs/Auth.md" where case is ignored, share that state as they share the
-// file. A name that is not valid is OUTSIDE_ROOT, as for every operation.
+// the symbolic links in its folders resolved (inside the root), and in
+// lower case where the root's file system ignores case. Use it to key
+// state kept about a file, so that "docs/team/auth.md" and
+// "docs/shared/auth.md" (a link to team), or "docs/Auth.md" where case is
+// ignored, share that state as they share the file, while "docs/Plan.md"
+// and "docs/plan.md", two files where case matters, keep their own. A name
+// that is not valid is OUTSIDE_ROOT, as for every operation.
 func (w *Workspace) Canonical(name string) (string, error) {
 	if err := w.Check(); err != nil {
 		return "", err
@@ -108,5 +111,31 @@ func (w *Workspace) Canonical(name string) (string, error) {
 	if err := checkName(name); err != nil {
 		return "", err
 	}
-	return strings.ToLower(w.resolvedName(name)), nil
+	name = w.resolvedName(name)
+	if w.ignoresCase() {
+		name = strings.ToLower(name)
+	}
+	return name, nil
+}
+
+// ignoresCase reports whether the root's file system ignores case, found
+// once per Workspace: the state folder (made if missing) is looked up
+// under its upper-case name. When it cannot be told (a read-only root
+// without the folder), case is taken to be ignored on macOS and Windows,
+// whose file systems ignore it by default, and to matter elsewhere.
+func (w *Workspace) ignoresCase() bool {
+	w.caseOnce.Do(func() {
+		w.foldCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+		dir := filepath.Join(w.lockKey, StateDir)
+		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return
+		}
+		own, err := os.Lstat(dir)
+		if err != nil {
+			return
+		}
+		upper, err := os.Lstat(filepath.Join(w.lockKey, strings.ToUpper(StateDir)))
+		w.foldCase = err == nil && os.SameFile(own, upper)
+	})
+	return w.foldCase
 }

@@ -50,12 +50,28 @@ func TestReadIfExists(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, "# A\n", string(data))
 
-	a, err := ws.Canonical("docs/team/Plan.md")
+	a, err := ws.Canonical("docs/team/plan.md")
 	require.NoError(t, err)
 	b, err := ws.Canonical("docs/shared/plan.md")
 	require.NoError(t, err)
 	assert.Equal(t, "docs/team/plan.md", a)
-	assert.Equal(t, a, b)
+	assert.Equal(t, a, b, "a link's spelling of a file is the file")
+	upper, err := ws.Canonical("docs/shared/Plan.md")
+	require.NoError(t, err)
+	if caseIgnored(t, root) {
+		assert.Equal(t, a, upper, "where case is ignored, Plan.md is plan.md")
+	} else {
+		assert.Equal(t, "docs/team/Plan.md", upper, "where case matters, Plan.md and plan.md are two files")
+	}
 	_, err = ws.Canonical("/abs.md")
 	assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err))
+}
+
+// caseIgnored reports whether the file system of dir ignores case.
+func caseIgnored(t *testing.T, dir string) bool {
+	t.Helper()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "case-probe"), nil, 0o644))
+	_, err := os.Stat(filepath.Join(dir, "CASE-PROBE"))
+	require.NoError(t, os.Remove(filepath.Join(dir, "case-probe")))
+	return err == nil
 }

@@ -38,6 +38,9 @@ type Workspace struct {
 	cache *docCache // parsed documents (Parse); nil when off
 	dir   *os.File  // the root directory, for fastRead and fastReplace; nil when it has none
 
+	caseOnce sync.Once
+	foldCase bool // the root's file system ignores case (see ignoresCase)
+
 	now     func() time.Time // the clock of the sweep; tests move it
 	sweepMu sync.Mutex
 	swept   map[string]time.Time // when each folder was last swept (tidy)

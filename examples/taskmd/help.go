@@ -68,9 +68,11 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   ready [DOC|FOLDER]                   startable: pending with dependencies done, or stranded
   show ADDRESS|DOC                     tasks in full
   create DOC --title T [--content C | --content-file F|-] [--after SLUG]
-  start ADDRESS                        -> in_progress; prints task, workflow, references
-  complete ADDRESS --note N [--agent A --token N]
-  status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N]
+  start ADDRESS [--force]              -> in_progress; prints task, workflow, references
+  complete ADDRESS --note N [--agent A --token N | --force]
+  status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N | --force]
+                                       on a task an agent holds: --agent with its claim,
+                                       or --force (yours: ends the claim, on record)
                                        block, unblock (to pending...), reopen, fail, skip...
   rm ADDRESS [--force] [--if-version V]
   workflows                            workflows/*.md: name, title, description

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -37,6 +38,9 @@ type env struct {
 	stderr io.Writer
 	now    func() time.Time // nil: the real clock
 	ws     *workspace.Workspace
+	// override is the person whose writes go over agents' claims
+	// (--force); "" for none.
+	override string
 }
 
 // run is the whole tool: it parses args, runs one command and returns the
@@ -104,12 +108,30 @@ func (e *env) clock() error {
 	return nil
 }
 
-// options are the library options every package takes: the clock.
+// options are the library options every package takes: the clock, and a
+// person's override of agents' claims (--force).
 func (e *env) options() []subagent.Option {
-	if e.now == nil {
-		return nil
+	var opts []subagent.Option
+	if e.now != nil {
+		opts = append(opts, subagent.WithClock(e.now))
 	}
-	return []subagent.Option{subagent.WithClock(e.now)}
+	if e.override != "" {
+		opts = append(opts, subagent.WithOverride(e.override))
+	}
+	return opts
+}
+
+// forceFlag adds --force to fs: the command's write goes over an agent's
+// claim of the task, as the person running it ($USER), ending the claim
+// and recording the override in the task. Call the returned function once
+// fs is parsed.
+func (e *env) forceFlag(fs *flag.FlagSet) func() {
+	force := fs.Bool("force", false, "")
+	return func() {
+		if *force {
+			e.override = cmp.Or(strings.TrimSpace(os.Getenv("USER")), "a person")
+		}
+	}
 }
 
 // workspace opens the workspace at -C once.

@@ -163,10 +163,13 @@ func cmdCreate(e *env, args []string) error {
 }
 
 func cmdStart(e *env, args []string) error {
-	pos, err := parseN(e.flags("start"), args, "ADDRESS")
+	fs := e.flags("start")
+	forced := e.forceFlag(fs)
+	pos, err := parseN(fs, args, "ADDRESS [--force]")
 	if err != nil {
 		return err
 	}
+	forced()
 	s, err := e.subagents()
 	if err != nil {
 		return err
@@ -186,18 +189,25 @@ func cmdComplete(e *env, args []string) error {
 	note := fs.String("note", "", "")
 	var c claimFlags
 	c.add(fs)
-	pos, err := parseN(fs, args, "ADDRESS --note N [--agent A --token N]")
+	forced := e.forceFlag(fs)
+	pos, err := parseN(fs, args, "ADDRESS --note N [--agent A --token N | --force]")
 	if err != nil {
 		return err
 	}
+	forced()
 	if c.agent != "" {
 		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: *note})
 	}
+	return e.complete(pos[0], *note)
+}
+
+// complete completes the task at address with note, as a person.
+func (e *env) complete(address, note string) error {
 	s, err := e.subagents()
 	if err != nil {
 		return err
 	}
-	done, err := s.Complete(e.ctx, pos[0], *note)
+	done, err := s.Complete(e.ctx, address, note)
 	if err != nil {
 		return err
 	}
@@ -217,10 +227,12 @@ func cmdStatus(e *env, args []string) error {
 	outcome := fs.String("outcome", "", "")
 	var c claimFlags
 	c.add(fs)
-	pos, err := parseN(fs, args, "ADDRESS", "STATUS [--reason R | --error E | --outcome O] [--agent A --token N]")
+	forced := e.forceFlag(fs)
+	pos, err := parseN(fs, args, "ADDRESS", "STATUS [--reason R | --error E | --outcome O] [--agent A --token N | --force]")
 	if err != nil {
 		return err
 	}
+	forced()
 	status, err := taskdoc.ParseStatus(pos[1])
 	if err != nil {
 		return err
@@ -239,7 +251,7 @@ func cmdStatus(e *env, args []string) error {
 		if inList {
 			return e.completeListTask(a, *outcome)
 		}
-		return cmdComplete(e, []string{pos[0], "--note", *outcome})
+		return e.complete(pos[0], *outcome)
 	}
 	var t taskdoc.Task
 	if inList {
@@ -296,6 +308,9 @@ func (e *env) updateStatus(address string, c claimFlags, u plan.StatusUpdate) er
 	p, err := e.plans()
 	if err != nil {
 		return err
+	}
+	if e.override != "" {
+		return usagef("--force is a person's override of an agent's claim: an agent (--agent) writes through its own claim")
 	}
 	t, err := p.UpdateStatus(e.ctx, address, c.claimant(), u)
 	if err != nil {

@@ -50,9 +50,13 @@ type Record struct {
 	Token        int64     `json:"token"`           // the fencing token of its latest claim
 	Claimed      time.Time `json:"claimed"`         // when that claim was made (UTC)
 	TookOverFrom string    `json:"took_over_from,omitempty"`
-	// Ended is the agent whose claim (Token) ended by a release or a final
-	// status; "" while the claim is held.
+	// Ended is the agent whose claim (Token) ended with its task done
+	// (End); "" while the claim is held.
 	Ended string `json:"ended,omitempty"`
+	// Released is the agent whose claim (Token) was given up or taken away
+	// (Release: a release, a pause, a revoke, a person's override, or a
+	// claim its task no longer shows, see Settle).
+	Released string `json:"released,omitempty"`
 }
 
 // File is the claim state of the tasks of one document.
@@ -100,10 +104,12 @@ func (f File) Encode() []byte {
 
 // Holder is the agent holding task slug, whose Assignee field reads
 // assignee: the record's agent when the Assignee names it too, "" when no
-// agent holds the task. Both are written in one critical section, so they
-// disagree only after a crash between the two writes, a hand edit, a
-// rename of the task or a re-created document; the task is then not held,
-// and a new claim (with a new token) settles it.
+// agent holds the task. A claim is held only while both say so, so one
+// write decides and the other follows: a new claim is written here first
+// and counts once the Assignee shows it (a crash between the two leaves no
+// claim, and the claimant never had an answer), and a claim that ends
+// leaves the Assignee first and this file second (a crash between the two
+// leaves no claim either). Settle brings the record into line.
 func (f File) Holder(slug, assignee string) string {
 	if r := f.Tasks[slug]; r.Agent != "" && r.Agent == assignee {
 		return r.Agent
@@ -133,54 +139,127 @@ func (f *File) End(slug string) (ended bool) {
 	if r.Agent == "" {
 		return false
 	}
-	r.Ended, r.Agent, r.TookOverFrom = r.Agent, "", ""
+	r.Ended, r.Agent, r.TookOverFrom, r.Released = r.Agent, "", "", ""
 	f.Tasks[slug] = r
 	return true
 }
 
-// Release ends the claim of slug because its holder gave it up: its token
-// lets no write through any more.
-func (f *File) Release(slug string) {
+// Release ends the claim of slug because its holder gave it up or it was
+// taken away (a pause, a revoke, a person's override): its token lets no
+// write through any more. It reports whether a claim was recorded.
+func (f *File) Release(slug string) (released bool) {
 	r := f.Tasks[slug]
-	r.Agent, r.TookOverFrom, r.Ended = "", "", ""
+	if r.Agent == "" {
+		return false
+	}
+	r.Released, r.Agent, r.TookOverFrom, r.Ended = r.Agent, "", "", ""
 	f.Tasks[slug] = r
+	return true
 }
 
-// Check is the fence: may agent, presenting token, write on task slug of
-// document path (the address errors name), whose Assignee field reads
-// assignee? A write presenting a token may go ahead when it is the task's
-// latest claim and that claim is agent's: held (see Holder), or ended by
-// agent (End, not Release) and not claimed since. A write presenting no
-// token (0) may go ahead only when no agent holds the task and the agent
-// its Assignee shows, if any, is the one whose claim ended with the task
-// done (a task shown but not recorded is settled by a claim, which asks
-// whether the agent shown is online). Anything else is STALE_CLAIM saying
-// who holds the task now, and the caller writes nothing.
-func (f File) Check(path, slug, assignee, agent string, token int64) error {
+// Settle releases the record of slug when the task's Assignee (assignee)
+// does not show its agent: a claim whose plan write did not happen, one
+// whose end did not reach this file (a crash between the two writes), or
+// an Assignee a person removed. Such a claim holds nothing (Holder); once
+// settled, its token lets nothing through and a retried release or pause
+// of it is recognised (ReleasedBy). It reports whether it changed f.
+func (f *File) Settle(slug, assignee string) bool {
+	if r := f.Tasks[slug]; r.Agent != "" && r.Agent != assignee {
+		return f.Release(slug)
+	}
+	return false
+}
+
+// ReleasedBy reports whether agent's claim token of slug is the task's
+// latest claim and was released (Release): a retried release or pause.
+func (f File) ReleasedBy(slug, agent string, token int64) bool {
 	r := f.Tasks[slug]
-	holder := f.Holder(slug, assignee)
+	return token != 0 && r.Agent == "" && r.Token == token && r.Released == agent
+}
+
+// Write is a write a caller asks to make on a task, as the fence sees it.
+type Write struct {
+	Path, Slug string // the task's document address ("/api/auth.md") and slug, for errors
+	// Agent is the writer, an agent; "" for a caller that is not one (a
+	// person, a script, a session that did not register).
+	Agent string
+	// Token is the fencing token of Agent's claim on the task; 0 for none.
+	Token int64
+	// Assignee is the task's Assignee field; Status its status, To the
+	// status the write moves it to ("" when it moves none).
+	Assignee   string
+	Status, To taskdoc.Status
+}
+
+// Check is the fence, the one rule of who may write on a task:
+//
+//   - An agent writes through its claim: presenting a token, only when it
+//     is the task's latest claim and that claim is the agent's, held (see
+//     Holder) or ended with the task done (End; its retries), never once
+//     released (Release).
+//   - An agent without a claim (token 0) writes only on a task no agent
+//     holds and no Assignee names (but the agent that did it, for a done
+//     task), and never starts work that way: a move to planning, in
+//     progress or paused, or any write on a task in one of those, needs a
+//     claim.
+//   - A caller that is not an agent writes only on a task no agent holds.
+//     A person may write over a claim only by saying so (an override, which
+//     the caller records in the task and which ends the claim); Check does
+//     not let it through.
+//
+// Anything else is STALE_CLAIM saying who holds the task and what to do,
+// and the caller writes nothing.
+func (f File) Check(w Write) error {
+	r, assignee := f.Tasks[w.Slug], w.Assignee
+	holder := f.Holder(w.Slug, assignee)
 	switch {
-	case token == 0 && holder == "" && (assignee == "" || r.Agent == "" && r.Ended == assignee):
+	case w.Agent == "" && holder == "":
 		return nil
-	case token != 0 && r.Token == token && (holder == agent || r.Agent == "" && r.Ended == agent):
+	case w.Agent != "" && w.Token == 0 && holder == "" && (assignee == "" || r.Agent == "" && r.Ended == assignee) && !working(w):
+		return nil
+	case w.Agent != "" && w.Token != 0 && r.Token == w.Token && (holder == w.Agent || r.Agent == "" && r.Ended == w.Agent):
 		return nil
 	}
 	stale := func(why string) error {
-		return &taskdoc.Error{Code: taskdoc.CodeStaleClaim, Path: path, Slug: slug,
-			Msg: fmt.Sprintf("task %q in %s: %s; nothing was written", slug, path, why)}
+		return &taskdoc.Error{Code: taskdoc.CodeStaleClaim, Path: w.Path, Slug: w.Slug,
+			Msg: fmt.Sprintf("task %q in %s: %s; nothing was written", w.Slug, w.Path, why)}
 	}
 	switch {
-	case token == 0 && holder == agent:
-		return stale(fmt.Sprintf("agent %s holds it with claim %d: present that claim's token", agent, r.Token))
-	case token == 0 && holder == "":
+	case w.Agent == "":
+		return stale(fmt.Sprintf("agent %s holds it (claim %d): only its holder writes on it; a caller that is not an agent may write on a task no agent holds (a person may override the claim, which is recorded in the task)", holder, r.Token))
+	case w.Token == 0 && holder == w.Agent:
+		return stale(fmt.Sprintf("agent %s holds it with claim %d: present that claim's token", w.Agent, r.Token))
+	case w.Token == 0 && holder == "" && assignee != "" && !(r.Agent == "" && r.Ended == assignee):
 		return stale(fmt.Sprintf("its Assignee names agent %s, which holds no recorded claim: claim it first (a claim takes it over once that agent is offline)", assignee))
-	case token == 0:
+	case w.Token == 0 && holder == "":
+		return stale(fmt.Sprintf("it is %s and agent %s holds no claim on it: claim it first, work on a task is done under a claim", statusOf(w), w.Agent))
+	case w.Token == 0:
 		return stale(fmt.Sprintf("agent %s holds it (claim %d): claim it first (a claim takes it over once that agent is offline)", holder, r.Token))
+	case r.Token == w.Token && r.Released == w.Agent:
+		return stale(fmt.Sprintf("claim %d of agent %s was let go (released, paused, revoked or overridden): claim it again", w.Token, w.Agent))
 	case holder == "":
-		return stale(fmt.Sprintf("claim %d of agent %s is not the task's claim: no agent holds it now; claim it again", token, agent))
-	case holder == agent:
-		return stale(fmt.Sprintf("claim %d of agent %s was replaced by its claim %d: present the newer claim", token, agent, r.Token))
+		return stale(fmt.Sprintf("claim %d of agent %s is not the task's claim: no agent holds it now; claim it again", w.Token, w.Agent))
+	case holder == w.Agent:
+		return stale(fmt.Sprintf("claim %d of agent %s was replaced by its claim %d: present the newer claim", w.Token, w.Agent, r.Token))
 	default:
-		return stale(fmt.Sprintf("claim %d of agent %s is not the task's claim: agent %s holds it (claim %d)", token, agent, holder, r.Token))
+		return stale(fmt.Sprintf("claim %d of agent %s is not the task's claim: agent %s holds it (claim %d)", w.Token, w.Agent, holder, r.Token))
 	}
+}
+
+// working reports whether w starts or touches work in progress: a move to
+// planning, in progress or paused, or a write on a task in one of those.
+func working(w Write) bool { return isWork(w.Status) || isWork(w.To) }
+
+// isWork reports whether s is a status of work under way: planning, in
+// progress or paused.
+func isWork(s taskdoc.Status) bool {
+	return s == taskdoc.StatusPlanning || s == taskdoc.StatusInProgress || s == taskdoc.StatusPaused
+}
+
+// statusOf names the status w finds or makes, for an error.
+func statusOf(w Write) string {
+	if isWork(w.To) {
+		return "to be " + string(w.To)
+	}
+	return string(w.Status)
 }

@@ -19,6 +19,9 @@ type Config struct {
 	// heartbeat; HeartbeatInterval is the interval a heartbeat advises.
 	// Zero means the agent package's default.
 	AgentTimeout, HeartbeatInterval time.Duration
+	// Override is the person who writes over agents' claims (see
+	// WithOverride); "" for none.
+	Override string
 }
 
 type optionFunc func(*Config)
@@ -39,6 +42,15 @@ func WithClock(now func() time.Time) Option {
 // 1 the task's own references only, 0 or less none.
 func WithReferenceDepth(n int) Option {
 	return optionFunc(func(c *Config) { c.Depth = max(n, 0) })
+}
+
+// WithOverride makes the task system's writes a person's override of
+// agents' claims: a write on a task an agent holds ends that claim and
+// records the person in the task's Override field, where it would
+// otherwise be STALE_CLAIM. For people (a command's --force), never for
+// agents.
+func WithOverride(person string) Option {
+	return optionFunc(func(c *Config) { c.Override = person })
 }
 
 // WithAgentTimeout sets Config.AgentTimeout; zero or less is ignored.

@@ -1,0 +1,90 @@
+package claims
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// writerKey is the context key of the writer (WithWriter).
+type writerKey struct{}
+
+// A Writer says who writes on a task: the agent and its claim's token (0
+// for none) it writes on task ("/api/auth.md#x") as; agent "" for a
+// caller that is not an agent.
+type Writer interface {
+	Claimant(task string) (agent string, token int64)
+}
+
+// WithWriter returns ctx carrying the writer of the task systems' writes
+// (package subagent), as an MCP session that registered writes. Without
+// one the writer is a caller that is not an agent.
+func WithWriter(ctx context.Context, w Writer) context.Context {
+	return context.WithValue(ctx, writerKey{}, w)
+}
+
+// Guard is the fence (File.Check) for a write a task system makes on task
+// tk of document file (root-relative, "docs/api/auth.md"; path is its
+// address for errors), moving it to status to ("" for no move), by the
+// writer ctx carries (WithWriter). The caller holds the document's lock:
+// every write of the claims file holds it too, so the claims read here
+// stay as they are until the write is done.
+//
+// With person set (a person's override) a write the fence refuses on a
+// task an agent holds goes ahead: Guard returns doc with the task's
+// Assignee removed, which ends the claim (see File.Holder), and its
+// Override field recording who took it from whom on date (YYYY-MM-DD),
+// and the task as it is then. Otherwise it returns doc and tk unchanged.
+func Guard(ctx context.Context, ws *workspace.Workspace, file, path string, doc *taskdoc.Document, tk *taskdoc.Task, to taskdoc.Status, person, date string) (*taskdoc.Document, *taskdoc.Task, error) {
+	name, err := Name(ws, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := ws.ReadIfExists(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := Decode(file, name, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var agent string
+	var token int64
+	if w, ok := ctx.Value(writerKey{}).(Writer); ok && w != nil {
+		agent, token = w.Claimant(path + "#" + tk.Slug)
+	}
+	assignee, _ := tk.Field(taskdoc.KeyAssignee)
+	err = f.Check(Write{Path: path, Slug: tk.Slug, Agent: agent, Token: token, Assignee: assignee, Status: tk.Status, To: to})
+	holder := f.Holder(tk.Slug, assignee)
+	if err == nil || person == "" || agent != "" || holder == "" {
+		return doc, tk, err
+	}
+	return Override(doc, tk.Slug, person, holder, f.Record(tk.Slug).Token, date)
+}
+
+// Override records on doc that person took task slug from agent holder,
+// whose claim had token, on date: the Assignee field is removed (which
+// ends the claim) and the Override field says so. It returns the new
+// document and the task.
+func Override(doc *taskdoc.Document, slug, person, holder string, token int64, date string) (*taskdoc.Document, *taskdoc.Task, error) {
+	nd, _, err := doc.RemoveField(slug, taskdoc.KeyAssignee)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nd.SetField(slug, taskdoc.KeyOverride, fmt.Sprintf("%s took it from agent %s (claim %d) on %s", person, holder, token, date))
+}
+
+// CheckPerson refuses a name that cannot be recorded as an overriding
+// person's: empty, not one line of text, with surrounding space, control
+// characters or invalid UTF-8 (INVALID_ARGUMENTS).
+func CheckPerson(name string) error {
+	if name == "" || taskdoc.FoldLine(name) != name || strings.ContainsFunc(name, taskdoc.IsControl) || !utf8.ValidString(name) {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+			Msg: fmt.Sprintf("the overriding person's name %q must be one line of text: no surrounding space, control characters or invalid UTF-8", name)}
+	}
+	return nil
+}
