@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/floor"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -63,6 +64,40 @@ func BenchmarkClaim(b *testing.B) {
 					b.Fatal(res, err)
 				}
 				if err := p.Release(ctx, bp.task, plan.Claimant{Agent: a, Token: res.Claim.Token}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// A claim alone (a new task each time), beside its floor: the
+		// plan read, parsed and written durably once, the least a claim
+		// shown in the plan costs. A claim writes the claims file
+		// durably too (it decides the token, which outlives restarts).
+		b.Run(bp.name+"/claim", func(b *testing.B) {
+			p, root := setup(b, newClock(), map[string]string{"docs/auth.md": bp.doc})
+			agents := []string{register(b, p, "a"), register(b, p, "b")}
+			for i := 0; b.Loop(); i++ {
+				if res, err := p.Claim(ctx, bp.task, agents[i%2]); err != nil || !res.Success {
+					b.Fatal(res, err)
+				}
+				b.StopTimer()
+				res, _ := p.Claim(ctx, bp.task, agents[i%2])
+				if err := p.Release(ctx, bp.task, plan.Claimant{Agent: agents[i%2], Token: res.Claim.Token}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			_ = root
+		})
+		b.Run(bp.name+"/claim-floor", func(b *testing.B) {
+			_, root := setup(b, newClock(), map[string]string{"docs/auth.md": bp.doc})
+			name := filepath.Join(root, "docs", "auth.md")
+			for b.Loop() {
+				src, err := os.ReadFile(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				floor.Parse(src)
+				if err := floor.DurableWrite(name, src); err != nil {
 					b.Fatal(err)
 				}
 			}

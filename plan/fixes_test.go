@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
@@ -82,18 +83,28 @@ func TestRenamedTaskIsNotHandedToAnother(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 	a, b := register(t, p, "a"), register(t, p, "b")
-	_, err = p.Claim(ctx, "/auth.md#write-docs", a)
+	ra, err := p.Claim(ctx, "/auth.md#write-docs", a)
 	require.NoError(t, err)
-	_, err = subagent.New(ws).Edit(ctx, "/auth.md#write-docs", taskdoc.Edit{Title: "Write the docs", Content: "- Status: pending\n- Assignee: " + a + "\n"})
+	// The holder renames its task (a caller that is not an agent may not).
+	as := claims.WithWriter(ctx, holder{a, ra.Claim.Token})
+	_, err = subagent.New(ws).Edit(as, "/auth.md#write-docs", taskdoc.Edit{Title: "Write the docs", Content: "- Status: pending\n- Assignee: " + a + "\n"})
 	require.NoError(t, err)
 	rb, err := p.Claim(ctx, "/auth.md#write-the-docs", b)
 	require.NoError(t, err)
 	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
-	ra, err := p.Claim(ctx, "/auth.md#write-the-docs", a)
+	ra, err = p.Claim(ctx, "/auth.md#write-the-docs", a)
 	require.NoError(t, err)
 	assert.True(t, ra.Success)
 	assert.Equal(t, int64(2), ra.Claim.Token, "the renamed task's claim is a new one")
 }
+
+// holder is a claims.Writer that writes every task as one agent's claim.
+type holder struct {
+	agent string
+	token int64
+}
+
+func (h holder) Claimant(string) (string, int64) { return h.agent, h.token }
 
 // A plan removed and created again: the old claims hold nothing, and the
 // tokens go on growing.
