@@ -18,7 +18,7 @@ type workspaceCreateInput struct {
 	BaseBranch     string   `json:"base_branch,omitempty" jsonschema:"where the branch starts (default the repository's HEAD), e.g. main"`
 	TaskIDs        []string `json:"task_ids,omitempty" jsonschema:"the tasks worked there, e.g. [/api/auth.md#google-oauth]"`
 	CreateWorktree bool     `json:"create_worktree,omitempty" jsonschema:"true: make a worktree for the branch; false: the branch only"`
-	RepoPath       string   `json:"repo_path,omitempty" jsonschema:"the repository (default the one holding the workspace)"`
+	RepoPath       string   `json:"repo_path,omitempty" jsonschema:"the repository (default the one holding the workspace): that one or one inside the workspace, else OUTSIDE_ROOT"`
 	Path           string   `json:"path,omitempty" jsonschema:"where the worktree goes, inside the repository's worktree folder (default: the branch's name there)"`
 	ID             string   `json:"id,omitempty" jsonschema:"optional: choose the id yourself to make a retried call return the first result"`
 }

@@ -64,7 +64,7 @@ type Spec struct {
 	BaseBranch     string   // optional: where it starts (default: the repository's HEAD)
 	TaskIDs        []string // optional: the tasks worked there
 	CreateWorktree bool     // false: the branch only
-	RepoPath       string   // optional: the repository (default: the one holding the workspace)
+	RepoPath       string   // optional: the repository (default: the one holding the workspace); only that one or one inside the workspace root
 	Path           string   // optional: where the worktree goes, inside the worktree folder
 }
 
@@ -191,13 +191,75 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 
 // repo is the top level of the repository at dir, or of the one holding
 // the workspace when dir is "". Not a repository is GIT_ERROR, with
-// git's message.
+// git's message. The repository must be the workspace's own (the one
+// holding its root) or one inside the root: any other, once symbolic
+// links are resolved, is OUTSIDE_ROOT, decided before git runs in it. A
+// relative dir is relative to the root.
 func (m *Manager) repo(ctx context.Context, dir string) (string, error) {
+	root := m.ws.Root()
+	own, _, ownErr := git.TopLevel(ctx, root)
 	if dir == "" {
-		dir = m.ws.Root()
+		return own, ownErr
 	}
-	top, _, err := git.TopLevel(ctx, dir)
-	return top, err
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: root, Msg: err.Error(), Err: err}
+	}
+	if ownErr == nil {
+		if own, err = filepath.EvalSymlinks(own); err != nil {
+			return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: own, Msg: err.Error(), Err: err}
+		}
+	} else {
+		own = ""
+	}
+	allowed := func(path string, top bool) bool {
+		if within(realRoot, path) {
+			return true
+		}
+		if own == "" {
+			return false
+		}
+		if top {
+			return path == own
+		}
+		return within(own, path)
+	}
+	outside := func(path string) error {
+		where := "repositories inside " + realRoot
+		if own != "" {
+			where = "the workspace's repository " + own + " or " + where
+		}
+		return &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: path, Msg: fmt.Sprintf(
+			"repo_path %q is outside the workspace: worktrees are made only in %s; leave repo_path out for the workspace's own", path, where)}
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", invalid(fmt.Sprintf("repo_path %q: %v", dir, err))
+	}
+	if !allowed(real, false) {
+		return "", outside(real)
+	}
+	top, _, err := git.TopLevel(ctx, real)
+	if err != nil {
+		return "", err
+	}
+	if top, err = filepath.EvalSymlinks(top); err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: top, Msg: err.Error(), Err: err}
+	}
+	if !allowed(top, true) {
+		return "", outside(top)
+	}
+	return top, nil
+}
+
+// within reports whether path is dir or inside it; both are clean and
+// free of symbolic links.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // path is where the worktree of branch goes: want, or the branch's name
