@@ -29,8 +29,10 @@
 // changes nothing more: a retried complete replays the first answer). None
 // reaches an open world (openWorldHint false). Inputs that take one of a
 // fixed set of values (statuses, checkpoint types, pivot modes, batch
-// operations, formats) carry an enum in their input schema, and every
-// input schema refuses unknown fields. Results are the exported types of
+// operations, formats) carry an enum in their input schema, every integer
+// input the range 0 to 2147483647 (a number outside it, such as 1e308, is
+// INVALID_ARGUMENTS naming the input and the range), and every input
+// schema refuses unknown fields. Results are the exported types of
 // this package (StartResult, BatchResult, TaskResult, ...), whose output
 // schemas the tools declare.
 //

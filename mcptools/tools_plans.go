@@ -69,7 +69,7 @@ type includeInput struct {
 type loadContextInput struct {
 	TaskID    string        `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
 	Include   *includeInput `json:"include,omitempty" jsonschema:"what to load; an omitted switch takes its default"`
-	MaxTokens int           `json:"max_tokens,omitempty" jsonschema:"the budget in estimated tokens (default 8000); the result never exceeds it, and cut says what it dropped"`
+	MaxTokens int           `json:"max_tokens,omitempty" jsonschema:"the budget in estimated tokens (default 8000) of this whole answer; it never exceeds it, and cut says what it dropped. Below the smallest answer: INVALID_ARGUMENTS naming the least"`
 }
 
 type taskSetPlanInput struct {

@@ -18,9 +18,9 @@ type workspaceCreateInput struct {
 	BaseBranch     string   `json:"base_branch,omitempty" jsonschema:"where the branch starts (default the repository's HEAD), e.g. main"`
 	TaskIDs        []string `json:"task_ids,omitempty" jsonschema:"the tasks worked there, e.g. [/api/auth.md#google-oauth]"`
 	CreateWorktree bool     `json:"create_worktree,omitempty" jsonschema:"true: make a worktree for the branch; false: the branch only"`
-	RepoPath       string   `json:"repo_path,omitempty" jsonschema:"the repository (default the one holding the workspace)"`
+	RepoPath       string   `json:"repo_path,omitempty" jsonschema:"the repository (default the one holding the workspace): that one or one inside the workspace, else OUTSIDE_ROOT"`
 	Path           string   `json:"path,omitempty" jsonschema:"where the worktree goes, inside the repository's worktree folder (default: the branch's name there)"`
-	ID             string   `json:"id,omitempty" jsonschema:"optional: choose the id yourself to make a retried call return the first result"`
+	ID             string   `json:"id,omitempty" jsonschema:"optional: choose the id yourself to make a retried call return the first result (or finish a stopped one's work)"`
 }
 
 type workspaceUpdateInput struct {
@@ -48,7 +48,7 @@ type WorkspaceListResult struct {
 }
 
 const (
-	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (seed 002, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result.`
+	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (seed 002, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result, or finish the work of a call that was stopped half-way.`
 
 	workspaceUpdateDescription = `Record what became of a workspace: status merged (with merge_commit) or abandoned, pr_url, and cleanup_worktree to remove its folder (the branch stays). Returns {success, worktree_removed, workspace}; a retry removes nothing more (worktree_removed false). WORKSPACE_NOT_FOUND for an unknown id.`
 

@@ -74,4 +74,14 @@ func TestWorkspaceTools(t *testing.T) {
 	_, toolErr, err = s.try("workspace_update", map[string]any{"id": "ws_000000000000", "status": "abandoned"})
 	require.NoError(t, err)
 	assert.Contains(t, toolErr, "WORKSPACE_NOT_FOUND")
+
+	// A repository elsewhere on the machine is not the client's to write in.
+	other := t.TempDir()
+	otherGit := exec.Command("git", "-c", "init.defaultBranch=main", "init", "-q", other)
+	require.NoError(t, otherGit.Run())
+	_, toolErr, err = s.try("workspace_create", map[string]any{"branch": "intruder", "repo_path": other, "create_worktree": true})
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(toolErr, "OUTSIDE_ROOT: "), toolErr)
+	assert.NoDirExists(t, filepath.Join(other, ".git", "worktrees"))
+	assert.NoFileExists(t, filepath.Join(other, ".git", "refs", "heads", "intruder"))
 }

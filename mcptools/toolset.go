@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // toolSet is the tools of one Register call, prepared before any of them
@@ -164,6 +166,7 @@ func addTool[In, Out any](ts *toolSet, tool *mcp.Tool, handler mcp.ToolHandlerFo
 	if !ok {
 		return fmt.Errorf("tool %s: input schema is a %T", tool.Name, tool.InputSchema)
 	}
+	boundIntegers(input)
 	// Resolved as the SDK resolves it, so that the same arguments fail
 	// with the same error.
 	resolved, err := input.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
@@ -241,9 +244,76 @@ func codeSchemaError(res *mcp.CallToolResult, input *jsonschema.Resolved, argume
 		}
 	}
 	coded := &toolError{code: codeInvalidArguments, err: fmt.Errorf("%s%w", sdkInputError, refusal)}
+	if msg := integerRefusal(input.Schema(), args, ""); msg != "" {
+		coded.err = &taskdoc.Error{Code: codeInvalidArguments, Msg: msg, Err: refusal}
+	}
 	res.Content = []mcp.Content{&mcp.TextContent{Text: coded.Error()}}
 	res.SetError(coded)
 	return true
+}
+
+// maxInteger is the largest integer argument of every tool: a count, a
+// sequence number, a budget or a number of seconds, each far below it, and
+// each fits an int, and a Duration once multiplied by time.Second.
+const maxInteger = math.MaxInt32
+
+// boundIntegers gives every integer property of s, at any depth, the range
+// 0 to maxInteger unless it has a bound already. Every argument is decoded
+// in one place, the SDK's, after the input schema: bounded there, a number
+// that no int holds (1e308) or that no tool takes (-1) is an input-schema
+// error, which codeSchemaError codes, and never a decoder's error, which
+// has no code.
+func boundIntegers(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if s.Type == "integer" || slices.Contains(s.Types, "integer") {
+		if s.Minimum == nil {
+			s.Minimum = jsonschema.Ptr(0.0)
+		}
+		if s.Maximum == nil {
+			s.Maximum = jsonschema.Ptr(float64(maxInteger))
+		}
+	}
+	for _, p := range s.Properties {
+		boundIntegers(p)
+	}
+	boundIntegers(s.Items)
+}
+
+// integerRefusal names the first integer argument in v (arguments as
+// decoded into any) that s's range refuses, with the range, or is "".
+// name is the path of v ("" for the arguments themselves).
+func integerRefusal(s *jsonschema.Schema, v any, name string) string {
+	if s == nil || v == nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, key := range slices.Sorted(maps.Keys(s.Properties)) {
+			if value, ok := v[key]; ok {
+				if msg := integerRefusal(s.Properties[key], value, strings.TrimPrefix(name+"."+key, ".")); msg != "" {
+					return msg
+				}
+			}
+		}
+		return ""
+	case []any:
+		for i, item := range v {
+			if msg := integerRefusal(s.Items, item, fmt.Sprintf("%s[%d]", name, i)); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	}
+	if s.Minimum == nil || s.Maximum == nil || s.Type != "integer" && !slices.Contains(s.Types, "integer") {
+		return ""
+	}
+	if f, ok := v.(float64); ok && f == math.Trunc(f) && *s.Minimum <= f && f <= *s.Maximum {
+		return ""
+	}
+	given, _ := json.Marshal(v)
+	return fmt.Sprintf("%s %s: give a whole number from %d to %d", name, given, int64(*s.Minimum), int64(*s.Maximum))
 }
 
 // batchInputSchema derives the input schema of subagent_task or

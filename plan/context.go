@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -101,7 +102,7 @@ type TaskContext struct {
 	// Missing names what the task asks for that is not there: a workflow
 	// prompt, a reference, a dependency no task has.
 	Missing   []string `json:"missing,omitempty"`
-	Tokens    int      `json:"tokens"`     // the estimate of everything kept: at most MaxTokens
+	Tokens    int      `json:"tokens"`     // the estimate of this answer as JSON, all of it: at most MaxTokens
 	MaxTokens int      `json:"max_tokens"` // the budget
 	// Cut lists what the budget dropped or shortened, in the order it did.
 	Cut []taskcontext.Cut `json:"cut"`
@@ -110,8 +111,9 @@ type TaskContext struct {
 // LoadContext gathers the context of task under a token budget: the task,
 // its plan's summary, its workflow prompt, the documents it references,
 // the outcomes of its dependencies and of the plan's other completed
-// tasks, and its checkpoints, as opts.Include selects. The result never
-// exceeds opts.MaxTokens under opts.Estimate: parts are dropped in the
+// tasks, and its checkpoints, as opts.Include selects. The result, as JSON
+// (every field, the Cut list included), never exceeds opts.MaxTokens under
+// opts.Estimate, and Tokens is its estimate: parts are dropped in the
 // order of taskcontext.Fit (checkpoint details, oldest first, then
 // checkpoints, prior outcomes, references deepest first, dependency
 // outcomes, the workflow prompt, the plan summary; the task itself is
@@ -119,8 +121,8 @@ type TaskContext struct {
 //
 // Everything is read without locks and nothing is written. A task that
 // does not exist is TASK_NOT_FOUND (DOCUMENT_NOT_FOUND for its plan); a
-// budget below MinMaxTokens or a negative checkpoint count is
-// INVALID_ARGUMENTS.
+// budget below MinMaxTokens, or below the smallest answer for the task (a
+// long title), or a negative checkpoint count is INVALID_ARGUMENTS.
 func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOptions) (*TaskContext, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -210,23 +212,80 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 		}
 		out.Missing = append(out.Missing, loaded.Missing...)
 	}
-	kept, cut := taskcontext.Budgeted(loaded, m, budget, opts.Estimate)
-	out.Cut = append(out.Cut, cut...)
-	fill(out, kept, entries, opts.Estimate)
-	return out, nil
-}
-
-// fill sets the fields of out from the parts the budget kept.
-func fill(out *TaskContext, kept []taskcontext.Part, entries []checkpoint.Entry, estimate taskcontext.Estimator) {
+	estimate := opts.Estimate
 	if estimate == nil {
 		estimate = taskcontext.DefaultEstimator
 	}
+	return fitAnswer(out, loaded, m, entries, budget, estimate)
+}
+
+// fitAnswer fills base with as much of the context as budget holds,
+// counting the answer as it goes out, its JSON, fields and Cut included:
+// the parts are fitted to a smaller budget until the whole answer fits,
+// and when the Cut list alone would break it, its runs of one kind share
+// an entry (taskcontext.MergeCuts). A budget that not even the smallest
+// answer fits (the task's id, title and status with nothing else) is
+// INVALID_ARGUMENTS naming the smallest budget that does.
+func fitAnswer(base *TaskContext, loaded *taskcontext.Context, m taskcontext.Material, entries []checkpoint.Entry,
+	budget int, estimate taskcontext.Estimator) (*TaskContext, error) {
+	parts := budget
+	for round := 0; ; round++ {
+		kept, cut := taskcontext.Budgeted(loaded, m, parts, estimate)
+		out := *base
+		out.Cut = append(out.Cut, cut...)
+		fill(&out, kept, entries)
+		size := measure(&out, estimate)
+		if size > budget {
+			out.Cut = taskcontext.MergeCuts(out.Cut)
+			size = measure(&out, estimate)
+		}
+		if size <= budget {
+			return &out, nil
+		}
+		if parts == 1 {
+			return nil, invalid(fmt.Sprintf("max_tokens %d is smaller than the smallest context of %s (its id, title and status, and what was cut), %d tokens: give at least %d",
+				budget, out.CurrentTask.ID, size, size))
+		}
+		// The parts kept must lose what the answer is over by; should
+		// that not converge, halve. Fit's least budget is 1 (0 is its
+		// default).
+		kepts := 0
+		for _, part := range kept {
+			if part.Text != "" {
+				kepts += max(estimate(part.Text), 0)
+			}
+		}
+		next := min(kepts, parts) - (size - budget)
+		if round >= 8 {
+			next = min(next, parts/2)
+		}
+		parts = max(next, 1)
+	}
+}
+
+// measure sets out.Tokens to the estimate of out's JSON, Tokens included,
+// and returns it.
+func measure(out *TaskContext, estimate taskcontext.Estimator) int {
+	out.Tokens = 0
+	for range 8 {
+		data, err := json.Marshal(out)
+		if err != nil {
+			panic(err) // plain data: marshals
+		}
+		n := max(estimate(string(data)), 0)
+		if n <= out.Tokens {
+			break
+		}
+		out.Tokens = n
+	}
+	return out.Tokens
+}
+
+// fill sets the fields of out from the parts the budget kept.
+func fill(out *TaskContext, kept []taskcontext.Part, entries []checkpoint.Entry) {
 	details := map[string]string{}
 	shown := map[string]bool{}
 	for _, part := range kept {
-		if part.Text != "" {
-			out.Tokens += max(estimate(part.Text), 0)
-		}
 		text := Text{ID: part.Name, Text: part.Text}
 		switch part.Kind {
 		case taskcontext.KindTask:

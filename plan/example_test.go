@@ -96,7 +96,7 @@ func Example() {
 	// next: /api/auth.md#setup-oauth of 1
 	// worker-1 claims: true token 1
 	// worker-2 claims: false held by worker-1: true
-	// context: Stateless auth for the API. / 28 tokens
+	// context: Stateless auth for the API. / 105 tokens
 	// done: completed
 	// stranded: /api/auth.md#implement-jwt-signing true
 	// worker-2 takes over: true token 3 from worker-1: true

@@ -96,7 +96,9 @@ type Part struct {
 
 // Cut reports a part that Fit dropped or shortened.
 type Cut struct {
-	Kind Kind   `json:"kind"`
+	Kind Kind `json:"kind"`
+	// Name is the part's Name; the names of several, joined by ", ", in
+	// an entry of MergeCuts.
 	Name string `json:"name"`
 	// Tokens is how many estimated tokens the cut took out: the whole
 	// part's estimate when it was dropped, the difference when it was
@@ -189,6 +191,23 @@ func Fit(parts []Part, budget int, estimate Estimator) (kept []Part, cut []Cut) 
 		}
 	}
 	return out, cut
+}
+
+// MergeCuts returns cut with each run of dropped parts of one kind in one
+// entry: their names joined by ", " (checkpoints "4, 3, 2, 1"), their
+// tokens added. A shortened part keeps its own entry. It is for an answer
+// whose budget the full list would break; cut is not changed.
+func MergeCuts(cut []Cut) []Cut {
+	var out []Cut
+	for _, c := range cut {
+		if n := len(out); n > 0 && !c.Shortened && !out[n-1].Shortened && out[n-1].Kind == c.Kind {
+			out[n-1].Name += ", " + c.Name
+			out[n-1].Tokens += c.Tokens
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // dropSequence returns the indexes of parts in the order Fit drops them.

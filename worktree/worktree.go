@@ -1,6 +1,7 @@
 package worktree
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/internal/hooks"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -64,7 +66,7 @@ type Spec struct {
 	BaseBranch     string   // optional: where it starts (default: the repository's HEAD)
 	TaskIDs        []string // optional: the tasks worked there
 	CreateWorktree bool     // false: the branch only
-	RepoPath       string   // optional: the repository (default: the one holding the workspace)
+	RepoPath       string   // optional: the repository (default: the one holding the workspace); only that one or one inside the workspace root
 	Path           string   // optional: where the worktree goes, inside the worktree folder
 }
 
@@ -120,13 +122,18 @@ func newID() string {
 // the worktree folder or a base branch that does not exist is an error and
 // changes nothing; so is a branch that exists already (GIT_ERROR, with
 // git's message). Given an ID, a retry returns the record the first call
-// made.
+// made, and a retry of a call that was stopped half-way (a crash, a kill)
+// finishes its work: it takes over the branch, and the worktree, the
+// stopped call made, as long as the branch is still where that call made
+// it (a branch made or moved by anyone else stays refused). A retry with
+// other arguments than the stopped call's is CONFLICT.
 func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 	if s.ID != "" {
 		if !taskflow.ValidID(s.ID) {
 			return Worktree{}, invalid(fmt.Sprintf("id %q: use up to %d lower-case letters, digits, '_' and '-'", s.ID, taskflow.MaxID))
 		}
 		if wt, err := m.Get(ctx, s.ID); err == nil {
+			m.forget(ctx, s.ID) // left by a call stopped after its record; harmless if it stays
 			return wt, nil
 		} else if taskdoc.CodeOf(err) != taskdoc.CodeWorkspaceNotFound {
 			return Worktree{}, err
@@ -142,10 +149,13 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 	if _, err := git.Run(ctx, repo, "check-ref-format", "--branch", s.Branch); err != nil {
 		return Worktree{}, invalid(fmt.Sprintf("branch %q is not a valid branch name", s.Branch))
 	}
-	if s.BaseBranch != "" {
-		if _, err := git.Run(ctx, repo, "rev-parse", "--verify", "--quiet", s.BaseBranch+"^{commit}"); err != nil {
+	base := cmp.Or(s.BaseBranch, "HEAD")
+	baseCommit, err := git.Run(ctx, repo, "rev-parse", "--verify", "--quiet", base+"^{commit}")
+	if err != nil {
+		if s.BaseBranch != "" {
 			return Worktree{}, invalid(fmt.Sprintf("base branch %q does not exist", s.BaseBranch))
 		}
+		return Worktree{}, invalid(fmt.Sprintf("the repository %s has no commit to start branch %q at: commit first, or give base_branch", repo, s.Branch))
 	}
 	if _, err := m.ws.IgnoreState(ctx); err != nil {
 		return Worktree{}, err
@@ -156,48 +166,202 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 	if wt.ID == "" {
 		wt.ID = newID()
 	}
-	var undo func() // undoes what git made, should the record fail
 	if s.CreateWorktree {
 		if wt.Path, err = m.path(ctx, repo, s.Path, s.Branch); err != nil {
 			return Worktree{}, err
 		}
-		args := []string{"worktree", "add", "-b", s.Branch, "--", wt.Path}
-		if s.BaseBranch != "" {
-			args = append(args, s.BaseBranch)
+	}
+	want := start{Branch: s.Branch, Repo: repo, Path: wt.Path, Base: strings.TrimSpace(baseCommit)}
+	resumed, err := m.begin(ctx, wt.ID, want)
+	if err != nil {
+		return Worktree{}, err
+	}
+	if err := m.makeBranch(ctx, want, resumed, s.BaseBranch); err != nil {
+		m.forget(context.WithoutCancel(ctx), wt.ID)
+		return Worktree{}, err
+	}
+	hooks.WorktreeStep("branch")
+	undo := func() { // undoes what git made, should a later step fail
+		bg := context.WithoutCancel(ctx)
+		if wt.Path != "" {
+			git.Run(bg, repo, "worktree", "remove", "--force", "--force", "--", wt.Path)
+			git.Run(bg, repo, "worktree", "prune")
 		}
-		if _, err := git.Run(ctx, repo, args...); err != nil {
+		git.Run(bg, repo, "branch", "-D", "--", s.Branch)
+		m.forget(bg, wt.ID)
+	}
+	if wt.Path != "" {
+		if err := m.makeWorktree(ctx, want, resumed); err != nil {
+			undo()
 			return Worktree{}, err
 		}
-		undo = func() {
-			git.Run(context.WithoutCancel(ctx), repo, "worktree", "remove", "--force", "--", wt.Path)
-			git.Run(context.WithoutCancel(ctx), repo, "branch", "-D", "--", s.Branch)
-		}
-	} else {
-		args := []string{"branch", "--", s.Branch}
-		if s.BaseBranch != "" {
-			args = append(args, s.BaseBranch)
-		}
-		if _, err := git.Run(ctx, repo, args...); err != nil {
-			return Worktree{}, err
-		}
-		undo = func() { git.Run(context.WithoutCancel(ctx), repo, "branch", "-D", "--", s.Branch) }
+		hooks.WorktreeStep("worktree")
 	}
 	if err := m.write(ctx, wt, true); err != nil {
 		undo()
 		return Worktree{}, err
 	}
-	return wt, nil
+	return wt, m.forget(ctx, wt.ID)
+}
+
+// start is what Create is about to make, kept in <id>.creating under Dir
+// from before git makes anything until the record is written: a retry of
+// a stopped call finds in it what that call made.
+type start struct {
+	Branch string `json:"branch"`
+	Repo   string `json:"repo"`
+	Path   string `json:"path,omitempty"` // "" for a branch alone
+	Base   string `json:"base"`           // the commit the branch starts at
+}
+
+func startOf(id string) string { return Dir + "/" + id + ".creating" }
+
+// begin records want as the start of Create id, and reports whether a
+// stopped call had recorded it already. A stopped call that wanted
+// something else is CONFLICT.
+func (m *Manager) begin(ctx context.Context, id string, want start) (resumed bool, err error) {
+	data, err := json.Marshal(want)
+	if err != nil {
+		return false, err
+	}
+	_, err = m.ws.Update(ctx, startOf(id), func(current []byte, exists bool) ([]byte, error) {
+		if !exists {
+			return append(data, '\n'), nil
+		}
+		var had start
+		if json.Unmarshal(current, &had) != nil || had.Branch != want.Branch || had.Repo != want.Repo || had.Path != want.Path {
+			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: startOf(id), Msg: fmt.Sprintf(
+				"worktree %s was begun for branch %q in %s (path %q) and stopped: retry with the same branch, repo_path and path, or use another id", id, had.Branch, had.Repo, had.Path)}
+		}
+		resumed = true
+		return current, nil // unchanged: nothing written
+	})
+	return resumed, err
+}
+
+// forget removes the start of Create id, if there is one.
+func (m *Manager) forget(ctx context.Context, id string) error {
+	return m.ws.Lock(ctx, []string{startOf(id)}, func(tx *workspace.Tx) error {
+		if err := tx.Remove(startOf(id)); err != nil && taskdoc.CodeOf(err) != taskdoc.CodeDocumentNotFound {
+			return err
+		}
+		return nil
+	})
+}
+
+// makeBranch makes want's branch, or, when a stopped call made it
+// (resumed) and it is still at the commit that call started it at, takes
+// it over. Any other branch of that name is git's error.
+func (m *Manager) makeBranch(ctx context.Context, want start, resumed bool, base string) error {
+	if resumed {
+		tip, err := git.Run(ctx, want.Repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+want.Branch)
+		if err == nil && strings.TrimSpace(tip) == want.Base {
+			return nil
+		}
+	}
+	args := []string{"branch", "--", want.Branch}
+	if base != "" {
+		args = append(args, base)
+	}
+	_, err := git.Run(ctx, want.Repo, args...)
+	return err
+}
+
+// makeWorktree checks want's branch out at want's path. A worktree a
+// stopped call left there (resumed), whole or half made, is removed
+// first: nobody was told of it.
+func (m *Manager) makeWorktree(ctx context.Context, want start, resumed bool) error {
+	if resumed {
+		list, err := git.Run(ctx, want.Repo, "worktree", "list", "--porcelain")
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(list, "\n") {
+			if path, ok := strings.CutPrefix(line, "worktree "); ok && filepath.Clean(path) == want.Path {
+				if _, err := git.Run(ctx, want.Repo, "worktree", "remove", "--force", "--force", "--", want.Path); err != nil {
+					return err
+				}
+			}
+		}
+		if _, err := git.Run(ctx, want.Repo, "worktree", "prune"); err != nil {
+			return err
+		}
+	}
+	_, err := git.Run(ctx, want.Repo, "worktree", "add", "--", want.Path, want.Branch)
+	return err
 }
 
 // repo is the top level of the repository at dir, or of the one holding
 // the workspace when dir is "". Not a repository is GIT_ERROR, with
-// git's message.
+// git's message. The repository must be the workspace's own (the one
+// holding its root) or one inside the root: any other, once symbolic
+// links are resolved, is OUTSIDE_ROOT, decided before git runs in it. A
+// relative dir is relative to the root.
 func (m *Manager) repo(ctx context.Context, dir string) (string, error) {
+	root := m.ws.Root()
+	own, _, ownErr := git.TopLevel(ctx, root)
 	if dir == "" {
-		dir = m.ws.Root()
+		return own, ownErr
 	}
-	top, _, err := git.TopLevel(ctx, dir)
-	return top, err
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: root, Msg: err.Error(), Err: err}
+	}
+	if ownErr == nil {
+		if own, err = filepath.EvalSymlinks(own); err != nil {
+			return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: own, Msg: err.Error(), Err: err}
+		}
+	} else {
+		own = ""
+	}
+	allowed := func(path string, top bool) bool {
+		if within(realRoot, path) {
+			return true
+		}
+		if own == "" {
+			return false
+		}
+		if top {
+			return path == own
+		}
+		return within(own, path)
+	}
+	outside := func(path string) error {
+		where := "repositories inside " + realRoot
+		if own != "" {
+			where = "the workspace's repository " + own + " or " + where
+		}
+		return &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: path, Msg: fmt.Sprintf(
+			"repo_path %q is outside the workspace: worktrees are made only in %s; leave repo_path out for the workspace's own", path, where)}
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", invalid(fmt.Sprintf("repo_path %q: %v", dir, err))
+	}
+	if !allowed(real, false) {
+		return "", outside(real)
+	}
+	top, _, err := git.TopLevel(ctx, real)
+	if err != nil {
+		return "", err
+	}
+	if top, err = filepath.EvalSymlinks(top); err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Path: top, Msg: err.Error(), Err: err}
+	}
+	if !allowed(top, true) {
+		return "", outside(top)
+	}
+	return top, nil
+}
+
+// within reports whether path is dir or inside it; both are clean and
+// free of symbolic links.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // path is where the worktree of branch goes: want, or the branch's name

@@ -179,3 +179,47 @@ func TestFolderFromGitConfig(t *testing.T) {
 	real, _ := filepath.EvalSymlinks(dir)
 	assert.Equal(t, filepath.Join(real, ".worktrees", "c"), wt.Path)
 }
+
+// A repository other than the workspace's own or one inside its root is
+// OUTSIDE_ROOT, reached directly, by a relative path or through a link,
+// and git makes nothing in it.
+func TestCreateOutsideRepository(t *testing.T) {
+	ctx := context.Background()
+	dir, folder, m := repo(t)
+	other := filepath.Join(t.TempDir(), "other")
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	gitIn(t, other, "init", "-q")
+	gitIn(t, other, "commit", "-q", "--allow-empty", "-m", "base")
+	before := gitIn(t, other, "branch", "--list")
+	require.NoError(t, os.Symlink(other, filepath.Join(dir, "docs", "link")))
+	rel, err := filepath.Rel(dir, other)
+	require.NoError(t, err)
+
+	for _, repoPath := range []string{other, filepath.Join(other, "."), rel, filepath.Join(dir, "docs", "link"), "docs/link", "/"} {
+		for _, withWorktree := range []bool{false, true} {
+			_, err := m.Create(ctx, worktree.Spec{Branch: "intruder", RepoPath: repoPath, CreateWorktree: withWorktree})
+			assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err), "%s: %v", repoPath, err)
+			assert.Contains(t, err.Error(), "leave repo_path out", repoPath)
+		}
+	}
+	assert.Equal(t, before, gitIn(t, other, "branch", "--list"), "no branch in the other repository")
+	assert.NotContains(t, gitIn(t, other, "worktree", "list"), "intruder")
+	assert.NoDirExists(t, folder, "no worktree folder was made")
+	list, err := m.List(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, list)
+
+	// The workspace's own repository, named, and a repository inside the root.
+	_, err = m.Create(ctx, worktree.Spec{Branch: "own", RepoPath: filepath.Join(dir, "docs")})
+	require.NoError(t, err)
+	assert.Contains(t, gitIn(t, dir, "branch", "--list", "own"), "own")
+	inner := filepath.Join(dir, "vendor", "lib")
+	require.NoError(t, os.MkdirAll(inner, 0o755))
+	gitIn(t, inner, "init", "-q")
+	gitIn(t, inner, "commit", "-q", "--allow-empty", "-m", "base")
+	wt, err := m.Create(ctx, worktree.Spec{Branch: "inner", RepoPath: "vendor/lib"})
+	require.NoError(t, err)
+	realInner, _ := filepath.EvalSymlinks(inner)
+	assert.Equal(t, realInner, wt.RepoPath)
+	assert.Contains(t, gitIn(t, inner, "branch", "--list", "inner"), "inner")
+}

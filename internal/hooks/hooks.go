@@ -10,3 +10,8 @@ var BeforeRemoveUnchanged = func() {}
 // Read runs before the workspace reads a file; an error it returns is the
 // read's failure (an IO_ERROR naming the file).
 var Read = func(name string) error { return nil }
+
+// WorktreeStep runs in worktree.Manager.Create after each step git takes
+// for it: "branch" once the branch is made, "worktree" once its worktree
+// is.
+var WorktreeStep = func(step string) {}
