@@ -75,7 +75,7 @@ func (d *Document) addBatch(tasks []NewTask) (*Document, []*Task, bool) {
 	b := &batch{d: d, at: at}
 	seen := make(map[string]bool, len(tasks))
 	for _, nt := range tasks {
-		if checkText("", callerText{"title", nt.Title}, callerText{"content", nt.Content}) != nil {
+		if checkText("", callerText{"title", nt.Title, ""}, callerText{"content", nt.Content, ""}) != nil {
 			return nil, nil, false
 		}
 		title, err := d.checkTitle(nt.Title, -1)

@@ -154,7 +154,9 @@
 // line feed and carriage return, DEL, and the C1 controls U+0080 to
 // U+009F): one in a title, content, note,
 // field key or value is ErrControlCharacter, naming it as U+00XX and
-// where it is in that text. An edit whose result would pass a limit is
+// where it is in that text. A title or content that EditTask writes in
+// place of the task's own may keep the control characters that held (as
+// many of each), so that a task's Content written back is accepted. An edit whose result would pass a limit is
 // ErrTooComplex, so that every Document an edit returns parses.
 //
 // New lines follow the document: its line ending (that of its first line,

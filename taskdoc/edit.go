@@ -134,7 +134,7 @@ func (d *Document) SetStatus(slug string, s Status) (*Document, *Task, error) {
 // an item at the end of the metadata list in the list's own bullet and
 // indentation. The value must be a single line.
 func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
-	if err := checkText(slug, callerText{"field key", key}, callerText{"field value", value}); err != nil {
+	if err := checkText(slug, callerText{"field key", key, ""}, callerText{"field value", value, ""}); err != nil {
 		return nil, nil, err
 	}
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
@@ -198,7 +198,7 @@ func (d *Document) RemoveField(slug, key string) (*Document, *Task, error) {
 // required; its lines are joined into one. A completed task cannot be
 // completed again (ErrInvalidTransition).
 func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task, error) {
-	if err := checkText(slug, callerText{"note", note}); err != nil {
+	if err := checkText(slug, callerText{"note", note, ""}); err != nil {
 		return nil, nil, err
 	}
 	note = FoldLine(note)
@@ -232,18 +232,20 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 }
 
 // callerText is text a caller gives an edit to write, and what it is
-// ("title", "content", "note", "field key", "field value").
-type callerText struct{ what, text string }
+// ("title", "content", "note", "field key", "field value"); replaces is
+// the text of the document it takes the place of ("" when it adds).
+type callerText struct{ what, text, replaces string }
 
 // checkText refuses caller text that is not valid UTF-8 (Parse would
-// refuse the result) or that holds a control character: NUL, the other C0
+// refuse the result) or that adds a control character: NUL, the other C0
 // controls but tab, line feed and carriage return, and DEL. A document
 // may hold them (Parse reads them as text), but they are invisible, and
-// no edit writes new ones.
+// no edit writes new ones; an edit that keeps those of the text it
+// replaces (a task's Content written back) writes none new.
 func checkText(slug string, texts ...callerText) error {
 	for _, t := range texts {
 		valid := utf8.ValidString(t.text)
-		at := controlAt(t.text)
+		at := addedControlAt(t.text, t.replaces)
 		if valid && at < 0 {
 			continue
 		}
@@ -266,14 +268,29 @@ func checkText(slug string, texts ...callerText) error {
 	return nil
 }
 
-// controlAt is the offset of the first control character in s that an
-// edit may not write (IsControl, but tab, line feed and carriage return),
-// or -1. s is valid UTF-8 or the answer does not matter.
-func controlAt(s string) int {
+// addedControlAt is the offset in s of the first control character that
+// an edit may not write (IsControl, but tab, line feed and carriage
+// return) and that s holds more of than old, the text s replaces: the
+// one past old's count of it. It is -1 when s adds none. s is valid UTF-8
+// or the answer does not matter.
+func addedControlAt(s, old string) int {
+	var kept map[rune]int // what old holds, counted down as s uses it
 	for i, r := range s {
-		if IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+		if !IsControl(r) || r == '\t' || r == '\n' || r == '\r' {
+			continue
+		}
+		if kept == nil {
+			kept = map[rune]int{}
+			for _, o := range old {
+				if IsControl(o) {
+					kept[o]++
+				}
+			}
+		}
+		if kept[r] == 0 {
 			return i
 		}
+		kept[r]--
 	}
 	return -1
 }
@@ -304,7 +321,7 @@ func withSlug(err error, slug string) error {
 // (ErrDuplicateTask); the content goes under the heading as it is given,
 // with the document's line endings.
 func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
-	if err := checkText(Slug(nt.Title), callerText{"title", nt.Title}, callerText{"content", nt.Content}); err != nil {
+	if err := checkText(Slug(nt.Title), callerText{"title", nt.Title, ""}, callerText{"content", nt.Content, ""}); err != nil {
 		return nil, nil, err
 	}
 	title, err := d.checkTitle(nt.Title, -1)
@@ -457,10 +474,12 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 	if e.Title == "" && e.Content == "" {
 		return d, &d.Tasks[i], nil
 	}
-	if err := checkText(slug, callerText{"title", e.Title}, callerText{"content", e.Content}); err != nil {
+	t, m := &d.Tasks[i], d.meta(i)
+	src := d.text
+	if err := checkText(slug, callerText{"title", e.Title, string(src[m.titleSpan.Start:m.titleSpan.End])},
+		callerText{"content", e.Content, string(src[t.HeadingSpan.End:max(m.lastLine, t.HeadingSpan.End)])}); err != nil {
 		return nil, nil, err
 	}
-	t, m := &d.Tasks[i], d.meta(i)
 	var cs []change
 	want := t.Slug
 	if e.Title != "" {
