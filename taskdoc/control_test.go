@@ -118,3 +118,21 @@ func TestEditKeepsControlCharactersItReplaces(t *testing.T) {
 	_, _, err = doc.EditTask("a", taskdoc.Edit{Title: "A\x00"})
 	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
 }
+
+// TestDocumentTitleRule: a new document's title follows one rule, which
+// NewDocument applies too: line breaks folded, control characters and
+// invalid UTF-8 refused, never written.
+func TestDocumentTitleRule(t *testing.T) {
+	title, err := taskdoc.DocumentTitle("  Auth\r\n\tService ")
+	require.NoError(t, err)
+	assert.Equal(t, "Auth Service", title)
+	for in, code := range map[string]taskdoc.Code{
+		"x\x00y": taskdoc.CodeControlCharacter, "x\x7f": taskdoc.CodeControlCharacter,
+		"x\u0085y": taskdoc.CodeControlCharacter, "x\xffy": taskdoc.CodeInvalidUTF8, " \n\t": taskdoc.CodeInvalidArguments,
+	} {
+		_, err := taskdoc.DocumentTitle(in)
+		assert.Equal(t, code, taskdoc.CodeOf(err), "%q", in)
+		assert.Equal(t, "## Tasks\n", string(taskdoc.NewDocument(in)), "%q", in)
+	}
+	assert.Equal(t, "# A B\n\n## Tasks\n", string(taskdoc.NewDocument("A\nB")))
+}

@@ -268,6 +268,14 @@ func checkText(slug string, texts ...callerText) error {
 	return nil
 }
 
+// CheckText refuses text a caller gives to be written into a document
+// that is not valid UTF-8 (ErrInvalidUTF8) or holds a control character
+// but tab and line breaks (ErrControlCharacter), by the rule edits follow;
+// what names the text in the message ("title", "summary").
+func CheckText(what, text string) error {
+	return checkText("", callerText{what, text, ""})
+}
+
 // addedControlAt is the offset in s of the first control character that
 // an edit may not write (IsControl, but tab, line feed and carriage
 // return) and that s holds more of than old, the text s replaces: the
