@@ -139,16 +139,19 @@
 //
 // Link reference definitions reach across the document ("[x][spec]",
 // "[spec][]" and "[spec]" anywhere are links when "spec" is defined
-// anywhere, and the first definition of a label wins). An edit that adds
-// a definition whose label text outside the task uses or defines, or that
-// removes or changes one whose label text outside the task uses, is
-// therefore ErrEditChangedOutside, naming the label (matched as CommonMark
-// matches labels: case-folded, spaces collapsed) and pointing at that
-// text. Definitions and uses inside the task are the task's own. The text
-// outside is scanned for "[label]", not parsed, so a label written in code
-// counts too: a refusal can be needless, but no accepted edit changes a
-// link outside its task. Only edits that change a definition pay for the
-// scan.
+// anywhere, and the first definition of a label wins). An edit that
+// changes what a label used outside the task resolves to (it adds the
+// first definition of the label, or changes or removes the one that was
+// first, for another destination or title) is therefore
+// ErrEditChangedOutside, naming the label (matched as CommonMark matches
+// labels: case-folded, spaces collapsed) and pointing at that use. A
+// definition that an earlier one of the same label overrides changes
+// nothing and is accepted; definitions and uses inside the task are the
+// task's own. The text outside is scanned for "[label]", not parsed, so a
+// label written in code counts as a use too: a refusal can be needless,
+// but no accepted edit changes a link outside its task. Only edits that
+// change a definition pay for the scan, and those that define a label
+// text outside holds for a parse of the document.
 //
 // Edits write no control character (NUL, the other C0 controls but tab,
 // line feed and carriage return, DEL, and the C1 controls U+0080 to

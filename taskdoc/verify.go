@@ -113,9 +113,11 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	}
 	sc, tops := rs.scan, rs.tops
 	if sc.hasRefs {
-		// The old range defined nothing (see scanRegion).
-		if err := d.checkLabels(out, r, nil, sc.refs, nil); err != nil {
-			return nil, nil, true, err
+		// The old range defined nothing (see scanRegion). A label the new
+		// definitions share with text outside may change what it links
+		// to, or not: the full parse decides.
+		if d.checkLabels(out, r, nil, sc.refs, nil) != nil {
+			return nil, nil, false, nil
 		}
 	}
 	if !r.task {
