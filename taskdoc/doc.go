@@ -74,6 +74,18 @@
 // of the task. A value wrapped onto further lines of its item reads as one
 // line. The body is everything after the metadata.
 //
+// A metadata list written after the first paragraph of the body
+// ("Description.", then "- Status: in_progress"), as people often write
+// one, is not metadata: it is body text, and the task reads as it would
+// without it. A list there counts as such when its first item is
+// "Key: value" and it holds a Status with a known status or a Workflow,
+// Main-Workflow, Depends-On, Assignee or Checkpoint field. Parse reports
+// it in Document.Diagnostics (MISPLACED_METADATA, with its line and
+// column), and the edits refuse to answer it with a second list: those
+// that write a task's metadata refuse such a task, and AddTask and
+// EditTask refuse content written that way, with ErrMisplacedMetadata
+// saying to move the list above the description.
+//
 // Status is one of pending, planning, in_progress, paused, blocked,
 // completed, failed and skipped (ParseStatus ignores case and surrounding
 // space); completed and skipped are final. A task without a Status field is

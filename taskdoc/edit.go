@@ -90,7 +90,17 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task) 
 // result must keep the task's body as it read: new metadata lines must
 // never take in body text (a lazy continuation, an indented line, a list
 // with the same bullet), nor removed ones turn body text into metadata.
+//
+// A task whose metadata list is written after its description (see
+// Diagnostics) is refused (ErrMisplacedMetadata): the edit would add a
+// second list above the one the writer meant, which says otherwise.
+// Refusing, rather than reading that list as the metadata, keeps one
+// reading of the format for Parse, the edits and every tool that reads
+// the Markdown; the error says how to fix the task.
 func (d *Document) editFields(i int, cs []change, content bool, check func(*Task) error) (*Document, *Task, error) {
+	if d.metas[i].misplaced != (Span{}) {
+		return nil, nil, d.misplacedError(i)
+	}
 	return d.editTask(i, cs, content, func(t *Task) error {
 		if t.Body != d.Tasks[i].Body {
 			return &Error{Code: CodeEditChangedOutside, Slug: d.Tasks[i].Slug,
@@ -356,11 +366,24 @@ func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
 		at < len(src), len(src) == 0 || src[len(src)-1] == '\n')
 	out := splice(d.Source, []change{{at, at, text}})
 	want := Slug(title)
-	return d.finish(out, region{
+	return placed(d.finish(out, region{
 		start: at, oldEnd: at, newEnd: at + len(out) - len(src), task: true, content: true,
 		section: d.TasksHeading == nil, slug: want,
 		check: func(t *Task) error { return d.checkNewTitle(t, want, -1) },
-	})
+	}))
+}
+
+// placed passes on the result of an edit that wrote a task's content,
+// unless the content writes its metadata list below its description: no
+// edit writes one (see editFields).
+func placed(nd *Document, t *Task, err error) (*Document, *Task, error) {
+	if err == nil {
+		err = nd.checkPlacement(t)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return nd, t, nil
 }
 
 // newTaskText is the text AddTask inserts for one task: sep (the line
@@ -505,10 +528,12 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 			cs = append(cs, d.underline(t, title))
 		}
 	}
-	if e.Content != "" {
-		cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
+	check := func(nt *Task) error { return d.checkNewTitle(nt, want, i) }
+	if e.Content == "" {
+		return d.editTask(i, cs, true, check) // a title alone writes no metadata
 	}
-	return d.editTask(i, cs, true, func(nt *Task) error { return d.checkNewTitle(nt, want, i) })
+	cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
+	return placed(d.editTask(i, cs, true, check))
 }
 
 // contentChange replaces everything between the task's heading and its

@@ -67,13 +67,14 @@ func (d *Document) finish(out []byte, r region) (*Document, *Task, error) {
 		return nil, nil, err
 	}
 	r.lines = lines
-	if nd, t, done, err := d.checkLocal(out, r); done {
-		if err != nil {
-			return nil, nil, err
-		}
-		return nd, t, nil
+	nd, t, done, err := d.checkLocal(out, r)
+	if !done {
+		nd, t, err = d.checkFull(out, r)
 	}
-	return d.checkFull(out, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nd, t, nil
 }
 
 // headingAt returns the index in d.raw of the top-level heading starting
