@@ -55,7 +55,7 @@ func mergeTasks(base, ours, theirs []byte, o options) (Result, bool) {
 	if !ok {
 		return Result{}, false
 	}
-	if bad := misplaced(doc, written, vo, vt); len(bad) > 0 {
+	if bad := misplaced(doc, r.Conflicts, written, vo, vt); len(bad) > 0 {
 		// The merge of both sides' changes put a task's metadata list
 		// below its description, where it is not read, though neither
 		// side has it there: such a task is a conflict for a person to
@@ -106,14 +106,17 @@ func writeTasks(vb, vo, vt *version, o options, nl string, conflicted map[string
 
 // misplaced returns the merge slugs of the tasks whose metadata list doc,
 // the merged document, has below the description (taskdoc's
-// MISPLACED_METADATA) where neither ours nor theirs has one.
-func misplaced(doc *taskdoc.Document, written map[string]string, o, t *version) map[string]bool {
+// MISPLACED_METADATA) where neither ours nor theirs has one, and that
+// merged without a conflict (markers between fields read so too, and a
+// person resolves them anyway).
+func misplaced(doc *taskdoc.Document, conflicts []Conflict, written map[string]string, o, t *version) map[string]bool {
 	var bad map[string]bool
 	for _, d := range doc.Diagnostics() {
 		if d.Code != taskdoc.CodeMisplacedMetadata || o.misplaced(d.Slug) || t.misplaced(d.Slug) {
 			continue
 		}
-		if slug, ok := written[d.Slug]; ok {
+		slug, ok := written[d.Slug]
+		if ok && !slices.ContainsFunc(conflicts, func(c Conflict) bool { return c.Task == slug }) {
 			if bad == nil {
 				bad = map[string]bool{}
 			}
