@@ -31,7 +31,11 @@
 // "=======" as the underline of a heading, so that the result always parses
 // and every task of either side is in it; Result.Conflicts lists them with
 // their task, field and line. The merge reads its result back and, should
-// it ever not hold every task, merges line by line instead.
+// it ever not hold every task, merges line by line instead. Should the
+// clean merge of both sides' lines leave a task's metadata list below its
+// description, where it is not read (taskdoc's MISPLACED_METADATA), though
+// neither side has it there, that task is written as a conflict around
+// the whole task instead of a clean merge that drops its metadata.
 //
 // Journal merges a task journal (package checkpoint): both sides' new
 // entries are kept, theirs numbered after ours'. File picks the merge by

@@ -77,6 +77,20 @@ func contentEnd(src []byte, from, to int) int {
 	return from
 }
 
+// misplaced reports whether the version has the task slug with its
+// metadata list below its description (taskdoc's MISPLACED_METADATA).
+func (v *version) misplaced(slug string) bool {
+	if v.doc == nil {
+		return false
+	}
+	for _, d := range v.doc.Diagnostics() {
+		if d.Code == taskdoc.CodeMisplacedMetadata && d.Slug == slug {
+			return true
+		}
+	}
+	return false
+}
+
 // lastGap is the blank lines after the version's last task: what ends the
 // Tasks section.
 func (v *version) lastGap() []byte {

@@ -50,7 +50,29 @@ func mergeTasks(base, ours, theirs []byte, o options) (Result, bool) {
 	}
 	renames(vb, vo)
 	renames(vb, vt)
-	w := newWriter(o, newlineOf(ours, theirs, base), true)
+	nl := newlineOf(ours, theirs, base)
+	r, written, doc, ok := writeTasks(vb, vo, vt, o, nl, nil)
+	if !ok {
+		return Result{}, false
+	}
+	if bad := misplaced(doc, r.Conflicts, written, vo, vt); len(bad) > 0 {
+		// The merge of both sides' changes put a task's metadata list
+		// below its description, where it is not read, though neither
+		// side has it there: such a task is a conflict for a person to
+		// resolve, not a clean merge that drops its metadata.
+		if r, _, _, ok = writeTasks(vb, vo, vt, o, nl, bad); !ok {
+			return Result{}, false
+		}
+	}
+	return r, true
+}
+
+// writeTasks writes the merge of the three versions, with the tasks in
+// conflicted as a conflict around the whole task, and returns it with the
+// merge slug of each task slug it wrote, and its parse. ok is false when
+// the result does not read back as the tasks it wrote.
+func writeTasks(vb, vo, vt *version, o options, nl string, conflicted map[string]bool) (Result, map[string]string, *taskdoc.Document, bool) {
+	w := newWriter(o, nl, true)
 	w.lines(vb.head, vo.head, vt.head, "", "text")
 	var kept []string
 	for _, slug := range mergeOrder(vb, vo, vt) {
@@ -58,20 +80,50 @@ func mergeTasks(base, ours, theirs []byte, o options) (Result, bool) {
 			kept = append(kept, slug)
 		}
 	}
-	var want []string // slugs the result must have
+	written := map[string]string{} // slug in the result: slug merged
+	var want []string              // slugs the result must have
 	for i, slug := range kept {
 		if i > 0 && movedSetext(slug, kept[i-1], vo, vt) {
 			w.blankBefore() // a setext heading right under a line of text would take it in
 		}
-		want = append(want, w.task(slug, vb.tasks[slug], vo.tasks[slug], vt.tasks[slug])...)
+		var got []string
+		if conflicted[slug] {
+			got = w.wholeConflict(slug, vo.tasks[slug], vt.tasks[slug])
+		} else {
+			got = w.task(slug, vb.tasks[slug], vo.tasks[slug], vt.tasks[slug])
+		}
+		for _, g := range got {
+			written[g] = slug
+		}
+		want = append(want, got...)
 		w.gap(slug, vb, vo, vt, i == len(kept)-1)
 	}
 	w.lines(vb.tail, vo.tail, vt.tail, "", "text")
 	r := w.result()
-	if !readsBack(r.Bytes, want) {
-		return Result{}, false
+	doc, ok := readsBack(r.Bytes, want)
+	return r, written, doc, ok
+}
+
+// misplaced returns the merge slugs of the tasks whose metadata list doc,
+// the merged document, has below the description (taskdoc's
+// MISPLACED_METADATA) where neither ours nor theirs has one, and that
+// merged without a conflict (markers between fields read so too, and a
+// person resolves them anyway).
+func misplaced(doc *taskdoc.Document, conflicts []Conflict, written map[string]string, o, t *version) map[string]bool {
+	var bad map[string]bool
+	for _, d := range doc.Diagnostics() {
+		if d.Code != taskdoc.CodeMisplacedMetadata || o.misplaced(d.Slug) || t.misplaced(d.Slug) {
+			continue
+		}
+		slug, ok := written[d.Slug]
+		if ok && !slices.ContainsFunc(conflicts, func(c Conflict) bool { return c.Task == slug }) {
+			if bad == nil {
+				bad = map[string]bool{}
+			}
+			bad[slug] = true
+		}
 	}
-	return r, true
+	return bad
 }
 
 // movedSetext reports whether the task slug has a setext heading and
@@ -89,11 +141,11 @@ func movedSetext(slug, prev string, o, t *version) bool {
 	return i == 0 || v.order[i-1] != prev
 }
 
-// readsBack reports whether merged parses and has every task in want.
-func readsBack(merged []byte, want []string) bool {
+// readsBack parses merged and reports whether it has every task in want.
+func readsBack(merged []byte, want []string) (*taskdoc.Document, bool) {
 	doc, err := taskdoc.Parse(merged)
 	if err != nil || (doc.TasksHeading == nil && len(want) > 0) {
-		return false
+		return nil, false
 	}
 	have := make(map[string]bool, len(doc.Tasks))
 	for _, t := range doc.Tasks {
@@ -101,10 +153,10 @@ func readsBack(merged []byte, want []string) bool {
 	}
 	for _, s := range want {
 		if !have[s] {
-			return false
+			return nil, false
 		}
 	}
-	return true
+	return doc, true
 }
 
 // renames finds tasks that v renamed: a task of base missing from v whose
@@ -228,17 +280,24 @@ func (w *writer) task(slug string, b, o, t *piece) []string {
 	case o == nil || t == nil || b == nil:
 		// Removed on one side and changed on the other, or added on both
 		// with different text.
-		w.endLine()
-		w.conflict(withEnd(text(o), w.nl), withEnd(text(t), w.nl), slug, "task")
-		var out []string
-		for _, p := range []*piece{o, t} {
-			if p != nil {
-				out = append(out, p.task.Slug)
-			}
-		}
-		return out
+		return w.wholeConflict(slug, o, t)
 	}
 	return w.fields(slug, b, o, t)
+}
+
+// wholeConflict writes a conflict around the whole task: ours' version,
+// then theirs' (nil where a side does not have it), and returns the
+// slugs written.
+func (w *writer) wholeConflict(slug string, o, t *piece) []string {
+	w.endLine()
+	w.conflict(withEnd(text(o), w.nl), withEnd(text(t), w.nl), slug, "task")
+	var out []string
+	for _, p := range []*piece{o, t} {
+		if p != nil {
+			out = append(out, p.task.Slug)
+		}
+	}
+	return out
 }
 
 // whole writes p's text as it is; nothing for a removed task.

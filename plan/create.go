@@ -21,13 +21,19 @@ type NewPlan struct {
 // and an empty Tasks section, and returns it with status planning. A plan
 // that exists already with the same title is returned as it is (a retried
 // Create writes nothing); with another title, or a document there without
-// a Tasks section, it is CONFLICT. An empty name,
-// and a summary with a heading that would open a Tasks section of its own,
-// are INVALID_ARGUMENTS.
+// a Tasks section, it is CONFLICT. The name is checked as every new
+// document's title is (taskdoc.DocumentTitle): its line breaks become
+// spaces, and an empty one is INVALID_ARGUMENTS, a control character in
+// it or the summary CONTROL_CHARACTER, invalid UTF-8 INVALID_UTF8. A
+// summary with a heading that would open a Tasks section of its own is
+// INVALID_ARGUMENTS. Nothing is written when the call is refused.
 func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
-	name := taskdoc.FoldLine(np.Name)
-	if name == "" {
-		return Summary{}, invalid("a plan needs a name")
+	name, err := taskdoc.DocumentTitle(np.Name)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := taskdoc.CheckText("summary", np.Summary); err != nil {
+		return Summary{}, err
 	}
 	path := np.Path
 	if path == "" {

@@ -152,6 +152,12 @@ func TestCreateRefusals(t *testing.T) {
 		{"tasks heading level 1", plan.NewPlan{Name: "New", Summary: "# Tasks\n\nwhat to do"}, taskdoc.CodeInvalidArguments},
 		{"empty name", plan.NewPlan{Name: " \n "}, taskdoc.CodeInvalidArguments},
 		{"name without a slug", plan.NewPlan{Name: "!!!"}, taskdoc.CodeInvalidArguments},
+		{"NUL in the name", plan.NewPlan{Name: "x\x00y"}, taskdoc.CodeControlCharacter},
+		{"NUL in the name of a plan at a path", plan.NewPlan{Path: "/new.md", Name: "New\x00"}, taskdoc.CodeControlCharacter},
+		{"vertical tab in the name", plan.NewPlan{Name: "New\vPlan"}, taskdoc.CodeControlCharacter},
+		{"C1 control in the name", plan.NewPlan{Name: "New\u0085Plan"}, taskdoc.CodeControlCharacter},
+		{"name not UTF-8", plan.NewPlan{Name: "New \xff"}, taskdoc.CodeInvalidUTF8},
+		{"escape in the summary", plan.NewPlan{Name: "New", Summary: "\x1b[31mred"}, taskdoc.CodeControlCharacter},
 		{"path of a task", plan.NewPlan{Path: "/new.md#x", Name: "New"}, taskdoc.CodeInvalidAddress},
 		{"path outside docs", plan.NewPlan{Path: "/../new.md", Name: "New"}, taskdoc.CodeInvalidAddress},
 	} {

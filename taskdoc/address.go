@@ -106,14 +106,31 @@ func (a Address) String() string {
 }
 
 // NewDocument returns the bytes of a new task document: a level-1 title
-// and an empty Tasks section. Line breaks in title become spaces; an empty
-// title gives a document with the Tasks section only.
+// and an empty "## Tasks" section. The title is written as DocumentTitle
+// gives it; one that DocumentTitle refuses (an empty one) gives the
+// document no title.
 func NewDocument(title string) []byte {
-	title = strings.Join(strings.Fields(title), " ")
-	if title == "" {
+	title, err := DocumentTitle(title)
+	if err != nil {
 		return []byte("## Tasks\n")
 	}
 	return []byte("# " + title + "\n\n## Tasks\n")
+}
+
+// DocumentTitle is the rule for the title of a new document, which every
+// creator of one follows: title folded onto one line (FoldLine), refused
+// when it is not valid UTF-8 (ErrInvalidUTF8), holds a control character
+// but tab and line breaks (ErrControlCharacter, as edits refuse them), or
+// is empty once folded (ErrInvalidArguments).
+func DocumentTitle(title string) (string, error) {
+	if err := CheckText("title", title); err != nil {
+		return "", err
+	}
+	folded := FoldLine(title)
+	if folded == "" {
+		return "", &Error{Code: CodeInvalidArguments, Msg: "the title is empty: give the document a title"}
+	}
+	return folded, nil
 }
 
 // TitleFromPath turns a document path into the title of a new document:

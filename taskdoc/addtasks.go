@@ -75,7 +75,7 @@ func (d *Document) addBatch(tasks []NewTask) (*Document, []*Task, bool) {
 	b := &batch{d: d, at: at}
 	seen := make(map[string]bool, len(tasks))
 	for _, nt := range tasks {
-		if checkText("", callerText{"title", nt.Title}, callerText{"content", nt.Content}) != nil {
+		if checkText("", callerText{"title", nt.Title, ""}, callerText{"content", nt.Content, ""}) != nil {
 			return nil, nil, false
 		}
 		title, err := d.checkTitle(nt.Title, -1)
@@ -88,7 +88,13 @@ func (d *Document) addBatch(tasks []NewTask) (*Document, []*Task, bool) {
 	src := d.Source
 	out := make([]byte, 0, len(src)+len(b.text))
 	out = append(append(append(out, src[:at]...), b.text...), src[at:]...)
-	return d.verifyBatch(out, b)
+	nd, added, ok := d.verifyBatch(out, b)
+	for _, t := range added {
+		if ok && nd.checkPlacement(t) != nil {
+			return nil, nil, false // AddTask says why
+		}
+	}
+	return nd, added, ok
 }
 
 // batchPoint returns the offset where all tasks go when each goes right

@@ -279,6 +279,9 @@ func (m *taskMeta) move(delta int) {
 	}
 	m.bodyStart, m.bodyEnd, m.lastLine = m.bodyStart+delta, m.bodyEnd+delta, m.lastLine+delta
 	m.titleSpan = m.titleSpan.shift(delta)
+	if m.misplaced != (Span{}) {
+		m.misplaced = m.misplaced.shift(delta)
+	}
 	for k := range m.fields {
 		f := &m.fields[k]
 		f.colonEnd, f.valueStart, f.valueEnd = f.colonEnd+delta, f.valueStart+delta, f.valueEnd+delta

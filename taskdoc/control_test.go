@@ -85,3 +85,54 @@ func TestControlCharactersInDocumentsStillParse(t *testing.T) {
 	require.NoError(t, err)
 	assertEditProperty(t, doc.Source, nd, task, "a")
 }
+
+// TestEditKeepsControlCharactersItReplaces: writing a task's Content back
+// (or its title) keeps the control characters the task already holds, in
+// a code example, say; only those an edit adds are refused.
+func TestEditKeepsControlCharactersItReplaces(t *testing.T) {
+	src := "# D\n\n## Tasks\n\n### A\x7f\n\n- Status: pending\n\nRead the record:\n\n```\nkey\x0bvalue\x00end\n```\n\n### B\n"
+	doc := mustParse(t, []byte(src))
+	a, err := doc.Task("a")
+	require.NoError(t, err)
+	nd, task, err := doc.EditTask("a", taskdoc.Edit{Title: a.Title, Content: a.Content()})
+	require.NoError(t, err)
+	assertEditProperty(t, doc.Source, nd, task, "a")
+	assert.Equal(t, a.Body, task.Body)
+	assert.Equal(t, src, string(nd.Source))
+
+	// Moving them about keeps their count: still nothing added.
+	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: "- Status: pending\n\n```\n\x00\x0b\n```"})
+	require.NoError(t, err)
+
+	// One more NUL than the task holds is added, and named where it is.
+	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: a.Content() + "\n\nand \x00 again"})
+	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+	assert.Contains(t, err.Error(), "U+0000")
+	assert.Contains(t, err.Error(), "column 5")
+	// A control character the task does not hold is added, however many
+	// others it holds.
+	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: "\x0b\x01"})
+	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+	assert.Contains(t, err.Error(), "U+0001")
+	// The content's are not the title's.
+	_, _, err = doc.EditTask("a", taskdoc.Edit{Title: "A\x00"})
+	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+}
+
+// TestDocumentTitleRule: a new document's title follows one rule, which
+// NewDocument applies too: line breaks folded, control characters and
+// invalid UTF-8 refused, never written.
+func TestDocumentTitleRule(t *testing.T) {
+	title, err := taskdoc.DocumentTitle("  Auth\r\n\tService ")
+	require.NoError(t, err)
+	assert.Equal(t, "Auth Service", title)
+	for in, code := range map[string]taskdoc.Code{
+		"x\x00y": taskdoc.CodeControlCharacter, "x\x7f": taskdoc.CodeControlCharacter,
+		"x\u0085y": taskdoc.CodeControlCharacter, "x\xffy": taskdoc.CodeInvalidUTF8, " \n\t": taskdoc.CodeInvalidArguments,
+	} {
+		_, err := taskdoc.DocumentTitle(in)
+		assert.Equal(t, code, taskdoc.CodeOf(err), "%q", in)
+		assert.Equal(t, "## Tasks\n", string(taskdoc.NewDocument(in)), "%q", in)
+	}
+	assert.Equal(t, "# A B\n\n## Tasks\n", string(taskdoc.NewDocument("A\nB")))
+}

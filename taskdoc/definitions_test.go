@@ -45,9 +45,35 @@ var definitionEdits = []struct {
 	{"a use after the task",
 		"## Tasks\n\n### T\n\n### V\n\nSee [spec].\n",
 		add("U", "[spec]: /url"), "u", "spec", 7},
-	{"a label defined outside and not used",
+	{"a label defined before the task and not used: the earlier definition wins",
 		"[spec]: /a\n\n## Tasks\n\n### T\n",
-		add("U", "[spec]: /b"), "u", "spec", 1},
+		add("U", "[spec]: /b"), "u", "", 0},
+	{"a label used outside and defined before the task: the earlier definition wins",
+		"See [spec].\n\n[spec]: /a\n\n## Tasks\n\n### T\n",
+		add("U", "[spec]: /b"), "u", "", 0},
+	{"a later duplicate written into a task",
+		"See [Spec].\n\n[spec]: /a\n\n## Tasks\n\n### T\n\nBody.\n\n### U\n",
+		func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("t", taskdoc.Edit{Content: "Body.\n\n[SPEC]: /other \"Other\""})
+		}, "t", "", 0},
+	{"a new definition that links where the later one does",
+		"## Tasks\n\n### T\n\nBody.\n\n## Notes\n\nSee [spec].\n\n[spec]: /a\n",
+		func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("t", taskdoc.Edit{Content: "Body.\n\n[spec]: /a"})
+		}, "t", "", 0},
+	{"a new definition of a label only defined after the task",
+		"## Tasks\n\n### T\n\n## Notes\n\n[spec]: /b\n",
+		add("U", "[spec]: /a"), "u", "", 0},
+	{"removing a definition that an earlier one overrides",
+		"See [spec].\n\n[spec]: /a\n\n## Tasks\n\n### T\n\n[spec]: /b\n\n### U\n",
+		func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return removed(d.RemoveTask("t"))
+		}, "t", "", 0},
+	{"removing a definition that overrides a later one used outside",
+		"## Tasks\n\n### T\n\n[spec]: /a\n\n## Notes\n\n[spec]\n\n[spec]: /b\n",
+		func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("t", taskdoc.Edit{Content: "No definition."})
+		}, "t", "spec", 9},
 	{"an edit whose new definition would win over the one after it",
 		"## Tasks\n\n### T\n\nBody.\n\n## Notes\n\nSee [spec].\n\n[spec]: /a\n",
 		func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {

@@ -74,6 +74,18 @@
 // of the task. A value wrapped onto further lines of its item reads as one
 // line. The body is everything after the metadata.
 //
+// A metadata list written after the first paragraph of the body
+// ("Description.", then "- Status: in_progress"), as people often write
+// one, is not metadata: it is body text, and the task reads as it would
+// without it. A list there counts as such when its first item is
+// "Key: value" and it holds a Status with a known status or a Workflow,
+// Main-Workflow, Depends-On, Assignee or Checkpoint field. Parse reports
+// it in Document.Diagnostics (MISPLACED_METADATA, with its line and
+// column), and the edits refuse to answer it with a second list: those
+// that write a task's metadata refuse such a task, and AddTask and
+// EditTask refuse content written that way, with ErrMisplacedMetadata
+// saying to move the list above the description.
+//
 // Status is one of pending, planning, in_progress, paused, blocked,
 // completed, failed and skipped (ParseStatus ignores case and surrounding
 // space); completed and skipped are final. A task without a Status field is
@@ -139,22 +151,27 @@
 //
 // Link reference definitions reach across the document ("[x][spec]",
 // "[spec][]" and "[spec]" anywhere are links when "spec" is defined
-// anywhere, and the first definition of a label wins). An edit that adds
-// a definition whose label text outside the task uses or defines, or that
-// removes or changes one whose label text outside the task uses, is
-// therefore ErrEditChangedOutside, naming the label (matched as CommonMark
-// matches labels: case-folded, spaces collapsed) and pointing at that
-// text. Definitions and uses inside the task are the task's own. The text
-// outside is scanned for "[label]", not parsed, so a label written in code
-// counts too: a refusal can be needless, but no accepted edit changes a
-// link outside its task. Only edits that change a definition pay for the
-// scan.
+// anywhere, and the first definition of a label wins). An edit that
+// changes what a label used outside the task resolves to (it adds the
+// first definition of the label, or changes or removes the one that was
+// first, for another destination or title) is therefore
+// ErrEditChangedOutside, naming the label (matched as CommonMark matches
+// labels: case-folded, spaces collapsed) and pointing at that use. A
+// definition that an earlier one of the same label overrides changes
+// nothing and is accepted; definitions and uses inside the task are the
+// task's own. The text outside is scanned for "[label]", not parsed, so a
+// label written in code counts as a use too: a refusal can be needless,
+// but no accepted edit changes a link outside its task. Only edits that
+// change a definition pay for the scan, and those that define a label
+// text outside holds for a parse of the document.
 //
 // Edits write no control character (NUL, the other C0 controls but tab,
 // line feed and carriage return, DEL, and the C1 controls U+0080 to
 // U+009F): one in a title, content, note,
 // field key or value is ErrControlCharacter, naming it as U+00XX and
-// where it is in that text. An edit whose result would pass a limit is
+// where it is in that text. A title or content that EditTask writes in
+// place of the task's own may keep the control characters that held (as
+// many of each), so that a task's Content written back is accepted. An edit whose result would pass a limit is
 // ErrTooComplex, so that every Document an edit returns parses.
 //
 // New lines follow the document: its line ending (that of its first line,

@@ -90,7 +90,17 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task) 
 // result must keep the task's body as it read: new metadata lines must
 // never take in body text (a lazy continuation, an indented line, a list
 // with the same bullet), nor removed ones turn body text into metadata.
+//
+// A task whose metadata list is written after its description (see
+// Diagnostics) is refused (ErrMisplacedMetadata): the edit would add a
+// second list above the one the writer meant, which says otherwise.
+// Refusing, rather than reading that list as the metadata, keeps one
+// reading of the format for Parse, the edits and every tool that reads
+// the Markdown; the error says how to fix the task.
 func (d *Document) editFields(i int, cs []change, content bool, check func(*Task) error) (*Document, *Task, error) {
+	if d.metas[i].misplaced != (Span{}) {
+		return nil, nil, d.misplacedError(i)
+	}
 	return d.editTask(i, cs, content, func(t *Task) error {
 		if t.Body != d.Tasks[i].Body {
 			return &Error{Code: CodeEditChangedOutside, Slug: d.Tasks[i].Slug,
@@ -134,7 +144,7 @@ func (d *Document) SetStatus(slug string, s Status) (*Document, *Task, error) {
 // an item at the end of the metadata list in the list's own bullet and
 // indentation. The value must be a single line.
 func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
-	if err := checkText(slug, callerText{"field key", key}, callerText{"field value", value}); err != nil {
+	if err := checkText(slug, callerText{"field key", key, ""}, callerText{"field value", value, ""}); err != nil {
 		return nil, nil, err
 	}
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
@@ -198,7 +208,7 @@ func (d *Document) RemoveField(slug, key string) (*Document, *Task, error) {
 // required; its lines are joined into one. A completed task cannot be
 // completed again (ErrInvalidTransition).
 func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task, error) {
-	if err := checkText(slug, callerText{"note", note}); err != nil {
+	if err := checkText(slug, callerText{"note", note, ""}); err != nil {
 		return nil, nil, err
 	}
 	note = FoldLine(note)
@@ -232,18 +242,20 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 }
 
 // callerText is text a caller gives an edit to write, and what it is
-// ("title", "content", "note", "field key", "field value").
-type callerText struct{ what, text string }
+// ("title", "content", "note", "field key", "field value"); replaces is
+// the text of the document it takes the place of ("" when it adds).
+type callerText struct{ what, text, replaces string }
 
 // checkText refuses caller text that is not valid UTF-8 (Parse would
-// refuse the result) or that holds a control character: NUL, the other C0
+// refuse the result) or that adds a control character: NUL, the other C0
 // controls but tab, line feed and carriage return, and DEL. A document
 // may hold them (Parse reads them as text), but they are invisible, and
-// no edit writes new ones.
+// no edit writes new ones; an edit that keeps those of the text it
+// replaces (a task's Content written back) writes none new.
 func checkText(slug string, texts ...callerText) error {
 	for _, t := range texts {
 		valid := utf8.ValidString(t.text)
-		at := controlAt(t.text)
+		at := addedControlAt(t.text, t.replaces)
 		if valid && at < 0 {
 			continue
 		}
@@ -266,14 +278,37 @@ func checkText(slug string, texts ...callerText) error {
 	return nil
 }
 
-// controlAt is the offset of the first control character in s that an
-// edit may not write (IsControl, but tab, line feed and carriage return),
-// or -1. s is valid UTF-8 or the answer does not matter.
-func controlAt(s string) int {
+// CheckText refuses text a caller gives to be written into a document
+// that is not valid UTF-8 (ErrInvalidUTF8) or holds a control character
+// but tab and line breaks (ErrControlCharacter), by the rule edits follow;
+// what names the text in the message ("title", "summary").
+func CheckText(what, text string) error {
+	return checkText("", callerText{what, text, ""})
+}
+
+// addedControlAt is the offset in s of the first control character that
+// an edit may not write (IsControl, but tab, line feed and carriage
+// return) and that s holds more of than old, the text s replaces: the
+// one past old's count of it. It is -1 when s adds none. s is valid UTF-8
+// or the answer does not matter.
+func addedControlAt(s, old string) int {
+	var kept map[rune]int // what old holds, counted down as s uses it
 	for i, r := range s {
-		if IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+		if !IsControl(r) || r == '\t' || r == '\n' || r == '\r' {
+			continue
+		}
+		if kept == nil {
+			kept = map[rune]int{}
+			for _, o := range old {
+				if IsControl(o) {
+					kept[o]++
+				}
+			}
+		}
+		if kept[r] == 0 {
 			return i
 		}
+		kept[r]--
 	}
 	return -1
 }
@@ -304,7 +339,7 @@ func withSlug(err error, slug string) error {
 // (ErrDuplicateTask); the content goes under the heading as it is given,
 // with the document's line endings.
 func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
-	if err := checkText(Slug(nt.Title), callerText{"title", nt.Title}, callerText{"content", nt.Content}); err != nil {
+	if err := checkText(Slug(nt.Title), callerText{"title", nt.Title, ""}, callerText{"content", nt.Content, ""}); err != nil {
 		return nil, nil, err
 	}
 	title, err := d.checkTitle(nt.Title, -1)
@@ -331,11 +366,24 @@ func (d *Document) AddTask(nt NewTask) (*Document, *Task, error) {
 		at < len(src), len(src) == 0 || src[len(src)-1] == '\n')
 	out := splice(d.Source, []change{{at, at, text}})
 	want := Slug(title)
-	return d.finish(out, region{
+	return placed(d.finish(out, region{
 		start: at, oldEnd: at, newEnd: at + len(out) - len(src), task: true, content: true,
 		section: d.TasksHeading == nil, slug: want,
 		check: func(t *Task) error { return d.checkNewTitle(t, want, -1) },
-	})
+	}))
+}
+
+// placed passes on the result of an edit that wrote a task's content,
+// unless the content writes its metadata list below its description: no
+// edit writes one (see editFields).
+func placed(nd *Document, t *Task, err error) (*Document, *Task, error) {
+	if err == nil {
+		err = nd.checkPlacement(t)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return nd, t, nil
 }
 
 // newTaskText is the text AddTask inserts for one task: sep (the line
@@ -457,10 +505,12 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 	if e.Title == "" && e.Content == "" {
 		return d, &d.Tasks[i], nil
 	}
-	if err := checkText(slug, callerText{"title", e.Title}, callerText{"content", e.Content}); err != nil {
+	t, m := &d.Tasks[i], d.meta(i)
+	src := d.text
+	if err := checkText(slug, callerText{"title", e.Title, string(src[m.titleSpan.Start:m.titleSpan.End])},
+		callerText{"content", e.Content, string(src[t.HeadingSpan.End:max(m.lastLine, t.HeadingSpan.End)])}); err != nil {
 		return nil, nil, err
 	}
-	t, m := &d.Tasks[i], d.meta(i)
 	var cs []change
 	want := t.Slug
 	if e.Title != "" {
@@ -478,10 +528,12 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 			cs = append(cs, d.underline(t, title))
 		}
 	}
-	if e.Content != "" {
-		cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
+	check := func(nt *Task) error { return d.checkNewTitle(nt, want, i) }
+	if e.Content == "" {
+		return d.editTask(i, cs, true, check) // a title alone writes no metadata
 	}
-	return d.editTask(i, cs, true, func(nt *Task) error { return d.checkNewTitle(nt, want, i) })
+	cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
+	return placed(d.editTask(i, cs, true, check))
 }
 
 // contentChange replaces everything between the task's heading and its

@@ -38,6 +38,11 @@ const (
 	CodeMainWorkflowRequired Code = "MAIN_WORKFLOW_REQUIRED"
 	CodeNoAvailableTasks     Code = "NO_AVAILABLE_TASKS"
 	CodeEditChangedOutside   Code = "EDIT_CHANGED_OUTSIDE"
+	// CodeMisplacedMetadata: a task's metadata list is written after its
+	// description, where it is not read (see Document.Diagnostics); an
+	// edit of the task's metadata, or content written that way, is
+	// refused until the list is moved right under the heading.
+	CodeMisplacedMetadata Code = "MISPLACED_METADATA"
 
 	// Storage.
 	CodeOutsideRoot  Code = "OUTSIDE_ROOT"
@@ -228,6 +233,7 @@ var (
 	ErrMainWorkflowRequired = &Error{Code: CodeMainWorkflowRequired}
 	ErrNoAvailableTasks     = &Error{Code: CodeNoAvailableTasks}
 	ErrEditChangedOutside   = &Error{Code: CodeEditChangedOutside}
+	ErrMisplacedMetadata    = &Error{Code: CodeMisplacedMetadata}
 	ErrOutsideRoot          = &Error{Code: CodeOutsideRoot}
 	ErrSymlink              = &Error{Code: CodeSymlink}
 	ErrFileTooLarge         = &Error{Code: CodeFileTooLarge}

@@ -64,7 +64,7 @@ func changedLabels(before, after []parser.Reference) map[string]labelChange {
 }
 
 func sameDefinition(a, b parser.Reference) bool {
-	return bytes.Equal(a.Destination(), b.Destination()) && bytes.Equal(a.Title(), b.Title())
+	return targetOf(a) == targetOf(b)
 }
 
 // labelText is a definition's label as written, its spaces collapsed.
@@ -73,34 +73,39 @@ func labelText(r parser.Reference) string {
 }
 
 // checkLabels refuses an edit of d into out whose range defined before
-// and defines after, when a definition it adds has a label that text
-// outside the range uses or defines, or one it changes or removes has a
-// label that text outside uses: the edit would change what that text
-// means, or which definition wins. It is ErrEditChangedOutside, naming the
-// label and pointing at the first such text.
+// and defines after, when it changes what a label used outside the range
+// resolves to: ErrEditChangedOutside, naming the label and pointing at the
+// first such use. A label resolves to its first definition in the
+// document, so a definition added after an earlier one of the same label,
+// or a changed or removed one that an earlier one outside overrides,
+// changes nothing, and neither does one that leaves the label resolving
+// to the same destination and title.
 //
 // The text outside is read as a reader would, not parsed: every "[...]"
-// without brackets inside counts, in code too, which can refuse an edit
-// that is harmless but never accepts one that is not. full, the parse of
-// out when there is one, tells the definitions outside from the uses; with
-// none (the local check, where the old range defined nothing, so the edit
-// only adds), every "[...]" counts.
+// without brackets inside counts as a use, in code too, which can refuse
+// an edit that is harmless but never accepts one that is not. full, the
+// parse of out, says which definition each label resolves to and tells
+// the definitions outside from the uses. Without it (the local check,
+// where the old range defined nothing, so the edit only adds), every
+// label the edit defines counts as changed and every "[...]" as a use: a
+// refusal there means only that a full parse must decide.
 func (d *Document) checkLabels(out []byte, r region, before, after []parser.Reference, full *scan) error {
 	changed := changedLabels(before, after)
+	var defs map[int]bool // where definitions start in out
+	if full != nil && len(changed) > 0 {
+		placed := full.placedDefinitions()
+		defs = make(map[int]bool, len(placed))
+		for _, p := range placed {
+			defs[p.at] = true
+		}
+		dropUnchanged(changed, placed, definitionsOf(before), definitionsOf(after), r)
+	}
 	if len(changed) == 0 {
 		return nil
 	}
-	var defs map[int]bool // where definitions start in out
-	for _, c := range changed {
-		if c.verb != "add" && full != nil {
-			defs = full.definitionStarts()
-			break
-		}
-	}
 	hit, shift := "", 0
 	find := func(key string, at int) bool {
-		c, ok := changed[key]
-		if !ok || (c.verb != "add" && defs[at+shift]) {
+		if _, ok := changed[key]; !ok || defs[at+shift] {
 			return true
 		}
 		hit = key
@@ -117,25 +122,82 @@ func (d *Document) checkLabels(out []byte, r region, before, after []parser.Refe
 		return nil
 	}
 	c := changed[hit]
-	uses := "uses"
-	if c.verb == "add" {
-		uses = "uses or defines"
-	}
 	return ErrorAt(&Error{Code: CodeEditChangedOutside, Slug: strings.Clone(r.slug),
 		Msg: "the edit would " + c.verb + " the link reference definition of " + quote(c.label) +
-			", a label that text outside task " + quote(r.slug) + " " + uses + "; nothing was written"},
+			", a label that text outside task " + quote(r.slug) + " uses, and change what it links to; nothing was written"},
 		out, at)
 }
 
-// definitionStarts returns where the link reference definitions of the
-// parse start: the offset of each one's "[".
-func (sc *scan) definitionStarts() map[int]bool {
-	starts := map[int]bool{}
+// placedDefinition is a link reference definition of a parse: its
+// normalised label, where its "[" is, and what it resolves the label to.
+type placedDefinition struct {
+	key    string
+	at     int
+	target target
+}
+
+// target is what a label resolves to; the zero target is no definition.
+type target struct {
+	defined     bool
+	dest, title string
+}
+
+func targetOf(r parser.Reference) target {
+	return target{true, string(r.Destination()), string(r.Title())}
+}
+
+// dropUnchanged removes from changed, the labels whose definitions in the
+// range r differ between old and now, those that text outside the range
+// reads as before: a definition outside before the range wins over the
+// range's either way, and otherwise the label resolves to the range's
+// first definition or, without one, to the first definition after the
+// range; unchanged when both resolve alike. placed are the definitions
+// of the edited document in order.
+func dropUnchanged(changed map[string]labelChange, placed []placedDefinition, old, now definitions, r region) {
+	first := map[string]int{} // the first definition outside the range by label: -1 before it, or its index after
+	for i, p := range placed {
+		if _, ok := changed[p.key]; !ok || (p.at >= r.start && p.at < r.newEnd) {
+			continue
+		}
+		if _, seen := first[p.key]; !seen {
+			first[p.key] = i
+			if p.at < r.start {
+				first[p.key] = -1
+			}
+		}
+	}
+	for key := range changed {
+		var after target
+		if i, ok := first[key]; ok {
+			if i < 0 {
+				delete(changed, key)
+				continue
+			}
+			after = placed[i].target
+		}
+		was, is := after, after
+		if o, ok := old[key]; ok {
+			was = targetOf(o)
+		}
+		if n, ok := now[key]; ok {
+			is = targetOf(n)
+		}
+		if was == is {
+			delete(changed, key)
+		}
+	}
+}
+
+// placedDefinitions returns the link reference definitions of the parse
+// in document order.
+func (sc *scan) placedDefinitions() []placedDefinition {
+	var out []placedDefinition
 	var visit func(n ast.Node)
 	visit = func(n ast.Node) {
-		if n.Kind() == ast.KindLinkReferenceDefinition {
+		if def, ok := n.(*ast.LinkReferenceDefinition); ok {
 			if l := n.Lines(); l.Len() > 0 {
-				starts[sc.base+l.At(0).Start] = true
+				out = append(out, placedDefinition{util.ToLinkReference(def.Label), sc.base + l.At(0).Start,
+					target{true, string(def.Destination), string(def.Title)}})
 			}
 			return
 		}
@@ -147,6 +209,16 @@ func (sc *scan) definitionStarts() map[int]bool {
 	}
 	for _, tb := range sc.tops {
 		visit(tb.node)
+	}
+	return out
+}
+
+// definitionStarts returns where the link reference definitions of the
+// parse start: the offset of each one's "[".
+func (sc *scan) definitionStarts() map[int]bool {
+	starts := map[int]bool{}
+	for _, p := range sc.placedDefinitions() {
+		starts[p.at] = true
 	}
 	return starts
 }

@@ -123,6 +123,10 @@ type taskMeta struct {
 	lastLine  int  // end of the task's last non-blank line
 	titleSpan Span // the heading's text
 	atx       bool
+	// misplaced is the metadata list written after the first paragraph
+	// of the body (see isMisplacedList), which is not read as metadata;
+	// zero when the task has none.
+	misplaced Span
 }
 
 // metaBlock is one block of metadata; an empty span means none.
@@ -202,10 +206,15 @@ func buildTask(sc *scan, blocks []topBlock, end int, t *Task) taskMeta {
 		i++
 	}
 	m.bodyEnd = m.lastLine
+	trailing := -1
 	if last := len(rest) - 1; last >= i && isTrailingList(sc, rest[last].node) {
 		b.readListFields(sc, rest[last].node, blockTrailing, blockEnd(last))
 		m.trailing = metaBlock{span: Span{rest[last].start, blockEnd(last)}, items: rest[last].node.ChildCount()}
 		m.bodyEnd = rest[last].start
+		trailing = last
+	}
+	if i+1 < len(rest) && i+1 != trailing && rest[i].node.Kind() == ast.KindParagraph && isMisplacedList(sc, rest[i+1].node) {
+		m.misplaced = Span{rest[i+1].start, blockEnd(i + 1)}
 	}
 	m.bodyStart = max(m.bodyStart, h.span.End)
 	if m.bodyEnd > m.bodyStart {
@@ -430,6 +439,40 @@ func isTrailingList(sc *scan, n ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// isMisplacedList reports whether n, the block after the first
+// paragraph of a task's body, is metadata written below the description
+// ("Description.", then "- Status: in_progress"), as people often write
+// it: a bullet list whose first item is "Key: value" and that holds a
+// field only metadata has, a Status with a known status or a key the
+// task systems write (Workflow, Main-Workflow, Depends-On, Assignee,
+// Checkpoint). Keys that prose lists use too ("Note:", "Error:",
+// "Plan:") are not enough, so that such a list in a description is not
+// taken for metadata.
+func isMisplacedList(sc *scan, n ast.Node) bool {
+	list, ok := n.(*ast.List)
+	if !ok || list.IsOrdered() {
+		return false
+	}
+	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
+		f, _, ok := itemField(sc, item, 0)
+		switch {
+		case !ok:
+			if item == list.FirstChild() {
+				return false
+			}
+		case strings.EqualFold(f.Key, KeyStatus):
+			if _, err := ParseStatus(f.Value); err == nil {
+				return true
+			}
+		case strings.EqualFold(f.Key, KeyWorkflow), strings.EqualFold(f.Key, KeyMainWorkflow),
+			strings.EqualFold(f.Key, KeyDependsOn), strings.EqualFold(f.Key, KeyAssignee),
+			strings.EqualFold(f.Key, KeyCheckpoint):
+			return true
+		}
+	}
+	return false
 }
 
 // ParseReferences returns every "@/path.md" and "@/path.md#section" in

@@ -67,13 +67,14 @@ func (d *Document) finish(out []byte, r region) (*Document, *Task, error) {
 		return nil, nil, err
 	}
 	r.lines = lines
-	if nd, t, done, err := d.checkLocal(out, r); done {
-		if err != nil {
-			return nil, nil, err
-		}
-		return nd, t, nil
+	nd, t, done, err := d.checkLocal(out, r)
+	if !done {
+		nd, t, err = d.checkFull(out, r)
 	}
-	return d.checkFull(out, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nd, t, nil
 }
 
 // headingAt returns the index in d.raw of the top-level heading starting
@@ -113,9 +114,11 @@ func (d *Document) checkLocal(out []byte, r region) (nd *Document, t *Task, done
 	}
 	sc, tops := rs.scan, rs.tops
 	if sc.hasRefs {
-		// The old range defined nothing (see scanRegion).
-		if err := d.checkLabels(out, r, nil, sc.refs, nil); err != nil {
-			return nil, nil, true, err
+		// The old range defined nothing (see scanRegion). A label the new
+		// definitions share with text outside may change what it links
+		// to, or not: the full parse decides.
+		if d.checkLabels(out, r, nil, sc.refs, nil) != nil {
+			return nil, nil, false, nil
 		}
 	}
 	if !r.task {

@@ -60,6 +60,7 @@ var exitCodes = map[taskdoc.Code]int{
 	taskdoc.CodeDependencyCycle:      exitInvalid,
 	taskdoc.CodeMainWorkflowRequired: exitInvalid,
 	taskdoc.CodeEditChangedOutside:   exitInvalid,
+	taskdoc.CodeMisplacedMetadata:    exitInvalid,
 	taskdoc.CodeOutsideRoot:          exitInvalid,
 	taskdoc.CodeSymlink:              exitInvalid,
 	taskdoc.CodeFileTooLarge:         exitInvalid,
