@@ -20,6 +20,11 @@ type StatusUpdate struct {
 	// Error is what went wrong: required for failed, recorded as the
 	// task's Error field (on one line).
 	Error string
+	// Force lets a person move the task to in_progress, planning or
+	// completed before its dependencies are done, which is TASK_BLOCKED
+	// otherwise; the task records it in its Forced field. Agents leave it
+	// unset (the MCP tools never set it).
+	Force bool
 }
 
 // UpdateStatus moves task to u.Status through the status machine, as c
@@ -30,6 +35,8 @@ type StatusUpdate struct {
 //
 // Completed needs an Outcome (NOTE_REQUIRED), failed an Error; a move the
 // status machine does not list is INVALID_TRANSITION naming from and to.
+// A move to in_progress, planning or completed while a dependency of the
+// task is not done is TASK_BLOCKED naming them (see StatusUpdate.Force).
 // When the task reaches completed or skipped its claim ends (the Assignee
 // field stays, saying who did the work). A retried update is answered
 // without a write: the same status again, or completed again with the same
@@ -56,6 +63,9 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		f := t.Flow()
 		tk, err := doc.Task(t.Slug)
 		if err != nil {
+			return nil, false, err
+		}
+		if doc, err = p.checkMove(ctx, t, doc, status, u.Force); err != nil {
 			return nil, false, err
 		}
 		if err := fence(st, t, tk, c); err != nil {
@@ -114,6 +124,9 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		if tk.Status.Final() {
 			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is %s: it needs no plan", t.Slug, t.Path, tk.Status)}
+		}
+		if doc, err = p.checkPlanning(ctx, t, doc, tk); err != nil {
+			return nil, false, err
 		}
 		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyPlan, line)
 		if err != nil {

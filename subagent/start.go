@@ -44,7 +44,9 @@ type Completed struct {
 // progress and returns it with its Workflow and references. Starting a task
 // that is in progress already is allowed and changes nothing (a subagent
 // resuming after its context was lost); a blocked, failed or final task is
-// INVALID_TRANSITION.
+// INVALID_TRANSITION, and a task whose dependencies (its Depends-On) are
+// not all completed or skipped is TASK_BLOCKED naming them (see
+// StartOptions.Force).
 //
 // The workflow and the references are loaded before the document is
 // locked, from an unlocked read of it, and checked again under the lock
@@ -52,6 +54,20 @@ type Completed struct {
 // failure to load them (a reference that is a symbolic link, say) leaves
 // the task as it was.
 func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
+	return s.StartWith(ctx, address, StartOptions{})
+}
+
+// StartOptions tunes StartWith.
+type StartOptions struct {
+	// Force starts a task whose dependencies are not all done, which is
+	// TASK_BLOCKED otherwise: a person's override (taskmd start --force),
+	// recorded in the task's Forced field with the dependencies that were
+	// not done. Agents never set it.
+	Force bool
+}
+
+// StartWith is Start with options.
+func (s *Tasks) StartWith(ctx context.Context, address string, opt StartOptions) (*Started, error) {
 	t, err := taskTarget(address)
 	if err != nil {
 		return nil, err
@@ -72,6 +88,9 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 		doc, err := snap.Parse(s.ws, t.File, current)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = t.Flow().Resolver(ctx, s.ws).CheckReady(doc, t.Slug, taskdoc.MoveStart, "", opt.Force); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().Start(doc, t.Slug)
@@ -103,7 +122,8 @@ func (s *Tasks) request(task *taskdoc.Task) taskcontext.Request {
 // from the clock) and note in its metadata, and returns the confirmation.
 // The note is required: empty or only white space is NOTE_REQUIRED. A task
 // that is completed already is INVALID_TRANSITION: it keeps its first note.
-// A pending, in-progress or blocked task can be completed.
+// A pending, in-progress or blocked task can be completed, once its
+// dependencies are done (TASK_BLOCKED otherwise).
 //
 // Complete is safe to retry: when the task is completed already with the
 // same note (as recorded, on one line), the call is taken for a retry of
@@ -129,6 +149,9 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
 			return current, nil
 		}
+		if doc, err = t.Flow().Resolver(ctx, s.ws).CheckReady(doc, t.Slug, taskdoc.MoveComplete, taskdoc.StatusCompleted, false); err != nil {
+			return nil, err
+		}
 		nd, task, err := t.Flow().Complete(doc, t.Slug, note, date)
 		if err != nil {
 			return nil, err
@@ -148,7 +171,9 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 // where it stands: planning, in_progress, paused, blocked, skipped,
 // pending, or failed with text (required, recorded in its Error field).
 // Completed is Complete's, with a note. A move the status machine does not
-// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove).
+// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove); a
+// move to planning or in_progress while a dependency is not done is
+// TASK_BLOCKED.
 func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc.Status, text string) (taskdoc.Task, error) {
 	t, err := taskTarget(address)
 	if err != nil {
@@ -158,6 +183,9 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = t.Flow().Resolver(ctx, s.ws).CheckReady(doc, t.Slug, taskdoc.MoveUpdate, status, false); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().UpdateStatus(doc, t.Slug, status, text)

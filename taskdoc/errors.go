@@ -38,6 +38,7 @@ const (
 	CodeMainWorkflowRequired Code = "MAIN_WORKFLOW_REQUIRED"
 	CodeNoAvailableTasks     Code = "NO_AVAILABLE_TASKS"
 	CodeEditChangedOutside   Code = "EDIT_CHANGED_OUTSIDE"
+	CodeTaskBlocked          Code = "TASK_BLOCKED" // Depends-On not done: no claim, start or completion yet
 
 	// Storage.
 	CodeOutsideRoot  Code = "OUTSIDE_ROOT"
@@ -227,6 +228,7 @@ var (
 	ErrInvalidTransition    = &Error{Code: CodeInvalidTransition}
 	ErrMainWorkflowRequired = &Error{Code: CodeMainWorkflowRequired}
 	ErrNoAvailableTasks     = &Error{Code: CodeNoAvailableTasks}
+	ErrTaskBlocked          = &Error{Code: CodeTaskBlocked}
 	ErrEditChangedOutside   = &Error{Code: CodeEditChangedOutside}
 	ErrOutsideRoot          = &Error{Code: CodeOutsideRoot}
 	ErrSymlink              = &Error{Code: CodeSymlink}

@@ -45,3 +45,9 @@ const KeyPlan = "Plan"
 // its progress (a workspace path, "checkpoints/workers/<id>/000003.md"),
 // from which a new worker resumes it.
 const KeyCheckpoint = "Checkpoint"
+
+// KeyForced records that a person took the task up (started, moved or
+// completed it) before its dependencies were done, overriding the check
+// that refuses it (TASK_BLOCKED), and which dependencies were not done
+// then. A task with the field is not checked again.
+const KeyForced = "Forced"

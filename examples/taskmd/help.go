@@ -68,7 +68,9 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   ready [DOC|FOLDER]                   startable: pending with dependencies done, or stranded
   show ADDRESS|DOC                     tasks in full
   create DOC --title T [--content C | --content-file F|-] [--after SLUG]
-  start ADDRESS                        -> in_progress; prints task, workflow, references
+  start ADDRESS [--force]              -> in_progress; prints task, workflow, references;
+                                       dependencies not done: TASK_BLOCKED (exit 4), unless
+                                       --force (recorded in the task's Forced field)
   complete ADDRESS --note N [--agent A --token N]
   status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N]
                                        block, unblock (to pending...), reopen, fail, skip...
@@ -76,7 +78,7 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   workflows                            workflows/*.md: name, title, description
 Coordinator (coordinator/active.md, sequential, no slugs)
   coordinator list [--status s,...] | view [SLUG...] | create --title T [--content C|--content-file F]
-  coordinator start [--full-context] | complete --note N [--request-key K] [--full-context]
+  coordinator start [--full-context] [--force] | complete --note N [--request-key K] [--full-context]
   coordinator archive | clear | recover
 Archives
   archive DOC                          move DOC to archived/docs/
@@ -113,8 +115,8 @@ Git
   find, ready, show, create, ...), else one object (watch: one per change); errors as
   {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
-  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, MERGE_CONFLICT), 5 invalid input,
-  6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
+  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, TASK_BLOCKED, MERGE_CONFLICT),
+  5 invalid input, 6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
 TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
 `
 

@@ -163,7 +163,9 @@ func cmdCreate(e *env, args []string) error {
 }
 
 func cmdStart(e *env, args []string) error {
-	pos, err := parseN(e.flags("start"), args, "ADDRESS")
+	fs := e.flags("start")
+	force := fs.Bool("force", false, "")
+	pos, err := parseN(fs, args, "ADDRESS [--force]")
 	if err != nil {
 		return err
 	}
@@ -171,7 +173,7 @@ func cmdStart(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.Start(e.ctx, pos[0])
+	st, err := s.StartWith(e.ctx, pos[0], subagent.StartOptions{Force: *force})
 	if err != nil {
 		return err
 	}
