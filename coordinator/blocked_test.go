@@ -53,3 +53,18 @@ func TestDependenciesBlockCoordinatorStart(t *testing.T) {
 	assert.Equal(t, "build", st.Task.Slug)
 	assert.Equal(t, "taken up before its dependencies were done: /api.md#spec (pending)", field(t, st.Task, taskdoc.KeyForced))
 }
+
+// Create and Edit of list tasks refuse a dependency on a task that does
+// not exist in another document (TASK_NOT_FOUND naming it), writing
+// nothing.
+func TestCoordinatorDependencyNotFound(t *testing.T) {
+	list, _, root := openList(t, map[string]string{activeFile: waitingList, "docs/api.md": apiPlan})
+	before := filetest.Snapshot(t, root)
+	_, err := list.Create(bg, taskdoc.NewTask{Title: "Ship", Content: "- Depends-On: /plans/nope.md#z"})
+	e := requireCode(t, err, taskdoc.CodeTaskNotFound)
+	assert.Contains(t, e.Error(), "/plans/nope.md#z")
+	_, err = list.Edit(bg, "build", taskdoc.Edit{Content: "- Status: pending\n- Depends-On: /api.md#nope\n"})
+	e = requireCode(t, err, taskdoc.CodeTaskNotFound)
+	assert.Equal(t, []string{"spec"}, e.Available)
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+}

@@ -74,6 +74,9 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		if err != nil {
 			return nil, err
 		}
+		if err := t.Flow().Resolver(ctx, s.ws).CheckLinks(nd, added); err != nil {
+			return nil, err
+		}
 		created = values(added)
 		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
@@ -113,6 +116,9 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		}
 		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
 		if err != nil {
+			return nil, err
+		}
+		if err := t.Flow().Resolver(ctx, s.ws).CheckLinks(nd, []*taskdoc.Task{task}); err != nil {
 			return nil, err
 		}
 		edited = *task

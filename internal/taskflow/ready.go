@@ -1,7 +1,9 @@
 package taskflow
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -176,4 +178,63 @@ func (r *Resolver) CheckReady(doc *taskdoc.Document, slug string, move taskdoc.M
 		return nil, r.flow.At(err, slug)
 	}
 	return nd, nil
+}
+
+// CheckLinks checks the dependencies of changed, tasks of doc (the
+// document a create or an edit would write, whose own dependencies
+// CheckDependencies has checked), on other documents: each names a task
+// that exists (TASK_NOT_FOUND naming it otherwise: its document does not
+// exist, or has no task of that slug, with the slugs it has), and
+// following dependencies across documents never leads back to a changed
+// task (DEPENDENCY_CYCLE naming the cycle). A document that exists but
+// does not read is passed over, and so is any cycle through it: its own
+// calls report why it does not read.
+//
+// A task that depends only on tasks of its own document costs no read.
+func (r *Resolver) CheckLinks(doc *taskdoc.Document, changed []*taskdoc.Task) error {
+	own := r.flow.Path
+	next := func(node string) []string {
+		path, slug, _ := strings.Cut(node, "#")
+		src := doc
+		if path != own {
+			src = r.document(path).doc
+		}
+		if src == nil {
+			return nil
+		}
+		t, err := src.Task(slug)
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, d := range t.ValidDependencies() {
+			out = append(out, cmp.Or(d.Document, path)+"#"+d.Slug)
+		}
+		return out
+	}
+	for _, t := range changed {
+		for _, d := range t.ValidDependencies() {
+			if d.Document == "" || d.Document == own {
+				continue
+			}
+			o := r.document(d.Document)
+			if o.exists && o.doc == nil {
+				continue // does not read: passed over
+			}
+			if !o.exists {
+				return &taskdoc.Error{Code: taskdoc.CodeTaskNotFound, Path: own, Slug: d.Slug,
+					Msg: fmt.Sprintf("task %q in %s depends on %s, but there is no document %s", t.Slug, own, d, d.Document)}
+			}
+			var e *taskdoc.Error
+			if _, err := o.doc.Task(d.Slug); errors.As(err, &e) && e.Code == taskdoc.CodeTaskNotFound {
+				return &taskdoc.Error{Code: taskdoc.CodeTaskNotFound, Path: own, Slug: d.Slug, Available: e.Available,
+					Msg: fmt.Sprintf("task %q in %s depends on %s, but %s has no task %q", t.Slug, own, d, d.Document, d.Slug)}
+			}
+		}
+		if cycle := FindCycle(next, own+"#"+t.Slug); cycle != nil {
+			return &taskdoc.Error{Code: taskdoc.CodeDependencyCycle, Path: own, Slug: t.Slug,
+				Msg: fmt.Sprintf("the dependencies of task %q in %s make a cycle across documents: %s", t.Slug, own, strings.Join(cycle, " -> "))}
+		}
+	}
+	return nil
 }
