@@ -96,8 +96,8 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 
 // SetTaskPlan records the approach c will take on task (seed 002's
 // task_set_plan) in the task's Plan field, on one line (line breaks become
-// spaces), and moves a pending task to planning. The fence is
-// UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
+// spaces), and moves a pending task to planning (TASK_BLOCKED while a
+// dependency is not done). The fence is UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
 // writes nothing. A multi-line plan is better kept whole in the task's
 // journal as well: AddCheckpoint with checkpoint.TypePlan.
 func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
