@@ -40,6 +40,9 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 		if err != nil {
 			return err
 		}
+		if err := c.flow.Resolver(ctx, c.ws).CheckLinks(nd, added); err != nil {
+			return err
+		}
 		if wasValid {
 			if err := checkMainWorkflow(nd); err != nil {
 				return err
@@ -73,6 +76,9 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 		}
 		nd, after, err := c.flow.Edit(s.doc, slug, e)
 		if err != nil {
+			return err
+		}
+		if err := c.flow.Resolver(ctx, c.ws).CheckLinks(nd, []*taskdoc.Task{after}); err != nil {
 			return err
 		}
 		// An edit changes one task, so the list's first task changes only

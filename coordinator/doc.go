@@ -66,7 +66,10 @@
 //     first pending task in_progress. Blocked tasks are skipped; when nothing
 //     can be started it is NO_AVAILABLE_TASKS, naming the blocked tasks in the
 //     message and in Error.Available. With no list it is NO_AVAILABLE_TASKS
-//     too.
+//     too. A task whose Depends-On names tasks that are not completed or
+//     skipped is not started: TASK_BLOCKED naming them, unless
+//     StartOptions.Force (a person's override, recorded in its Forced
+//     field).
 //   - Main-Workflow comes with the list's first start, judged from the file
 //     (no task in progress or completed yet), and with every
 //     StartOptions.FullContext start. After Clear has removed every started
@@ -76,8 +79,10 @@
 //     task Start would return, so nothing is lost if Start was skipped. The
 //     next task is returned already in_progress, exactly as Start would leave
 //     it, without Main-Workflow; CompleteOptions.IncludeFullWorkflow adds its
-//     Workflow and references. When only blocked tasks remain, Next is nil
-//     and Completed.Blocked names them.
+//     Workflow and references. When only blocked tasks remain, or the next
+//     one waits for dependencies that are not done, Next is nil and
+//     Completed.Blocked names them. Completing a task whose dependencies
+//     are not done is TASK_BLOCKED.
 //   - When Complete finishes the last task, the list is written with the
 //     final note and moved to archived/coordinator/ in the same critical
 //     section (List.Archive, built on workspace.Tx.MoveAside, and the

@@ -19,6 +19,11 @@ type StartOptions struct {
 	// compression. Without it Main-Workflow comes only with the list's first
 	// start.
 	FullContext bool
+	// Force starts the next task even though its dependencies (its
+	// Depends-On) are not all done, which is TASK_BLOCKED otherwise: a
+	// person's override, recorded in the task's Forced field. Agents never
+	// set it.
+	Force bool
 }
 
 // CompleteOptions tunes Complete.
@@ -129,7 +134,11 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 			return err
 		}
 		req := c.startRequest(s.doc, t, opt)
-		nd, task, err := c.flow.Start(s.doc, t.Slug)
+		doc, err := c.flow.Resolver(ctx, c.ws).CheckReady(s.doc, t.Slug, taskdoc.MoveStart, "", opt.Force)
+		if err != nil {
+			return err
+		}
+		nd, task, err := c.flow.Start(doc, t.Slug)
 		if err != nil {
 			return err
 		}
@@ -221,7 +230,12 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		if err := checkCurrent(current, opt.Slug); err != nil {
 			return err
 		}
-		doc, done, err := c.flow.Complete(s.doc, current.Slug, note, now)
+		deps := c.flow.Resolver(ctx, c.ws)
+		doc, err := deps.CheckReady(s.doc, current.Slug, taskdoc.MoveComplete, taskdoc.StatusCompleted, false)
+		if err != nil {
+			return err
+		}
+		doc, done, err := c.flow.Complete(doc, current.Slug, note, now)
 		if err != nil {
 			return err
 		}
@@ -273,6 +287,12 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		t, err := next(doc)
 		if err != nil {
 			res.Blocked = waitingSlugs(doc)
+			return commit(doc)
+		}
+		if _, err := deps.CheckReady(doc, t.Slug, taskdoc.MoveStart, "", false); err != nil {
+			// The next task waits for dependencies elsewhere: it stays
+			// pending, for a Start once they are done.
+			res.Blocked = append(waitingSlugs(doc), t.Slug)
 			return commit(doc)
 		}
 		req := taskcontext.Request{Task: t, Depth: c.cfg.Depth}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -39,7 +40,11 @@ func (c *List) SetStatus(ctx context.Context, slug string, status taskdoc.Status
 			set = *t
 			return nil
 		}
-		nd, task, err := c.flow.SetStatus(s.doc, slug, status, reason)
+		doc, err := c.flow.Resolver(ctx, c.ws).CheckReady(s.doc, slug, taskflow.MoveSet, status, false)
+		if err != nil {
+			return err
+		}
+		nd, task, err := c.flow.SetStatus(doc, slug, status, reason)
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ The list is created on the first create and archived automatically when its last
 
 Operations run in order. Consecutive creates are written together: all of them or none. The batch stops at the first failing operation; operations_completed counts the operations applied before it.`
 
-	startCoordinatorTaskDescription = `Start the next coordinator task (the one in progress, else the first pending one) and get its content, Workflow and referenced documents. Sequential: there is no slug to give. The list's Main-Workflow comes with the first start of a list.
+	startCoordinatorTaskDescription = `Start the next coordinator task (the one in progress, else the first pending one) and get its content, Workflow and referenced documents. Sequential: there is no slug to give. The list's Main-Workflow comes with the first start of a list. TASK_BLOCKED: the task waits for tasks it depends on (Depends-On) that are not done; the message names them.
 
 After a context compression, call it with return_task_context: true to get the Main-Workflow and the task's context again.`
 

@@ -43,7 +43,7 @@ A task's content is its metadata lines, a blank line and the body: "- Status: pe
 
 Operations run in order. Consecutive creates are written together: all of them or none. The batch stops at the first failing operation; operations_completed counts the operations applied before it.`
 
-	startSubagentTaskDescription = `Start one task of a knowledge-graph document and get what is needed to do it: the task, its Workflow text, and the documents it references (recursively). Marks the task in_progress.
+	startSubagentTaskDescription = `Start one task of a knowledge-graph document and get what is needed to do it: the task, its Workflow text, and the documents it references (recursively). Marks the task in_progress. TASK_BLOCKED: a task it depends on (Depends-On) is not completed or skipped yet; the message names each one and its status: work on those first, or ask the person who assigned the task.
 
 The address must name the task: /api/authentication.md#implement-jwt-signing. Subagent tasks are ad hoc, so there is no "next task" here; for sequential work use start_coordinator_task. A coordinator typically tells a subagent: "Run start_subagent_task /api/authentication.md#implement-jwt-signing, do the task, then complete_subagent_task with a note."`
 

@@ -41,12 +41,13 @@ func bigPlan(n int) string {
 }
 
 // plans are the plans the benchmarks write on: the three tasks of
-// authPlan, and a plan of 1,000 tasks (about 130 KB).
+// authPlan, and a plan of 1,000 tasks (about 130 KB); each task is pending
+// and has no dependency (task-0990 begins a chain near the plan's end).
 var benchPlans = []struct {
 	name, doc, task string
 }{
 	{"tasks=3", authPlan, "/auth.md#write-docs"},
-	{"tasks=1000", bigPlan(1000), "/auth.md#task-0999"},
+	{"tasks=1000", bigPlan(1000), "/auth.md#task-0990"},
 }
 
 // Claim and release one task, over and over: each is a locked read and
@@ -110,6 +111,41 @@ func BenchmarkClaim(b *testing.B) {
 			for b.Loop() {
 				if res, err := p.Claim(ctx, bp.task, a); err != nil || !res.Success {
 					b.Fatal(res, err)
+				}
+			}
+		})
+	}
+}
+
+// Claim and release a task of the plan of 1,000 tasks whose dependency is
+// done, as BenchmarkClaim does one without: a dependency in the same plan
+// is found in the parse the claim holds; one in another plan (here another
+// 130 KB document) is a read of that document without its lock, whose
+// parse the workspace keeps.
+func BenchmarkClaimDependency(b *testing.B) {
+	big := bigPlan(1000)
+	cases := []struct{ name, task, other string }{
+		{"none", "task-0990", ""},
+		{"same-document", "task-0305", ""}, // after task-0304, completed
+		{"other-document", "task-0990", "- Depends-On: /side.md#task-0000\n"},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			doc := big
+			if c.other != "" {
+				doc = strings.Replace(big, "### Task 0990\n- Status: pending\n", "### Task 0990\n- Status: pending\n"+c.other, 1)
+				require.NotEqual(b, big, doc)
+			}
+			p, _ := setup(b, newClock(), map[string]string{"docs/auth.md": doc, "docs/side.md": big})
+			a := register(b, p, "a")
+			task := "/auth.md#" + c.task
+			for b.Loop() {
+				res, err := p.Claim(ctx, task, a)
+				if err != nil || !res.Success {
+					b.Fatal(res, err)
+				}
+				if err := p.Release(ctx, task, plan.Claimant{Agent: a, Token: res.Claim.Token}); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})

@@ -51,7 +51,9 @@ type ClaimResult struct {
 //
 // The task's status is not changed: a stranded task in progress stays in
 // progress for its new holder, a pending one is started with UpdateStatus.
-// A completed or skipped task cannot be claimed (INVALID_TRANSITION). An
+// A completed or skipped task cannot be claimed (INVALID_TRANSITION), nor
+// a pending one whose dependencies are not all done (TASK_BLOCKED naming
+// them: the start the claim leads to would be refused). An
 // agent that is not registered is AGENT_NOT_FOUND, a task that does not
 // exist TASK_NOT_FOUND or DOCUMENT_NOT_FOUND; nothing is written then.
 func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, error) {
@@ -71,6 +73,9 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		if tk.Status.Final() {
 			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is %s: there is nothing left to claim", t.Slug, t.Path, tk.Status)}
+		}
+		if err := p.checkClaimable(ctx, t, doc, tk); err != nil {
+			return nil, false, err
 		}
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
 		holder := st.Holder(t.Slug, assignee)

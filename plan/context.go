@@ -163,17 +163,17 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	}
 	deps := map[string]bool{}
 	if inc.DependencyOutcomes {
-		resolved, err := newResolver(ctx, p.ws, t.Path, doc).of(tk)
+		resolved, err := t.Flow().Resolver(ctx, p.ws).Of(doc, tk)
 		if err != nil {
-			return nil, t.Flow().At(err, t.Slug)
+			return nil, err
 		}
 		for _, d := range resolved {
-			deps[d.address] = true
+			deps[d.Address] = true
 			switch {
-			case d.task == nil:
-				out.Missing = append(out.Missing, d.address)
-			case d.task.Status == taskdoc.StatusCompleted:
-				m.Dependencies = append(m.Dependencies, taskcontext.Outcome{Task: d.address, Text: outcome(d.task)})
+			case d.Task == nil:
+				out.Missing = append(out.Missing, d.Address)
+			case d.Task.Status == taskdoc.StatusCompleted:
+				m.Dependencies = append(m.Dependencies, taskcontext.Outcome{Task: d.Address, Text: outcome(d.Task)})
 			}
 		}
 	}

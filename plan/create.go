@@ -153,6 +153,9 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		if err != nil {
 			return nil, err
 		}
+		if err := t.Flow().Resolver(ctx, p.ws).CheckLinks(nd, added); err != nil {
+			return nil, err
+		}
 		out = make([]taskdoc.Task, len(added))
 		for i, a := range added {
 			out[i] = *a

@@ -3,76 +3,49 @@ package plan
 import (
 	"context"
 
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
-// resolver finds the tasks that Depends-On fields name, reading each
-// other document once, without its lock.
-type resolver struct {
-	ctx  context.Context
-	ws   *workspace.Workspace
-	path string            // the plan's own address, "/api/auth.md"
-	doc  *taskdoc.Document // the plan
-	docs map[string]*taskdoc.Document
-}
-
-func newResolver(ctx context.Context, ws *workspace.Workspace, path string, doc *taskdoc.Document) *resolver {
-	return &resolver{ctx: ctx, ws: ws, path: path, doc: doc, docs: map[string]*taskdoc.Document{}}
-}
-
-// dependency is one dependency of a task, resolved.
-type dependency struct {
-	address string        // "/api/auth.md#slug"
-	task    *taskdoc.Task // nil when no task has the address (or its document does not read)
-}
-
-// done reports whether the dependency is completed or skipped.
-func (d dependency) done() bool { return d.task != nil && d.task.Status.Final() }
-
-// of resolves the Depends-On field of t. A field that does not read is
-// returned as its error.
-func (r *resolver) of(t *taskdoc.Task) ([]dependency, error) {
-	deps, err := t.Dependencies()
-	if err != nil || len(deps) == 0 {
-		return nil, err
-	}
-	out := make([]dependency, len(deps))
-	for i, d := range deps {
-		doc, path := r.doc, r.path
-		if d.Document != "" && d.Document != r.path {
-			doc, path = r.load(d.Document), d.Document
-		}
-		out[i].address = path + "#" + d.Slug
-		if doc != nil {
-			out[i].task, _ = doc.Task(d.Slug)
-		}
-	}
-	return out, nil
-}
-
-// load reads the document at path ("/api/other.md"); nil when it does not
-// read.
-func (r *resolver) load(path string) *taskdoc.Document {
-	if doc, ok := r.docs[path]; ok {
-		return doc
-	}
-	var doc *taskdoc.Document
-	if a, err := taskdoc.ParseAddress(path); err == nil && a.Folder() == taskdoc.FolderDocs {
-		if src, err := r.ws.ReadData(r.ctx, a.File()); err == nil {
-			doc, _ = r.ws.Parse(a.File(), src)
-		}
-	}
-	r.docs[path] = doc
-	return doc
-}
-
 // allDone reports whether every dependency is completed or skipped.
-func allDone(deps []dependency) bool {
+func allDone(deps []taskflow.Dependency) bool {
 	for _, d := range deps {
-		if !d.done() {
+		if !d.Done() {
 			return false
 		}
 	}
 	return true
+}
+
+// checkClaimable refuses the claim of tk, a pending task of doc, while its
+// dependencies are not done (TASK_BLOCKED; see taskflow.Resolver.CheckReady):
+// the start it leads to would be refused. A task that was started (in
+// progress, planning, paused) may be claimed whatever its dependencies,
+// since NextTasks offers it when it is stranded.
+func (p *Plans) checkClaimable(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task) error {
+	if tk.Status != taskdoc.StatusPending {
+		return nil
+	}
+	_, err := t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, taskdoc.MoveStart, "", false)
+	return err
+}
+
+// checkMove is doc with the dependencies of task t checked for the move
+// of an UpdateStatus to status (see taskflow.Resolver.CheckReady): as it
+// is, with the override recorded when force is set, or TASK_BLOCKED.
+func (p *Plans) checkMove(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, status taskdoc.Status, force bool) (*taskdoc.Document, error) {
+	move := taskdoc.MoveUpdate
+	if status == taskdoc.StatusCompleted {
+		move = taskdoc.MoveComplete
+	}
+	return t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, move, status, force)
+}
+
+// checkPlanning is checkMove for SetTaskPlan, which moves a pending task
+// to planning and leaves any other where it is.
+func (p *Plans) checkPlanning(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task) (*taskdoc.Document, error) {
+	if tk.Status != taskdoc.StatusPending {
+		return doc, nil
+	}
+	return p.checkMove(ctx, t, doc, taskdoc.StatusPlanning, false)
 }

@@ -84,8 +84,15 @@
 // "/other.md#slug" in another). NextTasks offers the pending tasks no online
 // agent holds whose every dependency is completed or skipped, in document
 // order, and the stranded tasks (in progress or planning, whose holder went
-// offline or released them). A create or edit that closes a cycle is
-// DEPENDENCY_CYCLE naming it (SetPlan, and the task systems' Create and Edit).
+// offline or released them). A create or edit that closes a cycle, within a
+// plan or across plans, is DEPENDENCY_CYCLE naming it, and one that names a
+// task that does not exist (in its plan or another) TASK_NOT_FOUND (SetPlan,
+// and the task systems' Create and Edit). Dependencies are enforced: Claim
+// of a pending task, and a move to planning, in_progress or completed,
+// while a dependency is not completed or skipped is TASK_BLOCKED naming
+// each one and its status, and writes nothing. A person overrides it with
+// StatusUpdate.Force (taskmd start --force), which the task records in its
+// Forced field; the MCP tools never force.
 //
 // # Retries and failures
 //

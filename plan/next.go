@@ -54,7 +54,7 @@ func (p *Plans) NextTasks(ctx context.Context, plan string) ([]NextTask, error) 
 	if err != nil {
 		return nil, err
 	}
-	res := newResolver(ctx, p.ws, t.Path, v.doc)
+	res := t.Flow().Resolver(ctx, p.ws)
 	out := []NextTask{}
 	busy := false
 	for i := range v.doc.Tasks {
@@ -72,9 +72,9 @@ func (p *Plans) NextTasks(ctx context.Context, plan string) ([]NextTask, error) 
 		if holder == "" {
 			n.PreviousHolder, _ = tk.Field(taskdoc.KeyAssignee)
 		}
-		deps, err := res.of(tk)
+		deps, err := res.Of(v.doc, tk)
 		for _, d := range deps {
-			n.DependsOn = append(n.DependsOn, d.address)
+			n.DependsOn = append(n.DependsOn, d.Address)
 		}
 		// A Depends-On field that does not read is never satisfied: the
 		// pending task waits until a person repairs it (its own calls

@@ -30,6 +30,9 @@ type StatusUpdate struct {
 //
 // Completed needs an Outcome (NOTE_REQUIRED), failed an Error; a move the
 // status machine does not list is INVALID_TRANSITION naming from and to.
+// A move to in_progress, planning or completed while a dependency of the
+// task is not done is TASK_BLOCKED naming them (a person's Override goes
+// past it, recorded in the task's Forced field).
 // When the task reaches completed or skipped its claim ends (the Assignee
 // field stays, saying who did the work). A retried update is answered
 // without a write: the same status again, or completed again with the same
@@ -65,6 +68,12 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 			out = *tk
 			return nil, false, nil
 		}
+		if doc, err = p.checkMove(ctx, t, doc, status, c.Override != ""); err != nil {
+			return nil, false, err
+		}
+		if tk, err = doc.Task(t.Slug); err != nil {
+			return nil, false, err
+		}
 		doc, tk, overridden, err := p.guard(st, t, doc, tk, c, status)
 		if err != nil {
 			return nil, false, err
@@ -90,8 +99,8 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 
 // SetTaskPlan records the approach c will take on task (seed 002's
 // task_set_plan) in the task's Plan field, on one line (line breaks become
-// spaces), and moves a pending task to planning. The fence is
-// UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
+// spaces), and moves a pending task to planning (TASK_BLOCKED while a
+// dependency is not done). The fence is UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
 // writes nothing. A multi-line plan is better kept whole in the task's
 // journal as well: AddCheckpoint with checkpoint.TypePlan.
 func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
@@ -123,6 +132,9 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		if tk.Status.Final() {
 			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is %s: it needs no plan", t.Slug, t.Path, tk.Status)}
+		}
+		if doc, err = p.checkPlanning(ctx, t, doc, tk); err != nil {
+			return nil, false, err
 		}
 		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyPlan, line)
 		if err != nil {

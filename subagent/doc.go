@@ -16,6 +16,14 @@
 // coordinator list and to archives, so any address there is
 // INVALID_NAMESPACE_FOR_SUBAGENT, with or without a slug.
 //
+// A task waits for the tasks its Depends-On names: Start, Complete and a
+// status move to planning or in_progress are TASK_BLOCKED, naming each
+// dependency that is not completed or skipped, until they are done; a
+// person overrides it with StartOptions.Force, recorded in the task's
+// Forced field. Create and Edit refuse a dependency on a task that does not
+// exist, in the document or another (TASK_NOT_FOUND), and a cycle
+// (DEPENDENCY_CYCLE).
+//
 // # Format
 //
 // Tasks are the headings one level below the document's Tasks heading,

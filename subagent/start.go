@@ -44,7 +44,9 @@ type Completed struct {
 // progress and returns it with its Workflow and references. Starting a task
 // that is in progress already is allowed and changes nothing (a subagent
 // resuming after its context was lost); a blocked, failed or final task is
-// INVALID_TRANSITION.
+// INVALID_TRANSITION, and a task whose dependencies (its Depends-On) are
+// not all completed or skipped is TASK_BLOCKED naming them (a person
+// overrides it with WithOverride, recorded in the task's Forced field).
 //
 // The workflow and the references are loaded before the document is
 // locked, from an unlocked read of it, and checked again under the lock
@@ -72,6 +74,9 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 		doc, err := snap.Parse(s.ws, t.File, current)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveStart, ""); err != nil {
 			return nil, err
 		}
 		if doc, err = s.fence(ctx, t, doc, t.Slug, taskdoc.StatusInProgress); err != nil {
@@ -106,7 +111,8 @@ func (s *Tasks) request(task *taskdoc.Task) taskcontext.Request {
 // from the clock) and note in its metadata, and returns the confirmation.
 // The note is required: empty or only white space is NOTE_REQUIRED. A task
 // that is completed already is INVALID_TRANSITION: it keeps its first note.
-// A pending, in-progress or blocked task can be completed.
+// A pending, in-progress or blocked task can be completed, once its
+// dependencies are done (TASK_BLOCKED otherwise).
 //
 // Complete is safe to retry: when the task is completed already with the
 // same note (as recorded, on one line), the call is taken for a retry of
@@ -132,6 +138,9 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
 			return current, nil
 		}
+		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveComplete, taskdoc.StatusCompleted); err != nil {
+			return nil, err
+		}
 		if doc, err = s.fence(ctx, t, doc, t.Slug, taskdoc.StatusCompleted); err != nil {
 			return nil, err
 		}
@@ -154,7 +163,9 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 // where it stands: planning, in_progress, paused, blocked, skipped,
 // pending, or failed with text (required, recorded in its Error field).
 // Completed is Complete's, with a note. A move the status machine does not
-// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove).
+// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove); a
+// move to planning or in_progress while a dependency is not done is
+// TASK_BLOCKED.
 func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc.Status, text string) (taskdoc.Task, error) {
 	t, err := taskTarget(address)
 	if err != nil {
@@ -164,6 +175,9 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveUpdate, status); err != nil {
 			return nil, err
 		}
 		if doc, err = s.fence(ctx, t, doc, t.Slug, status); err != nil {

@@ -24,7 +24,8 @@ import (
 // move the status machine does not list is INVALID_TRANSITION (see
 // taskdoc.CheckMove: a reopen is its reopen move). Setting the status the
 // task has already is a retry: nothing is written (a new reason for a
-// blocked or failed task is recorded).
+// blocked or failed task is recorded). A move to planning or in_progress
+// while a dependency is not done is TASK_BLOCKED.
 func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.Status, reason string) (taskdoc.Task, error) {
 	t, err := taskTarget(address)
 	if err != nil {
@@ -34,6 +35,9 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = s.ready(ctx, t, doc, taskflow.MoveSet, status); err != nil {
 			return nil, err
 		}
 		if doc, err = s.fence(ctx, t, doc, t.Slug, status); err != nil {

@@ -87,6 +87,9 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		if err != nil {
 			return nil, err
 		}
+		if err := t.Flow().Resolver(ctx, s.ws).CheckLinks(nd, added); err != nil {
+			return nil, err
+		}
 		created = values(added)
 		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
@@ -129,6 +132,9 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		}
 		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
 		if err != nil {
+			return nil, err
+		}
+		if err := t.Flow().Resolver(ctx, s.ws).CheckLinks(nd, []*taskdoc.Task{task}); err != nil {
 			return nil, err
 		}
 		edited = *task
@@ -230,4 +236,11 @@ func (s *Tasks) fence(ctx context.Context, t target, doc *taskdoc.Document, slug
 	}
 	nd, _, err := claims.Guard(ctx, s.ws, t.File, t.Path, doc, tk, to, s.cfg.Override, s.cfg.Today().Format(time.DateOnly))
 	return nd, err
+}
+
+// ready refuses a move of the task at t to status to (by move) while its
+// dependencies are not done (TASK_BLOCKED), unless Tasks is a person's
+// (WithOverride), which records it in the task's Forced field.
+func (s *Tasks) ready(ctx context.Context, t target, doc *taskdoc.Document, move taskdoc.Move, to taskdoc.Status) (*taskdoc.Document, error) {
+	return t.Flow().Resolver(ctx, s.ws).CheckReady(doc, t.Slug, move, to, s.cfg.Override != "")
 }

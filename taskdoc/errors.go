@@ -43,6 +43,7 @@ const (
 	// edit of the task's metadata, or content written that way, is
 	// refused until the list is moved right under the heading.
 	CodeMisplacedMetadata Code = "MISPLACED_METADATA"
+	CodeTaskBlocked       Code = "TASK_BLOCKED" // Depends-On not done: no claim, start or completion yet
 
 	// Storage.
 	CodeOutsideRoot  Code = "OUTSIDE_ROOT"
@@ -232,6 +233,7 @@ var (
 	ErrInvalidTransition    = &Error{Code: CodeInvalidTransition}
 	ErrMainWorkflowRequired = &Error{Code: CodeMainWorkflowRequired}
 	ErrNoAvailableTasks     = &Error{Code: CodeNoAvailableTasks}
+	ErrTaskBlocked          = &Error{Code: CodeTaskBlocked}
 	ErrEditChangedOutside   = &Error{Code: CodeEditChangedOutside}
 	ErrMisplacedMetadata    = &Error{Code: CodeMisplacedMetadata}
 	ErrOutsideRoot          = &Error{Code: CodeOutsideRoot}

@@ -112,6 +112,7 @@ func coordCreate(e *env, args []string) error {
 func coordStart(e *env, args []string) error {
 	fs := e.flags("coordinator start")
 	full := fs.Bool("full-context", false, "")
+	force := fs.Bool("force", false, "")
 	if _, err := parseN(fs, args); err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func coordStart(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.Start(e.ctx, coordinator.StartOptions{FullContext: *full})
+	st, err := c.Start(e.ctx, coordinator.StartOptions{FullContext: *full, Force: *force})
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,7 @@ var exitCodes = map[taskdoc.Code]int{
 	codeAlreadyClaimed:            exitConflict,
 	taskdoc.CodeDuplicateTask:     exitConflict,
 	taskdoc.CodeInvalidTransition: exitConflict,
+	taskdoc.CodeTaskBlocked:       exitConflict,
 	taskdoc.CodeMergeConflict:     exitConflict,
 
 	taskdoc.CodeInvalidAddress:       exitInvalid,

@@ -71,14 +71,14 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   start ADDRESS [--force]              -> in_progress; prints task, workflow, references
   complete ADDRESS --note N [--agent A --token N | --force]
   status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N | --force]
-                                       on a task an agent holds: --agent with its claim,
-                                       or --force (yours: ends the claim, on record)
+                                       --force: yours over an agent's claim (ends it) or over
+                                       unmet dependencies (TASK_BLOCKED, exit 4), on record
                                        block, unblock (to pending...), reopen, fail, skip...
   rm ADDRESS [--force] [--if-version V]
   workflows                            workflows/*.md: name, title, description
 Coordinator (coordinator/active.md, sequential, no slugs)
   coordinator list [--status s,...] | view [SLUG...] | create --title T [--content C|--content-file F]
-  coordinator start [--full-context] | complete --note N [--request-key K] [--full-context]
+  coordinator start [--full-context] [--force] | complete --note N [--request-key K] [--full-context]
   coordinator archive | clear | recover
 Archives
   archive DOC                          move DOC to archived/docs/
@@ -116,8 +116,8 @@ Git
   find, ready, show, create, ...), else one object (watch: one per change); errors as
   {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
-  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, MERGE_CONFLICT), 5 invalid input,
-  6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
+  ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, TASK_BLOCKED, MERGE_CONFLICT),
+  5 invalid input, 6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
 TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
 `
 

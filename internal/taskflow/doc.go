@@ -15,6 +15,14 @@
 // (taskdoc.CheckMove, taskdoc.MoveTarget); this package turns a refused
 // move into the INVALID_TRANSITION message an agent can act on.
 //
+// # Dependencies
+//
+// A Resolver reads the tasks Depends-On fields name: those of the document
+// a call holds from its parse, others without their locks. CheckReady
+// refuses to take up a task whose dependencies are not done (TASK_BLOCKED)
+// or records a person's override; CheckLinks refuses a dependency on a task
+// of another document that does not exist, or a cycle across documents.
+//
 // # Start context
 //
 // A started task's context (its workflow prompt, the list's Main-Workflow,

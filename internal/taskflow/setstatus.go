@@ -33,11 +33,7 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 	if status == from {
 		return f.keepStatus(doc, task, reason)
 	}
-	move := taskdoc.MoveUpdate
-	if from.Final() {
-		move = taskdoc.MoveReopen
-	}
-	if err := taskdoc.CheckMove(move, from, status); err != nil {
+	if err := taskdoc.CheckMove(setMove(from), from, status); err != nil {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, from, status)}
 	}
@@ -69,6 +65,15 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 		return nil, nil, f.At(err, slug)
 	}
 	return nd, moved, nil
+}
+
+// setMove is the move SetStatus makes out of status from: a reopen out of
+// completed or skipped, an update otherwise.
+func setMove(from taskdoc.Status) taskdoc.Move {
+	if from.Final() {
+		return taskdoc.MoveReopen
+	}
+	return taskdoc.MoveUpdate
 }
 
 // keepStatus answers a move of task to the status it has: a retry, which
