@@ -50,6 +50,7 @@ const KeyCheckpoint = "Checkpoint"
 // task (package plan, Claimant.Override): who did, whose claim it ended,
 // and when. It is kept as a record; nothing reads it back as a rule.
 const KeyOverride = "Override"
+
 // KeyForced records that a person took the task up (started, moved or
 // completed it) before its dependencies were done, overriding the check
 // that refuses it (TASK_BLOCKED), and which dependencies were not done
