@@ -22,7 +22,9 @@
 //
 // All access goes through an os.Root. A name that is empty, absolute, or
 // has an empty, "." or ".." element, a backslash or a NUL byte is refused
-// with OUTSIDE_ROOT before anything is touched. A symbolic link as the last
+// with OUTSIDE_ROOT before anything is touched, and one past the limits of
+// taskdoc.PathLimit (32 folders deep, 1,024 bytes, 255 bytes an element)
+// with INVALID_ARGUMENTS. A symbolic link as the last
 // element is refused with SYMLINK_REFUSED (a symlinked document is never
 // read or written through). Links in directories are followed only while
 // they stay inside the root; one that leads outside, or any absolute link,

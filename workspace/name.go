@@ -57,6 +57,14 @@ func checkName(name string) error {
 	case name[0] == '/':
 		return refuse("absolute path")
 	}
+	if why := taskdoc.PathLimit(name); why != "" {
+		shown := name
+		if len(shown) > 80 {
+			shown = shown[:80] + "..."
+		}
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: name,
+			Msg: fmt.Sprintf("path %q is refused: %s", shown, why)}
+	}
 	for _, elem := range strings.Split(name, "/") {
 		switch elem {
 		case "":
