@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -94,16 +93,6 @@ func join(dir, base string) string {
 		return base
 	}
 	return dir + "/" + base
-}
-
-// tempName returns a fresh temporary name beside name.
-func tempName(name string) (string, error) {
-	var b [tempHexLen / 2]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	dir, base := path.Split(name)
-	return dir + tempPrefix + tempTarget(base) + "-" + hex.EncodeToString(b[:]), nil
 }
 
 // lockedTempName is the temporary name a writer holding name's lock

@@ -10,3 +10,8 @@ var BeforeRemoveUnchanged = func() {}
 // Read runs before the workspace reads a file; an error it returns is the
 // read's failure (an IO_ERROR naming the file).
 var Read = func(name string) error { return nil }
+
+// BeforePublish runs in the workspace's writes once the temporary file
+// tmp (root-relative) is written and flushed, before it is renamed or
+// linked to its target's name.
+var BeforePublish = func(tmp string) {}
