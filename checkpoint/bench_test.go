@@ -39,7 +39,7 @@ func benchEntry(i int) checkpoint.Entry {
 
 // benchSetup returns a Journal over a workspace with the plan and a
 // journal of n entries, and the journal's bytes.
-func benchSetup(b *testing.B, n int) (*checkpoint.Journal, string, []byte) {
+func benchSetup(b testing.TB, n int) (*checkpoint.Journal, string, []byte) {
 	j, root := setup(b, map[string]string{"docs/api/auth.md": benchPlan()})
 	ctx := context.Background()
 	for i := range n {
@@ -95,6 +95,27 @@ func BenchmarkList(b *testing.B) {
 	}{{"limit=5", checkpoint.Query{Limit: 5}}, {"all", checkpoint.Query{}}} {
 		b.Run(q.name, func(b *testing.B) {
 			b.SetBytes(int64(len(journal)))
+			for b.Loop() {
+				got, err := j.List(ctx, benchTask, q.q)
+				if err != nil || len(got) == 0 {
+					b.Fatal(err, len(got))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkListLimit lists the newest 5 entries of a journal of 20,000,
+// beside listing all of them: only the entries returned are parsed.
+func BenchmarkListLimit(b *testing.B) {
+	j, _ := longJournal(b, 20000, 0)
+	ctx := context.Background()
+	for _, q := range []struct {
+		name string
+		q    checkpoint.Query
+	}{{"limit=5", checkpoint.Query{Limit: 5}}, {"all", checkpoint.Query{}}} {
+		b.Run(q.name, func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				got, err := j.List(ctx, benchTask, q.q)
 				if err != nil || len(got) == 0 {

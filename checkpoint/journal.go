@@ -264,7 +264,10 @@ func (j *Journal) addFenced(ctx context.Context, t target, f *claimFence, apply 
 // (TASK_NOT_FOUND, DOCUMENT_NOT_FOUND) when it does not. A journal is read
 // whenever it exists, even if its task has since been renamed or removed
 // from the plan. A negative Limit or SinceSequence and an unknown type are
-// INVALID_ARGUMENTS.
+// INVALID_ARGUMENTS. With a Limit or a SinceSequence only the newest
+// entries, down to the last one returned, are parsed (the rest of the
+// file is only scanned for where entries begin), so a damaged older entry
+// is reported by a List without them, and by Add.
 func (j *Journal) List(ctx context.Context, task string, q Query) ([]Entry, error) {
 	t, err := parseTask(task)
 	if err != nil {
@@ -284,23 +287,31 @@ func (j *Journal) List(ctx context.Context, task string, q Query) ([]Entry, erro
 	if err != nil {
 		return nil, t.at(err)
 	}
-	entries, err := parseJournal(src, t.file)
+	var out []Entry
+	take := func(e Entry) bool {
+		if e.Sequence <= q.SinceSequence {
+			return false // sequences increase through the file
+		}
+		if want == nil || want[e.Type] {
+			out = append(out, e)
+		}
+		return q.Limit == 0 || len(out) < q.Limit
+	}
+	if q.Limit > 0 || q.SinceSequence > 0 {
+		// The newest entries only: those before them are not parsed.
+		err = parseNewest(src, t.file, take)
+	} else {
+		var entries []Entry
+		entries, err = parseJournal(src, t.file)
+		out = make([]Entry, 0, len(entries))
+		for i := len(entries) - 1; i >= 0 && take(entries[i]); i-- {
+		}
+	}
 	if err != nil {
 		return nil, t.at(err)
 	}
-	out := make([]Entry, 0, min(len(entries), max(q.Limit, 16)))
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		if e.Sequence <= q.SinceSequence {
-			break // sequences increase through the file
-		}
-		if want != nil && !want[e.Type] {
-			continue
-		}
-		out = append(out, e)
-		if len(out) == q.Limit {
-			break
-		}
+	if out == nil {
+		out = []Entry{}
 	}
 	return out, nil
 }

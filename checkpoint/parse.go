@@ -33,7 +33,7 @@ type line struct {
 // splitLines splits s[from:] into lines ending at "\n", "\r\n" or a lone
 // "\r", as CommonMark and taskdoc.Position count them.
 func splitLines(s string, from int) []line {
-	out := make([]line, 0, strings.Count(s, "\n")+1)
+	out := make([]line, 0, strings.Count(s[from:], "\n")+1)
 	for i := from; i < len(s); {
 		j := strings.IndexByte(s[i:], '\n') // two IndexByte calls beat one IndexAny
 		if j < 0 {
@@ -313,3 +313,78 @@ func isBullet(t string) bool {
 }
 
 func isBlank(t string) bool { return strings.Trim(t, " \t") == "" }
+
+// parseNewest reads the entries of a journal newest first, as List
+// returns them, handing each to take until take says to stop. Only the
+// entries handed over are parsed: a first pass finds where entries begin
+// (stepping over code fences as parse does, without building anything but
+// their offsets), and each is then read on its own. A damaged entry older
+// than the last one handed over is not noticed (parseJournal, which Add
+// and a List without a limit use, reports it).
+func parseNewest(src []byte, file string, take func(Entry) bool) error {
+	s := string(src)
+	from := 0
+	if strings.HasPrefix(s, "\uFEFF") {
+		from = len("\uFEFF")
+	}
+	starts, ok := entryStarts(s, from)
+	if !ok {
+		_, err := parseJournal(src, file) // an unclosed fence: reported where it opens
+		return err
+	}
+	newer := 0
+	for k := len(starts) - 1; k >= 0; k-- {
+		end := len(s)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		p := &parser{src: s[:end], file: file, lines: splitLines(s[:end], starts[k])}
+		e, err := p.entry()
+		if err != nil {
+			return err
+		}
+		if newer > 0 && e.Sequence >= newer {
+			return p.errorAt(p.lines[0], fmt.Sprintf("entry %d comes before entry %d: sequences must increase down the file", e.Sequence, newer))
+		}
+		newer = e.Sequence
+		if !take(e) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// entryStarts returns the offsets of the entry headings in s[from:], as
+// parse finds them (not in code fences), and false when a fence is never
+// closed.
+func entryStarts(s string, from int) ([]int, bool) {
+	var starts []int
+	var open fence
+	inFence := false
+	for i := from; i < len(s); {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			j = len(s) - i
+		}
+		t := s[i : i+j]
+		if k := strings.IndexByte(t, '\r'); k >= 0 {
+			t, j = t[:k], k // a lone "\r" ends the line too
+		}
+		switch {
+		case inFence:
+			inFence = !open.closedBy(t)
+		case isEntryHeading(t):
+			starts = append(starts, i)
+		default:
+			open, inFence = openFence(t)
+		}
+		if i+j == len(s) {
+			break
+		}
+		i += j + 1
+		if s[i-1] == '\r' && i < len(s) && s[i] == '\n' {
+			i++
+		}
+	}
+	return starts, !inFence
+}

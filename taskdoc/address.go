@@ -30,7 +30,9 @@ type Address struct {
 // "/" gets one ("api/auth.md" is "/api/auth.md"). It returns
 // ErrInvalidAddress for an empty address, a '#' with no slug after it, a
 // "." or ".." element, an empty element ("//"), a backslash, a NUL or other
-// control character, invalid UTF-8, or a path that does not end in ".md".
+// control character, invalid UTF-8, a path that does not end in ".md", or
+// a file name (Address.File) past the limits of PathLimit: MaxPathDepth
+// folders, MaxPathBytes in all and MaxPathElement in one element.
 func ParseAddress(s string) (Address, error) {
 	bad := func(why string) (Address, error) {
 		return Address{}, &Error{Code: CodeInvalidAddress, Msg: "invalid address " + quote(s) + ": " + why}
@@ -68,7 +70,12 @@ func ParseAddress(s string) (Address, error) {
 	if path.Ext(p) != ".md" || path.Base(p) == ".md" {
 		return bad(`the path does not name a ".md" document`)
 	}
-	return Address{Path: p, Slug: slug}, nil
+	a := Address{Path: p, Slug: slug}
+	if why := PathLimit(a.File()); why != "" {
+		return Address{}, &Error{Code: CodeInvalidAddress,
+			Msg: "invalid address " + quote(shorten(s, 80)) + ": its file " + shorten(a.File(), 80) + " is refused: " + why}
+	}
+	return a, nil
 }
 
 // Folder returns the workspace folder the address names a file in:
@@ -149,6 +156,17 @@ func TitleFromPath(p string) string {
 		words[i] = string(unicode.ToTitle(r)) + w[size:]
 	}
 	return strings.Join(words, " ")
+}
+
+// shorten cuts s to at most n bytes and a "…", at a character's start.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // quote renders a caller's string inside an error message.

@@ -251,3 +251,49 @@ func (d *Document) linesAfter(text []byte, r region) (defLines, work int) {
 	old, added := d.linesIn(r), scanLines(text, r.start, r.newEnd, shape{})
 	return d.defLines - old.defLines + added.defLines, d.nestWork - old.work + added.work
 }
+
+// Limits on the names of files: a document's address, and every name the
+// workspace reads or writes. A deep path costs a folder created and
+// flushed to disk for each of its elements; no workspace a person lays out
+// comes near these, and file systems refuse more than MaxPathElement bytes
+// in one element anyway.
+const (
+	// MaxPathDepth is how many folders a root-relative file name may have
+	// above its file ("docs/api/auth.md" has 2).
+	MaxPathDepth = 32
+	// MaxPathBytes is how long a root-relative file name may be, in bytes.
+	MaxPathBytes = 1024
+	// MaxPathElement is how long one element of a name may be, in bytes.
+	MaxPathElement = 255
+)
+
+// PathLimit checks a slash-separated, root-relative file name against
+// MaxPathDepth, MaxPathBytes and MaxPathElement. It returns "" when the
+// name is within them, and otherwise why not, with what to do, for the
+// caller's error message. It reads the name once and allocates nothing on
+// success.
+func PathLimit(name string) string {
+	if len(name) > MaxPathBytes {
+		return "it is " + strconv.Itoa(len(name)) + " bytes long, more than the limit of " +
+			strconv.Itoa(MaxPathBytes) + "; use a shorter path"
+	}
+	folders, start := 0, 0
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		if i-start > MaxPathElement {
+			return "an element is " + strconv.Itoa(i-start) +
+				" bytes long, more than the limit of " + strconv.Itoa(MaxPathElement) + "; use a shorter name"
+		}
+		if i < len(name) {
+			folders++
+		}
+		start = i + 1
+	}
+	if folders > MaxPathDepth {
+		return "it is " + strconv.Itoa(folders) + " folders deep, more than the limit of " +
+			strconv.Itoa(MaxPathDepth) + "; use a shallower path"
+	}
+	return ""
+}

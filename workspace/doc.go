@@ -10,7 +10,7 @@
 //	coordinator/active.md    the coordinator's sequential list
 //	archived/...             finished lists and documents
 //	workflows/<name>.md      workflow texts
-//	.taskmd/locks/*.lock     one lock file per name ever locked (never *.md)
+//	.taskmd/locks/*.lock     one lock file per name ever locked or created (never *.md)
 //
 // Nothing is created by Open; directories appear with the first file
 // written into them. .taskmd/ (StateDir) holds the state of the library
@@ -22,7 +22,9 @@
 //
 // All access goes through an os.Root. A name that is empty, absolute, or
 // has an empty, "." or ".." element, a backslash or a NUL byte is refused
-// with OUTSIDE_ROOT before anything is touched. A symbolic link as the last
+// with OUTSIDE_ROOT before anything is touched, and one past the limits of
+// taskdoc.PathLimit (32 folders deep, 1,024 bytes, 255 bytes an element)
+// with INVALID_ARGUMENTS. A symbolic link as the last
 // element is refused with SYMLINK_REFUSED (a symlinked document is never
 // read or written through). Links in directories are followed only while
 // they stay inside the root; one that leads outside, or any absolute link,
@@ -66,11 +68,12 @@
 //     Write, Update and Create write a temporary file beside the target
 //     (".tmp-<hash of the target's name>-<suffix>", 38 bytes whatever the
 //     target's name, so every name the file system takes can be written;
-//     never *.md; the suffix is fixed for a writer holding the name's lock,
-//     so the next write of a name removes a crash's leftover without
-//     listing the folder, and random for Create), flush it, and then rename it over the target (Create:
-//     hard-link it to the target, which fails if the target exists). Operations on several files under one Lock are each
-//     atomic, not atomic together.
+//     never *.md; the suffix is fixed, as every writer of a name holds its
+//     lock, Create too for its write, so the next write or removal of a
+//     name removes a crash's leftover without listing the folder), flush
+//     it, and then rename it over the target (Create: hard-link it to the
+//     target, which fails if the target exists). Operations on several
+//     files under one Lock are each atomic, not atomic together.
 //   - Durable: on Unix, when Update, Write, Create or Remove returns
 //     without error, the change survives a crash of the process or of the
 //     machine: the file and then its directory are fsynced (and new parent
@@ -88,6 +91,8 @@
 //     as the rename replaces it. Update re-reads the file
 //     inside the lock, so no update is ever lost to a concurrent one. Lock
 //     takes several names in sorted order, so callers cannot deadlock.
+//     Tx.Create takes its name's lock for its write without waiting, so
+//     it cannot deadlock either: while another holds it, CONFLICT.
 //     A name is locked with the symbolic links in its folders resolved, so
 //     a file reached through a linked folder ("docs/shared" -> "team") and
 //     through its real folder takes one lock, and in lower case, so names
@@ -110,10 +115,14 @@
 // 16 per operation and at most once a minute per folder for each Workspace
 // value, so that the cost stays bounded and out of the hot path. Sweep
 // removes them all, in a folder and the folders below it, at once. The
-// minute of grace protects writes in progress, in any process; a writer
-// stopped for longer between creating its temporary file and renaming it
-// (a suspended process) finds its file gone and fails with IO_ERROR,
-// changing nothing. Temporary names of earlier versions
+// minute of grace protects writes in progress, in any process, but a
+// sweep may still remove a writer's file: one that replaced an old
+// leftover of the same name while the sweep was deciding to remove it, or
+// the file of a writer stopped for longer than the minute (a suspended
+// process). The writer finds its file gone at the rename and, still
+// holding the lock, writes it again; only if that happens 4 times in a
+// row does it fail, with IO_ERROR, changing nothing. Temporary names of
+// earlier versions
 // (".<name>.tmp-<random>") are recognised and swept too; any file named
 // like a temporary file is taken for one.
 //

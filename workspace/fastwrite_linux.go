@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 
+	"github.com/taskmd/taskmd/internal/hooks"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,6 +29,9 @@ func (w *Workspace) fastReplace(name, tmp string, data []byte, existing fs.FileI
 	dir := os.NewFile(uintptr(dirfd), path.Dir(name))
 	defer dir.Close()
 	if err := replaceIn(dirfd, path.Dir(name), path.Base(name), path.Base(tmp), data, existing); err != nil {
+		if err == errTempSwept {
+			return true, err
+		}
 		return true, fail(name, "write", err)
 	}
 	w.tidy(name, true)
@@ -41,7 +45,8 @@ func (w *Workspace) fastReplace(name, tmp string, data []byte, existing fs.FileI
 // for messages), flushed and closed, and renames it over base. A tmp
 // already there is a crash's leftover of lockedTempName: it is removed
 // (never followed, were it a link; an empty folder too, as os.Root's
-// Remove does) and the create tried again. On failure tmp is gone.
+// Remove does) and the create tried again. On failure tmp is gone; a tmp
+// gone at the rename is errTempSwept.
 func replaceIn(dirfd int, dir, base, tmp string, data []byte, existing fs.FileInfo) error {
 	const flags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	fd, err := unix.Openat(dirfd, tmp, flags, 0o644)
@@ -63,7 +68,11 @@ func replaceIn(dirfd int, dir, base, tmp string, data []byte, existing fs.FileIn
 		err = cerr
 	}
 	if err == nil {
-		if rerr := unix.Renameat(dirfd, tmp, dirfd, base); rerr != nil {
+		hooks.BeforePublish(join(dir, tmp))
+		switch rerr := unix.Renameat(dirfd, tmp, dirfd, base); {
+		case errors.Is(rerr, unix.ENOENT):
+			return errTempSwept
+		case rerr != nil:
 			err = &os.LinkError{Op: "rename", Old: join(dir, tmp), New: join(dir, base), Err: rerr}
 		}
 	}

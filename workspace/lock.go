@@ -33,15 +33,7 @@ type processLock struct {
 }
 
 func lockProcess(ctx context.Context, key string) error {
-	processLocks.Lock()
-	l := processLocks.m[key]
-	if l == nil {
-		l = &processLock{token: make(chan struct{}, 1)}
-		processLocks.m[key] = l
-	}
-	l.refs++
-	processLocks.Unlock()
-
+	l := refProcessLock(key)
 	select {
 	case l.token <- struct{}{}:
 		return nil
@@ -54,6 +46,32 @@ func lockProcess(ctx context.Context, key string) error {
 		dropProcessRef(key, l)
 		return ctx.Err()
 	}
+}
+
+// tryLockProcess takes the process lock of key if nobody holds it, and
+// reports whether it did.
+func tryLockProcess(key string) bool {
+	l := refProcessLock(key)
+	select {
+	case l.token <- struct{}{}:
+		return true
+	default:
+		dropProcessRef(key, l)
+		return false
+	}
+}
+
+// refProcessLock returns the process lock of key, counting the caller.
+func refProcessLock(key string) *processLock {
+	processLocks.Lock()
+	defer processLocks.Unlock()
+	l := processLocks.m[key]
+	if l == nil {
+		l = &processLock{token: make(chan struct{}, 1)}
+		processLocks.m[key] = l
+	}
+	l.refs++
+	return l
 }
 
 func unlockProcess(key string) {
@@ -85,7 +103,25 @@ func (w *Workspace) lock(ctx context.Context, name string) (heldLock, error) {
 	if err := lockProcess(ctx, key); err != nil {
 		return heldLock{}, ctxErr(ctx, name)
 	}
-	file, err := w.lockFile(ctx, name)
+	file, err := w.lockFile(ctx, name, true)
+	if err != nil {
+		unlockProcess(key)
+		return heldLock{}, err
+	}
+	return heldLock{key: key, file: file}, nil
+}
+
+// errBusy is tryLock's answer for a name that someone holds locked.
+var errBusy = errors.New("locked by another")
+
+// tryLock is lock without waiting: errBusy when another holds the lock,
+// in this process or another.
+func (w *Workspace) tryLock(name string) (heldLock, error) {
+	key := w.lockKey + "\x00" + name
+	if !tryLockProcess(key) {
+		return heldLock{}, errBusy
+	}
+	file, err := w.lockFile(context.Background(), name, false)
 	if err != nil {
 		unlockProcess(key)
 		return heldLock{}, err
@@ -107,7 +143,8 @@ func (h heldLock) unlock() error {
 // against the one inside the root, so a directory swapped for a link can
 // never make two processes lock different files, nor make this one create a
 // file outside the root.
-func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, error) {
+// With wait false it does not wait: errBusy when another holds the lock.
+func (w *Workspace) lockFile(ctx context.Context, name string, wait bool) (*flock.Flock, error) {
 	rel := lockFileName(name)
 	for attempt := 0; ; attempt++ {
 		if err := w.ensureLockDir(attempt > 1); err != nil {
@@ -115,7 +152,14 @@ func (w *Workspace) lockFile(ctx context.Context, name string) (*flock.Flock, er
 		}
 		file := flock.New(filepath.Join(w.abs, filepath.FromSlash(rel)),
 			flock.SetFlag(lockOpenFlag), flock.SetPermissions(0o644))
-		err := waitFlock(ctx, file)
+		var err error
+		if wait {
+			err = waitFlock(ctx, file)
+		} else if ok, terr := file.TryLock(); terr != nil {
+			err = terr
+		} else if !ok {
+			return nil, errBusy
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctxErr(ctx, name)
@@ -282,7 +326,7 @@ func (w *Workspace) Lock(ctx context.Context, names []string, fn func(tx *Tx) er
 		}
 		held = append(held, h)
 	}
-	tx := &Tx{w: w, names: names}
+	tx := &Tx{w: w, names: names, keys: keys}
 	defer tx.close()
 	return fn(tx)
 }

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -57,6 +56,14 @@ func checkName(name string) error {
 	case name[0] == '/':
 		return refuse("absolute path")
 	}
+	if why := taskdoc.PathLimit(name); why != "" {
+		shown := name
+		if len(shown) > 80 {
+			shown = shown[:80] + "..."
+		}
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: name,
+			Msg: fmt.Sprintf("path %q is refused: %s", shown, why)}
+	}
 	for _, elem := range strings.Split(name, "/") {
 		switch elem {
 		case "":
@@ -86,16 +93,6 @@ func join(dir, base string) string {
 		return base
 	}
 	return dir + "/" + base
-}
-
-// tempName returns a fresh temporary name beside name.
-func tempName(name string) (string, error) {
-	var b [tempHexLen / 2]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	dir, base := path.Split(name)
-	return dir + tempPrefix + tempTarget(base) + "-" + hex.EncodeToString(b[:]), nil
 }
 
 // lockedTempName is the temporary name a writer holding name's lock

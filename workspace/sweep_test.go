@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +15,17 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/taskmd/taskmd/taskdoc"
 )
+
+// tempName returns a fresh temporary name beside name, with a random
+// suffix, as earlier versions named the temporary files of Create.
+func tempName(name string) (string, error) {
+	var b [tempHexLen / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	dir, base := path.Split(name)
+	return dir + tempPrefix + tempTarget(base) + "-" + hex.EncodeToString(b[:]), nil
+}
 
 // crashTemp leaves what a writer of target killed before its rename leaves:
 // a temporary file beside target, last changed at mtime. It returns the

@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -102,6 +103,7 @@ func orNone(v Version) string {
 type Tx struct {
 	w      *Workspace
 	names  []string // sorted
+	keys   []string // the names' lock keys (lockNames), sorted
 	closed atomic.Bool
 }
 
@@ -186,15 +188,34 @@ func (tx *Tx) Write(name string, data []byte) error {
 // replaces anything: if name exists (as anything, a link included) it fails
 // with an error that matches fs.ErrExist and has code CONFLICT.
 //
-// Unlike Write and Remove, Create does not need name to be locked, so a
-// caller can pick a free name (archive-2, archive-3, ...) inside its
-// transaction: a Create can never undo anyone's write. It can itself be
-// replaced by a locked Update of name that began before it, so names
-// created this way should be ones that nobody updates.
+// Unlike Write and Remove, Create does not need name to be locked by the
+// transaction, so a caller can pick a free name (archive-2, archive-3,
+// ...) inside it: a Create can never undo anyone's write. It takes name's
+// lock itself for the moment of its write, without waiting: while another
+// holds that lock (an Update of name in progress, say), Create fails with
+// CONFLICT matching fs.ErrExist, as the name is taken; pick another or try
+// again. It can itself be replaced by a locked Update of name that comes
+// after it, so names created this way should be ones that nobody updates.
 func (tx *Tx) Create(name string, data []byte) error {
 	if err := tx.check(name, false); err != nil {
 		return err
 	}
+	keys, err := tx.w.lockNames([]string{name})
+	if err != nil {
+		return err
+	}
+	if _, held := slices.BinarySearch(tx.keys, keys[0]); held {
+		return tx.w.create(name, data)
+	}
+	h, err := tx.w.tryLock(keys[0])
+	if errors.Is(err, errBusy) {
+		return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name, Err: fs.ErrExist,
+			Msg: fmt.Sprintf("create %s: another writer holds it locked; pick another name, or try again", name)}
+	}
+	if err != nil {
+		return err
+	}
+	defer h.unlock() // a failed unlock ends with the closed file; the file is created
 	return tx.w.create(name, data)
 }
 

@@ -330,7 +330,7 @@ func TestLockTx(t *testing.T) {
 		assert.Equal(t, taskdoc.CodeIO, taskdoc.CodeOf(err), "writing a name that is not locked")
 		require.NoError(t, tx.Write("coordinator/active.md", []byte("# Fresh\n")))
 		require.NoError(t, tx.Create("archived/coordinator/active-2.md", []byte("# Two\n")),
-			"Create never replaces, so it needs no lock")
+			"Create never replaces, so it needs no lock of the transaction")
 		return nil
 	})
 	require.NoError(t, err)
@@ -352,7 +352,8 @@ func TestLockTx(t *testing.T) {
 	for _, l := range locks {
 		lockNames = append(lockNames, l.Name())
 	}
-	assert.Equal(t, []string{"archived%2Fcoordinator%2Factive-1.md.lock", "coordinator%2Factive.md.lock"}, lockNames)
+	assert.Equal(t, []string{"archived%2Fcoordinator%2Factive-1.md.lock", "archived%2Fcoordinator%2Factive-2.md.lock",
+		"coordinator%2Factive.md.lock"}, lockNames, "Create takes the lock of its name for its write")
 }
 
 func TestLockWaitHonoursContext(t *testing.T) {

@@ -15,3 +15,8 @@ var Read = func(name string) error { return nil }
 // for it: "branch" once the branch is made, "worktree" once its worktree
 // is.
 var WorktreeStep = func(step string) {}
+
+// BeforePublish runs in the workspace's writes once the temporary file
+// tmp (root-relative) is written and flushed, before it is renamed or
+// linked to its target's name.
+var BeforePublish = func(tmp string) {}
