@@ -35,7 +35,7 @@ var layers = map[string][]string{
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
 	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext"},
-	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
+	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"archive":             {"taskdoc", "workspace", "coordinator", "query"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
@@ -49,13 +49,13 @@ var layers = map[string][]string{
 		"query", "plan", "agent", "checkpoint", "internal/affix"},
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
-	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git"},
+	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
 	// The benchmark suite measures the library from above.
 	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint", "internal/procs", "internal/floor"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
-		"checkpoint", "worker", "plan", "agent", "worktree", "merge"},
+		"checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
 }
 
 // TestLayers reads the imports of every package's non-test files and
