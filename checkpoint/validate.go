@@ -3,7 +3,6 @@ package checkpoint
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -55,25 +54,16 @@ func oneLine(what, s string) (string, error) {
 }
 
 // CheckText is the rule of every text a worker checkpoint, a pivot or a
-// clarification stores: it refuses invalid UTF-8 (INVALID_UTF8), control
-// characters other than tab and line breaks (CONTROL_CHARACTER), and line
+// clarification stores: the rule of document text (taskdoc.CheckText:
+// INVALID_UTF8, CONTROL_CHARACTER but tab and line breaks), and no line
 // breaks unless lines is true (INVALID_ARGUMENTS). The errors name the
 // text as what.
 func CheckText(what, s string, lines bool) error {
-	if !utf8.ValidString(s) {
-		return &taskdoc.Error{Code: taskdoc.CodeInvalidUTF8, Msg: "the " + what + " is not valid UTF-8"}
+	if err := taskdoc.CheckText(what, s); err != nil {
+		return err
 	}
-	for i, r := range s {
-		switch {
-		case r == '\n' || r == '\r':
-			if !lines {
-				return invalid(fmt.Sprintf("the %s must be one line; it has a line break at byte %d", what, i))
-			}
-		case r == '\t':
-		case taskdoc.IsControl(r):
-			return &taskdoc.Error{Code: taskdoc.CodeControlCharacter,
-				Msg: fmt.Sprintf("the %s holds the control character U+%04X at byte %d; of the control characters only tab and line breaks may be written", what, r, i)}
-		}
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 && !lines {
+		return invalid(fmt.Sprintf("the %s must be one line; it has a line break at byte %d", what, i))
 	}
 	return nil
 }

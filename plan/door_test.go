@@ -71,6 +71,8 @@ func TestPersonOverridesAClaimOnRecord(t *testing.T) {
 	_, err = p.UpdateStatus(ctx, task, plan.Claimant{Agent: a, Override: "alice"}, plan.StatusUpdate{Status: taskdoc.StatusBlocked})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), "an agent does not override")
 	_, err = p.UpdateStatus(ctx, task, plan.Person("alice\x1b"), plan.StatusUpdate{Status: taskdoc.StatusBlocked})
+	assert.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err))
+	_, err = p.UpdateStatus(ctx, task, plan.Person(" alice"), plan.StatusUpdate{Status: taskdoc.StatusBlocked})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 
 	done, err := p.UpdateStatus(ctx, task, plan.Person("alice"), plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done by hand"})

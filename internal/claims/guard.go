@@ -3,8 +3,6 @@ package claims
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -82,9 +80,12 @@ func Override(doc *taskdoc.Document, slug, person, holder string, token int64, d
 // person's: empty, not one line of text, with surrounding space, control
 // characters or invalid UTF-8 (INVALID_ARGUMENTS).
 func CheckPerson(name string) error {
-	if name == "" || taskdoc.FoldLine(name) != name || strings.ContainsFunc(name, taskdoc.IsControl) || !utf8.ValidString(name) {
+	if err := taskdoc.CheckText("overriding person's name", name); err != nil {
+		return err
+	}
+	if name == "" || taskdoc.FoldLine(name) != name {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
-			Msg: fmt.Sprintf("the overriding person's name %q must be one line of text: no surrounding space, control characters or invalid UTF-8", name)}
+			Msg: fmt.Sprintf("the overriding person's name %q must be one line of text, without surrounding space", name)}
 	}
 	return nil
 }
