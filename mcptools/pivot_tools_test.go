@@ -870,3 +870,40 @@ func TestClarifications(t *testing.T) {
 	assert.Equal(t, "CONFLICT", e.orch.fail("clarification_respond", map[string]any{"worker_id": e.worker, "id": "cl_burst",
 		"responses": []map[string]any{{"question_id": "Q1", "answer": "No"}}}))
 }
+
+// TestPivotedWorkerLetsGo: once a graceful or immediate pivot is
+// acknowledged, the old worker's session can neither checkpoint the
+// paused task nor take it back out of the resume queue, and nothing is
+// written; another worker claims and resumes it.
+func TestPivotedWorkerLetsGo(t *testing.T) {
+	for _, mode := range []string{"graceful", "immediate"} {
+		t.Run(mode, func(t *testing.T) {
+			e := setupPivot(t, 3)
+			e.orch.ok("pivot_worker", map[string]any{"worker_id": e.worker, "mode": mode, "reason": "stop", "wait_seconds": 0}, nil)
+			e.wk.ok("pivot_acknowledge", map[string]any{"checkpoint": map[string]any{
+				"original_task": "rate limiting", "completed": []string{"half"}, "resume_instructions": "carry on",
+			}}, nil)
+			before := filetest.Snapshot(t, e.root)
+			for _, c := range []struct {
+				tool string
+				args map[string]any
+			}{
+				{"checkpoint_add", map[string]any{"task_id": e.rateLimiting, "type": "progress", "summary": "still here"}},
+				{"task_update_status", map[string]any{"id": e.rateLimiting, "status": "in_progress"}},
+				{"task_set_plan", map[string]any{"task_id": e.rateLimiting, "plan": "mine again"}},
+				{"start_subagent_task", map[string]any{"document": e.rateLimiting}},
+			} {
+				code := e.wk.fail(c.tool, c.args)
+				assert.Contains(t, []string{"STALE_CLAIM", "INVALID_TRANSITION"}, code, c.tool)
+			}
+			assert.Equal(t, before, filetest.Snapshot(t, e.root), "the paused task stays in the resume queue")
+
+			other := e.others[0]
+			id := other.register("worker-2")
+			var claim claimJSON
+			other.ok("task_claim", map[string]any{"task_id": e.rateLimiting, "agent_id": id}, &claim)
+			require.True(t, claim.Success)
+			other.ok("task_update_status", map[string]any{"id": e.rateLimiting, "status": "in_progress"}, nil)
+		})
+	}
+}
