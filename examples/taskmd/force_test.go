@@ -49,3 +49,20 @@ func TestForceOverridesAClaim(t *testing.T) {
 	assert.NotContains(t, string(after), "Assignee:")
 	assert.True(t, strings.Contains(string(after), "- Status: completed"))
 }
+
+// TestAnswerCheckpointPath: answer --checkpoint-path names the checkpoint
+// the worker resumes from, in the answer's resume instructions; a path
+// that is no worker checkpoint is refused and writes nothing.
+func TestAnswerCheckpointPath(t *testing.T) {
+	root := newWorkspace(t)
+	workerState(t, root)
+	before := files(t, root)
+	r := taskmd(t, root, "", "answer", "--worker", "w2", "--id", "c1", "--checkpoint-path", "docs/api/auth.md", "Q1=yes", "Q2=debug")
+	assert.NotEqual(t, 0, r.exit)
+	assert.Contains(t, r.stderr, "INVALID_ARGUMENTS")
+	assert.Equal(t, before, files(t, root))
+
+	r = taskmd(t, root, "", "--json", "answer", "--worker", "w2", "--id", "c1", "--checkpoint-path", "checkpoints/workers/w2/000001.md", "Q1=yes", "Q2=debug")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Contains(t, r.stdout, `"checkpoint_path":"checkpoints/workers/w2/000001.md"`)
+}

@@ -71,9 +71,9 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   start ADDRESS [--force]              -> in_progress; prints task, workflow, references
   complete ADDRESS --note N [--agent A --token N | --force]
   status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N | --force]
+                                       block, unblock (to pending...), reopen, fail, skip...
                                        --force: yours over an agent's claim (ends it) or over
                                        unmet dependencies (TASK_BLOCKED, exit 4), on record
-                                       block, unblock (to pending...), reopen, fail, skip...
   rm ADDRESS [--force] [--if-version V]
   workflows                            workflows/*.md: name, title, description
 Coordinator (coordinator/active.md, sequential, no slugs)
@@ -102,7 +102,7 @@ Workers (pivots, worker checkpoints, clarifications)
   checkpoint diff --worker ID [--from N] [--to N]
   resume-brief ADDRESS [--worker ID] [--max-tokens N]   with --worker: claim and resume
   questions                            open clarification requests
-  answer --worker ID --id REQUEST [--draft] [QID=]TEXT...
+  answer --worker ID --id REQUEST [--draft] [--checkpoint-path P] [QID=]TEXT...
 Watch
   watch                                one line per changed document until interrupted
 Git

@@ -340,12 +340,13 @@ func cmdAnswer(e *env, args []string) error {
 	var a worker.Answer
 	fs.StringVar(&a.ResumeMethod, "resume-method", "", "")
 	fs.StringVar(&a.ResumeInstructions.Text, "instructions", "", "")
+	fs.StringVar(&a.ResumeInstructions.CheckpointPath, "checkpoint-path", "", "")
 	texts, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if *id == "" || *req == "" || len(texts) == 0 {
-		return usagef("usage: taskmd answer --worker ID --id REQUEST [QID=]TEXT...")
+		return usagef("usage: taskmd answer --worker ID --id REQUEST [--checkpoint-path P] [QID=]TEXT...")
 	}
 	c, err := e.clarifications()
 	if err != nil {
