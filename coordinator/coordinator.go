@@ -40,8 +40,20 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 		if err != nil {
 			return err
 		}
-		if err := c.flow.Resolver(ctx, c.ws).CheckLinks(nd, added); err != nil {
+		r := c.flow.Resolver(ctx, c.ws)
+		if err := r.CheckLinks(nd, added); err != nil {
 			return err
+		}
+		for i, t := range added {
+			if err := c.flow.CheckRecords(nil, t, false); err != nil {
+				return err
+			}
+			if nd, err = r.CheckWritten(nd, t, taskdoc.StatusPending, false); err != nil {
+				return err
+			}
+			if added[i], err = nd.Task(t.Slug); err != nil {
+				return err
+			}
 		}
 		if wasValid {
 			if err := checkMainWorkflow(nd); err != nil {
@@ -74,11 +86,25 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 		if s.doc == nil {
 			return noList(slug)
 		}
+		before, err := s.doc.Task(slug)
+		if err != nil {
+			return c.flow.At(err, slug)
+		}
 		nd, after, err := c.flow.Edit(s.doc, slug, e)
 		if err != nil {
 			return err
 		}
-		if err := c.flow.Resolver(ctx, c.ws).CheckLinks(nd, []*taskdoc.Task{after}); err != nil {
+		if err := c.flow.CheckRecords(before, after, false); err != nil {
+			return err
+		}
+		r := c.flow.Resolver(ctx, c.ws)
+		if err := r.CheckLinks(nd, []*taskdoc.Task{after}); err != nil {
+			return err
+		}
+		if nd, err = r.CheckWritten(nd, after, before.Status, false); err != nil {
+			return err
+		}
+		if after, err = nd.Task(after.Slug); err != nil {
 			return err
 		}
 		// An edit changes one task, so the list's first task changes only

@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // TestCallerThatIsNotAnAgentLeavesHeldTasksAlone: a caller that is not
@@ -132,21 +136,38 @@ func TestPauseLetsTheClaimGo(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// crashBetween runs op, then puts the files under dir back as they were
-// before it: the state a process killed between op's two durable writes
-// leaves behind, when op writes dir's file second.
+// crashBetween runs op, then puts the files under dir (root-relative,
+// ".taskmd/claims" or "docs") back as they were before it: the state a
+// process killed between op's two durable writes leaves behind, when op
+// writes dir's file second. It reads the folder itself (filetest.Snapshot
+// leaves .taskmd out) and fails the test when op wrote nothing there, so
+// that no crash is only pretended.
 func crashBetween(t *testing.T, root, dir string, op func()) {
 	t.Helper()
-	before := map[string]string{}
-	for name, content := range filetest.Snapshot(t, root) {
-		if strings.HasPrefix(name, dir+"/") {
-			before[name] = content
+	read := func() map[string]string {
+		files := map[string]string{}
+		base := filepath.Join(root, filepath.FromSlash(dir))
+		err := filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			files[filepath.ToSlash(rel)] = string(data)
+			return err
+		})
+		if !os.IsNotExist(err) {
+			require.NoError(t, err)
 		}
+		return files
 	}
+	before := read()
 	op()
-	for name := range filetest.Snapshot(t, root) {
-		if _, ok := before[name]; strings.HasPrefix(name, dir+"/") && !ok {
-			require.NoError(t, os.Remove(filepath.Join(root, name)))
+	after := read()
+	require.NotEqual(t, before, after, "op wrote nothing under %s: there is no crash to make", dir)
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			require.NoError(t, os.Remove(filepath.Join(root, filepath.FromSlash(name))))
 		}
 	}
 	filetest.WriteAll(t, root, before)
@@ -325,4 +346,142 @@ func TestReleasedAssigneeHoldsNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, rb.Success, "%+v", rb)
 	assert.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Assignee: "+b+"\n")
+}
+
+// TestCompletionCrashedBetweenItsWrites: a completion killed after the
+// plan was written and before its claims were ends the claim all the
+// same: the retry (answered without writing the plan) ends it, so a
+// person may reopen the task and the holder's retries still pass.
+func TestCompletionCrashedBetweenItsWrites(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	const task = "/auth.md#write-docs"
+	r, err := p.Claim(ctx, task, a)
+	require.NoError(t, err)
+	me := plan.Claimant{Agent: a, Token: r.Claim.Token}
+	done := plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"}
+	crashBetween(t, root, ".taskmd/claims", func() {
+		_, err := p.UpdateStatus(ctx, task, me, done)
+		require.NoError(t, err)
+	})
+	_, err = p.UpdateStatus(ctx, task, me, done)
+	require.NoError(t, err, "the retry")
+	_, err = p.AddCheckpoint(ctx, task, plan.Claimant{Agent: a}, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done", Detail: "more"})
+	require.NoError(t, err, "the holder records its outcome's detail after the completion")
+	_, err = tasksOn(t, root).SetStatus(ctx, task, taskdoc.StatusPending, "")
+	assert.NoError(t, err, "a person reopens the completed task: no agent holds it")
+}
+
+// writer is a claims.Writer that writes every task as one agent's claim,
+// as an MCP session does.
+type writer struct {
+	agent string
+	token int64
+}
+
+func (w writer) Claimant(string) (string, int64) { return w.agent, w.token }
+
+// tasksOn is the task system (package subagent) on root.
+func tasksOn(t *testing.T, root string, opts ...subagent.Option) *subagent.Tasks {
+	t.Helper()
+	ws, err := workspace.Open(root)
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	return subagent.New(ws, opts...)
+}
+
+// TestTaskSystemWritesFollowTheRule: the task systems (package subagent:
+// start, complete, status, edit, create, remove) are fenced as plan is,
+// whatever way the write is made: an edit that writes a status is that
+// move, created or edited tasks wait for their dependencies, a person's
+// override is the only way past either and its record is not the content
+// a caller sends.
+func TestTaskSystemWritesFollowTheRule(t *testing.T) {
+	const task, jwt = "/auth.md#write-docs", "/auth.md#implement-jwt-signing"
+	t.Run("an edit that starts work needs a claim", func(t *testing.T) {
+		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+		a := register(t, p, "a")
+		actx := claims.WithWriter(ctx, writer{agent: a})
+		before := filetest.Snapshot(t, root)
+		_, err := tasksOn(t, root).Edit(actx, task, taskdoc.Edit{Content: "- Status: in_progress\n"})
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+		assert.Equal(t, before, filetest.Snapshot(t, root))
+	})
+	t.Run("an edit or a create into work waits for dependencies", func(t *testing.T) {
+		_, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+		s := tasksOn(t, root)
+		before := filetest.Snapshot(t, root)
+		_, err := s.Edit(ctx, jwt, taskdoc.Edit{Content: "- Status: in_progress\n- Depends-On: #setup-oauth\n"})
+		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
+		_, err = s.Create(ctx, "/auth.md", taskdoc.NewTask{Title: "Early", Content: "- Status: planning\n- Depends-On: #setup-oauth\n"})
+		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, before, filetest.Snapshot(t, root))
+		got, err := tasksOn(t, root, subagent.WithOverride("alice")).Edit(ctx, jwt, taskdoc.Edit{Content: "- Status: in_progress\n- Depends-On: #setup-oauth\n"})
+		require.NoError(t, err, "a person's override")
+		forced, _ := got.Field(taskdoc.KeyForced)
+		assert.Equal(t, "taken up before its dependencies were done: /auth.md#setup-oauth (pending)", forced)
+	})
+	t.Run("an override's record is not content", func(t *testing.T) {
+		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+		a := register(t, p, "a")
+		s := tasksOn(t, root)
+		before := filetest.Snapshot(t, root)
+		for _, field := range []string{"- Forced: me\n", "- Override: me\n"} {
+			_, err := s.Edit(claims.WithWriter(ctx, writer{agent: a}), jwt, taskdoc.Edit{Content: "- Status: pending\n- Depends-On: #setup-oauth\n" + field})
+			assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err), field)
+			_, err = s.Create(ctx, "/auth.md", taskdoc.NewTask{Title: "Sneaky", Content: "- Depends-On: #setup-oauth\n" + field})
+			assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err), field)
+		}
+		assert.Equal(t, before, filetest.Snapshot(t, root))
+		_, err := p.Claim(ctx, jwt, a)
+		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
+	})
+	t.Run("a person's override ends the claim on record", func(t *testing.T) {
+		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+		a := register(t, p, "a")
+		r, err := p.Claim(ctx, task, a)
+		require.NoError(t, err)
+		old := plan.Claimant{Agent: a, Token: r.Claim.Token}
+		_, err = tasksOn(t, root, subagent.WithOverride("alice")).SetStatus(ctx, task, taskdoc.StatusBlocked, "by hand")
+		require.NoError(t, err)
+		require.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Override: alice took it from agent "+a)
+		// The Assignee comes back by an ordinary edit of the free task:
+		// the ended claim stays ended.
+		_, err = tasksOn(t, root).Edit(ctx, task, taskdoc.Edit{Content: "- Status: blocked\n- Assignee: " + a + "\n"})
+		require.NoError(t, err)
+		_, err = p.UpdateStatus(ctx, task, old, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "still mine"})
+		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the overridden claim's token writes no more")
+	})
+	t.Run("a completion through the task system ends the claim", func(t *testing.T) {
+		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+		a := register(t, p, "a")
+		r, err := p.Claim(ctx, task, a)
+		require.NoError(t, err)
+		s := tasksOn(t, root)
+		_, err = s.Complete(claims.WithWriter(ctx, writer{agent: a, token: r.Claim.Token}), task, "done")
+		require.NoError(t, err)
+		_, err = s.SetStatus(ctx, task, taskdoc.StatusPending, "")
+		require.NoError(t, err, "a person reopens a completed task no agent works on")
+	})
+	t.Run("a removal of a held task is its holder's or a person's", func(t *testing.T) {
+		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+		a, b := register(t, p, "a"), register(t, p, "b")
+		r, err := p.Claim(ctx, task, a)
+		require.NoError(t, err)
+		_, err = p.UpdateStatus(ctx, task, plan.Claimant{Agent: a, Token: r.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+		require.NoError(t, err)
+		before := filetest.Snapshot(t, root)
+		for _, who := range []context.Context{claims.WithWriter(ctx, writer{agent: b}), ctx} {
+			_, err = tasksOn(t, root).Remove(who, task, taskdoc.Removal{Force: true})
+			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+		}
+		assert.Equal(t, before, filetest.Snapshot(t, root))
+		_, err = tasksOn(t, root, subagent.WithOverride("alice")).Remove(ctx, task, taskdoc.Removal{Force: true})
+		require.NoError(t, err, "a person removes it")
+		name := claims.FileOf("docs/auth.md")
+		rec, err := claims.Decode("docs/auth.md", name, []byte(filetest.Read(t, root, name)))
+		require.NoError(t, err)
+		assert.Equal(t, "", rec.Record("write-docs").Agent, "the removed task's claim is released")
+	})
 }

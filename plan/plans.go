@@ -124,8 +124,9 @@ func planTarget(address string) (taskflow.Target, error) {
 // locked runs fn on the document of t and its claims, under the locks of
 // both: the document parsed (DOCUMENT_NOT_FOUND when it is missing; from
 // the workspace's cache when it holds these bytes) and the claims read,
-// the task's record settled first (claims.File.Settle: a claim the task
-// no longer shows holds nothing). fn returns the new document (nil for no
+// the task's record brought into line with the task first
+// (claims.File.Follow: a claim the task no longer shows holds nothing, one
+// on a done task has ended). fn returns the new document (nil for no
 // change) and whether the claims changed.
 //
 // One write decides and the other follows, so that no crash point leaves
@@ -160,7 +161,7 @@ func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *task
 		settled := false
 		if tk, err := doc.Task(t.Slug); err == nil && t.Slug != "" {
 			assignee, _ := tk.Field(taskdoc.KeyAssignee)
-			settled = st.Settle(t.Slug, assignee)
+			settled = st.Follow(t.Slug, assignee, tk.Status)
 		}
 		before := st.Record(t.Slug)
 		nd, changed, err := fn(doc, &st)

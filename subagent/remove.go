@@ -3,6 +3,7 @@ package subagent
 import (
 	"context"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -20,9 +21,11 @@ import (
 // naming them: every document under docs/ and the coordinator list are
 // read for them) or someone may be working on it (INVALID_TRANSITION): in
 // progress, planning or paused, or held by an agent (its Assignee) and not
-// finished. Claims are kept by package plan, which this package does not
-// read: a held task is refused whether or not its holder is still online,
-// and Force is the person's decision that it is not.
+// finished: a held task is refused whether or not its holder is still
+// online, and Force is the person's decision that it is not. A task an
+// agent holds (package plan) is removed only by its holder or by a
+// person's override (WithOverride), as every write (see Tasks): otherwise
+// it is STALE_CLAIM, Force or not. The removed task's claim is released.
 //
 // A Depends-On with an entry that is no task address still counts for the
 // entries that are. The other documents are read without their locks, so
@@ -35,9 +38,12 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 		return taskdoc.Task{}, err
 	}
 	var removed taskdoc.Task
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
+			return nil, err
+		}
+		if doc, err = s.fence(ctx, st, t, doc, t.Slug, ""); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().Remove(doc, t.Slug, r, func() ([]string, error) {
@@ -47,8 +53,7 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 			return nil, err
 		}
 		removed = *task
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)

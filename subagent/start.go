@@ -3,6 +3,7 @@ package subagent
 import (
 	"context"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -68,7 +69,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 	}
 	started := &Started{Document: t.Path}
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		if !exists {
 			return nil, notFound(t)
 		}
@@ -79,7 +80,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveStart, ""); err != nil {
 			return nil, err
 		}
-		if doc, err = s.fence(ctx, t, doc, t.Slug, taskdoc.StatusInProgress); err != nil {
+		if doc, err = s.fence(ctx, st, t, doc, t.Slug, taskdoc.StatusInProgress); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().Start(doc, t.Slug)
@@ -92,8 +93,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 		started.Task = *task
 		started.Workflow, started.References, started.Missing = loaded.Workflow, loaded.References, loaded.Missing
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return nil, taskflow.At(err, t.Path, t.Slug)
@@ -128,7 +128,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	}
 	date := s.cfg.Today()
 	done := &Completed{Document: t.Path}
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
@@ -136,12 +136,12 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		if task, err := doc.Task(t.Slug); err == nil && taskflow.Replays(task, note) {
 			done.Task, done.Replayed = *task, true
 			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
-			return current, nil
+			return doc, nil // a retry: its claim follows the completion (Follow)
 		}
 		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveComplete, taskdoc.StatusCompleted); err != nil {
 			return nil, err
 		}
-		if doc, err = s.fence(ctx, t, doc, t.Slug, taskdoc.StatusCompleted); err != nil {
+		if doc, err = s.fence(ctx, st, t, doc, t.Slug, taskdoc.StatusCompleted); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().Complete(doc, t.Slug, note, date)
@@ -150,8 +150,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 		}
 		done.Task = *task
 		done.Note, done.Date = taskflow.CompletedFields(task, note, date)
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return nil, taskflow.At(err, t.Path, t.Slug)
@@ -172,7 +171,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 		return taskdoc.Task{}, err
 	}
 	var updated taskdoc.Task
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
@@ -180,7 +179,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveUpdate, status); err != nil {
 			return nil, err
 		}
-		if doc, err = s.fence(ctx, t, doc, t.Slug, status); err != nil {
+		if doc, err = s.fence(ctx, st, t, doc, t.Slug, status); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().UpdateStatus(doc, t.Slug, status, text)
@@ -188,8 +187,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 			return nil, err
 		}
 		updated = *task
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)

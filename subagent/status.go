@@ -3,6 +3,7 @@ package subagent
 import (
 	"context"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -32,7 +33,7 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 		return taskdoc.Task{}, err
 	}
 	var set taskdoc.Task
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
@@ -40,7 +41,7 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 		if doc, err = s.ready(ctx, t, doc, taskflow.MoveSet, status); err != nil {
 			return nil, err
 		}
-		if doc, err = s.fence(ctx, t, doc, t.Slug, status); err != nil {
+		if doc, err = s.fence(ctx, st, t, doc, t.Slug, status); err != nil {
 			return nil, err
 		}
 		nd, task, err := t.Flow().SetStatus(doc, t.Slug, status, reason)
@@ -48,8 +49,7 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 			return nil, err
 		}
 		set = *task
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)

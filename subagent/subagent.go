@@ -75,7 +75,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		return nil, err
 	}
 	var created []taskdoc.Task
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		if !exists {
 			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}
@@ -83,16 +83,31 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		if err != nil {
 			return nil, err
 		}
-		nd, added, err := t.Flow().Create(doc, tasks)
+		flow := t.Flow()
+		nd, added, err := flow.Create(doc, tasks)
 		if err != nil {
 			return nil, err
 		}
-		if err := t.Flow().Resolver(ctx, s.ws).CheckLinks(nd, added); err != nil {
+		person := s.cfg.Override != ""
+		for _, task := range added {
+			if err := flow.CheckRecords(nil, task, person); err != nil {
+				return nil, err
+			}
+		}
+		r := flow.Resolver(ctx, s.ws)
+		if err := r.CheckLinks(nd, added); err != nil {
 			return nil, err
 		}
+		for i, task := range added {
+			if nd, err = r.CheckWritten(nd, task, taskdoc.StatusPending, person); err != nil {
+				return nil, err
+			}
+			if added[i], err = nd.Task(task.Slug); err != nil {
+				return nil, err
+			}
+		}
 		created = values(added)
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return nil, taskflow.At(err, t.Path, "")
@@ -122,24 +137,52 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
+	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
 		doc, err := s.parseDocument(t, current, exists)
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = s.fence(ctx, t, doc, t.Slug, ""); err != nil {
+		before, err := doc.Task(t.Slug)
+		if err != nil {
+			return nil, taskflow.At(err, t.Path, t.Slug)
+		}
+		// The edit is made once to learn the status it writes, which the
+		// fence decides on, and again on the document the fence returns
+		// (a person's override changes it).
+		_, after, err := t.Flow().Edit(doc, t.Slug, e)
+		if err != nil {
 			return nil, err
+		}
+		var to taskdoc.Status
+		if after.Status != before.Status {
+			to = after.Status
+		}
+		if fenced, err := s.fence(ctx, st, t, doc, t.Slug, to); err != nil {
+			return nil, err
+		} else if fenced != doc {
+			doc = fenced
+			before, _ = doc.Task(t.Slug)
 		}
 		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
 		if err != nil {
 			return nil, err
 		}
-		if err := t.Flow().Resolver(ctx, s.ws).CheckLinks(nd, []*taskdoc.Task{task}); err != nil {
+		flow := t.Flow()
+		if err := flow.CheckRecords(before, task, s.cfg.Override != ""); err != nil {
+			return nil, err
+		}
+		r := flow.Resolver(ctx, s.ws)
+		if err := r.CheckLinks(nd, []*taskdoc.Task{task}); err != nil {
+			return nil, err
+		}
+		if nd, err = r.CheckWritten(nd, task, before.Status, s.cfg.Override != ""); err != nil {
+			return nil, err
+		}
+		if task, err = nd.Task(task.Slug); err != nil {
 			return nil, err
 		}
 		edited = *task
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
@@ -226,16 +269,44 @@ func notFound(t target) error {
 }
 
 // fence is the claims' fence (claims.Guard) for a write on task slug of
-// doc, moving it to status to ("" for no move): a caller that is not an
-// agent writes only on a task no agent holds, unless Tasks was made with
-// WithOverride. It returns the document and task to edit.
-func (s *Tasks) fence(ctx context.Context, t target, doc *taskdoc.Document, slug string, to taskdoc.Status) (*taskdoc.Document, error) {
+// doc, moving it to status to ("" for no move), under the claims st: a
+// caller that is not an agent writes only on a task no agent holds, unless
+// Tasks was made with WithOverride. It returns the document to edit.
+func (s *Tasks) fence(ctx context.Context, st *claims.File, t target, doc *taskdoc.Document, slug string, to taskdoc.Status) (*taskdoc.Document, error) {
 	tk, err := doc.Task(slug)
 	if err != nil {
 		return doc, nil // the edit reports a missing task
 	}
-	nd, _, err := claims.Guard(ctx, s.ws, t.File, t.Path, doc, tk, to, s.cfg.Override, s.cfg.Today().Format(time.DateOnly))
+	nd, _, err := claims.Guard(ctx, st, t.Path, doc, tk, to, s.cfg.Override, s.cfg.Today().Format(time.DateOnly))
 	return nd, err
+}
+
+// rewrite runs fn on the document at t under its lock and its claims'
+// (claims.Rewrite). fn returns the document to write (nil for no write);
+// the claims then follow it (claims.File.Follow for every task a claim
+// names: a completed task's claim ends, a claim whose Assignee went is
+// released), and the document is remembered.
+func (s *Tasks) rewrite(ctx context.Context, t target, fn func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error)) error {
+	return claims.Rewrite(ctx, s.ws, t.File, func(current []byte, exists bool, st *claims.File) ([]byte, error) {
+		nd, err := fn(current, exists, st)
+		if err != nil || nd == nil {
+			return nil, err
+		}
+		for slug, r := range st.Tasks {
+			if r.Agent == "" {
+				continue
+			}
+			var assignee string
+			var status taskdoc.Status
+			if tk, err := nd.Task(slug); err == nil {
+				assignee, _ = tk.Field(taskdoc.KeyAssignee)
+				status = tk.Status
+			}
+			st.Follow(slug, assignee, status)
+		}
+		s.ws.Remember(t.File, nd)
+		return nd.Source, nil
+	})
 }
 
 // ready refuses a move of the task at t to status to (by move) while its

@@ -66,3 +66,21 @@ func TestAnswerCheckpointPath(t *testing.T) {
 	require.Equal(t, 0, r.exit, r.stderr)
 	assert.Contains(t, r.stdout, `"checkpoint_path":"checkpoints/workers/w2/000001.md"`)
 }
+
+// TestForceNamesAPersonItCanRecord: --force records $USER, or "a person"
+// when $USER cannot be recorded (a control character), and never writes
+// silently as nobody; rm of a held task is STALE_CLAIM without --force.
+func TestForceNamesAPersonItCanRecord(t *testing.T) {
+	root := newWorkspace(t)
+	const id = "w1"
+	require.Equal(t, 0, taskmd(t, root, "", "agent", "register", "--id", id, "--name", "w", "--runtime", "test").exit)
+	require.Equal(t, 0, taskmd(t, root, "", "claim", "/shop/cart.md#fix-login-bug", "--agent", id).exit)
+	r := taskmd(t, root, "", "rm", "/shop/cart.md#fix-login-bug")
+	assert.Contains(t, r.stderr, "STALE_CLAIM")
+	t.Setenv("USER", "bad\x1bname")
+	r = taskmd(t, root, "", "status", "/shop/cart.md#fix-login-bug", "blocked", "--reason", "waiting", "--force")
+	require.Equal(t, 0, r.exit, r.stderr)
+	data, err := os.ReadFile(filepath.Join(root, "docs", "shop", "cart.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "- Override: a person took it from agent "+id)
+}

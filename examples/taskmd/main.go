@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -14,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -129,7 +129,10 @@ func (e *env) forceFlag(fs *flag.FlagSet) func() {
 	force := fs.Bool("force", false, "")
 	return func() {
 		if *force {
-			e.override = cmp.Or(strings.TrimSpace(os.Getenv("USER")), "a person")
+			e.override = "a person"
+			if user := strings.TrimSpace(os.Getenv("USER")); claims.CheckPerson(user) == nil {
+				e.override = user
+			}
 		}
 	}
 }

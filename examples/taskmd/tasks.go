@@ -330,12 +330,14 @@ func (e *env) printStatus(m query.Match) error {
 func cmdRemove(e *env, args []string) error {
 	fs := e.flags("rm")
 	var r taskdoc.Removal
-	fs.BoolVar(&r.Force, "force", false, "")
+	forced := e.forceFlag(fs)
 	fs.StringVar(&r.IfVersion, "if-version", "", "")
 	pos, err := parseN(fs, args, "ADDRESS [--force] [--if-version V]")
 	if err != nil {
 		return err
 	}
+	forced()
+	r.Force = e.override != ""
 	a, inList, err := coordinatorTask(pos[0])
 	if err != nil {
 		return err

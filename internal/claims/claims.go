@@ -55,7 +55,7 @@ type Record struct {
 	Ended string `json:"ended,omitempty"`
 	// Released is the agent whose claim (Token) was given up or taken away
 	// (Release: a release, a pause, a revoke, a person's override, or a
-	// claim its task no longer shows, see Settle).
+	// claim its task no longer shows, see Follow).
 	Released string `json:"released,omitempty"`
 }
 
@@ -109,7 +109,7 @@ func (f File) Encode() []byte {
 // and counts once the Assignee shows it (a crash between the two leaves no
 // claim, and the claimant never had an answer), and a claim that ends
 // leaves the Assignee first and this file second (a crash between the two
-// leaves no claim either). Settle brings the record into line.
+// leaves no claim either). Follow brings the record into line.
 func (f File) Holder(slug, assignee string) string {
 	if r := f.Tasks[slug]; r.Agent != "" && r.Agent == assignee {
 		return r.Agent
@@ -157,15 +157,28 @@ func (f *File) Release(slug string) (released bool) {
 	return true
 }
 
-// Settle releases the record of slug when the task's Assignee (assignee)
-// does not show its agent: a claim whose plan write did not happen, one
-// whose end did not reach this file (a crash between the two writes), or
-// an Assignee a person removed. Such a claim holds nothing (Holder); once
-// settled, its token lets nothing through and a retried release or pause
-// of it is recognised (ReleasedBy). It reports whether it changed f.
-func (f *File) Settle(slug, assignee string) bool {
-	if r := f.Tasks[slug]; r.Agent != "" && r.Agent != assignee {
+// Follow brings the record of slug into line with its task as written,
+// whose Assignee reads assignee and whose status is status, and reports
+// whether it changed f:
+//
+//   - a claim the task does not show (a claim whose plan write did not
+//     happen, one whose end did not reach this file — a crash between
+//     the two writes — or an Assignee a person removed) holds nothing, and
+//     is released: its token lets nothing through, and a retried release
+//     or pause of it is recognised (ReleasedBy);
+//   - a claim shown on a task that is completed or skipped ends (End), as
+//     the completion that did not reach this file would have ended it.
+//
+// A task that no longer exists has no Assignee: its claim is released.
+func (f *File) Follow(slug, assignee string, status taskdoc.Status) bool {
+	r := f.Tasks[slug]
+	switch {
+	case r.Agent == "":
+		return false
+	case r.Agent != assignee:
 		return f.Release(slug)
+	case status.Final():
+		return f.End(slug)
 	}
 	return false
 }

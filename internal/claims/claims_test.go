@@ -88,22 +88,35 @@ func TestCheckCallersThatAreNotAgents(t *testing.T) {
 	}
 }
 
-// TestSettle: a record whose task does not show its agent (a crash
+// TestFollow: a record whose task does not show its agent (a crash
 // between a claim's two writes, a person's edit) holds nothing and is
-// settled: released, its token lets nothing through, and only its
-// holder's retried release is recognised.
-func TestSettle(t *testing.T) {
+// released: its token lets nothing through, and only its holder's
+// retried release is recognised; a claim shown on a done task ends.
+func TestFollow(t *testing.T) {
 	f, err := claims.Decode("docs/a.md", claims.FileOf("docs/a.md"), nil)
 	require.NoError(t, err)
 	f.Grant("x", "a", "", t0)
-	assert.False(t, f.Settle("x", "a"), "shown: held")
+	assert.False(t, f.Follow("x", "a", taskdoc.StatusInProgress), "shown: held")
 	assert.Equal(t, "a", f.Holder("x", "a"))
-	assert.True(t, f.Settle("x", ""))
-	assert.False(t, f.Settle("x", ""), "settled already")
+	assert.True(t, f.Follow("x", "", taskdoc.StatusInProgress))
+	assert.False(t, f.Follow("x", "", taskdoc.StatusInProgress), "released already")
 	assert.True(t, f.ReleasedBy("x", "a", 1))
 	assert.False(t, f.ReleasedBy("x", "b", 1))
 	assert.False(t, f.ReleasedBy("x", "a", 0))
 	err = f.Check(claims.Write{Slug: "x", Agent: "a", Token: 1, Status: taskdoc.StatusPending})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "was let go")
+}
+
+// TestFollowEndsAClaimOnADoneTask: a completion whose claims write did
+// not happen leaves a claim shown on a completed task; Follow ends it,
+// keeping the holder's retries.
+func TestFollowEndsAClaimOnADoneTask(t *testing.T) {
+	f, err := claims.Decode("docs/a.md", claims.FileOf("docs/a.md"), nil)
+	require.NoError(t, err)
+	f.Grant("x", "a", "", t0)
+	assert.True(t, f.Follow("x", "a", taskdoc.StatusCompleted))
+	assert.Equal(t, "", f.Holder("x", "a"))
+	assert.NoError(t, f.Check(claims.Write{Slug: "x", Assignee: "a", Agent: "a", Token: 1, Status: taskdoc.StatusCompleted}), "the holder's retry")
+	assert.NoError(t, f.Check(claims.Write{Slug: "x", Assignee: "a", Status: taskdoc.StatusCompleted, To: taskdoc.StatusPending}), "a person reopens it")
 }

@@ -1,7 +1,9 @@
 package claims
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/taskmd/taskmd/taskdoc"
@@ -25,43 +27,80 @@ func WithWriter(ctx context.Context, w Writer) context.Context {
 	return context.WithValue(ctx, writerKey{}, w)
 }
 
-// Guard is the fence (File.Check) for a write a task system makes on task
-// tk of document file (root-relative, "docs/api/auth.md"; path is its
-// address for errors), moving it to status to ("" for no move), by the
-// writer ctx carries (WithWriter). The caller holds the document's lock:
-// every write of the claims file holds it too, so the claims read here
-// stay as they are until the write is done.
-//
-// With person set (a person's override) a write the fence refuses on a
-// task an agent holds goes ahead: Guard returns doc with the task's
-// Assignee removed, which ends the claim (see File.Holder), and its
-// Override field recording who took it from whom on date (YYYY-MM-DD),
-// and the task as it is then. Otherwise it returns doc and tk unchanged.
-func Guard(ctx context.Context, ws *workspace.Workspace, file, path string, doc *taskdoc.Document, tk *taskdoc.Task, to taskdoc.Status, person, date string) (*taskdoc.Document, *taskdoc.Task, error) {
+// Rewrite is workspace.Workspace.Rewrite of document file for a task
+// system (package subagent), under the locks of the document and of its
+// claims file, with the claims (st) for fn to fence its write with
+// (Guard) and to bring into line with what it writes (File.Follow). fn
+// returns the document's new content (nil, or the same bytes, for no
+// change). The document is written first and the claims second (a task
+// system never grants a claim: see plan's one write that decides); a
+// failed claims write puts the document back, so a failed call changes
+// nothing.
+func Rewrite(ctx context.Context, ws *workspace.Workspace, file string, fn func(current []byte, exists bool, st *File) ([]byte, error)) error {
 	name, err := Name(ws, file)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	data, err := ws.ReadIfExists(ctx, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := Decode(file, name, data)
-	if err != nil {
-		return nil, nil, err
-	}
+	return ws.Lock(ctx, []string{file, name}, func(tx *workspace.Tx) error {
+		current, err := tx.ReadIfExists(file)
+		if err != nil {
+			return err
+		}
+		st, _, err := Read(tx, file, name)
+		if err != nil {
+			return err
+		}
+		was := st.Encode()
+		next, err := fn(current, current != nil, &st)
+		if err != nil {
+			return err
+		}
+		wrote := next != nil && (current == nil || !bytes.Equal(next, current))
+		if wrote {
+			if err := tx.Write(file, next); err != nil {
+				return err
+			}
+		}
+		claims := st.Encode()
+		if bytes.Equal(claims, was) {
+			return nil
+		}
+		err = tx.Write(name, claims)
+		if err != nil && wrote {
+			if current == nil {
+				return errors.Join(err, tx.Remove(file))
+			}
+			return errors.Join(err, tx.Write(file, current))
+		}
+		return err
+	})
+}
+
+// Guard is the fence (File.Check) for a write a task system makes on task
+// tk of document file (path is its address, for errors), moving it to
+// status to ("" for no move), by the writer ctx carries (WithWriter), under
+// the claims st (Rewrite's).
+//
+// With person set (a person's override) a write the fence refuses on a
+// task an agent holds goes ahead: the claim is released in st, and Guard
+// returns doc with the task's Assignee removed and its Override field
+// recording who took it from whom on date (YYYY-MM-DD), and the task as
+// it is then. Otherwise it returns doc and tk unchanged.
+func Guard(ctx context.Context, st *File, path string, doc *taskdoc.Document, tk *taskdoc.Task, to taskdoc.Status, person, date string) (*taskdoc.Document, *taskdoc.Task, error) {
 	var agent string
 	var token int64
 	if w, ok := ctx.Value(writerKey{}).(Writer); ok && w != nil {
 		agent, token = w.Claimant(path + "#" + tk.Slug)
 	}
 	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	err = f.Check(Write{Path: path, Slug: tk.Slug, Agent: agent, Token: token, Assignee: assignee, Status: tk.Status, To: to})
-	holder := f.Holder(tk.Slug, assignee)
+	err := st.Check(Write{Path: path, Slug: tk.Slug, Agent: agent, Token: token, Assignee: assignee, Status: tk.Status, To: to})
+	holder := st.Holder(tk.Slug, assignee)
 	if err == nil || person == "" || agent != "" || holder == "" {
 		return doc, tk, err
 	}
-	return Override(doc, tk.Slug, person, holder, f.Record(tk.Slug).Token, date)
+	token = st.Record(tk.Slug).Token
+	st.Release(tk.Slug)
+	return Override(doc, tk.Slug, person, holder, token, date)
 }
 
 // Override records on doc that person took task slug from agent holder,

@@ -148,6 +148,29 @@ func (r *Resolver) CheckReady(doc *taskdoc.Document, slug string, move taskdoc.M
 	if !NeedsDependencies(move, task.Status, to) {
 		return doc, nil
 	}
+	return r.checkDone(doc, task, force)
+}
+
+// CheckWritten is CheckReady for a task that an edit or a create wrote
+// into its status (task, in doc as written) from status from (pending for
+// a new task): a status of work (planning, in progress) written while a
+// dependency is not done is TASK_BLOCKED, unless force (a person's
+// override, recorded in the Forced field).
+func (r *Resolver) CheckWritten(doc *taskdoc.Document, task *taskdoc.Task, from taskdoc.Status, force bool) (*taskdoc.Document, error) {
+	if task.Status == from || r.flow.knownStatus(task) != nil {
+		return doc, nil
+	}
+	switch task.Status {
+	case taskdoc.StatusPlanning, taskdoc.StatusInProgress:
+		return r.checkDone(doc, task, force)
+	}
+	return doc, nil
+}
+
+// checkDone is the decision of CheckReady once the move needs task's
+// dependencies done.
+func (r *Resolver) checkDone(doc *taskdoc.Document, task *taskdoc.Task, force bool) (*taskdoc.Document, error) {
+	slug := task.Slug
 	if _, ok := task.Field(taskdoc.KeyForced); ok {
 		return doc, nil
 	}
