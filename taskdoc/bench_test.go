@@ -156,3 +156,18 @@ func BenchmarkRefuseDeepList(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRefuseManyTasks measures refusing a 16 MiB document of
+// 527,632 one-line tasks, past MaxHeadings: the limit is found by the scan
+// of the lines before goldmark runs, which reading the document's
+// headings and tasks would take about a second and 800 MB.
+func BenchmarkRefuseManyTasks(b *testing.B) {
+	src := oneLineTasks(527632, 16<<20)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
+			b.Fatal(err)
+		}
+	}
+}

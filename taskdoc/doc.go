@@ -101,9 +101,11 @@
 //	reopen    completed, skipped -> any status an edit may write
 //
 // Documents have limits that no document a person writes comes near, and
-// that keep the time to read one in proportion to its size: lists and
-// block quotes nested at most MaxNesting deep, and at most MaxDefinitions
-// lines that start a link reference definition. Parse refuses a document
+// that keep the time and memory to read one in proportion to its size:
+// lists and block quotes nested at most MaxNesting deep, at most
+// MaxDefinitions lines that start a link reference definition, and at
+// most MaxHeadings lines that may be a heading (and so at most that many
+// tasks; a document with more is to be split). Parse refuses a document
 // past them with ErrTooComplex, pointing at the line where the limit is
 // passed, after a scan of its lines and before any Markdown parse, so a
 // pathological file costs microseconds per kilobyte. A heading whose text

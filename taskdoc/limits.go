@@ -11,11 +11,13 @@ import (
 // nested 2,000 deep, 4 MB, takes half a minute), with the square of the
 // number of link reference definitions in one paragraph, and with the
 // square of the inline markup in a heading's text (taskdoc reads headings'
-// inlines for their anchors; 40,000 "*a_" take seconds). Documents past
-// the first two limits are refused with ErrTooComplex by Parse and every
-// edit, found by a scan of the lines before goldmark runs; a heading past
-// the third is read without its markup. No document a person writes comes
-// near them.
+// inlines for their anchors; 40,000 "*a_" take seconds). And each heading
+// costs about 1.5 KB to read, with its task: a 16 MiB document of one-line
+// tasks, half a million, takes 800 MB and a second. Documents past
+// MaxNesting, MaxNestingWork, MaxDefinitions or MaxHeadings are refused
+// with ErrTooComplex by Parse and every edit, found by a scan of the lines
+// before goldmark runs; a heading past MaxHeadingMarkup is read without
+// its markup. No document a person writes comes near them.
 const (
 	// MaxNesting is how deep lists and block quotes may nest. A line is
 	// counted as deep as the containers it may open or continue: each ">"
@@ -41,15 +43,25 @@ const (
 	// read as plain text: its markup characters stay in its text and
 	// anchor.
 	MaxHeadingMarkup = 256
+	// MaxHeadings is how many lines may be a heading, and so how many
+	// tasks a document may have: lines whose text (after indentation, ">"
+	// and list markers) is one to six "#" and a space or the line's end,
+	// or a run of "=" or of "-" alone, which may underline a setext
+	// heading, as may a "-" list marker alone. A document with more is
+	// refused with a hint to split it. At the limit, a document of
+	// one-line tasks takes about 30 MB to read.
+	MaxHeadings = 20_000
 )
 
 // shape is what the line scan finds in a range of a document.
 type shape struct {
 	defLines int // lines that may start a link reference definition
 	work     int // the sum of the squares of the lines' depths
+	headings int // lines that may be a heading
 	deepAt   int // the start of the first line nested deeper than MaxNesting, or -1
 	overAt   int // the start of the first definition line past MaxDefinitions (counting from 0), or -1
 	workAt   int // the start of the first line past MaxNestingWork (counting from 0), or -1
+	manyAt   int // the start of the first heading line past MaxHeadings (counting from 0), or -1
 }
 
 // scanLines reads the lines of text[from:to], which start at from. It
@@ -57,15 +69,15 @@ type shape struct {
 // so the counts of consecutive ranges add up to that of their union.
 // before holds the counts of the rest of the document, for the limits.
 func scanLines(text []byte, from, to int, before shape) shape {
-	s := shape{deepAt: -1, overAt: -1, workAt: -1}
+	s := shape{deepAt: -1, overAt: -1, workAt: -1, manyAt: -1}
 	for at := from; at < to; {
 		end := to
 		if i := bytes.IndexByte(text[at:to], '\n'); i >= 0 {
 			end = at + i + 1
 		}
 		switch text[at] {
-		case ' ', '\t', '>', '-', '*', '+', '[', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			depth, def := lineShape(text[at:end])
+		case ' ', '\t', '>', '-', '*', '+', '[', '#', '=', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			depth, def, heading := lineShape(text[at:end])
 			if depth > MaxNesting {
 				s.deepAt = at
 				return s
@@ -80,6 +92,12 @@ func scanLines(text []byte, from, to int, before shape) shape {
 					s.overAt = at
 				}
 			}
+			if heading {
+				s.headings++
+				if s.manyAt < 0 && before.headings+s.headings > MaxHeadings {
+					s.manyAt = at
+				}
+			}
 		}
 		at = end
 	}
@@ -87,11 +105,12 @@ func scanLines(text []byte, from, to int, before shape) shape {
 }
 
 // lineShape reads the start of one line: how deep it nests (see
-// MaxNesting; 0 for a line without markers), and whether it may start a
-// link reference definition.
-func lineShape(line []byte) (depth int, def bool) {
+// MaxNesting; 0 for a line without markers), whether it may start a link
+// reference definition, and whether it may be a heading (see MaxHeadings).
+func lineShape(line []byte) (depth int, def, heading bool) {
 	col, indent, markers := 0, 0, 0
 	i := 0
+	dash := false // the last marker read is a "-"
 	// afterMarker: whitespace here belongs to the container just opened
 	// (a list item's width, or the space after a ">"), not to indentation.
 	afterMarker, afterQuote := false, false
@@ -116,7 +135,7 @@ scan:
 			continue
 		case c == '>':
 			markers++
-			afterMarker, afterQuote = false, true
+			afterMarker, afterQuote, dash = false, true, false
 			col++
 			i++
 			continue
@@ -125,6 +144,7 @@ scan:
 				break scan
 			}
 			markers++
+			dash = c == '-'
 			col++
 			i++
 		case c >= '0' && c <= '9':
@@ -136,6 +156,7 @@ scan:
 				break scan
 			}
 			markers++
+			dash = false
 			col += j + 1 - i
 			i = j + 1
 		default:
@@ -146,7 +167,30 @@ scan:
 	if markers > 0 {
 		depth = markers + indent/2
 	}
-	return depth, i < len(line) && line[i] == '[' && mayDefine(line[i+1:])
+	rest := line[i:]
+	heading = mayHead(rest) || (dash && len(bytes.TrimLeft(rest, " \t\r\n")) == 0)
+	return depth, len(rest) > 0 && rest[0] == '[' && mayDefine(rest[1:]), heading
+}
+
+// mayHead reports whether rest, a line after its indentation and
+// markers, may be a heading: an ATX heading's opening "#"s, or a run of
+// "=" or of "-" with nothing but spaces after it, a setext underline.
+func mayHead(rest []byte) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	c := rest[0]
+	if c != '#' && c != '=' && c != '-' {
+		return false
+	}
+	n := 1
+	for n < len(rest) && rest[n] == c {
+		n++
+	}
+	if c == '#' {
+		return n <= 6 && (n == len(rest) || isSpaceOrEOL(rest[n]))
+	}
+	return len(bytes.TrimLeft(rest[n:], " \t\r\n")) == 0
 }
 
 // mayDefine reports whether rest, a line after an opening "[", may hold
@@ -188,9 +232,17 @@ func tooManyDefinitions(src []byte, at int, slug string) error {
 		Msg: "more than " + strconv.Itoa(MaxDefinitions) + " lines start a link reference definition"}, src, at)
 }
 
+// tooManyHeadings is the refusal of a document with more than
+// MaxHeadings heading lines, the first one past it at at.
+func tooManyHeadings(src []byte, at int, slug string) error {
+	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
+		Msg: "more than " + strconv.Itoa(MaxHeadings) + " lines are headings or may underline one; " +
+			"split the document into several, each with its own Tasks section"}, src, at)
+}
+
 // refusal is the error for a scan that passed a limit (the first one
-// found: too deep, too many definitions, too much nesting), naming slug
-// (copied, see region.slug), or nil.
+// found: too deep, too many definitions, too much nesting, too many
+// headings), naming slug (copied, see region.slug), or nil.
 func (s shape) refusal(src []byte, slug string) error {
 	switch {
 	case s.deepAt >= 0:
@@ -199,20 +251,24 @@ func (s shape) refusal(src []byte, slug string) error {
 		return tooManyDefinitions(src, s.overAt, strings.Clone(slug))
 	case s.workAt >= 0:
 		return tooMuchNesting(src, s.workAt, strings.Clone(slug))
+	case s.manyAt >= 0:
+		return tooManyHeadings(src, s.manyAt, strings.Clone(slug))
 	}
 	return nil
 }
 
-// lineTotals is the line shape of an edit's result as a whole, as
-// checkLimits found it; known is false where nothing computed it yet.
+// lineTotals is the line shape of an edit's result as a whole (the
+// counts of a shape), as checkLimits found it; known is false where
+// nothing computed it yet.
 type lineTotals struct {
-	defLines, work int
-	known          bool
+	defLines, work, headings int
+	known                    bool
 }
 
 // checkLimits applies the limits to an edit's result out: the new bytes
 // nest no deeper than MaxNesting, and the result has no more than
-// MaxDefinitions definition lines and MaxNestingWork of nesting. Lines are
+// MaxDefinitions definition lines, MaxNestingWork of nesting and
+// MaxHeadings heading lines. Lines are
 // read one by one (see scanLines), so only the old and new bytes of the
 // range are read.
 func (d *Document) checkLimits(out []byte, r region) error {
@@ -225,31 +281,34 @@ func (d *Document) checkLimits(out []byte, r region) error {
 func (d *Document) limits(out []byte, r region) (lineTotals, error) {
 	text := lineFeeds(out, r.start, r.newEnd)
 	old := d.linesIn(r)
-	rest := shape{defLines: d.defLines - old.defLines, work: d.nestWork - old.work}
+	rest := shape{defLines: d.defLines - old.defLines, work: d.nestWork - old.work, headings: d.headLines - old.headings}
 	s := scanLines(text, r.start, r.newEnd, rest)
 	if err := s.refusal(out, r.slug); err != nil {
 		return lineTotals{}, err
 	}
-	return lineTotals{defLines: rest.defLines + s.defLines, work: rest.work + s.work, known: true}, nil
+	return lineTotals{defLines: rest.defLines + s.defLines, work: rest.work + s.work,
+		headings: rest.headings + s.headings, known: true}, nil
 }
 
 // linesIn is the line shape of d in the old bytes of r.
 func (d *Document) linesIn(r region) shape {
-	if d.defLines == 0 && d.nestWork == 0 {
+	if d.defLines == 0 && d.nestWork == 0 && d.headLines == 0 {
 		return shape{}
 	}
 	return scanLines(d.text, r.start, r.oldEnd, shape{})
 }
 
-// linesAfter is the line shape (definition lines and nesting work) of the
-// result of an edit whose text (its source with lone "\r" as "\n") has the
-// new bytes of r: r.lines when checkLimits computed it, else scanned.
-func (d *Document) linesAfter(text []byte, r region) (defLines, work int) {
+// linesAfter is the line shape (definition lines, nesting work and
+// heading lines) of the result of an edit whose text (its source with
+// lone "\r" as "\n") has the new bytes of r: r.lines when checkLimits
+// computed it, else scanned.
+func (d *Document) linesAfter(text []byte, r region) lineTotals {
 	if r.lines.known {
-		return r.lines.defLines, r.lines.work
+		return r.lines
 	}
 	old, added := d.linesIn(r), scanLines(text, r.start, r.newEnd, shape{})
-	return d.defLines - old.defLines + added.defLines, d.nestWork - old.work + added.work
+	return lineTotals{defLines: d.defLines - old.defLines + added.defLines, work: d.nestWork - old.work + added.work,
+		headings: d.headLines - old.headings + added.headings, known: true}
 }
 
 // Limits on the names of files: a document's address, and every name the

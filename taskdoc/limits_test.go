@@ -39,6 +39,15 @@ func definitions(n int) string {
 	return b.String()
 }
 
+// subheadings is n headings "#### H1", "#### H2", ...
+func subheadings(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "#### H%d\n", i+1)
+	}
+	return b.String()
+}
+
 // headingMarkup is a heading whose text is n emphasis delimiters, which
 // goldmark's inline parser reads in time quadratic in n.
 func headingMarkup(n int) string {
@@ -66,6 +75,13 @@ func TestLimitsRefusePathologicalDocuments(t *testing.T) {
 		{"definitions at the limit", head + definitions(taskdoc.MaxDefinitions) + "\n" + tasks, 0},
 		{"definitions past the limit", head + definitions(taskdoc.MaxDefinitions+1) + "\n" + tasks, 3 + taskdoc.MaxDefinitions},
 		{"deep indentation without markers", head + strings.Repeat(" ", 1000) + "code\n\n" + tasks, 0},
+		{"headings at the limit", head + subheadings(taskdoc.MaxHeadings-3) + "\n" + tasks, 0},
+		{"headings past the limit", head + subheadings(taskdoc.MaxHeadings) + "\n" + tasks, 2 + taskdoc.MaxHeadings},
+		{"setext headings at the limit", head + strings.Repeat("t\n-\n", taskdoc.MaxHeadings-3) + "\n" + tasks, 0},
+		{"setext headings past the limit", head + strings.Repeat("t\n-\n", taskdoc.MaxHeadings) + "\n" + tasks, 2 + 2*taskdoc.MaxHeadings},
+		{"setext headings of =", head + strings.Repeat("t\n===\n", taskdoc.MaxHeadings) + "\n" + tasks, 2 + 2*taskdoc.MaxHeadings},
+		{"headings in list items", head + strings.Repeat("- # t\n", taskdoc.MaxHeadings) + "\n" + tasks, 2 + taskdoc.MaxHeadings},
+		{"headings in block quotes", head + strings.Repeat("> t\n> ---\n", taskdoc.MaxHeadings) + "\n" + tasks, 2 + 2*taskdoc.MaxHeadings},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +130,8 @@ func TestHeadingMarkupLimit(t *testing.T) {
 func TestEditsRespectLimits(t *testing.T) {
 	atLimit := mustParse(t, []byte("# D\n\n"+definitions(taskdoc.MaxDefinitions-1)+"\n## Tasks\n\n### A\n\n[own]: /a\n\n### B\n"))
 	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\n- Status: pending\n"))
+	// "# D", the subheadings, "## Tasks", "### A" and "### B".
+	atHeadings := mustParse(t, []byte("# D\n\n"+subheadings(taskdoc.MaxHeadings-4)+"\n## Tasks\n\n### A\n\n### B\n"))
 	tests := []struct {
 		name    string
 		doc     *taskdoc.Document
@@ -140,6 +158,21 @@ func TestEditsRespectLimits(t *testing.T) {
 			return d.EditTask("a", taskdoc.Edit{Content: "[other]: /o"})
 		}, false, "a"},
 		{"a task removed at the limit", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return removed(d.RemoveTask("b"))
+		}, false, "b"},
+		{"one heading too many", atHeadings, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.AddTask(taskdoc.NewTask{Title: "C"})
+		}, true, "c"},
+		{"a heading in edited content", atHeadings, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Content: "#### More"})
+		}, true, "a"},
+		{"a title edited at the heading limit", atHeadings, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Title: "A2"})
+		}, false, "a"},
+		{"a status set at the heading limit", atHeadings, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("b", taskdoc.StatusBlocked)
+		}, false, "b"},
+		{"a task removed at the heading limit", atHeadings, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
 			return removed(d.RemoveTask("b"))
 		}, false, "b"},
 		{"a status set at the limit", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {

@@ -64,7 +64,7 @@ var bom = []byte("\ufeff")
 // Parse reads a document. It validates UTF-8 (ErrInvalidUTF8 with the line
 // and column of the first bad byte), decodes front matter (keeping it as
 // bytes, with FrontMatter.Err, when it is not valid YAML or TOML), applies
-// the limits (ErrTooComplex, see MaxNesting), builds the outline from
+// the limits (ErrTooComplex, see MaxNesting and MaxHeadings), builds the outline from
 // goldmark's AST and finds the Tasks section and its tasks. Parse never
 // panics and does not modify src; Document.Source is src.
 func Parse(src []byte) (*Document, error) {
@@ -91,7 +91,8 @@ func parse(src []byte) (doc *Document, sc *scan, err error) {
 		return nil, nil, err
 	}
 	sc = scanBlocks(text, d.body, len(text), d.body, true)
-	d.raw, d.hasRefs, d.openEnd, d.defLines, d.nestWork = sc.headings, sc.hasRefs, sc.openAtEnd(), lines.defLines, lines.work
+	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
+	d.defLines, d.nestWork, d.headLines = lines.defLines, lines.work, lines.headings
 	d.Headings = outline(text, sc.headings)
 	d.findTasks(sc)
 	return d, sc, nil
