@@ -213,9 +213,22 @@
 // claim back) and task_load_context with include {all_checkpoints: true}.
 // The tool descriptions teach this sequence.
 //
-// The agent registered on an MCP session is that session's caller. The
-// server keeps, for as long as the session lasts, the session's agent (the
-// one agent_register returned, or the one it last called task_claim with)
+// The agent registered on an MCP session is that session's caller, and the
+// only agent the session acts as. agent_register binds the agent's id to
+// the session; task_claim, agent_heartbeat and agent_unregister take that
+// id, and refuse another before anything is written: INVALID_ARGUMENTS
+// naming the session's agent, or AGENT_NOT_FOUND for a session that has
+// none (register first). An id is bound to one session of a server at a
+// time: registering an existing agent again (its id, name and runtime; see
+// agent.Registry.Register) makes the session that agent, after a reconnect
+// or a lost context, and the session it was bound to is no agent any more
+// and forgets the claims it made as it. An agent id names an agent, it is
+// not a secret: the rule keeps each session to the identity it registered,
+// it does not authenticate callers. Orchestrator tools that name another
+// agent (pivot_worker, resume_brief with worker_id) ask for work on its
+// behalf; they never hand the session that agent's claim.
+//
+// The server keeps, for as long as the session lasts, the session's agent
 // and the fencing token of every claim task_claim granted it, and presents
 // them (plan.Claimant) with every task_update_status, task_set_plan,
 // checkpoint_add and task_release the session makes: on a task the session
@@ -223,11 +236,11 @@
 // update, plan or checkpoint on a task another agent holds is STALE_CLAIM
 // and nothing is written, and so are the writes of an agent whose
 // heartbeats stopped for longer than the timeout (60 seconds) after another
-// agent took its task over. A session that never registered nor claimed is
-// a caller that is not an agent: it writes, through any tool (the task
-// systems' too), only on a task no agent holds. A session stays fenced
-// as its agent after agent_unregister. task_release by a session that holds
-// no claim on the task is STALE_CLAIM.
+// agent took its task over. A session that did not register is a caller
+// that is not an agent: it claims nothing, and writes, through any tool
+// (the task systems' too), only on a task no agent holds. A session stays
+// fenced as its agent after agent_unregister. task_release by a session
+// that holds no claim on the task is STALE_CLAIM.
 //
 // task_load_context starts from plan.DefaultInclude (everything, the 5
 // newest checkpoints) and applies the include switches given; max_tokens

@@ -25,13 +25,13 @@ type registerInput struct {
 }
 
 type heartbeatInput struct {
-	AgentID       string `json:"agent_id" jsonschema:"the id agent_register returned"`
+	AgentID       string `json:"agent_id" jsonschema:"this session's agent: the id agent_register returned"`
 	CurrentTaskID string `json:"current_task_id,omitempty" jsonschema:"the task being worked on, e.g. /api/auth.md#implement-jwt-signing"`
 	Status        string `json:"status,omitempty" jsonschema:"free text, e.g. busy or idle"`
 }
 
 type unregisterInput struct {
-	ID string `json:"id" jsonschema:"the id agent_register returned"`
+	ID string `json:"id" jsonschema:"this session's agent: the id agent_register returned"`
 }
 
 // AgentResult is a registered agent, with the names of the seed's
@@ -65,18 +65,18 @@ type SuccessResult struct {
 }
 
 // lifecycle is the agent protocol as every lifecycle tool teaches it.
-const lifecycle = `Agent lifecycle (seed 002): agent_register → workflow_next_tasks → task_claim (on already_claimed_by, claim the next task offered) → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each significant step → agent_heartbeat every next_heartbeat_ms → task_update_status completed (with outcome) → next task, or agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → task_claim the task again (its holder gets its claim back) → task_load_context with include {all_checkpoints: true} → resume from the last checkpoint.
+const lifecycle = `Agent lifecycle (seed 002): agent_register → workflow_next_tasks → task_claim (on already_claimed_by, claim the next task offered) → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each significant step → agent_heartbeat every next_heartbeat_ms → task_update_status completed (with outcome) → next task, or agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → on a new session, agent_register again with your id, name and runtime → task_claim the task again (its holder gets its claim back) → task_load_context with include {all_checkpoints: true} → resume from the last checkpoint.
 
-A plan (workflow) is a document under docs/ with a Tasks section, its id its address (/api/auth.md); a task's id is /api/auth.md#slug. The agent registered on this MCP session is its caller: the server keeps the session's claims and presents them with its writes, so a status update, plan or checkpoint on a task another agent holds is refused with STALE_CLAIM and nothing is written. Claims last as long as their agent's heartbeats: an agent silent for longer than the timeout (60 s) loses its tasks to the next agent that claims them.`
+A plan (workflow) is a document under docs/ with a Tasks section, its id its address (/api/auth.md); a task's id is /api/auth.md#slug. The agent registered on this MCP session is its caller, and the only agent it acts as (task_claim, agent_heartbeat and agent_unregister naming another agent are refused): the server keeps the session's claims and presents them with its writes, so a status update, plan or checkpoint on a task another agent holds is refused with STALE_CLAIM and nothing is written. Claims last as long as their agent's heartbeats: an agent silent for longer than the timeout (60 s) loses its tasks to the next agent that claims them.`
 
 const (
-	agentRegisterDescription = `Register this agent (step 1): call it once when you start. Returns {id, name, status: "online", ...}; pass id as agent_id to task_claim and agent_heartbeat. The agent becomes this session's caller.
+	agentRegisterDescription = `Register this agent (step 1): call it once when you start. Returns {id, name, status: "online", ...}; pass id as agent_id to task_claim and agent_heartbeat. The agent becomes this session's caller, the only agent it acts as. Registering an existing agent again (its id, name and runtime) makes this session that agent, e.g. after a reconnect; the session it was on is then no agent and loses its claims.
 
 ` + lifecycle
 
-	agentHeartbeatDescription = `Tell the server this agent is alive (step 5), with the task it works on and a free status (busy, idle). Send one every next_heartbeat_ms (about 30 s) while you work: an agent without heartbeats for the timeout (60 s) goes offline, and its claimed tasks go to the next agent that claims them — your later writes on them are then STALE_CLAIM. Returns {success, next_heartbeat_ms}, and pivot_request while the orchestrator asks you to pivot: then stop and pivot_acknowledge (see its description). AGENT_NOT_FOUND: register again.`
+	agentHeartbeatDescription = `Tell the server this agent is alive (step 5), with the task it works on and a free status (busy, idle). Send one every next_heartbeat_ms (about 30 s) while you work: an agent without heartbeats for the timeout (60 s) goes offline, and its claimed tasks go to the next agent that claims them — your later writes on them are then STALE_CLAIM. Returns {success, next_heartbeat_ms}, and pivot_request while the orchestrator asks you to pivot: then stop and pivot_acknowledge (see its description). agent_id is this session's agent: another is INVALID_ARGUMENTS. AGENT_NOT_FOUND: register again (this session has no agent, or the agent is no longer registered).`
 
-	agentUnregisterDescription = `Unregister this agent when you stop (step 7): it is no longer listed, and the tasks it still holds may be claimed by other agents at once. Returns {success: true}. AGENT_NOT_FOUND for an id that is not registered (a retried unregister: take it as done). The session keeps writing as this agent, fenced: it does not become an unfenced caller.`
+	agentUnregisterDescription = `Unregister this agent when you stop (step 7): it is no longer listed, and the tasks it still holds may be claimed by other agents at once. Returns {success: true}. id is this session's agent: another is INVALID_ARGUMENTS. AGENT_NOT_FOUND for an id that is not registered (a retried unregister: take it as done). The session keeps writing as this agent, fenced: it does not become an unfenced caller.`
 )
 
 // agentTools serves the agent tools.
@@ -97,6 +97,8 @@ func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Con
 	)
 }
 
+// register registers an agent and binds it to the session (see
+// sessions.go); the session it was bound to before is no agent any more.
 func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in registerInput) (*mcp.CallToolResult, AgentResult, error) {
 	meta, err := metadataStrings(in.Metadata)
 	if err != nil {
@@ -114,11 +116,14 @@ func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in r
 	if err != nil {
 		return nil, AgentResult{}, newToolError(err)
 	}
-	a.sessions.of(req).setAgent(ag.ID)
+	a.sessions.bind(a.sessions.of(req), ag.ID)
 	return nil, toAgentResult(ag), nil
 }
 
-func (a agentTools) heartbeat(ctx context.Context, _ *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, HeartbeatResult, error) {
+func (a agentTools) heartbeat(ctx context.Context, req *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, HeartbeatResult, error) {
+	if err := a.sessions.of(req).actsAs("agent_heartbeat", in.AgentID); err != nil {
+		return nil, HeartbeatResult{}, newToolError(err)
+	}
 	next, err := a.agents.Heartbeat(ctx, in.AgentID, agent.HeartbeatInfo{CurrentTask: in.CurrentTaskID, Status: in.Status})
 	if err != nil {
 		return nil, HeartbeatResult{}, newToolError(err)
@@ -130,7 +135,10 @@ func (a agentTools) heartbeat(ctx context.Context, _ *mcp.CallToolRequest, in he
 	return nil, out, nil
 }
 
-func (a agentTools) unregister(ctx context.Context, _ *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, SuccessResult, error) {
+func (a agentTools) unregister(ctx context.Context, req *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, SuccessResult, error) {
+	if err := a.sessions.of(req).actsAs("agent_unregister", in.ID); err != nil {
+		return nil, SuccessResult{}, newToolError(err)
+	}
 	if err := a.agents.Unregister(ctx, in.ID); err != nil {
 		return nil, SuccessResult{}, newToolError(err)
 	}

@@ -288,7 +288,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 	s := p.sessions.of(req)
 	me := s.agentID()
 	if me == "" {
-		return nil, PivotAcknowledgeResult{}, newToolError(argumentError("this session has no agent: a pivot is acknowledged by the worker it was asked of, on its session (agent_register or task_claim first)"))
+		return nil, PivotAcknowledgeResult{}, newToolError(argumentError("this session has no agent: a pivot is acknowledged by the worker it was asked of, on its session (agent_register first)"))
 	}
 	pending, err := p.pivots.Pending(ctx, me)
 	if err != nil {

@@ -49,7 +49,7 @@ type workflowInput struct {
 
 type taskClaimInput struct {
 	TaskID  string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
-	AgentID string `json:"agent_id" jsonschema:"the id agent_register returned"`
+	AgentID string `json:"agent_id" jsonschema:"this session's agent: the id agent_register returned"`
 }
 
 type taskIDInput struct {
@@ -186,7 +186,7 @@ const (
 
 	workflowNextTasksDescription = `The tasks of a plan you may claim now (step 2), in plan order: pending tasks whose dependencies are all completed and that no online agent holds, and stranded tasks (started, whose holder went offline or released them). Returns {tasks: [{id, title, status, depends_on, dependencies_completed, can_parallelize, stranded, previous_holder}]}. The list is advice: claim a task with task_claim, and when it answers already_claimed_by, try the next one; when every task is taken, poll again after a while.`
 
-	taskClaimDescription = `Claim a task for your agent (step 2), atomically: of agents claiming one task at once, one gets {success: true, claim}, every other {success: false, already_claimed_by} — then try the next task of workflow_next_tasks. Claiming a task you hold again succeeds with the same claim (use it to take a task back after a lost context). A task whose holder went offline (no heartbeat for 60 s) is taken over. The server keeps the claim for this session and presents it with your task_update_status, task_set_plan, checkpoint_add and task_release on the task. AGENT_NOT_FOUND: register first; INVALID_TRANSITION: the task was completed or skipped (maybe since workflow_next_tasks listed it): try the next one. TASK_BLOCKED: a task it depends on is not completed or skipped (the message names them): try the next one.`
+	taskClaimDescription = `Claim a task for your agent (step 2), atomically: of agents claiming one task at once, one gets {success: true, claim}, every other {success: false, already_claimed_by} — then try the next task of workflow_next_tasks. Claiming a task you hold again succeeds with the same claim (use it to take a task back after a lost context). A task whose holder went offline (no heartbeat for 60 s) is taken over. The server keeps the claim for this session and presents it with your task_update_status, task_set_plan, checkpoint_add and task_release on the task. agent_id is this session's agent: another agent's id is INVALID_ARGUMENTS and writes nothing. AGENT_NOT_FOUND: register first (agent_register on this session); INVALID_TRANSITION: the task was completed or skipped (maybe since workflow_next_tasks listed it): try the next one. TASK_BLOCKED: a task it depends on is not completed or skipped (the message names them): try the next one.`
 
 	taskReleaseDescription = `Give up the claim this session holds on a task, without finishing it: the task is free for any agent (a started task is offered again as stranded) and its status is unchanged. STALE_CLAIM when this session holds no current claim on it (never claimed, taken over by another agent after your heartbeats stopped).`
 
@@ -304,19 +304,20 @@ func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in wor
 	return nil, NextTasksResult{WorkflowID: documentOf(in.WorkflowID), Tasks: next}, nil
 }
 
-// claim claims a task and keeps the claim for the session. A claim that
-// names a registered agent, won or lost, makes that agent the session's
-// caller.
+// claim claims a task for the session's agent and keeps the claim for the
+// session. A claim for another agent is refused before anything is
+// written: plan would hand a holder's re-claim its own token.
 func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskClaimInput) (*mcp.CallToolResult, plan.ClaimResult, error) {
+	s := p.sessions.of(req)
+	if err := s.actsAs("task_claim", in.AgentID); err != nil {
+		return nil, plan.ClaimResult{}, newToolError(err)
+	}
 	res, err := p.plans.Claim(ctx, in.TaskID, in.AgentID)
 	if err != nil {
 		return nil, plan.ClaimResult{}, addressError(in.TaskID, err)
 	}
-	s := p.sessions.of(req)
 	if res.Success && res.Claim != nil {
 		s.claimed(res.Claim.Task, res.Claim.Agent, res.Claim.Token)
-	} else {
-		s.setAgent(in.AgentID)
 	}
 	return nil, res, nil
 }
