@@ -180,10 +180,10 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 	if err != nil {
 		return Worktree{}, err
 	}
-	if resumed && had.Base != want.Base {
-		from = had.Base // the base moved on since the stopped call: finish that call's work
-	}
 	if resumed {
+		if had.Base != want.Base {
+			from = had.Base // the base moved on since the stopped call: finish that call's work
+		}
 		want = had
 	}
 	hooks.WorktreeStep("begin")
