@@ -4,9 +4,10 @@
 // is active, merged or abandoned.
 //
 // The records are .taskmd/worktrees/<id>.json. While Create works, an
-// <id>.creating file beside them says what it is making, so that a retry
-// with the same id of a call stopped half-way (a crash, a kill) takes over
-// the branch and worktree that call made rather than finding the branch
-// taken. Create works only in the workspace's own repository or in one
+// <id>.creating file beside them says what it is making, from which
+// commit, and once git made the branch, that it did: a retry with the same
+// id of a call stopped half-way (a crash, a kill) takes over the branch and
+// worktree that call made rather than finding the branch taken, and a
+// Create that fails removes only what git made for it. Create works only in the workspace's own repository or in one
 // inside the workspace's root.
 package worktree

@@ -119,3 +119,72 @@ func TestCreateRetryAfterKillBranchMoved(t *testing.T) {
 	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
 	assert.Empty(t, gitIn(t, dir2, "branch", "--list", "feature/b"))
 }
+
+// A Create killed after git made the branch, and retried once its base
+// branch has moved on, takes over the branch at the commit the killed
+// call started it at: the retry finishes that call's work.
+func TestCreateRetryAfterKillBaseMoved(t *testing.T) {
+	ctx := context.Background()
+	dir, folder, m := repo(t)
+	stopAt(t, dir, folder, "branch")
+	made := gitIn(t, dir, "rev-parse", "feature/a")
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "main moves on")
+
+	wt, err := m.Create(ctx, stoppedSpec)
+	require.NoError(t, err, "the retry takes over the branch the killed call made")
+	assert.Equal(t, made, gitIn(t, dir, "rev-parse", "feature/a"))
+	assert.Equal(t, made, gitIn(t, wt.Path, "rev-parse", "HEAD"))
+	assert.NoFileExists(t, filepath.Join(dir, worktree.Dir, stoppedSpec.ID+".creating"))
+}
+
+// A branch of the name that a person made, at the very commit a killed
+// call was about to start it at, may be taken over by the retry; but when
+// the retry then fails, the person's branch is kept.
+func TestCreateRetryFailsKeepsOthersBranch(t *testing.T) {
+	ctx := context.Background()
+	dir, folder, m := repo(t)
+	stopAt(t, dir, folder, "begin")
+	require.Empty(t, gitIn(t, dir, "branch", "--list", "feature/a"), "killed before git made anything")
+	gitIn(t, dir, "branch", "feature/a", "main")
+	// The worktree's place is taken by a folder of files: git refuses it.
+	require.NoError(t, os.MkdirAll(filepath.Join(folder, "feature-a"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(folder, "feature-a", "notes"), []byte("mine\n"), 0o644))
+
+	_, err := m.Create(ctx, stoppedSpec)
+	require.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.Equal(t, "feature/a", gitIn(t, dir, "branch", "--list", "feature/a", "--format=%(refname:short)"), "the person's branch is kept")
+	assert.FileExists(t, filepath.Join(folder, "feature-a", "notes"))
+}
+
+// A Create whose worktree git refuses, because another worktree is at its
+// path, removes the branch it made and nothing of the other worktree.
+func TestCreateFailsKeepsOthersWorktree(t *testing.T) {
+	ctx := context.Background()
+	dir, folder, m := repo(t)
+	other := filepath.Join(folder, "feature-a")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "person", other, "main")
+	require.NoError(t, os.WriteFile(filepath.Join(other, "work"), []byte("not committed\n"), 0o644))
+
+	_, err := m.Create(ctx, worktree.Spec{Branch: "feature/a", BaseBranch: "main", CreateWorktree: true})
+	require.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.FileExists(t, filepath.Join(other, "work"), "the other worktree is kept")
+	assert.Contains(t, gitIn(t, dir, "worktree", "list"), other)
+	assert.Empty(t, gitIn(t, dir, "branch", "--list", "feature/a"), "the branch the call made is removed")
+}
+
+// A retry of a Create killed after git made the branch, that fails in
+// turn, removes the branch the killed call made: nothing is left over.
+func TestCreateRetryFailsRemovesKilledCallsBranch(t *testing.T) {
+	ctx := context.Background()
+	dir, folder, m := repo(t)
+	stopAt(t, dir, folder, "branch")
+	require.NotEmpty(t, gitIn(t, dir, "branch", "--list", "feature/a"))
+	require.NoError(t, os.MkdirAll(filepath.Join(folder, "feature-a"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(folder, "feature-a", "notes"), []byte("mine\n"), 0o644))
+
+	_, err := m.Create(ctx, stoppedSpec)
+	require.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.Empty(t, gitIn(t, dir, "branch", "--list", "feature/a"))
+	assert.NoFileExists(t, filepath.Join(dir, worktree.Dir, stoppedSpec.ID+".creating"))
+	assert.FileExists(t, filepath.Join(folder, "feature-a", "notes"))
+}

@@ -124,9 +124,12 @@ func newID() string {
 // git's message). Given an ID, a retry returns the record the first call
 // made, and a retry of a call that was stopped half-way (a crash, a kill)
 // finishes its work: it takes over the branch, and the worktree, the
-// stopped call made, as long as the branch is still where that call made
-// it (a branch made or moved by anyone else stays refused). A retry with
-// other arguments than the stopped call's is CONFLICT.
+// stopped call made, as long as the branch is still at the commit that
+// call started it at, even if the base branch has moved on since (a
+// branch anyone moved stays refused). A retry with other arguments than
+// the stopped call's is CONFLICT. A Create that fails removes the branch
+// and worktree git made for it (or for the stopped call), and nothing
+// else: not a branch a person made, nor a worktree in its way.
 func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 	if s.ID != "" {
 		if !taskflow.ValidID(s.ID) {
@@ -172,22 +175,40 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 		}
 	}
 	want := start{Branch: s.Branch, Repo: repo, Path: wt.Path, Base: strings.TrimSpace(baseCommit)}
-	resumed, err := m.begin(ctx, wt.ID, want)
+	from := s.BaseBranch
+	had, resumed, err := m.begin(ctx, wt.ID, want)
 	if err != nil {
 		return Worktree{}, err
 	}
-	if err := m.makeBranch(ctx, want, resumed, s.BaseBranch); err != nil {
+	if resumed {
+		if had.Base != want.Base {
+			from = had.Base // the base moved on since the stopped call: finish that call's work
+		}
+		want = had
+	}
+	hooks.WorktreeStep("begin")
+	made, err := m.makeBranch(ctx, want, resumed, from)
+	if err == nil && made {
+		if err = m.made(ctx, wt.ID, want); err != nil {
+			git.Run(context.WithoutCancel(ctx), repo, "branch", "-D", "--", s.Branch)
+		}
+	}
+	if err != nil {
 		m.forget(context.WithoutCancel(ctx), wt.ID)
 		return Worktree{}, err
 	}
 	hooks.WorktreeStep("branch")
-	undo := func() { // undoes what git made, should a later step fail
+	own := made || want.Made // the branch is this call's, or the stopped call's: not a person's
+	tree := false
+	undo := func() { // undoes what git made for this call, should a later step fail
 		bg := context.WithoutCancel(ctx)
-		if wt.Path != "" {
+		if tree {
 			git.Run(bg, repo, "worktree", "remove", "--force", "--force", "--", wt.Path)
 			git.Run(bg, repo, "worktree", "prune")
 		}
-		git.Run(bg, repo, "branch", "-D", "--", s.Branch)
+		if own {
+			git.Run(bg, repo, "branch", "-D", "--", s.Branch)
+		}
 		m.forget(bg, wt.ID)
 	}
 	if wt.Path != "" {
@@ -195,6 +216,7 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 			undo()
 			return Worktree{}, err
 		}
+		tree = true
 		hooks.WorktreeStep("worktree")
 	}
 	if err := m.write(ctx, wt, true); err != nil {
@@ -212,31 +234,50 @@ type start struct {
 	Repo   string `json:"repo"`
 	Path   string `json:"path,omitempty"` // "" for a branch alone
 	Base   string `json:"base"`           // the commit the branch starts at
+	Made   bool   `json:"made,omitempty"` // git made the branch for this Create
 }
 
 func startOf(id string) string { return Dir + "/" + id + ".creating" }
 
-// begin records want as the start of Create id, and reports whether a
-// stopped call had recorded it already. A stopped call that wanted
-// something else is CONFLICT.
-func (m *Manager) begin(ctx context.Context, id string, want start) (resumed bool, err error) {
+// begin records want as the start of Create id or, when a stopped call
+// had recorded its start already (resumed), returns that start, the one
+// a retry finishes. A stopped call that wanted something else is
+// CONFLICT.
+func (m *Manager) begin(ctx context.Context, id string, want start) (had start, resumed bool, err error) {
 	data, err := json.Marshal(want)
 	if err != nil {
-		return false, err
+		return start{}, false, err
 	}
 	_, err = m.ws.Update(ctx, startOf(id), func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			return append(data, '\n'), nil
 		}
-		var had start
 		if json.Unmarshal(current, &had) != nil || had.Branch != want.Branch || had.Repo != want.Repo || had.Path != want.Path {
 			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: startOf(id), Msg: fmt.Sprintf(
 				"worktree %s was begun for branch %q in %s (path %q) and stopped: retry with the same branch, repo_path and path, or use another id", id, had.Branch, had.Repo, had.Path)}
 		}
+		if had.Base == "" {
+			had.Base = want.Base
+		}
 		resumed = true
 		return current, nil // unchanged: nothing written
 	})
-	return resumed, err
+	if err != nil || !resumed {
+		return start{}, false, err
+	}
+	return had, true, nil
+}
+
+// made notes in the start of Create id that git made its branch, so that
+// a retry of a call stopped after that knows the branch for its own.
+func (m *Manager) made(ctx context.Context, id string, s start) error {
+	s.Made = true
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	_, err = m.ws.Update(ctx, startOf(id), func([]byte, bool) ([]byte, error) { return append(data, '\n'), nil })
+	return err
 }
 
 // forget removes the start of Create id, if there is one.
@@ -249,22 +290,25 @@ func (m *Manager) forget(ctx context.Context, id string) error {
 	})
 }
 
-// makeBranch makes want's branch, or, when a stopped call made it
-// (resumed) and it is still at the commit that call started it at, takes
-// it over. Any other branch of that name is git's error.
-func (m *Manager) makeBranch(ctx context.Context, want start, resumed bool, base string) error {
+// makeBranch makes want's branch at from (a branch name or a commit, ""
+// for HEAD), and reports that it did (made), or, when a stopped call began
+// it (resumed) and the branch is at the commit that call started it at,
+// takes it over. Any other branch of that name is git's error.
+func (m *Manager) makeBranch(ctx context.Context, want start, resumed bool, from string) (made bool, err error) {
 	if resumed {
 		tip, err := git.Run(ctx, want.Repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+want.Branch)
 		if err == nil && strings.TrimSpace(tip) == want.Base {
-			return nil
+			return false, nil
 		}
 	}
 	args := []string{"branch", "--", want.Branch}
-	if base != "" {
-		args = append(args, base)
+	if from != "" {
+		args = append(args, from)
 	}
-	_, err := git.Run(ctx, want.Repo, args...)
-	return err
+	if _, err := git.Run(ctx, want.Repo, args...); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // makeWorktree checks want's branch out at want's path. A worktree a

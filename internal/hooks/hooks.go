@@ -11,9 +11,10 @@ var BeforeRemoveUnchanged = func() {}
 // read's failure (an IO_ERROR naming the file).
 var Read = func(name string) error { return nil }
 
-// WorktreeStep runs in worktree.Manager.Create after each step git takes
-// for it: "branch" once the branch is made, "worktree" once its worktree
-// is.
+// WorktreeStep runs in worktree.Manager.Create after each of its steps:
+// "begin" once it has noted what it is about to make, before git makes
+// anything, "branch" once the branch is made, "worktree" once its
+// worktree is.
 var WorktreeStep = func(step string) {}
 
 // BeforePublish runs in the workspace's writes once the temporary file

@@ -1,6 +1,7 @@
 package taskflow
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/taskmd/taskmd/taskdoc"
@@ -35,20 +36,23 @@ func DependsOn(t *taskdoc.Task, file string, dep taskdoc.Address) bool {
 // Dependents returns the addresses of the tasks in other documents that
 // depend on the task at dep (see DependsOn): those of every document under
 // docs/ and coordinator/ (the coordinator's list), without dep's own
-// document, which the caller checks under its lock. A document
-// that cannot be read or parsed is passed over: it names no dependency
-// anyone could follow. Only ctx ending, or a root that cannot be read,
-// fails the call.
+// document, which the caller checks under its lock. A document that does
+// not hold "#" and dep's slug names no such dependency and is not parsed.
+// A document that cannot be read or parsed is passed over: it names no
+// dependency anyone could follow. Only ctx ending, or a root that cannot
+// be read, fails the call.
 //
 // The documents are read without their locks (see ReadAll), so the answer
 // is what they held at some instant during the call: a dependency written
 // meanwhile may be missed.
 func Dependents(ctx context.Context, ws *workspace.Workspace, dep taskdoc.Address) ([]string, error) {
-	srcs, err := ReadAll(ctx, ws, taskdoc.FolderDocs)
+	mark := []byte("#" + dep.Slug)
+	unnamed := func(_ string, data []byte) bool { return !bytes.Contains(data, mark) }
+	srcs, err := ReadAllUnless(ctx, ws, unnamed, taskdoc.FolderDocs)
 	if err != nil {
 		return nil, err
 	}
-	lists, err := ReadAll(ctx, ws, taskdoc.FolderCoordinator)
+	lists, err := ReadAllUnless(ctx, ws, unnamed, taskdoc.FolderCoordinator)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +77,26 @@ func Dependents(ctx context.Context, ws *workspace.Workspace, dep taskdoc.Addres
 		}
 	}
 	return out, nil
+}
+
+// CheckRename refuses the rename of task old of f's document (an edit
+// whose new title changed the slug: after is the task as edited) when
+// tasks of other documents depend on old by its address: INVALID_TASK
+// naming them, as Remove refuses to remove it, but with no force, since a
+// rename has none. They would otherwise wait for a task that no longer
+// exists. The tasks of the document itself are Edit's check. The task
+// systems call it after Flow.Edit, under the document's lock and before
+// their write; the other documents are read (see Dependents) only when
+// the slug changed.
+func (f Flow) CheckRename(ctx context.Context, ws *workspace.Workspace, old string, after *taskdoc.Task) error {
+	if after == nil || after.Slug == old {
+		return nil
+	}
+	deps, err := Dependents(ctx, ws, taskdoc.Address{Path: f.Path, Slug: old})
+	if err != nil {
+		return f.At(err, old)
+	}
+	return f.renameRefused(old, after.Slug, deps, true)
 }
 
 // dependsOnAlias reports whether t, a task of another document than dep's,

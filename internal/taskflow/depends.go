@@ -70,15 +70,26 @@ func (f Flow) CheckDependencies(doc *taskdoc.Document, changed []*taskdoc.Task) 
 
 // checkNotDependedOn refuses a rename that would leave the tasks of doc
 // that depend on the old slug pointing at nothing (INVALID_TASK naming
-// them): their Depends-On is changed first.
-func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old string) error {
-	dependents := f.dependents(doc, old)
-	if len(dependents) == 0 {
+// them); CheckRename is the same rule for the tasks of other documents.
+func (f Flow) checkNotDependedOn(doc *taskdoc.Document, old, renamed string) error {
+	return f.renameRefused(old, renamed, f.dependents(doc, old), false)
+}
+
+// renameRefused is the refusal of the rename of task old to renamed for
+// deps, the tasks (of other documents: elsewhere) that depend on it, or
+// nil when there are none. Their Depends-On cannot name the new slug
+// before it exists, so the way out is in three steps.
+func (f Flow) renameRefused(old, renamed string, deps []string, elsewhere bool) error {
+	if len(deps) == 0 {
 		return nil
 	}
+	where, name := "", "#"+renamed
+	if elsewhere {
+		where, name = " in other documents", f.Path+"#"+renamed
+	}
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: old,
-		Msg: fmt.Sprintf("task %q in %s cannot be renamed: %s depend on it; change their %s first",
-			old, f.Path, strings.Join(dependents, ", "), taskdoc.KeyDependsOn)}
+		Msg: fmt.Sprintf("task %q in %s cannot be renamed to %q: %s%s depend on it; take it out of their %s first, rename it, then add %s there",
+			old, f.Path, renamed, strings.Join(deps, ", "), where, taskdoc.KeyDependsOn, name)}
 }
 
 // FindCycle returns a cycle through start, as start, b, c, ..., start,

@@ -21,7 +21,9 @@
 // a call holds from its parse, others without their locks. CheckReady
 // refuses to take up a task whose dependencies are not done (TASK_BLOCKED)
 // or records a person's override; CheckLinks refuses a dependency on a task
-// of another document that does not exist, or a cycle across documents.
+// of another document that does not exist, or a cycle across documents;
+// CheckRename refuses to rename a task that tasks of other documents
+// depend on (Dependents finds them, as for Remove).
 //
 // # Start context
 //

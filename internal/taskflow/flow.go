@@ -91,7 +91,7 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 		return nil, nil, err
 	}
 	if after.Slug != slug {
-		if err := f.checkNotDependedOn(nd, slug); err != nil {
+		if err := f.checkNotDependedOn(nd, slug, after.Slug); err != nil {
 			return nil, nil, err
 		}
 	}
