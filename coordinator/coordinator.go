@@ -75,8 +75,10 @@ func (c *List) Create(ctx context.Context, tasks ...taskdoc.NewTask) ([]taskdoc.
 // Edit changes the title and/or content of the task with the plain slug
 // (an address with '#' is COORDINATOR_NO_SLUG_ALLOWED) and returns it as it is
 // in the file. The first task must keep its Main-Workflow
-// (MAIN_WORKFLOW_REQUIRED), and an edit cannot complete a task
-// (INVALID_TRANSITION): Complete does that and records the note.
+// (MAIN_WORKFLOW_REQUIRED), a rename of a task that tasks of other
+// documents depend on is INVALID_TASK naming them, and an edit cannot
+// complete a task (INVALID_TRANSITION): Complete does that and records the
+// note.
 func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.Task, error) {
 	if err := checkSlug(slug); err != nil {
 		return taskdoc.Task{}, err
@@ -99,6 +101,9 @@ func (c *List) Edit(ctx context.Context, slug string, e taskdoc.Edit) (taskdoc.T
 		}
 		r := c.flow.Resolver(ctx, c.ws)
 		if err := r.CheckLinks(nd, []*taskdoc.Task{after}); err != nil {
+			return err
+		}
+		if err := c.flow.CheckRename(ctx, c.ws, slug, after); err != nil {
 			return err
 		}
 		if nd, err = r.CheckWritten(nd, after, before.Status, false); err != nil {

@@ -126,8 +126,9 @@ func values(tasks []*taskdoc.Task) []taskdoc.Task {
 // Edit changes the title and/or the content (metadata and body) of the task
 // at address ("/api/auth.md#add-token-validation") and returns it as it is
 // in the file. A new title must not collide with another task
-// (DUPLICATE_TASK). An edit cannot complete a task (INVALID_TRANSITION):
-// Complete does that and records the note.
+// (DUPLICATE_TASK), and a rename of a task that tasks of other documents
+// depend on is INVALID_TASK naming them. An edit cannot complete a task
+// (INVALID_TRANSITION): Complete does that and records the note.
 func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskdoc.Task, error) {
 	t, err := taskTarget(address)
 	if err != nil {
@@ -173,6 +174,9 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		}
 		r := flow.Resolver(ctx, s.ws)
 		if err := r.CheckLinks(nd, []*taskdoc.Task{task}); err != nil {
+			return nil, err
+		}
+		if err := flow.CheckRename(ctx, s.ws, t.Slug, task); err != nil {
 			return nil, err
 		}
 		if nd, err = r.CheckWritten(nd, task, before.Status, s.cfg.Override != ""); err != nil {
