@@ -74,7 +74,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		if tk, err = doc.Task(t.Slug); err != nil {
 			return nil, false, err
 		}
-		doc, tk, overridden, err := p.guard(st, t, doc, tk, c, status)
+		doc, _, overridden, err := p.guard(st, t, doc, tk, c, status)
 		if err != nil {
 			return nil, false, err
 		}
