@@ -49,8 +49,7 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 	nd := &Document{Source: out, text: text, Newline: LineEnding(out), body: d.body, openEnd: d.openEnd,
 		hasRefs: d.hasRefs || sc.hasRefs, // the old range defined none: see scanRegion
 	}
-	totals := d.linesAfter(text, r)
-	nd.defLines, nd.nestWork, nd.headLines = totals.defLines, totals.work, totals.headings
+	nd.lines = d.linesAfter(text, r).counts
 	nd.FrontMatter = d.FrontMatter
 	if fm := d.FrontMatter.Raw; fm != nil {
 		nd.FrontMatter.Raw = out[d.body-len(fm) : d.body : d.body]

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -169,5 +171,54 @@ func BenchmarkRefuseManyTasks(b *testing.B) {
 		if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRefuseManyLines measures refusing 16 MiB documents past
+// MaxListItems (one-line list items) and MaxLines (one paragraph of short
+// lines, paragraphs of one line), which goldmark would take 0.7 to 2.4 GB
+// to read: the limits are found by the scan of the lines.
+func BenchmarkRefuseManyLines(b *testing.B) {
+	for _, tt := range []struct {
+		name string
+		line func(i int) string
+	}{
+		{"items", func(i int) string { return "- T" + strconv.Itoa(i) + "\n" }},
+		{"paragraph", func(int) string { return "a\n" }},
+		{"paragraphs", func(i int) string { return "T" + strconv.Itoa(i) + "\n\n" }},
+	} {
+		src := fill(16<<20, tt.line)
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseAtLineLimits measures reading documents at MaxListItems
+// (one-line list items) and MaxLines (one paragraph of "a" lines): what
+// the limits let one Parse cost.
+func BenchmarkParseAtLineLimits(b *testing.B) {
+	for _, tt := range []struct {
+		name string
+		src  []byte
+	}{
+		{"items", []byte("# D\n\n" + strings.Repeat("- T\n", taskdoc.MaxListItems-1) + "\n## Tasks\n\n### A\n\n- Status: pending\n")},
+		{"paragraph", []byte("# D\n\n" + strings.Repeat("a\n", taskdoc.MaxLines-6) + "\n## Tasks\n\n### A\n")},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tt.src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := taskdoc.Parse(tt.src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -105,7 +105,8 @@
 // lists and block quotes nested at most MaxNesting deep, at most
 // MaxDefinitions lines that start a link reference definition, and at
 // most MaxHeadings lines that may be a heading (and so at most that many
-// tasks; a document with more is to be split). Parse refuses a document
+// tasks), MaxListItems list items and MaxLines lines; a document with more
+// is to be split. Parse refuses a document
 // past them with ErrTooComplex, pointing at the line where the limit is
 // passed, after a scan of its lines and before any Markdown parse, so a
 // pathological file costs microseconds per kilobyte. A heading whose text

@@ -115,15 +115,13 @@ type Document struct {
 	// It is Source itself when there is no lone "\r".
 	text []byte
 
-	body      int              // where the Markdown starts, after the BOM and front matter
-	openEnd   bool             // the document ends inside an unclosed fence or HTML block
-	raw       []rawHeading     // parallel to Headings: how each is written
-	hasRefs   bool             // the document defines link references
-	defLines  int              // lines that may start a definition, for MaxDefinitions (see scanLines)
-	nestWork  int              // the nesting of the document, for MaxNestingWork (see scanLines)
-	headLines int              // lines that may be a heading, for MaxHeadings (see scanLines)
-	bySlug    map[string]int   // task index by slug (the first, when repeated)
-	dups      map[string][]int // tasks sharing a slug, for the ambiguity error
+	body    int              // where the Markdown starts, after the BOM and front matter
+	openEnd bool             // the document ends inside an unclosed fence or HTML block
+	raw     []rawHeading     // parallel to Headings: how each is written
+	hasRefs bool             // the document defines link references
+	lines   counts           // the line scan of the body, for the limits (see scanLines)
+	bySlug  map[string]int   // task index by slug (the first, when repeated)
+	dups    map[string][]int // tasks sharing a slug, for the ambiguity error
 	// metas says where each task's metadata sits, for edits. Its offsets
 	// count from the task's start (see meta), so that the tasks after an
 	// edit, which move, share theirs with the Document before it.

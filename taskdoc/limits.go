@@ -13,11 +13,15 @@ import (
 // square of the inline markup in a heading's text (taskdoc reads headings'
 // inlines for their anchors; 40,000 "*a_" take seconds). And each heading
 // costs about 1.5 KB to read, with its task: a 16 MiB document of one-line
-// tasks, half a million, takes 800 MB and a second. Documents past
-// MaxNesting, MaxNestingWork, MaxDefinitions or MaxHeadings are refused
-// with ErrTooComplex by Parse and every edit, found by a scan of the lines
-// before goldmark runs; a heading past MaxHeadingMarkup is read without
-// its markup. No document a person writes comes near them.
+// tasks, half a million, takes 800 MB and a second. goldmark also keeps
+// about 300 bytes for each line inside a block (blank ones too, as in a
+// list or a code fence), and 700 more for each list item: 16 MiB of "a"
+// lines, one paragraph, take 2.4 GB, and of "- a" lines 1.7 GB. Documents
+// past MaxNesting, MaxNestingWork, MaxDefinitions, MaxHeadings,
+// MaxListItems or MaxLines are refused with ErrTooComplex by Parse and
+// every edit, found by a scan of the lines before goldmark runs; a
+// heading past MaxHeadingMarkup is read without its markup. No document a
+// person writes comes near them.
 const (
 	// MaxNesting is how deep lists and block quotes may nest. A line is
 	// counted as deep as the containers it may open or continue: each ">"
@@ -51,33 +55,74 @@ const (
 	// refused with a hint to split it. At the limit, a document of
 	// one-line tasks takes about 30 MB to read.
 	MaxHeadings = 20_000
+	// MaxListItems is how many list markers a document may have: a
+	// "-", "*" or "+", or one to nine digits and "." or ")", followed by
+	// a space or the line's end, at the start of a line (after
+	// indentation, ">" and other list markers). A document of MaxHeadings
+	// tasks with three fields each has 60,000. At the limit, a document
+	// of one-line items takes about 200 MB to read.
+	MaxListItems = 200_000
+	// MaxLines is how many lines a document may have after its front
+	// matter, blank ones included, counted by their line endings (so that
+	// the counts of two ranges add up wherever they are cut). A document of MaxHeadings tasks with
+	// three fields and five lines of text each has 240,000; a document of
+	// 16 MiB, the workspace's limit, passes it only with lines shorter
+	// than 34 bytes on average. At the limit, a document of one paragraph
+	// takes about 150 MB to read.
+	MaxLines = 500_000
 )
 
-// shape is what the line scan finds in a range of a document.
-type shape struct {
+// counts are the counts of the line scan over a range of a document.
+type counts struct {
 	defLines int // lines that may start a link reference definition
 	work     int // the sum of the squares of the lines' depths
 	headings int // lines that may be a heading
-	deepAt   int // the start of the first line nested deeper than MaxNesting, or -1
-	overAt   int // the start of the first definition line past MaxDefinitions (counting from 0), or -1
-	workAt   int // the start of the first line past MaxNestingWork (counting from 0), or -1
-	manyAt   int // the start of the first heading line past MaxHeadings (counting from 0), or -1
+	items    int // list markers
+	lines    int // line endings
+}
+
+// plus is c with the counts of o added.
+func (c counts) plus(o counts) counts {
+	return counts{defLines: c.defLines + o.defLines, work: c.work + o.work, headings: c.headings + o.headings,
+		items: c.items + o.items, lines: c.lines + o.lines}
+}
+
+// minus is c with the counts of o taken away.
+func (c counts) minus(o counts) counts {
+	return counts{defLines: c.defLines - o.defLines, work: c.work - o.work, headings: c.headings - o.headings,
+		items: c.items - o.items, lines: c.lines - o.lines}
+}
+
+// shape is what the line scan finds in a range of a document: its counts
+// and where the first limit is passed.
+type shape struct {
+	counts
+	deepAt  int // the start of the first line nested deeper than MaxNesting, or -1
+	overAt  int // the start of the first definition line past MaxDefinitions (counting from 0), or -1
+	workAt  int // the start of the first line past MaxNestingWork (counting from 0), or -1
+	manyAt  int // the start of the first heading line past MaxHeadings (counting from 0), or -1
+	itemsAt int // the start of the first line with a list marker past MaxListItems (counting from 0), or -1
+	linesAt int // the start of the first line past MaxLines (counting from 0), or -1
 }
 
 // scanLines reads the lines of text[from:to], which start at from. It
 // stops at the first line nested too deep. Every line is read on its own,
 // so the counts of consecutive ranges add up to that of their union.
 // before holds the counts of the rest of the document, for the limits.
-func scanLines(text []byte, from, to int, before shape) shape {
-	s := shape{deepAt: -1, overAt: -1, workAt: -1, manyAt: -1}
+func scanLines(text []byte, from, to int, before counts) shape {
+	s := shape{deepAt: -1, overAt: -1, workAt: -1, manyAt: -1, itemsAt: -1, linesAt: -1}
 	for at := from; at < to; {
 		end := to
 		if i := bytes.IndexByte(text[at:to], '\n'); i >= 0 {
 			end = at + i + 1
+			s.lines++
+			if s.linesAt < 0 && before.lines+s.lines > MaxLines {
+				s.linesAt = at
+			}
 		}
 		switch text[at] {
 		case ' ', '\t', '>', '-', '*', '+', '[', '#', '=', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			depth, def, heading := lineShape(text[at:end])
+			depth, items, def, heading := lineShape(text[at:end])
 			if depth > MaxNesting {
 				s.deepAt = at
 				return s
@@ -85,6 +130,12 @@ func scanLines(text []byte, from, to int, before shape) shape {
 			s.work += depth * depth
 			if s.workAt < 0 && before.work+s.work > MaxNestingWork {
 				s.workAt = at
+			}
+			if items > 0 {
+				s.items += items
+				if s.itemsAt < 0 && before.items+s.items > MaxListItems {
+					s.itemsAt = at
+				}
 			}
 			if def {
 				s.defLines++
@@ -105,9 +156,10 @@ func scanLines(text []byte, from, to int, before shape) shape {
 }
 
 // lineShape reads the start of one line: how deep it nests (see
-// MaxNesting; 0 for a line without markers), whether it may start a link
-// reference definition, and whether it may be a heading (see MaxHeadings).
-func lineShape(line []byte) (depth int, def, heading bool) {
+// MaxNesting; 0 for a line without markers), how many list markers it has
+// (see MaxListItems), whether it may start a link reference definition,
+// and whether it may be a heading (see MaxHeadings).
+func lineShape(line []byte) (depth, items int, def, heading bool) {
 	col, indent, markers := 0, 0, 0
 	i := 0
 	dash := false // the last marker read is a "-"
@@ -144,6 +196,7 @@ scan:
 				break scan
 			}
 			markers++
+			items++
 			dash = c == '-'
 			col++
 			i++
@@ -156,6 +209,7 @@ scan:
 				break scan
 			}
 			markers++
+			items++
 			dash = false
 			col += j + 1 - i
 			i = j + 1
@@ -169,7 +223,7 @@ scan:
 	}
 	rest := line[i:]
 	heading = mayHead(rest) || (dash && len(bytes.TrimLeft(rest, " \t\r\n")) == 0)
-	return depth, len(rest) > 0 && rest[0] == '[' && mayDefine(rest[1:]), heading
+	return depth, items, len(rest) > 0 && rest[0] == '[' && mayDefine(rest[1:]), heading
 }
 
 // mayHead reports whether rest, a line after its indentation and
@@ -232,17 +286,34 @@ func tooManyDefinitions(src []byte, at int, slug string) error {
 		Msg: "more than " + strconv.Itoa(MaxDefinitions) + " lines start a link reference definition"}, src, at)
 }
 
+// splitHint is what to do with a document past a limit on its size.
+const splitHint = "; split the document into several, each with its own Tasks section"
+
 // tooManyHeadings is the refusal of a document with more than
 // MaxHeadings heading lines, the first one past it at at.
 func tooManyHeadings(src []byte, at int, slug string) error {
 	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
-		Msg: "more than " + strconv.Itoa(MaxHeadings) + " lines are headings or may underline one; " +
-			"split the document into several, each with its own Tasks section"}, src, at)
+		Msg: "more than " + strconv.Itoa(MaxHeadings) + " lines are headings or may underline one" + splitHint}, src, at)
+}
+
+// tooManyItems is the refusal of a document with more than MaxListItems
+// list markers, the first one past it on the line at at.
+func tooManyItems(src []byte, at int, slug string) error {
+	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
+		Msg: "more than " + strconv.Itoa(MaxListItems) + " list items" + splitHint}, src, at)
+}
+
+// tooManyLines is the refusal of a document with more than MaxLines
+// lines, the first one past it at at.
+func tooManyLines(src []byte, at int, slug string) error {
+	return ErrorAt(&Error{Code: CodeTooComplex, Slug: slug,
+		Msg: "more than " + strconv.Itoa(MaxLines) + " lines" + splitHint}, src, at)
 }
 
 // refusal is the error for a scan that passed a limit (the first one
 // found: too deep, too many definitions, too much nesting, too many
-// headings), naming slug (copied, see region.slug), or nil.
+// headings, list items, lines), naming slug (copied, see region.slug), or
+// nil.
 func (s shape) refusal(src []byte, slug string) error {
 	switch {
 	case s.deepAt >= 0:
@@ -253,6 +324,10 @@ func (s shape) refusal(src []byte, slug string) error {
 		return tooMuchNesting(src, s.workAt, strings.Clone(slug))
 	case s.manyAt >= 0:
 		return tooManyHeadings(src, s.manyAt, strings.Clone(slug))
+	case s.itemsAt >= 0:
+		return tooManyItems(src, s.itemsAt, strings.Clone(slug))
+	case s.linesAt >= 0:
+		return tooManyLines(src, s.linesAt, strings.Clone(slug))
 	}
 	return nil
 }
@@ -261,14 +336,14 @@ func (s shape) refusal(src []byte, slug string) error {
 // counts of a shape), as checkLimits found it; known is false where
 // nothing computed it yet.
 type lineTotals struct {
-	defLines, work, headings int
-	known                    bool
+	counts
+	known bool
 }
 
 // checkLimits applies the limits to an edit's result out: the new bytes
 // nest no deeper than MaxNesting, and the result has no more than
-// MaxDefinitions definition lines, MaxNestingWork of nesting and
-// MaxHeadings heading lines. Lines are
+// MaxDefinitions definition lines, MaxNestingWork of nesting, MaxHeadings
+// heading lines, MaxListItems list markers and MaxLines lines. Lines are
 // read one by one (see scanLines), so only the old and new bytes of the
 // range are read.
 func (d *Document) checkLimits(out []byte, r region) error {
@@ -280,35 +355,50 @@ func (d *Document) checkLimits(out []byte, r region) error {
 // assemble (see region.lines), so that neither range is scanned twice.
 func (d *Document) limits(out []byte, r region) (lineTotals, error) {
 	text := lineFeeds(out, r.start, r.newEnd)
-	old := d.linesIn(r)
-	rest := shape{defLines: d.defLines - old.defLines, work: d.nestWork - old.work, headings: d.headLines - old.headings}
+	rest := d.lines.minus(d.linesIn(r))
+	rest.lines += d.endBefore(text, r)
 	s := scanLines(text, r.start, r.newEnd, rest)
 	if err := s.refusal(out, r.slug); err != nil {
 		return lineTotals{}, err
 	}
-	return lineTotals{defLines: rest.defLines + s.defLines, work: rest.work + s.work,
-		headings: rest.headings + s.headings, known: true}, nil
+	return lineTotals{counts: rest.plus(s.counts), known: true}, nil
 }
 
-// linesIn is the line shape of d in the old bytes of r.
-func (d *Document) linesIn(r region) shape {
-	if d.defLines == 0 && d.nestWork == 0 && d.headLines == 0 {
-		return shape{}
+// linesIn is the line counts of d in the old bytes of r.
+func (d *Document) linesIn(r region) counts {
+	if r.start == r.oldEnd {
+		return counts{}
 	}
-	return scanLines(d.text, r.start, r.oldEnd, shape{})
+	return scanLines(d.text, r.start, r.oldEnd, counts{}).counts
 }
 
-// linesAfter is the line shape (definition lines, nesting work and
-// heading lines) of the result of an edit whose text (its source with
-// lone "\r" as "\n") has the new bytes of r: r.lines when checkLimits
-// computed it, else scanned.
+// linesAfter is the line shape of the result of an edit whose text (its
+// source with lone "\r" as "\n") has the new bytes of r: r.lines when
+// checkLimits computed it, else scanned.
 func (d *Document) linesAfter(text []byte, r region) lineTotals {
 	if r.lines.known {
 		return r.lines
 	}
-	old, added := d.linesIn(r), scanLines(text, r.start, r.newEnd, shape{})
-	return lineTotals{defLines: d.defLines - old.defLines + added.defLines, work: d.nestWork - old.work + added.work,
-		headings: d.headLines - old.headings + added.headings, known: true}
+	added := scanLines(text, r.start, r.newEnd, counts{})
+	c := d.lines.minus(d.linesIn(r)).plus(added.counts)
+	c.lines += d.endBefore(text, r)
+	return lineTotals{counts: c, known: true}
+}
+
+// endBefore is the change in the count of line endings that the new bytes
+// of r make before r: a "\r" just before r ends a line on its own (text
+// reads it as "\n") unless the byte after it is "\n", which may be the
+// first of the old or of the new bytes. text is the result's, read as
+// linesAfter's is.
+func (d *Document) endBefore(text []byte, r region) int {
+	at := r.start - 1
+	if at < d.body || d.Source[at] != '\r' || text[at] == d.text[at] {
+		return 0
+	}
+	if text[at] == '\n' {
+		return 1
+	}
+	return -1
 }
 
 // Limits on the names of files: a document's address, and every name the

@@ -20,6 +20,6 @@ func FuzzHeadingLines(f *testing.F) {
 		if err != nil {
 			return
 		}
-		require.GreaterOrEqual(t, d.headLines, len(d.Headings), "%q", src)
+		require.GreaterOrEqual(t, d.lines.headings, len(d.Headings), "%q", src)
 	})
 }

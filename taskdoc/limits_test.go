@@ -132,6 +132,10 @@ func TestEditsRespectLimits(t *testing.T) {
 	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\n- Status: pending\n"))
 	// "# D", the subheadings, "## Tasks", "### A" and "### B".
 	atHeadings := mustParse(t, []byte("# D\n\n"+subheadings(taskdoc.MaxHeadings-4)+"\n## Tasks\n\n### A\n\n### B\n"))
+	// The task's Status field is the last list item, "### B" the last line.
+	atItems := mustParse(t, []byte("# D\n\n"+strings.Repeat("- T\n", taskdoc.MaxListItems-1)+
+		"\n## Tasks\n\n### A\n\n- Status: pending\n\n### B\n"))
+	atLines := mustParse(t, []byte("# D\n"+strings.Repeat("\n", taskdoc.MaxLines-6)+"## Tasks\n\n### A\n\n### B\n"))
 	tests := []struct {
 		name    string
 		doc     *taskdoc.Document
@@ -173,6 +177,24 @@ func TestEditsRespectLimits(t *testing.T) {
 			return d.SetStatus("b", taskdoc.StatusBlocked)
 		}, false, "b"},
 		{"a task removed at the heading limit", atHeadings, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return removed(d.RemoveTask("b"))
+		}, false, "b"},
+		{"one list item too many", atItems, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("b", taskdoc.StatusBlocked)
+		}, true, "b"},
+		{"list items in new content", atItems, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.AddTask(taskdoc.NewTask{Title: "C", Content: "- one\n- two"})
+		}, true, "c"},
+		{"a status set at the item limit", atItems, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.SetStatus("a", taskdoc.StatusBlocked)
+		}, false, "a"},
+		{"one line too many", atLines, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.AddTask(taskdoc.NewTask{Title: "C"})
+		}, true, "c"},
+		{"a title edited at the line limit", atLines, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
+			return d.EditTask("a", taskdoc.Edit{Title: "A2"})
+		}, false, "a"},
+		{"a task removed at the line limit", atLines, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {
 			return removed(d.RemoveTask("b"))
 		}, false, "b"},
 		{"a status set at the limit", atLimit, func(d *taskdoc.Document) (*taskdoc.Document, *taskdoc.Task, error) {

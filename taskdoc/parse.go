@@ -64,7 +64,7 @@ var bom = []byte("\ufeff")
 // Parse reads a document. It validates UTF-8 (ErrInvalidUTF8 with the line
 // and column of the first bad byte), decodes front matter (keeping it as
 // bytes, with FrontMatter.Err, when it is not valid YAML or TOML), applies
-// the limits (ErrTooComplex, see MaxNesting and MaxHeadings), builds the outline from
+// the limits (ErrTooComplex, see MaxNesting to MaxLines), builds the outline from
 // goldmark's AST and finds the Tasks section and its tasks. Parse never
 // panics and does not modify src; Document.Source is src.
 func Parse(src []byte) (*Document, error) {
@@ -86,13 +86,13 @@ func parse(src []byte) (doc *Document, sc *scan, err error) {
 	text := lineFeeds(src, 0, len(src))
 	d := &Document{Source: src, text: text, Newline: LineEnding(src)}
 	d.FrontMatter, d.body = frontMatterOf(src, text)
-	lines := scanLines(text, d.body, len(text), shape{})
+	lines := scanLines(text, d.body, len(text), counts{})
 	if err := lines.refusal(src, ""); err != nil {
 		return nil, nil, err
 	}
 	sc = scanBlocks(text, d.body, len(text), d.body, true)
 	d.raw, d.hasRefs, d.openEnd = sc.headings, sc.hasRefs, sc.openAtEnd()
-	d.defLines, d.nestWork, d.headLines = lines.defLines, lines.work, lines.headings
+	d.lines = lines.counts
 	d.Headings = outline(text, sc.headings)
 	d.findTasks(sc)
 	return d, sc, nil
