@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -14,7 +15,10 @@ import (
 // "/api/auth.md" (the address of <root>/docs/api/auth.md) goes to
 // archived/docs/api/auth.md, or auth-2.md, auth-3.md, ... when that name is
 // taken. It returns the archive's root-relative name. The document is moved
-// whatever the state of its tasks; its bytes are not changed.
+// whatever the state of its tasks, unless an agent holds one of them
+// (package plan): a plan with claimed work is archived once its agents let
+// go (STALE_CLAIM naming the task and its holder; nothing is moved). Its
+// bytes are not changed.
 //
 // document must be a document address: a task address ("#slug") or one
 // under /coordinator/ or /archived/ is INVALID_ADDRESS; a missing document is
@@ -38,10 +42,17 @@ func Document(ctx context.Context, ws *workspace.Workspace, document string) (st
 	}
 	source := addr.File()
 	base := path.Join(DocsDir, strings.TrimSuffix(strings.TrimPrefix(addr.Path, "/"), ".md"))
+	claimsName, err := claims.Name(ws, source)
+	if err != nil {
+		return "", err
+	}
 	var name string
-	err = ws.Lock(ctx, []string{source}, func(tx *workspace.Tx) error {
+	err = ws.Lock(ctx, []string{source, claimsName}, func(tx *workspace.Tx) error {
 		data, err := tx.ReadData(source)
 		if err != nil {
+			return err
+		}
+		if err := checkFree(tx, ws, addr.Path, source, claimsName, data); err != nil {
 			return err
 		}
 		name, err = tx.MoveAside(source, data, base)
@@ -51,4 +62,25 @@ func Document(ctx context.Context, ws *workspace.Workspace, document string) (st
 		return "", err
 	}
 	return name, nil
+}
+
+// checkFree refuses, under the locks of document file and its claims, a
+// document one of whose tasks an agent holds (claims.File.Holder).
+func checkFree(tx *workspace.Tx, ws *workspace.Workspace, path, file, claimsName string, data []byte) error {
+	st, _, err := claims.Read(tx, file, claimsName)
+	if err != nil || len(st.Tasks) == 0 {
+		return err
+	}
+	doc, err := ws.Parse(file, data)
+	if err != nil {
+		return nil // a document that does not parse holds no task to fence
+	}
+	for _, t := range doc.Tasks {
+		assignee, _ := t.Field(taskdoc.KeyAssignee)
+		if holder := st.Holder(t.Slug, assignee); holder != "" {
+			return &taskdoc.Error{Code: taskdoc.CodeStaleClaim, Path: path, Slug: t.Slug,
+				Msg: fmt.Sprintf("%s is not archived: agent %s holds its task %q (claim %d); archive it once its agents let go (a release, a completion, or a person's override); nothing was moved", path, holder, t.Slug, st.Record(t.Slug).Token)}
+		}
+	}
+	return nil
 }

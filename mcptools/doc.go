@@ -224,9 +224,15 @@
 // or a lost context, and the session it was bound to is no agent any more
 // and forgets the claims it made as it. An agent id names an agent, it is
 // not a secret: the rule keeps each session to the identity it registered,
-// it does not authenticate callers. Orchestrator tools that name another
-// agent (pivot_worker, resume_brief with worker_id) ask for work on its
-// behalf; they never hand the session that agent's claim.
+// it does not authenticate callers, and the binding lives in one server
+// process: two servers on one workspace (each stdio client runs its own)
+// do not know each other's sessions. checkpoint_save by an agent's session
+// saves that agent's checkpoints only. Orchestrator tools that name
+// another agent (pivot_worker, resume_brief with worker_id) ask for work on
+// its behalf; they never hand the session that agent's claim. A hard pivot
+// takes a task from its holder by the orchestrator's authority, on record
+// in the worker's pivot request; any session may ask one, as the pivot
+// protocol has workers that orchestrate others.
 //
 // The server keeps, for as long as the session lasts, the session's agent
 // and the fencing token of every claim task_claim granted it, and presents

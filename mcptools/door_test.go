@@ -25,3 +25,31 @@ func TestSessionStartsNoWorkByEdit(t *testing.T) {
 		{"operation": "edit", "task": "first", "content": "- Status: in_progress\n"}}}))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
+
+// TestArchiveLeavesHeldPlansAlone: document_archive of a plan one of
+// whose tasks an agent holds is STALE_CLAIM and moves nothing, as the
+// removal of that task is; once the holder lets go it is archived.
+func TestArchiveLeavesHeldPlansAlone(t *testing.T) {
+	e := setupIdentity(t, 1)
+	stranger := e.others[0]
+	before := filetest.Snapshot(t, e.root)
+	assert.Equal(t, "STALE_CLAIM", stranger.fail("task_remove", map[string]any{"task": e.first, "force": true}))
+	assert.Equal(t, "STALE_CLAIM", stranger.fail("document_archive", map[string]any{"document": "/release.md"}))
+	assert.Equal(t, before, filetest.Snapshot(t, e.root))
+	e.holder.ok("task_release", map[string]any{"task_id": e.first}, nil)
+	stranger.ok("document_archive", map[string]any{"document": "/release.md"}, nil)
+}
+
+// TestCheckpointSaveOnlyAsItsAgent: an agent's session saves its own
+// worker checkpoints only; another worker's is refused and nothing is
+// written.
+func TestCheckpointSaveOnlyAsItsAgent(t *testing.T) {
+	e := setupIdentity(t, 1)
+	stranger := e.others[0]
+	stranger.register("other")
+	before := filetest.Snapshot(t, e.root)
+	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("checkpoint_save", map[string]any{"worker_id": e.me, "task_id": e.first, "phase": "working",
+		"resume_instructions": "start over"}))
+	assert.Equal(t, before, filetest.Snapshot(t, e.root))
+	e.holder.ok("checkpoint_save", map[string]any{"worker_id": e.me, "task_id": e.first, "phase": "working", "resume_instructions": "go on"}, nil)
+}

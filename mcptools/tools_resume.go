@@ -186,6 +186,13 @@ func (r resumeTools) save(ctx context.Context, req *mcp.CallToolRequest, in chec
 	if err != nil {
 		return nil, WorkerCheckpoint{}, err
 	}
+	// An agent's session saves its own checkpoints only; a session with no
+	// agent (a person's, an orchestrator's) saves any worker's.
+	if s := r.sessions.of(req); s.agentID() != "" {
+		if err := s.actsAs("checkpoint_save", id); err != nil {
+			return nil, WorkerCheckpoint{}, newToolError(err)
+		}
+	}
 	status, err := checkpoint.ParseStatus(in.Status)
 	if err != nil {
 		return nil, WorkerCheckpoint{}, newToolError(err)

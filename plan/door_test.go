@@ -446,10 +446,10 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		_, err = tasksOn(t, root, subagent.WithOverride("alice")).SetStatus(ctx, task, taskdoc.StatusBlocked, "by hand")
 		require.NoError(t, err)
 		require.Contains(t, filetest.Read(t, root, "docs/auth.md"), "- Override: alice took it from agent "+a)
-		// The Assignee comes back by an ordinary edit of the free task:
+		// An Assignee is not content: an edit cannot bring it back, and
 		// the ended claim stays ended.
 		_, err = tasksOn(t, root).Edit(ctx, task, taskdoc.Edit{Content: "- Status: blocked\n- Assignee: " + a + "\n"})
-		require.NoError(t, err)
+		assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 		_, err = p.UpdateStatus(ctx, task, old, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "still mine"})
 		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the overridden claim's token writes no more")
 	})

@@ -75,7 +75,8 @@ func TestLinkedFolderSharesClaims(t *testing.T) {
 	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
 }
 
-// A renamed task keeps its Assignee: the agent it names is not passed over.
+// A renamed task keeps its Assignee and its claim: the agent it names is
+// not passed over, and writes on with its token.
 func TestRenamedTaskIsNotHandedToAnother(t *testing.T) {
 	c := newClock()
 	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
@@ -92,10 +93,12 @@ func TestRenamedTaskIsNotHandedToAnother(t *testing.T) {
 	rb, err := p.Claim(ctx, "/auth.md#write-the-docs", b)
 	require.NoError(t, err)
 	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
-	ra, err = p.Claim(ctx, "/auth.md#write-the-docs", a)
+	again, err := p.Claim(ctx, "/auth.md#write-the-docs", a)
 	require.NoError(t, err)
-	assert.True(t, ra.Success)
-	assert.Equal(t, int64(2), ra.Claim.Token, "the renamed task's claim is a new one")
+	assert.True(t, again.Success)
+	assert.Equal(t, ra.Claim.Token, again.Claim.Token, "a rename by its holder keeps the claim")
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-the-docs", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err, "the holder writes on with its token")
 }
 
 // holder is a claims.Writer that writes every task as one agent's claim.

@@ -75,7 +75,8 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 		return nil, err
 	}
 	var created []taskdoc.Task
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
+	// New tasks hold no claim: the claims are not read (claims.CheckNew).
+	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
 		if !exists {
 			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
 		}
@@ -93,6 +94,9 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 			if err := flow.CheckRecords(nil, task, person); err != nil {
 				return nil, err
 			}
+			if err := claims.CheckNew(ctx, t.Path, task); err != nil {
+				return nil, err
+			}
 		}
 		r := flow.Resolver(ctx, s.ws)
 		if err := r.CheckLinks(nd, added); err != nil {
@@ -107,7 +111,8 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 			}
 		}
 		created = values(added)
-		return nd, nil
+		s.ws.Remember(t.File, nd)
+		return nd.Source, nil
 	})
 	if err != nil {
 		return nil, taskflow.At(err, t.Path, "")
@@ -158,15 +163,22 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		if after.Status != before.Status {
 			to = after.Status
 		}
+		var override string // the record of a person's override, which the edit keeps
 		if fenced, err := s.fence(ctx, st, t, doc, t.Slug, to); err != nil {
 			return nil, err
 		} else if fenced != doc {
 			doc = fenced
 			before, _ = doc.Task(t.Slug)
+			override, _ = before.Field(taskdoc.KeyOverride)
 		}
 		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
 		if err != nil {
 			return nil, err
+		}
+		if override != "" {
+			if nd, task, err = nd.SetField(task.Slug, taskdoc.KeyOverride, override); err != nil {
+				return nil, taskflow.At(err, t.Path, task.Slug)
+			}
 		}
 		flow := t.Flow()
 		if err := flow.CheckRecords(before, task, s.cfg.Override != ""); err != nil {
@@ -185,6 +197,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		if task, err = nd.Task(task.Slug); err != nil {
 			return nil, err
 		}
+		st.Rename(t.Slug, task.Slug) // a renamed task keeps its claim
 		edited = *task
 		return nd, nil
 	})
@@ -286,31 +299,39 @@ func (s *Tasks) fence(ctx context.Context, st *claims.File, t target, doc *taskd
 }
 
 // rewrite runs fn on the document at t under its lock and its claims'
-// (claims.Rewrite). fn returns the document to write (nil for no write);
-// the claims then follow it (claims.File.Follow for every task a claim
-// names: a completed task's claim ends, a claim whose Assignee went is
-// released), and the document is remembered.
+// (claims.Rewrite). The claim of the task at t follows the document
+// (claims.File.Follow) before fn, so that fn fences its write with a claim
+// that agrees with the document, and after it: a completion ends its
+// claim, a claim whose Assignee went (a removal, an override) is released,
+// a reopened task's ended claim lets nothing through. fn returns the
+// document to write (nil for no write), which is remembered.
 func (s *Tasks) rewrite(ctx context.Context, t target, fn func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error)) error {
 	return claims.Rewrite(ctx, s.ws, t.File, func(current []byte, exists bool, st *claims.File) ([]byte, error) {
+		if _, held := st.Tasks[t.Slug]; held && exists {
+			if doc, err := s.ws.Parse(t.File, current); err == nil {
+				follow(st, doc, t.Slug)
+			}
+		}
 		nd, err := fn(current, exists, st)
 		if err != nil || nd == nil {
 			return nil, err
 		}
-		for slug, r := range st.Tasks {
-			if r.Agent == "" {
-				continue
-			}
-			var assignee string
-			var status taskdoc.Status
-			if tk, err := nd.Task(slug); err == nil {
-				assignee, _ = tk.Field(taskdoc.KeyAssignee)
-				status = tk.Status
-			}
-			st.Follow(slug, assignee, status)
-		}
+		follow(st, nd, t.Slug)
 		s.ws.Remember(t.File, nd)
 		return nd.Source, nil
 	})
+}
+
+// follow brings the claim of task slug into line with doc
+// (claims.File.Follow).
+func follow(st *claims.File, doc *taskdoc.Document, slug string) {
+	var assignee string
+	var status taskdoc.Status
+	if tk, err := doc.Task(slug); err == nil {
+		assignee, _ = tk.Field(taskdoc.KeyAssignee)
+		status = tk.Status
+	}
+	st.Follow(slug, assignee, status)
 }
 
 // ready refuses a move of the task at t to status to (by move) while its

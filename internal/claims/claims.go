@@ -64,7 +64,12 @@ type File struct {
 	Document  string            `json:"document"`
 	LastToken int64             `json:"last_token"`
 	Tasks     map[string]Record `json:"tasks"`
+	changed   bool              // by Grant, End, Release, Follow or Rename since Read
 }
+
+// Changed reports whether f changed since it was read (Grant, End,
+// Release, Follow, Rename).
+func (f File) Changed() bool { return f.changed }
 
 // Decode reads the claims file of document doc, named name; no data (no
 // file yet) is no claims. A file that does not decode is PARSE_ERROR
@@ -127,6 +132,7 @@ func (f *File) Grant(slug, agent, took string, at time.Time) Record {
 	f.LastToken++
 	r := Record{Agent: agent, Token: f.LastToken, Claimed: at.UTC(), TookOverFrom: took}
 	f.Tasks[slug] = r
+	f.changed = true
 	return r
 }
 
@@ -141,6 +147,7 @@ func (f *File) End(slug string) (ended bool) {
 	}
 	r.Ended, r.Agent, r.TookOverFrom, r.Released = r.Agent, "", "", ""
 	f.Tasks[slug] = r
+	f.changed = true
 	return true
 }
 
@@ -154,6 +161,7 @@ func (f *File) Release(slug string) (released bool) {
 	}
 	r.Released, r.Agent, r.TookOverFrom, r.Ended = r.Agent, "", "", ""
 	f.Tasks[slug] = r
+	f.changed = true
 	return true
 }
 
@@ -167,12 +175,22 @@ func (f *File) Release(slug string) (released bool) {
 //     is released: its token lets nothing through, and a retried release
 //     or pause of it is recognised (ReleasedBy);
 //   - a claim shown on a task that is completed or skipped ends (End), as
-//     the completion that did not reach this file would have ended it.
+//     the completion that did not reach this file would have ended it;
+//   - a claim that ended with its task done lets its holder's retries
+//     through only while the task stays done: once a person reopens it,
+//     the ended claim lets nothing through.
 //
 // A task that no longer exists has no Assignee: its claim is released.
 func (f *File) Follow(slug, assignee string, status taskdoc.Status) bool {
-	r := f.Tasks[slug]
+	r, ok := f.Tasks[slug]
 	switch {
+	case !ok:
+		return false
+	case r.Agent == "" && r.Ended != "" && !status.Final():
+		r.Released, r.Ended = r.Ended, ""
+		f.Tasks[slug] = r
+		f.changed = true
+		return true
 	case r.Agent == "":
 		return false
 	case r.Agent != assignee:
@@ -181,6 +199,19 @@ func (f *File) Follow(slug, assignee string, status taskdoc.Status) bool {
 		return f.End(slug)
 	}
 	return false
+}
+
+// Rename moves the record of task from to task to, when a rename keeps
+// the task (and so its holder's claim): it reports whether it did.
+func (f *File) Rename(from, to string) bool {
+	r, ok := f.Tasks[from]
+	if !ok || from == to {
+		return false
+	}
+	delete(f.Tasks, from)
+	f.Tasks[to] = r
+	f.changed = true
+	return true
 }
 
 // ReleasedBy reports whether agent's claim token of slug is the task's

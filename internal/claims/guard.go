@@ -50,7 +50,6 @@ func Rewrite(ctx context.Context, ws *workspace.Workspace, file string, fn func(
 		if err != nil {
 			return err
 		}
-		was := st.Encode()
 		next, err := fn(current, current != nil, &st)
 		if err != nil {
 			return err
@@ -61,11 +60,10 @@ func Rewrite(ctx context.Context, ws *workspace.Workspace, file string, fn func(
 				return err
 			}
 		}
-		claims := st.Encode()
-		if bytes.Equal(claims, was) {
+		if !st.changed {
 			return nil
 		}
-		err = tx.Write(name, claims)
+		err = tx.Write(name, st.Encode())
 		if err != nil && wrote {
 			if current == nil {
 				return errors.Join(err, tx.Remove(file))
@@ -101,6 +99,23 @@ func Guard(ctx context.Context, st *File, path string, doc *taskdoc.Document, tk
 	token = st.Record(tk.Slug).Token
 	st.Release(tk.Slug)
 	return Override(doc, tk.Slug, person, holder, token, date)
+}
+
+// CheckNew is the fence for task, which a task system creates in document
+// path, by the writer ctx carries (WithWriter): no claim can hold a task
+// that does not exist yet, so an agent creates one only outside work (not
+// planning, in progress or paused: work is done under a claim) and any
+// caller that is not an agent may create it.
+func CheckNew(ctx context.Context, path string, task *taskdoc.Task) error {
+	var agent string
+	if w, ok := ctx.Value(writerKey{}).(Writer); ok && w != nil {
+		agent, _ = w.Claimant(path + "#" + task.Slug)
+	}
+	if agent == "" {
+		return nil
+	}
+	var none File // a new task: no claim, whatever token a writer kept
+	return none.Check(Write{Path: path, Slug: task.Slug, Agent: agent, Status: taskdoc.StatusPending, To: task.Status})
 }
 
 // Override records on doc that person took task slug from agent holder,

@@ -37,7 +37,7 @@ var layers = map[string][]string{
 	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext"},
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
-	"archive":             {"taskdoc", "workspace", "coordinator", "query"},
+	"archive":             {"taskdoc", "workspace", "coordinator", "query", "internal/claims"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
 	"internal/claims":     {"taskdoc", "workspace"},
 	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},

@@ -6,17 +6,20 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// records are the fields that record a person's override (the Forced field
-// of dependencies, the Override field of claims): the library writes
-// them, and trusts the Forced field afterwards.
-var records = []string{taskdoc.KeyForced, taskdoc.KeyOverride}
+// records are the fields the library writes as a record of a rule: the
+// holder of a claim (Assignee, written by a claim, a release or an
+// override), and a person's override (the Forced field of dependencies,
+// the Override field of claims), which it trusts afterwards.
+var records = []string{taskdoc.KeyAssignee, taskdoc.KeyForced, taskdoc.KeyOverride}
 
-// CheckRecords refuses a create or an edit that adds or changes an
-// override's record in task after (before is the task as it was, nil for
-// a new task), unless person is set (a person's override): such a field is
-// written by the override itself, never by the content a caller sends
+// CheckRecords refuses a create or an edit that adds or changes a record
+// (records) in task after (before is the task as it was, nil for a new
+// task), unless person is set (a person's override): such a field is
+// written by the rule it records, never by the content a caller sends
 // (INVALID_TASK naming it), so that nobody can skip a rule by writing
-// "Forced:" into a task.
+// "Forced:" into a task or hold one by writing "Assignee:". Dropping one
+// is the content's to do (a person removing an Assignee lets the claim
+// go).
 func (f Flow) CheckRecords(before, after *taskdoc.Task, person bool) error {
 	if person {
 		return nil
@@ -32,7 +35,7 @@ func (f Flow) CheckRecords(before, after *taskdoc.Task, person bool) error {
 			}
 		}
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidTask, Path: f.Path, Slug: after.Slug,
-			Msg: fmt.Sprintf("task %q in %s: its %s field records a person's override and is written by the override itself (taskmd --force), not by a task's content; leave it out or as it was", after.Slug, f.Path, key)}
+			Msg: fmt.Sprintf("task %q in %s: its %s field is a record the library writes (a claim, a release, a person's override with --force), not a task's content; leave it out or as it was", after.Slug, f.Path, key)}
 	}
 	return nil
 }
