@@ -216,9 +216,11 @@
 // The agent registered on an MCP session is that session's caller, and the
 // only agent the session acts as. agent_register binds the agent's id to
 // the session; task_claim, agent_heartbeat and agent_unregister take that
-// id, and refuse another before anything is written: INVALID_ARGUMENTS
-// naming the session's agent, or AGENT_NOT_FOUND for a session that has
-// none (register first). An id is bound to one session of a server at a
+// id, and refuse another before anything is written (INVALID_ARGUMENTS
+// naming the session's agent). A session with no agent yet becomes the
+// agent its first task_claim or agent_heartbeat names, unless another open
+// session of the server is that agent (a worker back in a new process
+// claims its task again as itself). An id is bound to one session of a server at a
 // time: registering an existing agent again (its id, name and runtime; see
 // agent.Registry.Register) makes the session that agent, after a reconnect
 // or a lost context, and the session it was bound to is no agent any more

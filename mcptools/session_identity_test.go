@@ -45,16 +45,16 @@ func TestSessionClaimsOnlyAsItsAgent(t *testing.T) {
 	stranger := e.others[0]
 	snap := filetest.Snapshot(t, e.root)
 
-	// A session without an agent: register first.
+	// A session without an agent cannot take one another open session is.
 	_, toolErr, err := stranger.try("task_claim", map[string]any{"task_id": e.first, "agent_id": e.me})
 	require.NoError(t, err)
-	assert.Contains(t, toolErr, "AGENT_NOT_FOUND: ")
-	assert.Contains(t, toolErr, "register first with agent_register")
+	assert.Contains(t, toolErr, "INVALID_ARGUMENTS: ")
+	assert.Contains(t, toolErr, "another open session's")
 	assert.Equal(t, "STALE_CLAIM", stranger.fail("task_update_status", map[string]any{"id": e.first, "status": "completed", "outcome": "not mine"}))
 	assert.Equal(t, "STALE_CLAIM", stranger.fail("checkpoint_add", map[string]any{"task_id": e.first, "type": "progress", "summary": "not mine"}))
 	assert.Equal(t, "STALE_CLAIM", stranger.fail("task_release", map[string]any{"task_id": e.first}))
 	// Not even a free task: the session is no agent.
-	assert.Equal(t, "AGENT_NOT_FOUND", stranger.fail("task_claim", map[string]any{"task_id": e.second, "agent_id": e.me}))
+	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("task_claim", map[string]any{"task_id": e.second, "agent_id": e.me}))
 	assert.Equal(t, snap, filetest.Snapshot(t, e.root), "a refused claim wrote")
 
 	// A session with an agent of its own: it claims only as that agent.
@@ -86,7 +86,7 @@ func TestSessionHeartbeatsOnlyForItsAgent(t *testing.T) {
 	e := setupIdentity(t, 2)
 	stranger, next := e.others[0], e.others[1]
 	e.clock.Add(40 * time.Second)
-	assert.Equal(t, "AGENT_NOT_FOUND", stranger.fail("agent_heartbeat", map[string]any{"agent_id": e.me, "status": "busy"}))
+	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("agent_heartbeat", map[string]any{"agent_id": e.me, "status": "busy"}))
 	stranger.register("other")
 	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("agent_heartbeat", map[string]any{"agent_id": e.me, "status": "busy"}))
 
@@ -173,8 +173,8 @@ func TestSessionRegisteringAnAgentAgainTakesItOver(t *testing.T) {
 	snap := filetest.Snapshot(t, root)
 	assert.Equal(t, "STALE_CLAIM", before.fail("checkpoint_add", map[string]any{"task_id": task, "type": "progress", "summary": "still me?"}))
 	assert.Equal(t, "STALE_CLAIM", before.fail("task_update_status", map[string]any{"id": task, "status": "completed", "outcome": "still me?"}))
-	assert.Equal(t, "AGENT_NOT_FOUND", before.fail("task_claim", map[string]any{"task_id": task, "agent_id": "w1"}))
-	assert.Equal(t, "AGENT_NOT_FOUND", before.fail("agent_heartbeat", map[string]any{"agent_id": "w1"}))
+	assert.Equal(t, "INVALID_ARGUMENTS", before.fail("task_claim", map[string]any{"task_id": task, "agent_id": "w1"}))
+	assert.Equal(t, "INVALID_ARGUMENTS", before.fail("agent_heartbeat", map[string]any{"agent_id": "w1"}))
 	assert.Equal(t, snap, filetest.Snapshot(t, root))
 
 	var back claimJSON
@@ -204,7 +204,7 @@ func TestSessionCannotActAsAPivotedWorker(t *testing.T) {
 	stranger := e.others[0]
 	e.orch.ok("pivot_worker", map[string]any{"worker_id": e.worker, "mode": "immediate", "reason": "Critical auth bug", "wait_seconds": 0}, nil)
 
-	assert.Equal(t, "AGENT_NOT_FOUND", stranger.fail("task_claim", map[string]any{"task_id": e.rateLimiting, "agent_id": e.worker}))
+	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("task_claim", map[string]any{"task_id": e.rateLimiting, "agent_id": e.worker}))
 	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("pivot_acknowledge", map[string]any{"checkpoint": map[string]any{"remaining": []string{"nothing"}}}))
 	var ack pivotAckJSON
 	e.wk.ok("pivot_acknowledge", map[string]any{"checkpoint": map[string]any{"remaining": []string{"Route integration"}}}, &ack)
@@ -213,7 +213,7 @@ func TestSessionCannotActAsAPivotedWorker(t *testing.T) {
 
 	// The task is paused; the stranger resumes it for the worker (an
 	// orchestrator's request), and does not get the worker's claim.
-	assert.Equal(t, "AGENT_NOT_FOUND", stranger.fail("task_claim", map[string]any{"task_id": e.fixLogin, "agent_id": e.worker}))
+	assert.Equal(t, "INVALID_ARGUMENTS", stranger.fail("task_claim", map[string]any{"task_id": e.fixLogin, "agent_id": e.worker}))
 	var brief struct {
 		Claim *claimJSON `json:"claim"`
 	}
@@ -226,4 +226,26 @@ func TestSessionCannotActAsAPivotedWorker(t *testing.T) {
 	require.True(t, back.Success)
 	assert.Equal(t, brief.Claim.Claim.Token, back.Claim.Token)
 	e.wk.ok("task_update_status", map[string]any{"id": e.rateLimiting, "status": "completed", "outcome": "Rate limited"}, nil)
+}
+
+// TestSessionComesBackAsItsAgent: a worker back in a new session (its
+// process restarted, its old session gone) claims its task again as the
+// agent it was, without registering anew, and gets its claim back; while
+// the old session was open, that was refused.
+func TestSessionComesBackAsItsAgent(t *testing.T) {
+	e := setupIdentity(t, 1)
+	back := e.others[0]
+	assert.Equal(t, "INVALID_ARGUMENTS", back.fail("task_claim", map[string]any{"task_id": e.first, "agent_id": e.me}))
+	var first claimJSON
+	e.holder.ok("task_claim", map[string]any{"task_id": e.first, "agent_id": e.me}, &first)
+	require.NoError(t, e.holder.cs.Close())
+	require.Eventually(t, func() bool {
+		_, toolErr, err := back.try("agent_heartbeat", map[string]any{"agent_id": e.me, "status": "busy"})
+		return err == nil && toolErr == ""
+	}, 5*time.Second, 10*time.Millisecond, "the old session's end lets the agent go")
+	var again claimJSON
+	back.ok("task_claim", map[string]any{"task_id": e.first, "agent_id": e.me}, &again)
+	assert.True(t, again.Success)
+	assert.Equal(t, first.Claim.Token, again.Claim.Token, "its own claim")
+	back.ok("task_update_status", map[string]any{"id": e.first, "status": "completed", "outcome": "done after a restart"}, nil)
 }

@@ -14,7 +14,10 @@ import (
 // the only agent the session acts as: agent_register binds the agent's id
 // to the session, and task_claim, agent_heartbeat and agent_unregister
 // naming another agent are refused before anything is written (see
-// session.actsAs). The server remembers the session's agent, and the
+// session.actsAs). A session that has no agent yet takes the agent its
+// first task_claim or agent_heartbeat names, unless another open session
+// of the server is that agent (sessions.adopt): a worker that comes back
+// in a new process claims its task again as the agent it was. The server remembers the session's agent, and the
 // fencing token of every claim the session made, and presents them with
 // every write the session makes on a task (task_update_status,
 // task_set_plan, checkpoint_add, task_release). So an agent never handles
@@ -136,6 +139,28 @@ func (s *session) drop(id string) {
 			delete(s.claims, task)
 		}
 	}
+}
+
+// adopt decides whether session st, calling tool as agent id, may act as
+// it, before anything is written: a session acts only as its own agent
+// (actsAs); a session with no agent yet may take an agent id that no other
+// open session of this server is bound to (a worker back in a new process
+// after a restart or a lost context, claiming its task again), and the
+// caller binds it (bind) once the call finds the agent. An id bound to
+// another open session is refused: agent_register {id, name, runtime}
+// takes an identity over explicitly.
+func (s *sessions) adopt(st *session, tool, id string) error {
+	if st.agentID() != "" {
+		return st.actsAs(tool, id)
+	}
+	s.mu.Lock()
+	other := s.agents[id]
+	s.mu.Unlock()
+	if other != nil && other != st {
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+			Msg: fmt.Sprintf("%s as agent %q: that agent is another open session's, and a session acts only as its own agent (agent_register {id, name, runtime} as it was registered takes it over); nothing was written", tool, id)}
+	}
+	return nil
 }
 
 // actsAs refuses a call of tool that names agent id when id is not the

@@ -121,12 +121,16 @@ func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in r
 }
 
 func (a agentTools) heartbeat(ctx context.Context, req *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, HeartbeatResult, error) {
-	if err := a.sessions.of(req).actsAs("agent_heartbeat", in.AgentID); err != nil {
+	s := a.sessions.of(req)
+	if err := a.sessions.adopt(s, "agent_heartbeat", in.AgentID); err != nil {
 		return nil, HeartbeatResult{}, newToolError(err)
 	}
 	next, err := a.agents.Heartbeat(ctx, in.AgentID, agent.HeartbeatInfo{CurrentTask: in.CurrentTaskID, Status: in.Status})
 	if err != nil {
 		return nil, HeartbeatResult{}, newToolError(err)
+	}
+	if s.agentID() == "" {
+		a.sessions.bind(s, in.AgentID) // the agent exists: the session is it now
 	}
 	out := HeartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}
 	if a.pending != nil {

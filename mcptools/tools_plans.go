@@ -309,12 +309,15 @@ func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in wor
 // written: plan would hand a holder's re-claim its own token.
 func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskClaimInput) (*mcp.CallToolResult, plan.ClaimResult, error) {
 	s := p.sessions.of(req)
-	if err := s.actsAs("task_claim", in.AgentID); err != nil {
+	if err := p.sessions.adopt(s, "task_claim", in.AgentID); err != nil {
 		return nil, plan.ClaimResult{}, newToolError(err)
 	}
 	res, err := p.plans.Claim(ctx, in.TaskID, in.AgentID)
 	if err != nil {
 		return nil, plan.ClaimResult{}, addressError(in.TaskID, err)
+	}
+	if s.agentID() == "" {
+		p.sessions.bind(s, in.AgentID) // the agent exists: the session is it now
 	}
 	if res.Success && res.Claim != nil {
 		s.claimed(res.Claim.Task, res.Claim.Agent, res.Claim.Token)
