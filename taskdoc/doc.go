@@ -83,8 +83,10 @@
 // it in Document.Diagnostics (MISPLACED_METADATA, with its line and
 // column), and the edits refuse to answer it with a second list: those
 // that write a task's metadata refuse such a task, and AddTask and
-// EditTask refuse content written that way, with ErrMisplacedMetadata
-// saying to move the list above the description.
+// EditTask refuse content written that way into a task that did not have
+// it, with ErrMisplacedMetadata saying to move the list above the
+// description (EditTask of such a task writes its new content as given:
+// a round trip changes nothing).
 //
 // Status is one of pending, planning, in_progress, paused, blocked,
 // completed, failed and skipped (ParseStatus ignores case and surrounding

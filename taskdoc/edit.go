@@ -533,6 +533,12 @@ func (d *Document) EditTask(slug string, e Edit) (*Document, *Task, error) {
 		return d.editTask(i, cs, true, check) // a title alone writes no metadata
 	}
 	cs = append(cs, d.contentChange(t, m, formatContent(e.Content, d.Newline)))
+	if m.misplaced != (Span{}) {
+		// A task whose list was below its description already: its new
+		// content is written as given (a round trip changes nothing), and
+		// Diagnostics goes on reporting the list until it is moved up.
+		return d.editTask(i, cs, true, check)
+	}
 	return placed(d.editTask(i, cs, true, check))
 }
 
