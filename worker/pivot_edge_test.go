@@ -26,7 +26,7 @@ func openPivots(t *testing.T, root string, now func() time.Time) *worker.Pivots 
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
-	return worker.New(ws, plan.WithClock(now))
+	return worker.New(ws, worker.WithClock(now))
 }
 
 // edgeSetup prepares a workspace (see preparePivot) and opens its pivots.
