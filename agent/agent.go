@@ -77,33 +77,33 @@ type Registry struct {
 	interval time.Duration
 }
 
-// An Option configures a Registry. Options are those of the task systems
-// (subagent.WithClock, coordinator.WithClock and agent.WithClock are the
-// same option), so one list of options serves every package; an option a
-// package has no use for is ignored by it, as is a nil Option.
-type Option = taskflow.Option
+// An Option configures a Registry: WithClock, WithTimeout,
+// WithHeartbeatInterval. The zero Option is ignored.
+type Option struct{ o taskflow.Option }
 
 // WithClock sets the clock that dates registrations and heartbeats and
 // decides which agents are online. The default is time.Now; a nil clock is
 // ignored.
-func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithTimeout sets how long an agent stays online after its last heartbeat.
 // The default is DefaultTimeout; zero or less is ignored.
 //
 // The timeout is the reader's: it is not stored with the agent, so every
 // process on a workspace should use the same one.
-func WithTimeout(d time.Duration) Option { return taskflow.WithAgentTimeout(d) }
+func WithTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
 
 // WithHeartbeatInterval sets the interval Heartbeat advises. The default is
 // DefaultHeartbeatInterval; zero or less is ignored. The advice is never
 // more than half the timeout, so that one late heartbeat does not take an
 // agent offline.
-func WithHeartbeatInterval(d time.Duration) Option { return taskflow.WithHeartbeatInterval(d) }
+func WithHeartbeatInterval(d time.Duration) Option {
+	return Option{taskflow.WithHeartbeatInterval(d)}
+}
 
 // New returns the registry of the agents of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Registry {
-	cfg := taskflow.NewConfig(opts)
+	cfg := taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
 	timeout, interval := DefaultTimeout, DefaultHeartbeatInterval
 	if cfg.AgentTimeout > 0 {
 		timeout = cfg.AgentTimeout

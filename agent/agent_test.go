@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -175,8 +174,7 @@ func TestOptions(t *testing.T) {
 		{"interval", []agent.Option{agent.WithHeartbeatInterval(5 * time.Second)}, 60 * time.Second, 5 * time.Second},
 		{"advice at most half the timeout", []agent.Option{agent.WithTimeout(20 * time.Second)}, 20 * time.Second, 10 * time.Second},
 		{"zero and negative ignored", []agent.Option{agent.WithTimeout(0), agent.WithHeartbeatInterval(-time.Second)}, 60 * time.Second, 30 * time.Second},
-		{"nil option and nil clock ignored", []agent.Option{nil, agent.WithClock(nil)}, 60 * time.Second, 30 * time.Second},
-		{"the task systems' clock option is shared", []agent.Option{subagent.WithClock(c.Now), subagent.WithReferenceDepth(1)}, 60 * time.Second, 30 * time.Second},
+		{"zero option and nil clock ignored", []agent.Option{{}, agent.WithClock(nil)}, 60 * time.Second, 30 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,13 +188,6 @@ func TestOptions(t *testing.T) {
 			assert.Equal(t, tt.interval, next)
 		})
 	}
-
-	// This package's options mean nothing to the task systems, and do them
-	// no harm.
-	ws, err := workspace.Open(t.TempDir())
-	require.NoError(t, err)
-	defer ws.Close()
-	assert.NotPanics(t, func() { subagent.New(ws, agent.WithTimeout(time.Second), agent.WithHeartbeatInterval(time.Second)) })
 }
 
 // Without a clock option the registry runs on time.Now.

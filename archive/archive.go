@@ -27,10 +27,10 @@ func Coordinator(ctx context.Context, ws *workspace.Workspace, now time.Time) (s
 }
 
 // Recover finishes an archive of the coordinator list that a crash
-// interrupted; see coordinator.List.Recover. Pass coordinator.WithClock to
-// name a new archive by the caller's clock instead of time.Now.
-func Recover(ctx context.Context, ws *workspace.Workspace, opts ...coordinator.Option) error {
-	return coordinator.New(ws, opts...).Recover(ctx)
+// interrupted, naming a new archive by time.Now; see coordinator.List.Recover,
+// which names it by the list's clock (coordinator.WithClock).
+func Recover(ctx context.Context, ws *workspace.Workspace) error {
+	return coordinator.New(ws).Recover(ctx)
 }
 
 // List returns the archived coordinator lists, newest first; see

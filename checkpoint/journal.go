@@ -88,18 +88,21 @@ type Journal struct {
 	cfg taskflow.Config
 }
 
-// An Option configures a Journal. Options are shared with packages subagent
-// and coordinator (checkpoint.WithClock is subagent.WithClock); those that
-// do not concern journals are ignored, as is a nil Option.
-type Option = taskflow.Option
+// An Option configures a Journal or Workers: WithClock. The zero Option is
+// ignored.
+type Option struct{ o taskflow.Option }
+
+func config(opts []Option) taskflow.Config {
+	return taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
+}
 
 // WithClock sets the clock that dates entries (in UTC, to the second). The
 // default is time.Now; a nil clock is ignored.
-func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // New returns the task journals of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Journal {
-	return &Journal{ws: ws, cfg: taskflow.NewConfig(opts)}
+	return &Journal{ws: ws, cfg: config(opts)}
 }
 
 // Add appends e to the journal of task ("/api/auth.md#implement-jwt-signing")

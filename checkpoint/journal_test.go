@@ -100,13 +100,13 @@ func TestAddSequenceAndTime(t *testing.T) {
 	assert.Contains(t, filetest.Snapshot(t, root), "checkpoints/tasks/api/auth.md/add-token-validation.md")
 }
 
-// The clock is read in UTC, to the second; a nil clock and a nil Option
+// The clock is read in UTC, to the second; a nil clock and the zero Option
 // are ignored.
 func TestClock(t *testing.T) {
 	_, root := setup(t, nil)
 	ws := openWorkspace(t, root)
 	zone := time.FixedZone("X", 5*3600)
-	j := checkpoint.New(ws, nil, checkpoint.WithClock(func() time.Time {
+	j := checkpoint.New(ws, checkpoint.Option{}, checkpoint.WithClock(func() time.Time {
 		return time.Date(2026, 1, 2, 8, 4, 5, 999_999_999, zone)
 	}), checkpoint.WithClock(nil))
 	e, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})

@@ -28,7 +28,7 @@ type Workers struct {
 // NewWorkers returns the worker checkpoints of ws. WithClock sets the
 // clock that dates them.
 func NewWorkers(ws *workspace.Workspace, opts ...Option) *Workers {
-	return &Workers{ws: ws, cfg: taskflow.NewConfig(opts)}
+	return &Workers{ws: ws, cfg: config(opts)}
 }
 
 // Save records c as the current checkpoint of its worker (c.Worker) and

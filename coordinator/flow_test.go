@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/archive"
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
@@ -92,10 +91,10 @@ func TestCompleteLoadFailureChangesNothing(t *testing.T) {
 	assert.Equal(t, taskdoc.StatusPending, statuses(t, root, activeFile)["last"])
 }
 
-// A nil Option and a nil clock are ignored, as in package subagent.
+// The zero Option and a nil clock are ignored, as in package subagent.
 func TestNilOptionsIgnored(t *testing.T) {
 	_, ws, _ := openList(t, nil)
-	list := coordinator.New(ws, nil, coordinator.WithClock(nil))
+	list := coordinator.New(ws, coordinator.Option{}, coordinator.WithClock(nil))
 	_, err := list.Create(bg, first("Lead"), plain("Next"))
 	require.NoError(t, err)
 	before := time.Now().UTC().Format(time.DateOnly)
@@ -109,7 +108,7 @@ func TestRecoverUsesTheClock(t *testing.T) {
 	finished := "# Coordinator Tasks\n\n## Tasks\n\n### Lead\n\n- Status: completed\n- Main-Workflow: tdd\n"
 	_, ws, root := openList(t, map[string]string{activeFile: finished})
 	when := time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC)
-	require.NoError(t, archive.Recover(bg, ws, coordinator.WithClock(func() time.Time { return when })))
+	require.NoError(t, coordinator.New(ws, coordinator.WithClock(func() time.Time { return when })).Recover(bg))
 	assert.Equal(t, []string{archiveDir + "/active-2030-05-06-070809.md"}, archives(t, root))
 }
 

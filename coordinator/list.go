@@ -39,23 +39,22 @@ type List struct {
 	flow taskflow.Flow
 }
 
-// An Option configures a List. Options are shared with package subagent:
-// coordinator.WithClock and subagent.WithClock are the same option. A nil
+// An Option configures a List: WithClock, WithReferenceDepth. The zero
 // Option is ignored.
-type Option = taskflow.Option
+type Option struct{ o taskflow.Option }
 
 // WithClock sets the clock used for Completed dates, archive names and
 // recovery (all in UTC). The default is time.Now; a nil clock is ignored.
-func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithReferenceDepth sets how many levels of @references Start loads (1: the
 // task's own references only; 0 or less: none). The default is
 // DefaultReferenceDepth.
-func WithReferenceDepth(n int) Option { return taskflow.WithReferenceDepth(n) }
+func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // New returns the coordinator list of ws.
 func New(ws *workspace.Workspace, opts ...Option) *List {
-	return &List{ws: ws, cfg: taskflow.NewConfig(opts), flow: taskflow.Flow{Path: Address, File: File}}
+	return &List{ws: ws, cfg: taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o }), flow: taskflow.Flow{Path: Address, File: File}}
 }
 
 // newList is the text of a list before its first task.

@@ -52,7 +52,7 @@ func (s *Session) Archive(ctx context.Context) (archived string, err error) {
 		return "", &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: coordinator.Address,
 			Msg: fmt.Sprintf("%s is not finished (%s): only a finished list is archived", coordinator.Address, why)}
 	}
-	name, err := coordinator.New(s.ws, s.opts...).Archive(ctx)
+	name, err := coordinator.New(s.ws, coordinator.WithClock(s.cfg.Now)).Archive(ctx)
 	if err != nil {
 		return "", err
 	}

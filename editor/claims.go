@@ -154,7 +154,7 @@ func (s *Session) claimStates(ctx context.Context, v *view) (map[string]plan.Tas
 	d.mu.Lock()
 	st, ok := d.claims[v.Path]
 	if d.plans == nil {
-		d.plans = plan.New(s.ws, s.opts...)
+		d.plans = plan.New(s.ws, plan.WithClock(s.cfg.Now))
 	}
 	plans := d.plans
 	d.mu.Unlock()

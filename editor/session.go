@@ -19,10 +19,10 @@ import (
 // which are read only for documents that are not open. It is safe for
 // concurrent use; every answer reads one version of each buffer.
 type Session struct {
-	ws   *workspace.Workspace
-	enc  Encoding
-	opts []taskflow.Option
-	cfg  taskflow.Config
+	ws  *workspace.Workspace
+	enc Encoding
+	now func() time.Time // WithClock's clock; nil until one is given
+	cfg taskflow.Config
 
 	mu   sync.Mutex
 	open map[string]*buffer
@@ -45,7 +45,11 @@ func WithEncoding(e Encoding) Option { return func(s *Session) { s.enc = e } }
 // WithClock sets the clock that dates completions and judges claims
 // (time.Now by default).
 func WithClock(now func() time.Time) Option {
-	return func(s *Session) { s.opts = append(s.opts, taskflow.WithClock(now)) }
+	return func(s *Session) {
+		if now != nil {
+			s.now = now
+		}
+	}
 }
 
 // New returns a Session on ws with no document open.
@@ -60,7 +64,7 @@ func New(ws *workspace.Workspace, opts ...Option) (*Session, error) {
 	if _, err := ParseEncoding(string(s.enc)); err != nil {
 		return nil, err
 	}
-	s.cfg = taskflow.NewConfig(s.opts)
+	s.cfg = taskflow.NewConfig([]taskflow.Option{taskflow.WithClock(s.now)})
 	return s, nil
 }
 

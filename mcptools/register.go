@@ -245,8 +245,8 @@ func toolNames(server *mcp.Server) (map[string]bool, error) {
 func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
 	now := c.now
 	plans := plan.New(ws, plan.WithClock(now))
-	pivots := worker.New(ws, plan.WithClock(now))
-	clarifications := worker.NewClarifications(ws, plan.WithClock(now))
+	pivots := worker.New(ws, worker.WithClock(now))
+	clarifications := worker.NewClarifications(ws, worker.WithClock(now))
 	if c.timer != nil {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}

@@ -27,36 +27,45 @@ type Plans struct {
 	journal *checkpoint.Journal
 }
 
-// An Option configures Plans. Options are shared with the other packages
-// (plan.WithClock is agent.WithClock and subagent.WithClock): give every
-// package of one workspace the same ones, above all the agent timeout,
-// since whether a claim's lease has run out is decided from it.
-type Option = taskflow.Option
+// An Option configures Plans: WithClock, WithAgentTimeout,
+// WithReferenceDepth. The zero Option is ignored. Give every process on one
+// workspace the same agent timeout, since whether a claim's lease has run
+// out is decided from it.
+type Option struct{ o taskflow.Option }
 
 // WithClock sets the clock that dates claims, completions and checkpoints
-// and decides whether an agent is online. The default is time.Now.
-func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+// and decides whether an agent is online. The default is time.Now; a nil
+// clock is ignored.
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithAgentTimeout sets how long an agent stays online after its last
 // heartbeat, and so how long its claims last without one (default
-// agent.DefaultTimeout, 60 seconds). It is agent.WithTimeout.
-func WithAgentTimeout(d time.Duration) Option { return agent.WithTimeout(d) }
+// agent.DefaultTimeout, 60 seconds); zero or less is ignored. Agents()
+// decides with the same timeout (agent.WithTimeout).
+func WithAgentTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
+
+// WithReferenceDepth sets how many levels of @/ references LoadContext
+// loads: 1 the task's own references only, 0 or less none. The default is
+// 3 (subagent.DefaultReferenceDepth).
+func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // New returns the plans of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Plans {
+	cfg := taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
 	return &Plans{
 		ws:      ws,
-		cfg:     taskflow.NewConfig(opts),
-		agents:  agent.New(ws, opts...),
-		journal: checkpoint.New(ws, opts...),
+		cfg:     cfg,
+		agents:  agent.New(ws, agent.WithClock(cfg.Now), agent.WithTimeout(cfg.AgentTimeout)),
+		journal: checkpoint.New(ws, checkpoint.WithClock(cfg.Now)),
 	}
 }
 
-// Agents is the agent registry the plans consult, with the same options.
+// Agents is the agent registry the plans consult, with their clock and agent
+// timeout.
 func (p *Plans) Agents() *agent.Registry { return p.agents }
 
-// Journal is the task journal the plans write checkpoints to, with the
-// same options.
+// Journal is the task journal the plans write checkpoints to, with their
+// clock.
 func (p *Plans) Journal() *checkpoint.Journal { return p.journal }
 
 // Claimant is who makes a write on a task: an agent and the fencing token

@@ -46,14 +46,14 @@ func TestCreateTitlesWithMarkup(t *testing.T) {
 	}
 }
 
-// A nil Option and a nil clock are ignored, as in package coordinator.
+// The zero Option and a nil clock are ignored, as in package coordinator.
 func TestNilOptionsIgnored(t *testing.T) {
 	root := t.TempDir()
 	filetest.WriteAll(t, root, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n"})
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	defer ws.Close()
-	tasks := subagent.New(ws, nil, subagent.WithClock(nil))
+	tasks := subagent.New(ws, subagent.Option{}, subagent.WithClock(nil))
 	before := time.Now().UTC().Format(time.DateOnly)
 	done, err := tasks.Complete(bg, "/a.md#one", "done")
 	require.NoError(t, err)

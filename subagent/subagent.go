@@ -25,19 +25,18 @@ type Tasks struct {
 	cfg taskflow.Config
 }
 
-// An Option configures Tasks. Options are shared with package coordinator:
-// subagent.WithClock and coordinator.WithClock are the same option. A nil
-// Option is ignored.
-type Option = taskflow.Option
+// An Option configures Tasks: WithClock, WithReferenceDepth, WithOverride.
+// The zero Option is ignored.
+type Option struct{ o taskflow.Option }
 
 // WithClock sets the clock that dates completions (in UTC). The default is
 // time.Now; a nil clock is ignored.
-func WithClock(now func() time.Time) Option { return taskflow.WithClock(now) }
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithReferenceDepth sets how many levels of @/ references Start loads: 1
 // loads the task's own references only, 0 or less loads none. The default
 // is DefaultReferenceDepth.
-func WithReferenceDepth(n int) Option { return taskflow.WithReferenceDepth(n) }
+func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // WithOverride makes the writes of Tasks a person's: on a task an agent
 // holds (package plan), a write ends the claim, removes the task's
@@ -48,12 +47,12 @@ func WithOverride(person string) Option {
 	if claims.CheckPerson(person) != nil {
 		person = ""
 	}
-	return taskflow.WithOverride(person)
+	return Option{taskflow.WithOverride(person)}
 }
 
 // New returns the subagent tasks of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Tasks {
-	return &Tasks{ws: ws, cfg: taskflow.NewConfig(opts)}
+	return &Tasks{ws: ws, cfg: taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })}
 }
 
 // Create adds tasks to document ("/api/auth.md"), each after NewTask.After

@@ -30,7 +30,7 @@ func benchPivots(b *testing.B) (root string, pv *worker.Pivots, me plan.Claimant
 	ws, err := workspace.Open(root)
 	require.NoError(b, err)
 	b.Cleanup(func() { ws.Close() })
-	pv = worker.New(ws, plan.WithClock(fixedClock))
+	pv = worker.New(ws, worker.WithClock(fixedClock))
 	ack, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
 	require.NoError(b, err)
 	// The worker holds taskTo now; each round pivots it to the other task.
@@ -135,7 +135,7 @@ func serveChild() int {
 		return 2
 	}
 	defer ws.Close()
-	pv := worker.New(ws, plan.WithClock(fixedClock))
+	pv := worker.New(ws, worker.WithClock(fixedClock))
 	me := plan.Claimant{Agent: crashWorker, Token: token}
 	dir := filepath.Join(root, filepath.FromSlash(checkpoint.FolderWorkers), crashWorker)
 	fmt.Println("ready")
@@ -172,7 +172,7 @@ func BenchmarkCheckpointSave(b *testing.B) {
 	ws, err := workspace.Open(b.TempDir())
 	require.NoError(b, err)
 	b.Cleanup(func() { ws.Close() })
-	w := checkpoint.NewWorkers(ws, plan.WithClock(fixedClock))
+	w := checkpoint.NewWorkers(ws, checkpoint.WithClock(fixedClock))
 	i := 0
 	for b.Loop() {
 		cp := roundCheckpoint(i)

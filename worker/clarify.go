@@ -161,10 +161,11 @@ type Clarifications struct {
 }
 
 // NewClarifications returns the clarifications of ws, on the worker
-// checkpoints of ws made with the same options.
+// checkpoints of ws with the same clock.
 func NewClarifications(ws *workspace.Workspace, opts ...Option) *Clarifications {
-	return &Clarifications{ws: ws, workers: checkpoint.NewWorkers(ws, opts...),
-		cfg: taskflow.NewConfig(opts), timer: watch.RealClock{}}
+	cfg := config(opts)
+	return &Clarifications{ws: ws, workers: checkpoint.NewWorkers(ws, checkpoint.WithClock(cfg.Now)),
+		cfg: cfg, timer: watch.RealClock{}}
 }
 
 // WithTimer returns c with the timer of its waits set to t.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/worker"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -81,7 +80,7 @@ func clSetup(t *testing.T) clEnv {
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
 	c := &clClock{now: clStart}
-	return clEnv{root: root, ws: ws, clock: c, cl: worker.NewClarifications(ws, checkpoint.WithClock(c.Now))}
+	return clEnv{root: root, ws: ws, clock: c, cl: worker.NewClarifications(ws, worker.WithClock(c.Now))}
 }
 
 // clCtx is a context that ends a test that would otherwise hang.

@@ -95,7 +95,7 @@ func preparePivot(tb testing.TB, root string) plan.Claimant {
 	ws, err := workspace.Open(root)
 	require.NoError(tb, err)
 	defer ws.Close()
-	pv := worker.New(ws, plan.WithClock(fixedClock))
+	pv := worker.New(ws, worker.WithClock(fixedClock))
 	for _, id := range []string{crashWorker, crashOther} {
 		_, err := pv.Plans().Agents().Register(ctx, agent.Registration{ID: id, Name: id, Runtime: "test"})
 		require.NoError(tb, err)
@@ -128,7 +128,7 @@ func ackChild() int {
 			return 2
 		}
 		defer ws.Close()
-		pivots[i] = worker.New(ws, plan.WithClock(fixedClock))
+		pivots[i] = worker.New(ws, worker.WithClock(fixedClock))
 	}
 	fmt.Println("ready")
 	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
@@ -200,7 +200,7 @@ func inspectKilled(t *testing.T, root string) int {
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	defer ws.Close()
-	pv := worker.New(ws, plan.WithClock(fixedClock))
+	pv := worker.New(ws, worker.WithClock(fixedClock))
 
 	cps, err := pv.Workers().List(ctx, crashWorker, 0)
 	require.NoError(t, err)
@@ -276,7 +276,7 @@ func retryAck(t *testing.T, root string) {
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	defer ws.Close()
-	pv := worker.New(ws, plan.WithClock(fixedClock))
+	pv := worker.New(ws, worker.WithClock(fixedClock))
 	ack, err := pv.Acknowledge(ctx, crashWorker, plan.Claimant{Agent: crashWorker, Token: 1}, crashCheckpoint)
 	require.NoError(t, err)
 	assert.Equal(t, worker.StateAcknowledged, ack.State)

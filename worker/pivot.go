@@ -64,17 +64,32 @@ type Pivots struct {
 	timer   watch.Clock
 }
 
-// An Option configures Pivots; options are shared with the other packages.
-type Option = taskflow.Option
+// An Option configures Pivots or Clarifications: WithClock,
+// WithAgentTimeout. The zero Option is ignored.
+type Option struct{ o taskflow.Option }
+
+// WithClock sets the clock that dates requests, acknowledgements, claims
+// and checkpoints. The default is time.Now; a nil clock is ignored.
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
+
+// WithAgentTimeout sets how long an agent stays online after its last
+// heartbeat, and so how long the claims the pivots make and move last
+// without one (plan.WithAgentTimeout); zero or less is ignored.
+func WithAgentTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
+
+func config(opts []Option) taskflow.Config {
+	return taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
+}
 
 // Timer gives Wait its timeout; tests inject one they fire by hand.
 type Timer = watch.Clock
 
 // New returns the pivots of ws, on the plans and worker checkpoints of ws
-// made with the same options.
+// with the same clock (and the plans with the same agent timeout).
 func New(ws *workspace.Workspace, opts ...Option) *Pivots {
-	return &Pivots{ws: ws, plans: plan.New(ws, opts...), workers: checkpoint.NewWorkers(ws, opts...),
-		cfg: taskflow.NewConfig(opts), timer: watch.RealClock{}}
+	cfg := config(opts)
+	return &Pivots{ws: ws, plans: plan.New(ws, plan.WithClock(cfg.Now), plan.WithAgentTimeout(cfg.AgentTimeout)),
+		workers: checkpoint.NewWorkers(ws, checkpoint.WithClock(cfg.Now)), cfg: cfg, timer: watch.RealClock{}}
 }
 
 // WithTimer returns p with the timer of its waits set to t.

@@ -26,7 +26,7 @@ func openPivots(t *testing.T, root string, now func() time.Time) *worker.Pivots 
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
-	return worker.New(ws, plan.WithClock(now))
+	return worker.New(ws, worker.WithClock(now))
 }
 
 // edgeSetup prepares a workspace (see preparePivot) and opens its pivots.
@@ -190,6 +190,41 @@ func TestNewTaskHeldByAnotherAgent(t *testing.T) {
 
 	require.NoError(t, pv.Plans().Release(ctx, taskTo, other))
 	retryAck(t, root)
+}
+
+// WithAgentTimeout is the lease of the plans the pivots claim with: the
+// new task's holder, quiet for two minutes, still holds it under a ten
+// minute timeout (the acknowledgement is CONFLICT), and has lost it under
+// the default one (the acknowledgement takes it over).
+func TestAgentTimeoutDecidesTheNewTasksLease(t *testing.T) {
+	later := func() time.Time { return crashT0.Add(2 * time.Minute) }
+	for _, tc := range []struct {
+		name string
+		opts []worker.Option
+		held bool
+	}{
+		{"ten minutes", []worker.Option{worker.WithClock(later), worker.WithAgentTimeout(10 * time.Minute)}, true},
+		{"default", []worker.Option{worker.WithClock(later)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, pv, me := edgeSetup(t)
+			res, err := pv.Plans().Claim(ctx, taskTo, crashOther)
+			require.NoError(t, err)
+			require.True(t, res.Success)
+
+			ws, err := workspace.Open(root)
+			require.NoError(t, err)
+			t.Cleanup(func() { ws.Close() })
+			_, err = worker.New(ws, tc.opts...).Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+			if tc.held {
+				assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
+				assert.Equal(t, crashOther, fieldOf(planTask(t, root, "fix-login-bug"), taskdoc.KeyAssignee))
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, crashWorker, fieldOf(planTask(t, root, "fix-login-bug"), taskdoc.KeyAssignee))
+		})
+	}
 }
 
 // A worker whose acknowledgement stopped after the pause (killed, or the

@@ -67,7 +67,7 @@ func setup(t *testing.T) env {
 	t.Cleanup(func() { ws.Close() })
 	c := &clock{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 	timer := handTimer{fire: make(chan time.Time, 1)}
-	pv := worker.New(ws, plan.WithClock(c.Now)).WithTimer(timer)
+	pv := worker.New(ws, worker.WithClock(c.Now)).WithTimer(timer)
 	a, err := pv.Plans().Agents().Register(ctx, agent.Registration{Name: "w1", Runtime: "test"})
 	require.NoError(t, err)
 	res, err := pv.Plans().Claim(ctx, "/shop.md#add-rate-limiting", a.ID)

@@ -63,7 +63,7 @@ func TestMoveAsideNeverReusesTheOriginal(t *testing.T) {
 	}
 }
 
-// A nil Option is ignored, as in the task systems.
+// A nil Option is ignored.
 func TestOpenIgnoresNilOption(t *testing.T) {
 	ws, err := Open(t.TempDir(), nil)
 	require.NoError(t, err)

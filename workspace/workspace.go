@@ -46,7 +46,7 @@ type Workspace struct {
 	swept   map[string]time.Time // when each folder was last swept (tidy)
 }
 
-// Option configures Open. A nil Option is ignored, as in the task systems.
+// Option configures Open. A nil Option is ignored.
 type Option func(*options)
 
 type options struct {

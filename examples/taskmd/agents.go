@@ -29,7 +29,7 @@ func (e *env) plans() (*plan.Plans, error) {
 	if err != nil {
 		return nil, err
 	}
-	return plan.New(ws, e.options()...), nil
+	return plan.New(ws, plan.WithClock(e.now)), nil
 }
 
 func agentRegister(e *env, args []string) error {

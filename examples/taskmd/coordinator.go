@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/taskmd/taskmd/archive"
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -42,7 +41,7 @@ func (e *env) coordinator() (*coordinator.List, error) {
 	if err != nil {
 		return nil, err
 	}
-	return coordinator.New(ws, e.options()...), nil
+	return coordinator.New(ws, coordinator.WithClock(e.now)), nil
 }
 
 func coordList(e *env, args []string) error {
@@ -212,11 +211,11 @@ func coordRecover(e *env, args []string) error {
 	if _, err := parseN(e.flags("coordinator recover"), args); err != nil {
 		return err
 	}
-	ws, err := e.workspace()
+	c, err := e.coordinator()
 	if err != nil {
 		return err
 	}
-	if err := archive.Recover(e.ctx, ws, e.options()...); err != nil {
+	if err := c.Recover(e.ctx); err != nil {
 		return err
 	}
 	return e.print(ok{true}, func(w io.Writer) { fmt.Fprintln(w, "ok") })

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/claims"
-	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -106,19 +105,6 @@ func (e *env) clock() error {
 	}
 	e.now = func() time.Time { return t }
 	return nil
-}
-
-// options are the library options every package takes: the clock, and a
-// person's override of agents' claims (--force).
-func (e *env) options() []subagent.Option {
-	var opts []subagent.Option
-	if e.now != nil {
-		opts = append(opts, subagent.WithClock(e.now))
-	}
-	if e.override != "" {
-		opts = append(opts, subagent.WithOverride(e.override))
-	}
-	return opts
 }
 
 // forceFlag adds --force to fs: the command's write goes over an agent's

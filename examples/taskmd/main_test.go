@@ -205,7 +205,7 @@ func workerState(t *testing.T, root string) {
 		OriginalTask: "Fix the login bug.", Completed: []string{"reproduce"}, InProgress: []string{"fix"}, Remaining: []string{"test"},
 		FilesChanged: []checkpoint.FileChange{{Path: "login.go", Note: "modified"}}, Decisions: []string{"keep sessions"}})
 	require.NoError(t, err)
-	_, err = worker.NewClarifications(ws, checkpoint.WithClock(now)).Ask(ctx, "w2", worker.Needed{ID: "c1", BlockedAt: "fix",
+	_, err = worker.NewClarifications(ws, worker.WithClock(now)).Ask(ctx, "w2", worker.Needed{ID: "c1", BlockedAt: "fix",
 		Questions: []worker.Question{{Text: "Keep the old cookie?"}, {Text: "Which log level?"}}})
 	require.NoError(t, err)
 }

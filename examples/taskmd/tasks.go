@@ -42,7 +42,7 @@ func (e *env) subagents() (*subagent.Tasks, error) {
 	if err != nil {
 		return nil, err
 	}
-	return subagent.New(ws, e.options()...), nil
+	return subagent.New(ws, subagent.WithClock(e.now), subagent.WithOverride(e.override)), nil
 }
 
 // printTasks prints tasks as a list (status, address, title) or, full, as

@@ -16,7 +16,7 @@ func (e *env) pivots() (*worker.Pivots, error) {
 	if err != nil {
 		return nil, err
 	}
-	return worker.New(ws, e.options()...), nil
+	return worker.New(ws, worker.WithClock(e.now)), nil
 }
 
 func (e *env) clarifications() (*worker.Clarifications, error) {
@@ -24,7 +24,7 @@ func (e *env) clarifications() (*worker.Clarifications, error) {
 	if err != nil {
 		return nil, err
 	}
-	return worker.NewClarifications(ws, e.options()...), nil
+	return worker.NewClarifications(ws, worker.WithClock(e.now)), nil
 }
 
 func cmdPivot(e *env, args []string) error {

@@ -6,9 +6,10 @@ import "time"
 // unless WithReferenceDepth says otherwise.
 const DefaultReferenceDepth = 3
 
-// An Option configures a task system (subagent.Tasks, coordinator.List).
-// It is sealed: options are made by this package's constructors, and the
-// systems re-export them, so one option works with either system.
+// An Option is one setting of a Config. It is sealed: options are made by
+// this package's constructors. The packages on top never hand it out: each
+// wraps it in an Option type of its own (see Configure), so that one
+// package's option cannot be passed to another's constructor.
 type Option interface{ apply(*Config) }
 
 // Config is the result of the options.
@@ -82,6 +83,16 @@ func NewConfig(opts []Option) Config {
 		}
 	}
 	return c
+}
+
+// Configure is NewConfig of the options that a package's own options wrap:
+// unwrap returns the Option one of them holds (nil for its zero value).
+func Configure[O any](opts []O, unwrap func(O) Option) Config {
+	inner := make([]Option, len(opts))
+	for i, o := range opts {
+		inner[i] = unwrap(o)
+	}
+	return NewConfig(inner)
 }
 
 // Today is the clock's time in UTC.
