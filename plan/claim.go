@@ -79,12 +79,13 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		}
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
 		holder := st.Holder(t.Slug, assignee)
-		if holder == "" && assignee != "" && assignee != agentID && st.Record(t.Slug).Released != assignee && p.online(ctx, assignee) {
+		if rec := st.Record(t.Slug); holder == "" && assignee != "" && assignee != agentID && rec.Released != assignee && rec.Ended != assignee && p.online(ctx, assignee) {
 			// Shown but not recorded (a renamed task, a hand edit): the
 			// agent it names may be working on it; it claims it again.
 			// An Assignee whose claim the record says was let go (left
 			// by an older version's release, which wrote the claims
-			// file first) holds nothing.
+			// file first) or ended (a done task a person reopened)
+			// holds nothing.
 			res = ClaimResult{AlreadyClaimedBy: assignee}
 			return nil, false, nil
 		}

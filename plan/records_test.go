@@ -84,7 +84,6 @@ func TestReopenedTaskEndsTheHoldersRetries(t *testing.T) {
 
 	_, err = tasksOn(t, root).SetStatus(ctx, task, taskdoc.StatusPending, "")
 	require.NoError(t, err, "a person reopens it")
-	assert.Equal(t, a, claimOf(t, root, "write-docs").Released)
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
 	rb, err := p.Claim(ctx, task, b)
@@ -129,4 +128,26 @@ func TestDamagedClaimsFileDoesNotBlockCreate(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = tasksOn(t, root).SetStatus(ctx, "/auth.md#write-docs", taskdoc.StatusBlocked, "")
 	assert.Equal(t, taskdoc.CodeParse, taskdoc.CodeOf(err), "a fenced write names the damaged file")
+}
+
+// A completion whose plan was put back (gitsync takes a rejected push's
+// commit back, and makes the change again on the merged plan) is made
+// again by its holder's token: its claim ended with the completion, and
+// the retry of that completion is the holder's.
+func TestCompletionMadeAgainOnAPlanPutBack(t *testing.T) {
+	const task = "/auth.md#write-docs"
+	p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, task, a)
+	require.NoError(t, err)
+	me := plan.Claimant{Agent: a, Token: r.Claim.Token}
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	held := filetest.Read(t, root, "docs/auth.md")
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	require.NoError(t, err)
+	filetest.Write(t, root, "docs/auth.md", held) // the commit taken back
+	done, err := p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusCompleted, done.Status)
 }

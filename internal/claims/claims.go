@@ -175,10 +175,7 @@ func (f *File) Release(slug string) (released bool) {
 //     is released: its token lets nothing through, and a retried release
 //     or pause of it is recognised (ReleasedBy);
 //   - a claim shown on a task that is completed or skipped ends (End), as
-//     the completion that did not reach this file would have ended it;
-//   - a claim that ended with its task done lets its holder's retries
-//     through only while the task stays done: once a person reopens it,
-//     the ended claim lets nothing through.
+//     the completion that did not reach this file would have ended it.
 //
 // A task that no longer exists has no Assignee: its claim is released.
 func (f *File) Follow(slug, assignee string, status taskdoc.Status) bool {
@@ -186,11 +183,6 @@ func (f *File) Follow(slug, assignee string, status taskdoc.Status) bool {
 	switch {
 	case !ok:
 		return false
-	case r.Agent == "" && r.Ended != "" && !status.Final():
-		r.Released, r.Ended = r.Ended, ""
-		f.Tasks[slug] = r
-		f.changed = true
-		return true
 	case r.Agent == "":
 		return false
 	case r.Agent != assignee:
@@ -239,8 +231,10 @@ type Write struct {
 //
 //   - An agent writes through its claim: presenting a token, only when it
 //     is the task's latest claim and that claim is the agent's, held (see
-//     Holder) or ended with the task done (End; its retries), never once
-//     released (Release).
+//     Holder), or ended with the task done (End) for a write on a done
+//     task or one that makes it done (its retries: once a person reopens
+//     the task, the ended claim starts nothing), never once released
+//     (Release).
 //   - An agent without a claim (token 0) writes only on a task no agent
 //     holds and no Assignee names (but the agent that did it, for a done
 //     task), and never starts work that way: a move to planning, in
@@ -261,8 +255,10 @@ func (f File) Check(w Write) error {
 		return nil
 	case w.Agent != "" && w.Token == 0 && holder == "" && (assignee == "" || r.Agent == "" && r.Ended == assignee) && !working(w):
 		return nil
-	case w.Agent != "" && w.Token != 0 && r.Token == w.Token && (holder == w.Agent || r.Agent == "" && r.Ended == w.Agent):
+	case w.Agent != "" && w.Token != 0 && r.Token == w.Token && holder == w.Agent:
 		return nil
+	case w.Agent != "" && w.Token != 0 && r.Token == w.Token && r.Agent == "" && r.Ended == w.Agent && (w.Status.Final() || w.To.Final()):
+		return nil // the holder's retry of the move that ended its claim
 	}
 	stale := func(why string) error {
 		return &taskdoc.Error{Code: taskdoc.CodeStaleClaim, Path: w.Path, Slug: w.Slug,
