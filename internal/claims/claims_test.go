@@ -51,7 +51,7 @@ func TestCheck(t *testing.T) {
 	assert.NoError(t, f.Check(claims.Write{Path: "/a.md", Slug: "x", Assignee: "b", Agent: "b", Token: 2, Status: taskdoc.StatusCompleted}), "the holder's retries after its task was done")
 	assert.NoError(t, f.Check(claims.Write{Path: "/a.md", Slug: "x", Assignee: "b", Agent: "b", Token: 2, Status: taskdoc.StatusInProgress, To: taskdoc.StatusCompleted}), "its completion again, on a plan put back (a rejected push)")
 	stale("b", "b", 2) // a done task reopened: the ended claim starts nothing
-	ok("b", "c", 0) // no one holds a done task
+	ok("b", "c", 0)    // no one holds a done task
 	stale("b", "a", 1)
 
 	f.Grant("x", "c", "", t0)
