@@ -58,11 +58,11 @@ func TestLifecycle(t *testing.T) {
 
 	require.NoError(t, r.Unregister(ctx, a.ID))
 	_, err = r.Get(ctx, a.ID)
-	assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
+	assert.ErrorIs(t, err, agent.ErrAgentNotFound)
 	_, err = r.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{})
-	assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound, "an unregistered agent is not found")
+	assert.ErrorIs(t, err, agent.ErrAgentNotFound, "an unregistered agent is not found")
 	err = r.Unregister(ctx, a.ID)
-	assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound, "a second unregister is AGENT_NOT_FOUND")
+	assert.ErrorIs(t, err, agent.ErrAgentNotFound, "a second unregister is AGENT_NOT_FOUND")
 	assert.Contains(t, err.Error(), a.ID)
 	list, err = r.List(ctx, agent.ListOptions{})
 	require.NoError(t, err)
@@ -216,12 +216,12 @@ func TestNotFound(t *testing.T) {
 	for _, id := range []string{"ag_000000000000", "ag_A1B2C3D4E5F6", "../x", "docs/a.md", ".taskmd", "_x", strings.Repeat("a", 65)} {
 		t.Run(id, func(t *testing.T) {
 			_, err := r.Get(ctx, id)
-			assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
+			assert.ErrorIs(t, err, agent.ErrAgentNotFound)
 			_, err = r.Heartbeat(ctx, id, agent.HeartbeatInfo{Status: "busy"})
-			assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
+			assert.ErrorIs(t, err, agent.ErrAgentNotFound)
 			err = r.Unregister(ctx, id)
-			assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
-			assert.Equal(t, taskdoc.CodeAgentNotFound, taskdoc.CodeOf(err))
+			assert.ErrorIs(t, err, agent.ErrAgentNotFound)
+			assert.Equal(t, agent.CodeAgentNotFound, taskdoc.CodeOf(err))
 		})
 	}
 	assert.Equal(t, before, files(t, root), "nothing written, not even a lock file")
@@ -238,7 +238,7 @@ func TestNotFound(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, list)
 	_, err = empty.Get(ctx, "ag_000000000000")
-	assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
+	assert.ErrorIs(t, err, agent.ErrAgentNotFound)
 }
 
 func TestBadInput(t *testing.T) {
@@ -378,7 +378,7 @@ func TestRetries(t *testing.T) {
 	})
 	t.Run("unregister again, then register anew", func(t *testing.T) {
 		require.NoError(t, r.Unregister(ctx, "worker-1"))
-		assert.ErrorIs(t, r.Unregister(ctx, "worker-1"), taskdoc.ErrAgentNotFound)
+		assert.ErrorIs(t, r.Unregister(ctx, "worker-1"), agent.ErrAgentNotFound)
 		c.Add(time.Second)
 		fresh, err := r.Register(ctx, reg)
 		require.NoError(t, err)

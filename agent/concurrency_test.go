@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // counter is a clock that moves a millisecond on every reading, so every
@@ -112,7 +111,7 @@ func TestHeartbeatRacingUnregister(t *testing.T) {
 		wg.Go(func() {
 			for {
 				if _, err := regs[1].Heartbeat(ctx, a.ID, agent.HeartbeatInfo{}); err != nil {
-					assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
+					assert.ErrorIs(t, err, agent.ErrAgentNotFound)
 					return
 				}
 			}
@@ -120,7 +119,7 @@ func TestHeartbeatRacingUnregister(t *testing.T) {
 		require.NoError(t, regs[0].Unregister(ctx, a.ID))
 		wg.Wait()
 		_, err = regs[0].Get(ctx, a.ID)
-		assert.ErrorIs(t, err, taskdoc.ErrAgentNotFound)
+		assert.ErrorIs(t, err, agent.ErrAgentNotFound)
 	}
 	list, err := regs[0].List(ctx, agent.ListOptions{})
 	require.NoError(t, err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -62,7 +61,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	err = agents.Unregister(ctx, a.ID) // a retry whose first answer was lost
-	fmt.Println(errors.Is(err, taskdoc.ErrAgentNotFound))
+	fmt.Println(errors.Is(err, agent.ErrAgentNotFound))
 	// Output:
 	// worker-1 worker true
 	// next heartbeat in 30s

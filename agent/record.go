@@ -202,7 +202,7 @@ func invalid(msg string) error {
 }
 
 func notFound(id string) error {
-	return &taskdoc.Error{Code: taskdoc.CodeAgentNotFound,
+	return &taskdoc.Error{Code: CodeAgentNotFound,
 		Msg: fmt.Sprintf("agent %s is not registered", quote(id))}
 }
 

@@ -78,7 +78,7 @@ func checkFree(tx *workspace.Tx, ws *workspace.Workspace, path, file, claimsName
 	for _, t := range doc.Tasks {
 		assignee, _ := t.Field(taskdoc.KeyAssignee)
 		if holder := st.Holder(t.Slug, assignee); holder != "" {
-			return &taskdoc.Error{Code: taskdoc.CodeStaleClaim, Path: path, Slug: t.Slug,
+			return &taskdoc.Error{Code: claims.CodeStaleClaim, Path: path, Slug: t.Slug,
 				Msg: fmt.Sprintf("%s is not archived: agent %s holds its task %q (claim %d); archive it once its agents let go (a release, a completion, or a person's override); nothing was moved", path, holder, t.Slug, st.Record(t.Slug).Token)}
 		}
 	}

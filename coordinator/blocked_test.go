@@ -42,10 +42,10 @@ func TestDependenciesBlockCoordinatorStart(t *testing.T) {
 
 	before := filetest.Snapshot(t, root)
 	_, err = list.Start(bg, coordinator.StartOptions{})
-	e := requireCode(t, err, taskdoc.CodeTaskBlocked)
+	e := requireCode(t, err, coordinator.CodeTaskBlocked)
 	assert.Contains(t, e.Error(), "/api.md#spec (pending)")
 	_, err = list.SetStatus(bg, "build", taskdoc.StatusInProgress, "")
-	requireCode(t, err, taskdoc.CodeTaskBlocked)
+	requireCode(t, err, coordinator.CodeTaskBlocked)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	st, err := list.Start(bg, coordinator.StartOptions{Force: true})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -133,7 +134,7 @@ func (s *Sync) elsewhere(ctx context.Context, t taskflow.Target, agentID string)
 	switch {
 	case err == nil:
 		return "", nil // an agent of this clone: its lease decides
-	case errors.As(err, &te) && te.Code == taskdoc.CodeAgentNotFound:
+	case errors.As(err, &te) && te.Code == agent.CodeAgentNotFound:
 		return assignee, nil
 	default:
 		return "", err

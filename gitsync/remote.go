@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -111,7 +112,7 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 	}
 	if len(left) > 0 {
 		s.abortMerge(ctx)
-		return &taskdoc.Error{Code: taskdoc.CodeMergeConflict, Msg: fmt.Sprintf(
+		return &taskdoc.Error{Code: merge.CodeMergeConflict, Msg: fmt.Sprintf(
 			"merging %s/%s: %s; nothing was merged: a person settles them (git pull, edit, commit), then the change is made again",
 			s.remote, s.branch, strings.Join(left, "; "))}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/taskmd/taskmd/gitsync"
 	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -115,7 +116,7 @@ func TestRejectedPushSameTask(t *testing.T) {
 
 	// b's local claim holds nothing: the Assignee names a.
 	_, err = b.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: b.agent, Token: 1}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 
 // TestRejectedPushOtherTask: the remote moved with a claim of another
@@ -223,7 +224,7 @@ func TestOfflineClaimMeetsAnother(t *testing.T) {
 	before := filetest.Read(t, a.dir, doc)
 	_, err = a.sync.Push(ctx)
 	require.Error(t, err)
-	assert.Equal(t, taskdoc.CodeMergeConflict, taskdoc.CodeOf(err))
+	assert.Equal(t, merge.CodeMergeConflict, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "#task-1 Assignee")
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
 	assert.Equal(t, before, filetest.Read(t, a.dir, doc))
@@ -329,14 +330,14 @@ func TestNewErrors(t *testing.T) {
 	defer ws.Close()
 	p := plan.New(ws)
 	_, err = gitsync.New(ctx, ws, p)
-	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.Equal(t, gitsync.CodeGit, taskdoc.CodeOf(err))
 	var ge *gitsync.GitError
 	require.ErrorAs(t, err, &ge)
 	assert.Contains(t, ge.Stderr, "not a git repository")
 
 	run(t, dir, "init", "-q", "-b", "main")
 	_, err = gitsync.New(ctx, ws, p)
-	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err), "no remote origin")
+	assert.Equal(t, gitsync.CodeGit, taskdoc.CodeOf(err), "no remote origin")
 	_, err = os.Stat(filepath.Join(dir, ".gitignore"))
 	assert.True(t, os.IsNotExist(err), "a failed New writes nothing")
 	_, err = gitsync.New(ctx, ws, nil)

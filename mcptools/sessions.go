@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -170,7 +171,7 @@ func (s *session) actsAs(tool, id string) error {
 	me := s.agentID()
 	switch {
 	case me == "":
-		return &taskdoc.Error{Code: taskdoc.CodeAgentNotFound,
+		return &taskdoc.Error{Code: agent.CodeAgentNotFound,
 			Msg: fmt.Sprintf("%s as agent %q: this session has no agent (it did not register, or its agent was registered on another session since): register first with agent_register (to act as an agent registered before, agent_register {id, name, runtime} as it was registered); nothing was written", tool, id)}
 	case me != id:
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,

@@ -310,7 +310,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 	ack, err := p.pivots.Acknowledge(ctx, me, claim, cp)
 	if err != nil {
 		te := newToolError(err)
-		if te.code == taskdoc.CodeStaleClaim && pending != nil {
+		if te.code == plan.CodeStaleClaim && pending != nil {
 			te.hint = fmt.Sprintf("this session holds no current claim on %s: task_claim it again with your agent id (its holder gets its claim back), then pivot_acknowledge again", pending.Task)
 		}
 		return nil, PivotAcknowledgeResult{}, te

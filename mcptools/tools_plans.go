@@ -331,7 +331,7 @@ func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskC
 func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, SuccessResult, error) {
 	c := p.sessions.of(req).claimant(in.TaskID)
 	if c.Token == 0 {
-		return nil, SuccessResult{}, newToolError(&taskdoc.Error{Code: taskdoc.CodeStaleClaim,
+		return nil, SuccessResult{}, newToolError(&taskdoc.Error{Code: plan.CodeStaleClaim,
 			Msg: fmt.Sprintf("this session holds no claim on %s: only the agent that claimed a task (task_claim, in this session) may release it; nothing was written", in.TaskID)})
 	}
 	if err := p.plans.Release(ctx, in.TaskID, c); err != nil {

@@ -61,15 +61,15 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	// nothing is written.
 	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.SetTaskPlan(ctx, task, ca, "my way")
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	err = p.Release(ctx, task, ca)
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.AddCheckpoint(ctx, task, plan.Claimant{Agent: a}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	// b finishes; the claim ends and a retry is answered.
@@ -102,7 +102,7 @@ func TestTokensGrowAcrossRestartsAndRelease(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), res2.Claim.Token)
 	_, err = p2.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the old claim of the same agent is stale")
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the old claim of the same agent is stale")
 }
 
 func TestNextTasksDependencies(t *testing.T) {

@@ -36,16 +36,16 @@ func TestCallerThatIsNotAnAgentLeavesHeldTasksAlone(t *testing.T) {
 
 	nobody := plan.Claimant{}
 	_, err = p.UpdateStatus(ctx, task, nobody, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "agent "+a+" holds it")
 	_, err = p.UpdateStatus(ctx, task, nobody, plan.StatusUpdate{Status: taskdoc.StatusBlocked})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.SetTaskPlan(ctx, task, nobody, "my way")
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, task, nobody, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "mine"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.Journal().Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "mine"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root), "a refused call writes nothing")
 
 	// The holder is untouched and goes on.
@@ -92,9 +92,9 @@ func TestPersonOverridesAClaimOnRecord(t *testing.T) {
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "mine"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the claim was taken from its holder")
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the claim was taken from its holder")
 	_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "late"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 
 // TestPauseLetsTheClaimGo: once a task is paused (a graceful or
@@ -118,11 +118,11 @@ func TestPauseLetsTheClaimGo(t *testing.T) {
 
 	for _, who := range []plan.Claimant{me, {Agent: a}} {
 		_, err = p.AddCheckpoint(ctx, task, who, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "still here"})
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 		_, err = p.UpdateStatus(ctx, task, who, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 		_, err = p.SetTaskPlan(ctx, task, who, "carry on")
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 	}
 	assert.Equal(t, before, filetest.Snapshot(t, root), "the paused task stays in the resume queue")
 	_, err = p.Pause(ctx, task, me, cp)
@@ -205,10 +205,10 @@ func TestClaimsCrashedBetweenTheirWrites(t *testing.T) {
 			assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee:", "the plan was written first")
 
 			_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "late"})
-			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the plan no longer shows the claim")
+			assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the plan no longer shows the claim")
 			require.NoError(t, op(p, me), "the retry")
 			_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+			assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 
 			rb, err := p.Claim(ctx, task, b)
 			require.NoError(t, err)
@@ -228,7 +228,7 @@ func TestClaimsCrashedBetweenTheirWrites(t *testing.T) {
 		})
 		assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee:")
 		_, err := p.UpdateStatus(ctx, task, plan.Claimant{Agent: a, Token: lost.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "a claim the plan does not show is no claim")
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "a claim the plan does not show is no claim")
 		rb, err := p.Claim(ctx, task, b)
 		require.NoError(t, err)
 		assert.True(t, rb.Success)
@@ -405,7 +405,7 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		actx := claims.WithWriter(ctx, writer{agent: a})
 		before := filetest.Snapshot(t, root)
 		_, err := tasksOn(t, root).Edit(actx, task, taskdoc.Edit{Content: "- Status: in_progress\n"})
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 		assert.Equal(t, before, filetest.Snapshot(t, root))
 	})
 	t.Run("an edit or a create into work waits for dependencies", func(t *testing.T) {
@@ -413,9 +413,9 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		s := tasksOn(t, root)
 		before := filetest.Snapshot(t, root)
 		_, err := s.Edit(ctx, jwt, taskdoc.Edit{Content: "- Status: in_progress\n- Depends-On: #setup-oauth\n"})
-		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, plan.CodeTaskBlocked, taskdoc.CodeOf(err))
 		_, err = s.Create(ctx, "/auth.md", taskdoc.NewTask{Title: "Early", Content: "- Status: planning\n- Depends-On: #setup-oauth\n"})
-		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, plan.CodeTaskBlocked, taskdoc.CodeOf(err))
 		assert.Equal(t, before, filetest.Snapshot(t, root))
 		got, err := tasksOn(t, root, subagent.WithOverride("alice")).Edit(ctx, jwt, taskdoc.Edit{Content: "- Status: in_progress\n- Depends-On: #setup-oauth\n"})
 		require.NoError(t, err, "a person's override")
@@ -435,7 +435,7 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		}
 		assert.Equal(t, before, filetest.Snapshot(t, root))
 		_, err := p.Claim(ctx, jwt, a)
-		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, plan.CodeTaskBlocked, taskdoc.CodeOf(err))
 	})
 	t.Run("a person's override ends the claim on record", func(t *testing.T) {
 		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
@@ -451,7 +451,7 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		_, err = tasksOn(t, root).Edit(ctx, task, taskdoc.Edit{Content: "- Status: blocked\n- Assignee: " + a + "\n"})
 		assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 		_, err = p.UpdateStatus(ctx, task, old, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "still mine"})
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the overridden claim's token writes no more")
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the overridden claim's token writes no more")
 	})
 	t.Run("a completion through the task system ends the claim", func(t *testing.T) {
 		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})
@@ -474,7 +474,7 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		before := filetest.Snapshot(t, root)
 		for _, who := range []context.Context{claims.WithWriter(ctx, writer{agent: b}), ctx} {
 			_, err = tasksOn(t, root).Remove(who, task, taskdoc.Removal{Force: true})
-			assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+			assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 		}
 		assert.Equal(t, before, filetest.Snapshot(t, root))
 		_, err = tasksOn(t, root, subagent.WithOverride("alice")).Remove(ctx, task, taskdoc.Removal{Force: true})

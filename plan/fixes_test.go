@@ -124,7 +124,7 @@ func TestRecreatedPlanHoldsNothing(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, next, 1)
 	_, err = p.SetTaskPlan(ctx, "/auth.md#write-docs", plan.Claimant{Agent: a, Token: ra.Claim.Token}, "x")
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
 	require.NoError(t, err)
 	require.True(t, rb.Success)
@@ -165,7 +165,7 @@ func TestRetriesAfterTheClaimEnded(t *testing.T) {
 	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: b, Token: rb.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
 	require.NoError(t, err)
 	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 
 // A wrong slug is TASK_NOT_FOUND, not a stale claim.
@@ -254,9 +254,9 @@ func TestShownHolderFencesUnclaimedWrites(t *testing.T) {
 	require.NoError(t, os.RemoveAll(filepath.Join(root, ".taskmd", "claims")))
 	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, plan.StatusUpdate{Status: taskdoc.StatusPaused})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
 	require.NoError(t, err)

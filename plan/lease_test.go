@@ -130,7 +130,7 @@ func requireStale(t *testing.T, p *plan.Plans, task string, c plan.Claimant, hol
 	t.Helper()
 	check := func(op string, err error) {
 		t.Helper()
-		requireCode(t, err, taskdoc.CodeStaleClaim, op)
+		requireCode(t, err, plan.CodeStaleClaim, op)
 		assert.Contains(t, err.Error(), holder, "%s: the error says who holds the task", op)
 	}
 	_, err := p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done by the old holder"})
@@ -182,7 +182,7 @@ func TestUnregisteredHolderTakenOverAtOnce(t *testing.T) {
 
 	// An unregistered agent cannot claim at all.
 	_, err = p.Claim(ctx, "/auth.md#setup-oauth", a)
-	requireCode(t, err, taskdoc.CodeAgentNotFound)
+	requireCode(t, err, agent.CodeAgentNotFound)
 	requireUntouched(t, root, before, "a claim by an unregistered agent")
 }
 
@@ -214,13 +214,13 @@ func TestReleasedTaskIsFreeAndOldClaimStale(t *testing.T) {
 	// only its Release is a retry.
 	before := freeze(t, root)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusPaused})
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done anyway"})
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	_, err = p.SetTaskPlan(ctx, task, ca, "another way")
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "more"})
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	require.NoError(t, p.Release(ctx, task, ca))
 	requireUntouched(t, root, before, "writes of a released claim")
 
@@ -254,10 +254,10 @@ func TestStaleClaimMessages(t *testing.T) {
 	require.Equal(t, int64(2), second.Claim.Token)
 
 	_, err = p.UpdateStatus(ctx, task, plan.Claimant{Agent: a, Token: 1}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	assert.True(t, strings.Contains(err.Error(), "replaced by its claim 2"), "%v", err)
 	_, err = p.UpdateStatus(ctx, task, plan.Claimant{Agent: a}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	assert.True(t, strings.Contains(err.Error(), "present that claim's token"), "%v", err)
 }
 
@@ -303,7 +303,7 @@ func TestClaimsFileUnreadableAndRemoved(t *testing.T) {
 	// other agent, and NextTasks, agreeing, does not offer it.
 	require.NoError(t, os.Remove(filepath.Join(root, filepath.FromSlash(name))))
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	requireCode(t, err, taskdoc.CodeStaleClaim)
+	requireCode(t, err, plan.CodeStaleClaim)
 	lost, err := p.Claim(ctx, task, b)
 	require.NoError(t, err)
 	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, lost)

@@ -44,7 +44,7 @@ func TestPauseLetsGoAndPointsAtTheCheckpoint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusInProgress, resumed.Status)
 	_, err = p.Pause(ctx, task, me, "")
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 
 func TestRevokeReturnsTheTaskToPending(t *testing.T) {
@@ -67,7 +67,7 @@ func TestRevokeReturnsTheTaskToPending(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before, filetest.Snapshot(t, root), "a retried revoke writes nothing")
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the revoked claim lets nothing through")
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the revoked claim lets nothing through")
 	rb, err := p.Claim(ctx, task, b)
 	require.NoError(t, err)
 	assert.True(t, rb.Success)

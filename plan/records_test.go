@@ -31,7 +31,7 @@ func TestAgentCreatesNoWorkWithoutAClaim(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 	for _, status := range []string{"planning", "in_progress", "paused"} {
 		_, err := s.Create(claims.WithWriter(ctx, writer{agent: b}), "/auth.md", taskdoc.NewTask{Title: "Sneaky", Content: "- Status: " + status + "\n"})
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), status)
+		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), status)
 	}
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 	_, err := s.Create(ctx, "/auth.md", taskdoc.NewTask{Title: "By hand", Content: "- Status: in_progress\n"})
@@ -61,7 +61,7 @@ func TestAssigneeIsNotContent(t *testing.T) {
 	_, err = s.Edit(ctx, task, taskdoc.Edit{Content: "- Status: pending\n- Assignee: " + a + "\n"})
 	assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err), "stale content does not bring it back")
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "the claim a person let go writes no more")
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the claim a person let go writes no more")
 	rb, err := p.Claim(ctx, task, b)
 	require.NoError(t, err)
 	assert.True(t, rb.Success)
@@ -85,7 +85,7 @@ func TestReopenedTaskEndsTheHoldersRetries(t *testing.T) {
 	_, err = tasksOn(t, root).SetStatus(ctx, task, taskdoc.StatusPending, "")
 	require.NoError(t, err, "a person reopens it")
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	rb, err := p.Claim(ctx, task, b)
 	require.NoError(t, err)
 	assert.True(t, rb.Success, "%+v", rb)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/plan"
@@ -131,9 +132,9 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{"Claim: outside docs", taskdoc.CodeInvalidAddress, func() error { _, err := p.Claim(ctx, "/../auth.md#setup-oauth", a); return err }},
 		{"Claim: no task", taskdoc.CodeTaskNotFound, func() error { _, err := p.Claim(ctx, "/auth.md#nope", a); return err }},
 		{"Claim: no plan", taskdoc.CodeDocumentNotFound, func() error { _, err := p.Claim(ctx, "/nope.md#x", a); return err }},
-		{"Claim: no agent", taskdoc.CodeAgentNotFound, func() error { _, err := p.Claim(ctx, "/auth.md#write-docs", "ag_000000000000"); return err }},
+		{"Claim: no agent", agent.CodeAgentNotFound, func() error { _, err := p.Claim(ctx, "/auth.md#write-docs", "ag_000000000000"); return err }},
 		{"Release: no token", taskdoc.CodeInvalidArguments, func() error { return p.Release(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a}) }},
-		{"Release: other token", taskdoc.CodeStaleClaim, func() error {
+		{"Release: other token", plan.CodeStaleClaim, func() error {
 			return p.Release(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: me.Token + 1})
 		}},
 		{"UpdateStatus: unknown status", taskdoc.CodeUnknownStatus, func() error {
@@ -160,7 +161,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 			_, err := p.UpdateStatus(ctx, "/auth.md#nope", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 			return err
 		}},
-		{"UpdateStatus: held by another", taskdoc.CodeStaleClaim, func() error {
+		{"UpdateStatus: held by another", plan.CodeStaleClaim, func() error {
 			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: "ag_other"}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 			return err
 		}},

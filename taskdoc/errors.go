@@ -13,7 +13,12 @@ import (
 // released; MCP servers send them to agents as the first word of an error.
 type Code string
 
-// Error codes. Every error the library returns carries one of these.
+// Error codes of documents, addresses and the files that hold them. Each
+// package above declares the codes of its own rules as Codes too, with a
+// sentinel each: agent (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED),
+// subagent and coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED),
+// worktree (WORKSPACE_NOT_FOUND, GIT_ERROR), gitsync (GIT_ERROR) and merge
+// (MERGE_CONFLICT). Every error the library returns carries a Code.
 const (
 	// Input and addressing.
 	CodeInvalidAddress       Code = "INVALID_ADDRESS"
@@ -43,7 +48,6 @@ const (
 	// edit of the task's metadata, or content written that way, is
 	// refused until the list is moved right under the heading.
 	CodeMisplacedMetadata Code = "MISPLACED_METADATA"
-	CodeTaskBlocked       Code = "TASK_BLOCKED" // Depends-On not done: no claim, start or completion yet
 
 	// Storage.
 	CodeOutsideRoot  Code = "OUTSIDE_ROOT"
@@ -55,8 +59,9 @@ const (
 )
 
 // Error is the one error type of the library. Match a kind of failure with
-// errors.Is against the sentinels below (ErrTaskNotFound, ...) and read the
-// details with errors.As:
+// errors.Is against the sentinels (ErrTaskNotFound below, those of the
+// packages above such as plan.ErrStaleClaim) and read the details with
+// errors.As:
 //
 //	var e *taskdoc.Error
 //	if errors.As(err, &e) && e.Code == taskdoc.CodeTaskNotFound { ... }
@@ -233,7 +238,6 @@ var (
 	ErrInvalidTransition    = &Error{Code: CodeInvalidTransition}
 	ErrMainWorkflowRequired = &Error{Code: CodeMainWorkflowRequired}
 	ErrNoAvailableTasks     = &Error{Code: CodeNoAvailableTasks}
-	ErrTaskBlocked          = &Error{Code: CodeTaskBlocked}
 	ErrEditChangedOutside   = &Error{Code: CodeEditChangedOutside}
 	ErrMisplacedMetadata    = &Error{Code: CodeMisplacedMetadata}
 	ErrOutsideRoot          = &Error{Code: CodeOutsideRoot}
@@ -252,56 +256,3 @@ func CodeOf(err error) Code {
 	}
 	return ""
 }
-
-// Agents (package agent).
-const (
-	CodeAgentNotFound Code = "AGENT_NOT_FOUND"
-	// CodeStaleClaim: a write on a claimed task that does not present the
-	// task's current claim (its holder and fencing token), because the
-	// claim was taken over, released or replaced; it writes nothing.
-	CodeStaleClaim Code = "STALE_CLAIM"
-	// CodeNoAck: a worker did not acknowledge a pivot within the wait; a
-	// hard pivot takes its task back without it.
-	CodeNoAck Code = "NO_ACK"
-)
-
-// Sentinels of the agent codes, for errors.Is.
-var (
-	ErrAgentNotFound = &Error{Code: CodeAgentNotFound}
-	ErrStaleClaim    = &Error{Code: CodeStaleClaim}
-	ErrNoAck         = &Error{Code: CodeNoAck}
-)
-
-// Clarifications (package worker).
-const (
-	// CodeSuspended: no answer to a worker's clarification request came
-	// during its brief poll; its checkpoint is saved and the worker must
-	// exit. Its parent resumes it when the answer arrives.
-	CodeSuspended Code = "SUSPENDED"
-)
-
-// Sentinels of the clarification codes, for errors.Is.
-var (
-	ErrSuspended = &Error{Code: CodeSuspended}
-)
-
-// Git (packages worktree and merge, the taskmd merge driver).
-const (
-	// CodeGit: a git command failed; the error's message is git's, and
-	// errors.As finds the *git error with the command, exit code and
-	// standard error (worktree.GitError).
-	CodeGit Code = "GIT_ERROR"
-	// CodeWorkspaceNotFound: no worktree record has the id (seed 002's
-	// workspace_update names a record that does not exist).
-	CodeWorkspaceNotFound Code = "WORKSPACE_NOT_FOUND"
-	// CodeMergeConflict: a merge left conflicts that a person must resolve
-	// (the taskmd merge driver's exit status 4: git records a conflict).
-	CodeMergeConflict Code = "MERGE_CONFLICT"
-)
-
-// Sentinels of the git codes, for errors.Is.
-var (
-	ErrGit               = &Error{Code: CodeGit}
-	ErrWorkspaceNotFound = &Error{Code: CodeWorkspaceNotFound}
-	ErrMergeConflict     = &Error{Code: CodeMergeConflict}
-)

@@ -37,12 +37,6 @@ const PhaseWaitingClarification = "waiting_clarification"
 // otherwise: the worker checkpointed (or will) and is resumed from it.
 const ResumeCheckpoint = "checkpoint"
 
-// ErrSuspended is the error Await returns when no answer came during the
-// brief poll: the worker's checkpoint is saved, and the worker must exit
-// (and spend nothing more) at once. Match it with errors.Is; its code is
-// SUSPENDED.
-var ErrSuspended = taskdoc.ErrSuspended
-
 // Question is one question of a clarification request.
 type Question struct {
 	ID   string `json:"question_id"` // "Q1", "Q2", ... unless the worker names it; unique in its request
@@ -471,7 +465,7 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{}, &taskdoc.Error{Code: taskdoc.CodeSuspended, Path: path,
+	return Answer{}, &taskdoc.Error{Code: CodeSuspended, Path: path,
 		Msg: fmt.Sprintf("no answer to clarification %s of worker %s within %v: the checkpoint is saved as %s; exit now, the parent resumes the worker when the answer arrives",
 			id, worker, po.Duration, path)}
 }

@@ -86,7 +86,7 @@ func TestClarifyBriefPollThenSuspend(t *testing.T) {
 		Blocked:   []string{"Supervision pattern selection (needs Q1 answer)"},
 	}, worker.PollOptions{})
 	require.ErrorIs(t, err, worker.ErrSuspended)
-	assert.Equal(t, taskdoc.CodeSuspended, taskdoc.CodeOf(err))
+	assert.Equal(t, worker.CodeSuspended, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "checkpoints/workers/w1/000001.md; exit now")
 	s := 5 * time.Second
 	assert.Equal(t, []time.Duration{s, s, s, s, s, s, s, s, s, s, s, s}, timer.waits())

@@ -291,7 +291,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 				claim.Agent = worker // the worker writes as itself: fenced even without a token
 			}
 			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil &&
-				(taskdoc.CodeOf(err) != taskdoc.CodeStaleClaim || !p.pausedWith(ctx, r.Task, ack.Checkpoint)) {
+				(taskdoc.CodeOf(err) != plan.CodeStaleClaim || !p.pausedWith(ctx, r.Task, ack.Checkpoint)) {
 				return Request{}, err
 			}
 		}
@@ -329,7 +329,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 		// was recorded first, and this one's pause may have come after
 		// its: the task points at the recorded checkpoint again (unless
 		// another agent has claimed it since).
-		if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil && taskdoc.CodeOf(err) != taskdoc.CodeStaleClaim {
+		if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil && taskdoc.CodeOf(err) != plan.CodeStaleClaim {
 			return Request{}, err
 		}
 	}
@@ -386,7 +386,7 @@ func (p *Pivots) Wait(ctx context.Context, worker, id string, timeout time.Durat
 		return Request{}, err
 	}
 	if !ok {
-		return Request{}, &taskdoc.Error{Code: taskdoc.CodeNoAck,
+		return Request{}, &taskdoc.Error{Code: CodeNoAck,
 			Msg: fmt.Sprintf("worker %s did not acknowledge pivot %s within %v: it may be stuck or gone; pivot it in hard mode to take its task back without a checkpoint", worker, id, timeout)}
 	}
 	return got, nil

@@ -307,7 +307,7 @@ func TestAcknowledgeAfterTakeOver(t *testing.T) {
 	require.Equal(t, crashWorker, res.Claim.TookOverFrom)
 
 	_, err = pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	cps, err := pv.Workers().List(ctx, crashWorker, 0)
 	require.NoError(t, err)
 	require.Len(t, cps, 1, "the checkpoint was saved before the pause was refused")

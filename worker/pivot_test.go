@@ -144,7 +144,7 @@ func TestHardPivotTakesTheTaskBack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, shop, e.read(t, "docs/shop.md"), "the task is pending again, unclaimed")
 	_, err = e.plans.UpdateStatus(ctx, "/shop.md#add-rate-limiting", e.claim, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
 	require.NoError(t, err)
 	assert.Equal(t, req.ID, ack.ID)
@@ -169,7 +169,7 @@ func TestNoAckAfterTheTimeout(t *testing.T) {
 	require.NoError(t, err)
 	e.timer.fire <- time.Time{}
 	_, err = e.pivots.Wait(ctx, e.worker, req.ID, time.Minute)
-	assert.Equal(t, taskdoc.CodeNoAck, taskdoc.CodeOf(err))
+	assert.Equal(t, worker.CodeNoAck, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "hard mode")
 }
 
@@ -178,7 +178,7 @@ func TestAcknowledgeWithoutRequest(t *testing.T) {
 	_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	_, err = e.pivots.Request(ctx, "ag_000000000000", worker.Pivot{})
-	assert.Equal(t, taskdoc.CodeAgentNotFound, taskdoc.CodeOf(err))
+	assert.Equal(t, agent.CodeAgentNotFound, taskdoc.CodeOf(err))
 	_, err = e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: "gentle"})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }

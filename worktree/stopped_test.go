@@ -69,7 +69,7 @@ func TestCreateRetryAfterKill(t *testing.T) {
 			stopAt(t, dir, folder, step)
 			assert.Equal(t, gitIn(t, dir, "rev-parse", "main"), gitIn(t, dir, "rev-parse", "feature/a"), "the killed call made the branch")
 			_, err := m.Get(ctx, stoppedSpec.ID)
-			require.Equal(t, taskdoc.CodeWorkspaceNotFound, taskdoc.CodeOf(err), "and no record")
+			require.Equal(t, worktree.CodeWorkspaceNotFound, taskdoc.CodeOf(err), "and no record")
 
 			wt, err := m.Create(ctx, stoppedSpec)
 			require.NoError(t, err, "the retry finishes the job")
@@ -105,7 +105,7 @@ func TestCreateRetryAfterKillBranchMoved(t *testing.T) {
 	tip := gitIn(t, dir, "rev-parse", "feature/a")
 
 	_, err := m.Create(ctx, stoppedSpec)
-	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "already exists")
 	assert.Equal(t, tip, gitIn(t, dir, "rev-parse", "feature/a"), "the person's branch is kept")
 	assert.NotContains(t, gitIn(t, dir, "worktree", "list"), "feature-a")
@@ -151,7 +151,7 @@ func TestCreateRetryFailsKeepsOthersBranch(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(folder, "feature-a", "notes"), []byte("mine\n"), 0o644))
 
 	_, err := m.Create(ctx, stoppedSpec)
-	require.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	require.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	assert.Equal(t, "feature/a", gitIn(t, dir, "branch", "--list", "feature/a", "--format=%(refname:short)"), "the person's branch is kept")
 	assert.FileExists(t, filepath.Join(folder, "feature-a", "notes"))
 }
@@ -166,7 +166,7 @@ func TestCreateFailsKeepsOthersWorktree(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(other, "work"), []byte("not committed\n"), 0o644))
 
 	_, err := m.Create(ctx, worktree.Spec{Branch: "feature/a", BaseBranch: "main", CreateWorktree: true})
-	require.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	require.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	assert.FileExists(t, filepath.Join(other, "work"), "the other worktree is kept")
 	assert.Contains(t, gitIn(t, dir, "worktree", "list"), other)
 	assert.Empty(t, gitIn(t, dir, "branch", "--list", "feature/a"), "the branch the call made is removed")
@@ -183,7 +183,7 @@ func TestCreateRetryFailsRemovesKilledCallsBranch(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(folder, "feature-a", "notes"), []byte("mine\n"), 0o644))
 
 	_, err := m.Create(ctx, stoppedSpec)
-	require.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	require.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	assert.Empty(t, gitIn(t, dir, "branch", "--list", "feature/a"))
 	assert.NoFileExists(t, filepath.Join(dir, worktree.Dir, stoppedSpec.ID+".creating"))
 	assert.FileExists(t, filepath.Join(folder, "feature-a", "notes"))

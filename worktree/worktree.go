@@ -138,7 +138,7 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 		if wt, err := m.Get(ctx, s.ID); err == nil {
 			m.forget(ctx, s.ID) // left by a call stopped after its record; harmless if it stays
 			return wt, nil
-		} else if taskdoc.CodeOf(err) != taskdoc.CodeWorkspaceNotFound {
+		} else if taskdoc.CodeOf(err) != CodeWorkspaceNotFound {
 			return Worktree{}, err
 		}
 	}
@@ -485,7 +485,7 @@ func (m *Manager) Get(ctx context.Context, id string) (Worktree, error) {
 		return Worktree{}, err
 	}
 	if data == nil {
-		return Worktree{}, &taskdoc.Error{Code: taskdoc.CodeWorkspaceNotFound, Msg: "no worktree " + id}
+		return Worktree{}, &taskdoc.Error{Code: CodeWorkspaceNotFound, Msg: "no worktree " + id}
 	}
 	var wt Worktree
 	if err := json.Unmarshal(data, &wt); err != nil || wt.ID != id {

@@ -96,7 +96,7 @@ func TestCreateListUpdateRemove(t *testing.T) {
 
 	require.NoError(t, m.Remove(ctx, wt.ID, true))
 	_, err = m.Get(ctx, wt.ID)
-	assert.Equal(t, taskdoc.CodeWorkspaceNotFound, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeWorkspaceNotFound, taskdoc.CodeOf(err))
 	assert.NotContains(t, gitIn(t, dir, "branch", "--list"), "feature/oauth")
 }
 
@@ -134,7 +134,7 @@ func TestCreateRefusals(t *testing.T) {
 
 	// A branch that exists: git's own message, typed.
 	_, err = m.Create(ctx, worktree.Spec{Branch: "main", CreateWorktree: true})
-	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	var ge *worktree.GitError
 	require.True(t, errors.As(err, &ge))
 	assert.Contains(t, ge.Stderr, "already exists")
@@ -145,7 +145,7 @@ func TestCreateRefusals(t *testing.T) {
 	assert.Empty(t, list, "no record was made")
 
 	_, _, err = m.Update(ctx, "ws_000000000000", worktree.Change{Status: worktree.Abandoned})
-	assert.Equal(t, taskdoc.CodeWorkspaceNotFound, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeWorkspaceNotFound, taskdoc.CodeOf(err))
 	_, _, err = m.Update(ctx, "ws_000000000000", worktree.Change{Status: "done"})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }
@@ -163,7 +163,7 @@ func TestBranchOnlyAndNotARepository(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 	_, err = worktree.New(ws).Create(ctx, worktree.Spec{Branch: "b", CreateWorktree: true})
-	assert.Equal(t, taskdoc.CodeGit, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "not a git repository")
 }
 

@@ -5,7 +5,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/merge"
+	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/worker"
+	"github.com/taskmd/taskmd/worktree"
 )
 
 // The tool's own codes, beside the library's.
@@ -32,19 +37,19 @@ const (
 var exitCodes = map[taskdoc.Code]int{
 	codeUsage: exitUsage,
 
-	taskdoc.CodeTaskNotFound:      exitNotFound,
-	taskdoc.CodeDocumentNotFound:  exitNotFound,
-	taskdoc.CodeAgentNotFound:     exitNotFound,
-	taskdoc.CodeNoAvailableTasks:  exitNotFound,
-	taskdoc.CodeWorkspaceNotFound: exitNotFound,
+	taskdoc.CodeTaskNotFound:       exitNotFound,
+	taskdoc.CodeDocumentNotFound:   exitNotFound,
+	agent.CodeAgentNotFound:        exitNotFound,
+	taskdoc.CodeNoAvailableTasks:   exitNotFound,
+	worktree.CodeWorkspaceNotFound: exitNotFound,
 
 	taskdoc.CodeConflict:          exitConflict,
-	taskdoc.CodeStaleClaim:        exitConflict,
+	plan.CodeStaleClaim:           exitConflict,
 	codeAlreadyClaimed:            exitConflict,
 	taskdoc.CodeDuplicateTask:     exitConflict,
 	taskdoc.CodeInvalidTransition: exitConflict,
-	taskdoc.CodeTaskBlocked:       exitConflict,
-	taskdoc.CodeMergeConflict:     exitConflict,
+	plan.CodeTaskBlocked:          exitConflict,
+	merge.CodeMergeConflict:       exitConflict,
 
 	taskdoc.CodeInvalidAddress:       exitInvalid,
 	taskdoc.CodeSubagentRequiresSlug: exitInvalid,
@@ -66,8 +71,8 @@ var exitCodes = map[taskdoc.Code]int{
 	taskdoc.CodeSymlink:              exitInvalid,
 	taskdoc.CodeFileTooLarge:         exitInvalid,
 
-	taskdoc.CodeSuspended: exitSuspended,
-	taskdoc.CodeNoAck:     exitNoAck,
+	worker.CodeSuspended: exitSuspended,
+	worker.CodeNoAck:     exitNoAck,
 }
 
 // errorJSON is an error as --json prints it on stderr.

@@ -81,7 +81,7 @@ func cmdMergeDriver(e *env, args []string) error {
 		return err
 	}
 	if !res.Clean() {
-		return &taskdoc.Error{Code: taskdoc.CodeMergeConflict, Path: path, Msg: conflictSummary(res.Conflicts)}
+		return &taskdoc.Error{Code: merge.CodeMergeConflict, Path: path, Msg: conflictSummary(res.Conflicts)}
 	}
 	return nil
 }

@@ -394,7 +394,7 @@ func TestExitCodes(t *testing.T) {
 func TestExitTable(t *testing.T) {
 	var stderr bytes.Buffer
 	e := &env{ctx: context.Background(), stderr: &stderr}
-	assert.Equal(t, exitSuspended, e.fail(fmt.Errorf("wrapped: %w", &taskdoc.Error{Code: taskdoc.CodeSuspended, Msg: "worker suspended"})))
+	assert.Equal(t, exitSuspended, e.fail(fmt.Errorf("wrapped: %w", &taskdoc.Error{Code: worker.CodeSuspended, Msg: "worker suspended"})))
 	assert.Equal(t, "taskmd: SUSPENDED: wrapped: worker suspended\n", stderr.String())
 	stderr.Reset()
 	assert.Equal(t, exitOther, e.fail(fmt.Errorf("plain")))

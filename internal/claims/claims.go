@@ -261,7 +261,7 @@ func (f File) Check(w Write) error {
 		return nil // the holder's retry of the move that ended its claim
 	}
 	stale := func(why string) error {
-		return &taskdoc.Error{Code: taskdoc.CodeStaleClaim, Path: w.Path, Slug: w.Slug,
+		return &taskdoc.Error{Code: CodeStaleClaim, Path: w.Path, Slug: w.Slug,
 			Msg: fmt.Sprintf("task %q in %s: %s; nothing was written", w.Slug, w.Path, why)}
 	}
 	switch {

@@ -27,7 +27,7 @@ func TestCheck(t *testing.T) {
 	}
 	stale := func(assignee, agent string, token int64) {
 		t.Helper()
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(f.Check(w(assignee, agent, token))))
+		assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(f.Check(w(assignee, agent, token))))
 	}
 	ok("", "a", 0) // nobody holds it
 	stale("a", "b", 0)
@@ -76,7 +76,7 @@ func TestCheckCallersThatAreNotAgents(t *testing.T) {
 	assert.NoError(t, check("alice", "", 0, taskdoc.StatusPending, ""), "a person's Assignee is no agent's claim")
 	f.Grant("x", "a", "", t0)
 	err = check("a", "", 0, taskdoc.StatusInProgress, taskdoc.StatusCompleted)
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "agent a holds it (claim 1)")
 	assert.NoError(t, check("", "", 0, taskdoc.StatusInProgress, ""), "recorded but not shown: held by no one")
 
@@ -84,8 +84,8 @@ func TestCheckCallersThatAreNotAgents(t *testing.T) {
 	f.Release("x")
 	assert.NoError(t, check("", "b", 0, taskdoc.StatusPending, taskdoc.StatusBlocked))
 	for _, s := range []taskdoc.Status{taskdoc.StatusPlanning, taskdoc.StatusInProgress, taskdoc.StatusPaused} {
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(check("", "b", 0, taskdoc.StatusPending, s)), "to %s", s)
-		assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(check("", "b", 0, s, "")), "on %s", s)
+		assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(check("", "b", 0, taskdoc.StatusPending, s)), "to %s", s)
+		assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(check("", "b", 0, s, "")), "on %s", s)
 		assert.NoError(t, check("", "", 0, s, ""), "a caller that is not an agent, on %s", s)
 	}
 }
@@ -106,7 +106,7 @@ func TestFollow(t *testing.T) {
 	assert.False(t, f.ReleasedBy("x", "b", 1))
 	assert.False(t, f.ReleasedBy("x", "a", 0))
 	err = f.Check(claims.Write{Slug: "x", Agent: "a", Token: 1, Status: taskdoc.StatusPending})
-	assert.Equal(t, taskdoc.CodeStaleClaim, taskdoc.CodeOf(err))
+	assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "was let go")
 }
 

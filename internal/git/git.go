@@ -36,6 +36,14 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// CodeGit: a git command failed; the error's message is git's, and
+// errors.As finds the *Error with the command, exit code and standard
+// error. Packages worktree and gitsync export it.
+const CodeGit taskdoc.Code = "GIT_ERROR"
+
+// ErrGit matches every GIT_ERROR with errors.Is.
+var ErrGit = &taskdoc.Error{Code: CodeGit}
+
 // env is the environment of every git command: the caller's, with prompts
 // and pagers off and messages in English, so that they can be read.
 var env = append(os.Environ(),
@@ -84,7 +92,7 @@ func RunInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]
 // Wrap returns a git error as the library's error, code GIT_ERROR, with
 // git's message.
 func Wrap(e *Error) error {
-	return &taskdoc.Error{Code: taskdoc.CodeGit, Err: e}
+	return &taskdoc.Error{Code: CodeGit, Err: e}
 }
 
 // As returns the *Error in err's chain, if there is one.

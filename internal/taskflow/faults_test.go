@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ import (
 type countdown struct {
 	context.Context
 	left atomic.Int64
+	once sync.Once // Err is called from several goroutines at once
 	done chan struct{}
 }
 
@@ -36,11 +38,7 @@ func newCountdown(n int64) *countdown {
 
 func (c *countdown) Err() error {
 	if c.left.Add(-1) < 0 {
-		select {
-		case <-c.done:
-		default:
-			close(c.done)
-		}
+		c.once.Do(func() { close(c.done) })
 		return context.Canceled
 	}
 	return nil
@@ -162,9 +160,9 @@ func TestFaultsChangeAllOrNothing(t *testing.T) {
 			for n := 0; ; n++ {
 				require.Less(t, n, 500, "the operation never ran to the end")
 				got := runOnCopy(t, op.setup, func(ws *workspace.Workspace) error {
-					reads := 0
+					var reads atomic.Int64 // documents are read in parallel
 					hooks.Read = func(string) error {
-						if reads++; reads > n {
+						if reads.Add(1) > int64(n) {
 							return errors.New("injected read failure")
 						}
 						return nil

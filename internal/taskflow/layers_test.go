@@ -29,7 +29,7 @@ var layers = map[string][]string{
 	"internal/floor":      nil,
 	"internal/filetest":   nil, // a test helper: files written, read and listed
 	"internal/watch":      nil,
-	"internal/zerotest":   {"taskdoc"}, // a test helper: values made without a workspace
+	"internal/zerotest":   {"taskdoc", "agent"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
 	"taskdoc":             {"internal/parsecount", "internal/affix"},
 	"workspace":           {"taskdoc", "internal/hooks"},

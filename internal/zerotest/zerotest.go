@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -54,7 +55,7 @@ func Funcs(t *testing.T, fns map[string]any, name string) {
 // reaches the workspace: the made-up arguments are not valid for every
 // method, and such a call is as clear as WORKSPACE_NOT_OPEN.
 var Refusals = []taskdoc.Code{taskdoc.CodeInvalidArguments, taskdoc.CodeInvalidAddress,
-	taskdoc.CodeInvalidTask, taskdoc.CodeUnknownStatus, taskdoc.CodeAgentNotFound}
+	taskdoc.CodeInvalidTask, taskdoc.CodeUnknownStatus, agent.CodeAgentNotFound}
 
 var errorType = reflect.TypeFor[error]()
 
