@@ -94,7 +94,7 @@ func TestEveryFaceGivesTheSameAnswer(t *testing.T) {
 		want taskdoc.Code
 		got  map[string]taskdoc.Code
 	}{
-		{"complete", taskdoc.CodeStaleClaim, map[string]taskdoc.Code{
+		{"complete", plan.CodeStaleClaim, map[string]taskdoc.Code{
 			"go plan": goErr(func() error {
 				_, err := plans.UpdateStatus(ctx, heldTask, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
 				return err
@@ -111,7 +111,7 @@ func TestEveryFaceGivesTheSameAnswer(t *testing.T) {
 			"cli":               cliCode("complete", heldTask, "--note", "x"),
 			"cli, agent":        cliCode("complete", heldTask, "--note", "x", "--agent", "other"),
 		}},
-		{"set status", taskdoc.CodeStaleClaim, map[string]taskdoc.Code{
+		{"set status", plan.CodeStaleClaim, map[string]taskdoc.Code{
 			"go subagent": goErr(func() error {
 				_, err := tasks.SetStatus(ctx, heldTask, taskdoc.StatusBlocked, "x")
 				return err
@@ -124,7 +124,7 @@ func TestEveryFaceGivesTheSameAnswer(t *testing.T) {
 			"mcp, agent": mcpCode(agent, "task_set_status", map[string]any{"task": heldTask, "status": "blocked", "reason": "x"}),
 			"cli":        cliCode("status", heldTask, "blocked", "--reason", "x"),
 		}},
-		{"remove", taskdoc.CodeStaleClaim, map[string]taskdoc.Code{
+		{"remove", plan.CodeStaleClaim, map[string]taskdoc.Code{
 			"go subagent": goErr(func() error {
 				_, err := tasks.Remove(ctx, heldTask, taskdoc.Removal{Force: true})
 				return err
