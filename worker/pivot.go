@@ -112,8 +112,9 @@ func requestFile(worker string) string {
 // Request asks worker to pivot. The worker must be a registered agent
 // (AGENT_NOT_FOUND). A hard pivot takes the task back at once (see the
 // package doc) and is recorded as pending until the worker acknowledges
-// it. A request equal to the pending one (mode, reason, tasks) is a retry
-// and returns it; another one replaces it.
+// it. A request equal to the worker's latest one (mode, reason, tasks),
+// pending or acknowledged, is a retry and returns it; another one
+// replaces it.
 func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request, error) {
 	if err := checkpoint.CheckWorkerID(worker); err != nil {
 		return Request{}, err
@@ -182,10 +183,12 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 	return out, nil
 }
 
-// samePending reports whether old is a pending request asking what req
-// asks.
+// samePending reports whether old, the worker's latest request, asks what
+// req asks: a retry, pending or answered already (a retry whose first
+// answer was lost after the worker acknowledged: it returns the
+// acknowledged request and asks the worker nothing again).
 func samePending(old, req Request) bool {
-	return old.State == StatePending && old.Task == req.Task && old.Mode == req.Mode &&
+	return (old.State == StatePending || old.State == StateAcknowledged) && old.Task == req.Task && old.Mode == req.Mode &&
 		old.Reason == req.Reason && old.NewTask == req.NewTask
 }
 

@@ -219,3 +219,30 @@ func TestPivotChain(t *testing.T) {
 	assert.Contains(t, doc, "### Add rate limiting\n- Status: paused\n")
 	assert.Contains(t, doc, "### Fix login bug\n- Status: paused\n")
 }
+
+// TestRequestRetriedAfterTheAcknowledgement: an orchestrator that asks the
+// same pivot again after the worker acknowledged it (its first answer was
+// lost) gets the acknowledged request, and the worker is asked nothing
+// again: its pivot file stays as it was, and a wait ends at once.
+func TestRequestRetriedAfterTheAcknowledgement(t *testing.T) {
+	e := setup(t)
+	pv := worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#fix-login-bug"}
+	req, err := e.pivots.Request(ctx, e.worker, pv)
+	require.NoError(t, err)
+	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Remaining: []string{"tests"}})
+	require.NoError(t, err)
+	file := "checkpoints/workers/" + e.worker + "/pivot.json"
+	before := e.read(t, file)
+
+	again, err := e.pivots.Request(ctx, e.worker, pv)
+	require.NoError(t, err)
+	assert.Equal(t, req.ID, again.ID)
+	assert.Equal(t, worker.StateAcknowledged, again.State)
+	assert.Equal(t, before, e.read(t, file), "nothing asked again")
+	none, err := e.pivots.Pending(ctx, e.worker)
+	require.NoError(t, err)
+	assert.Nil(t, none)
+	got, err := e.pivots.Wait(ctx, e.worker, again.ID, time.Minute)
+	require.NoError(t, err)
+	assert.Equal(t, worker.StateAcknowledged, got.State)
+}
