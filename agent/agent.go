@@ -12,9 +12,9 @@ const (
 	// DefaultTimeout is how long an agent stays online after its last
 	// heartbeat (or its registration) unless WithTimeout says otherwise.
 	DefaultTimeout = 60 * time.Second
-	// DefaultHeartbeatInterval is the interval Heartbeat advises unless
+	// defaultHeartbeatInterval is the interval Heartbeat advises unless
 	// WithHeartbeatInterval says otherwise.
-	DefaultHeartbeatInterval = 30 * time.Second
+	defaultHeartbeatInterval = 30 * time.Second
 )
 
 // Agent is one registered agent as its file records it, plus Online.
@@ -94,7 +94,7 @@ func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(n
 func WithTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
 
 // WithHeartbeatInterval sets the interval Heartbeat advises. The default is
-// DefaultHeartbeatInterval; zero or less is ignored. The advice is never
+// 30 seconds; zero or less is ignored. The advice is never
 // more than half the timeout, so that one late heartbeat does not take an
 // agent offline.
 func WithHeartbeatInterval(d time.Duration) Option {
@@ -104,7 +104,7 @@ func WithHeartbeatInterval(d time.Duration) Option {
 // New returns the registry of the agents of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Registry {
 	cfg := taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
-	timeout, interval := DefaultTimeout, DefaultHeartbeatInterval
+	timeout, interval := DefaultTimeout, defaultHeartbeatInterval
 	if cfg.AgentTimeout > 0 {
 		timeout = cfg.AgentTimeout
 	}
