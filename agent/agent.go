@@ -9,9 +9,9 @@ import (
 
 // Defaults of the options.
 const (
-	// DefaultTimeout is how long an agent stays online after its last
+	// defaultTimeout is how long an agent stays online after its last
 	// heartbeat (or its registration) unless WithTimeout says otherwise.
-	DefaultTimeout = 60 * time.Second
+	defaultTimeout = 60 * time.Second
 	// defaultHeartbeatInterval is the interval Heartbeat advises unless
 	// WithHeartbeatInterval says otherwise.
 	defaultHeartbeatInterval = 30 * time.Second
@@ -87,7 +87,7 @@ type Option struct{ o taskflow.Option }
 func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithTimeout sets how long an agent stays online after its last heartbeat.
-// The default is DefaultTimeout; zero or less is ignored.
+// The default is 60 seconds; zero or less is ignored.
 //
 // The timeout is the reader's: it is not stored with the agent, so every
 // process on a workspace should use the same one.
@@ -104,7 +104,7 @@ func WithHeartbeatInterval(d time.Duration) Option {
 // New returns the registry of the agents of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Registry {
 	cfg := taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
-	timeout, interval := DefaultTimeout, defaultHeartbeatInterval
+	timeout, interval := defaultTimeout, defaultHeartbeatInterval
 	if cfg.AgentTimeout > 0 {
 		timeout = cfg.AgentTimeout
 	}

@@ -46,7 +46,7 @@ func WithAgentTimeout(d time.Duration) Option { return Option{taskflow.WithAgent
 
 // WithReferenceDepth sets how many levels of @/ references LoadContext
 // loads: 1 the task's own references only, 0 or less none. The default is
-// 3 (subagent.DefaultReferenceDepth).
+// 3.
 func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // New returns the plans of ws.
