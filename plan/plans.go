@@ -39,8 +39,8 @@ type Option struct{ o taskflow.Option }
 func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithAgentTimeout sets how long an agent stays online after its last
-// heartbeat, and so how long its claims last without one (default
-// agent.DefaultTimeout, 60 seconds); zero or less is ignored. Agents()
+// heartbeat, and so how long its claims last without one (default 60
+// seconds, as agent's); zero or less is ignored. Agents()
 // decides with the same timeout (agent.WithTimeout).
 func WithAgentTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
 
