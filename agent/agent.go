@@ -9,12 +9,12 @@ import (
 
 // Defaults of the options.
 const (
-	// DefaultTimeout is how long an agent stays online after its last
+	// defaultTimeout is how long an agent stays online after its last
 	// heartbeat (or its registration) unless WithTimeout says otherwise.
-	DefaultTimeout = 60 * time.Second
-	// DefaultHeartbeatInterval is the interval Heartbeat advises unless
+	defaultTimeout = 60 * time.Second
+	// defaultHeartbeatInterval is the interval Heartbeat advises unless
 	// WithHeartbeatInterval says otherwise.
-	DefaultHeartbeatInterval = 30 * time.Second
+	defaultHeartbeatInterval = 30 * time.Second
 )
 
 // Agent is one registered agent as its file records it, plus Online.
@@ -87,14 +87,14 @@ type Option struct{ o taskflow.Option }
 func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithTimeout sets how long an agent stays online after its last heartbeat.
-// The default is DefaultTimeout; zero or less is ignored.
+// The default is 60 seconds; zero or less is ignored.
 //
 // The timeout is the reader's: it is not stored with the agent, so every
 // process on a workspace should use the same one.
 func WithTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
 
 // WithHeartbeatInterval sets the interval Heartbeat advises. The default is
-// DefaultHeartbeatInterval; zero or less is ignored. The advice is never
+// 30 seconds; zero or less is ignored. The advice is never
 // more than half the timeout, so that one late heartbeat does not take an
 // agent offline.
 func WithHeartbeatInterval(d time.Duration) Option {
@@ -104,7 +104,7 @@ func WithHeartbeatInterval(d time.Duration) Option {
 // New returns the registry of the agents of ws.
 func New(ws *workspace.Workspace, opts ...Option) *Registry {
 	cfg := taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
-	timeout, interval := DefaultTimeout, DefaultHeartbeatInterval
+	timeout, interval := defaultTimeout, defaultHeartbeatInterval
 	if cfg.AgentTimeout > 0 {
 		timeout = cfg.AgentTimeout
 	}

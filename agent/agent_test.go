@@ -67,7 +67,7 @@ func TestLifecycle(t *testing.T) {
 	list, err = r.List(ctx, agent.ListOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, list)
-	assert.Empty(t, withPrefix(files(t, root), agent.Dir), "the agent's file is gone")
+	assert.Empty(t, withPrefix(files(t, root), ".taskmd/agents"), "the agent's file is gone")
 }
 
 // The file is the documented format, and reads back whatever the
@@ -123,10 +123,10 @@ func TestOnlineAndOffline(t *testing.T) {
 	b, err := r.Register(ctx, worker("other"))
 	require.NoError(t, err)
 
-	assert.Equal(t, t0.Add(agent.DefaultTimeout), r.OnlineUntil(a))
+	assert.Equal(t, t0.Add(time.Minute), r.OnlineUntil(a))
 	assert.True(t, r.Online(a, t0.Add(-time.Hour)), "a clock behind the heartbeat's says online")
-	assert.True(t, r.Online(a, t0.Add(agent.DefaultTimeout)), "online for the whole timeout")
-	assert.False(t, r.Online(a, t0.Add(agent.DefaultTimeout+time.Nanosecond)))
+	assert.True(t, r.Online(a, t0.Add(time.Minute)), "online for the whole timeout")
+	assert.False(t, r.Online(a, t0.Add(time.Minute+time.Nanosecond)))
 	assert.False(t, r.Online(agent.Agent{}, t0), "an agent never registered is offline")
 
 	online := func() []string {

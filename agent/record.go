@@ -15,8 +15,8 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// Dir is the folder of the agent files, one <id>.json per agent.
-const Dir = ".taskmd/agents"
+// recordDir is the folder of the agent files, one <id>.json per agent.
+const recordDir = ".taskmd/agents"
 
 // Limits on what an agent may say about itself; larger input is
 // INVALID_ARGUMENTS. They keep an agent file small, so that a heartbeat
@@ -45,11 +45,11 @@ type record struct {
 }
 
 // fileOf is the root-relative name of the file of agent id.
-func fileOf(id string) string { return Dir + "/" + id + ".json" }
+func fileOf(id string) string { return recordDir + "/" + id + ".json" }
 
 // idOfFile is the ID whose file name is name, if name is an agent file.
 func idOfFile(name string) (string, bool) {
-	id, ok := strings.CutSuffix(strings.TrimPrefix(name, Dir+"/"), ".json")
+	id, ok := strings.CutSuffix(strings.TrimPrefix(name, recordDir+"/"), ".json")
 	return id, ok && validID(id)
 }
 

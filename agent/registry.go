@@ -201,7 +201,7 @@ func (r *Registry) Get(ctx context.Context, id string) (Agent, error) {
 // registers or unregisters meanwhile may or may not be listed. A file that
 // does not read as an agent is PARSE_ERROR (Unregister removes it).
 func (r *Registry) List(ctx context.Context, opts ListOptions) ([]Agent, error) {
-	names, err := r.ws.List(ctx, Dir)
+	names, err := r.ws.List(ctx, recordDir)
 	if err != nil {
 		return nil, err
 	}

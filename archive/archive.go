@@ -12,8 +12,8 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// DocsDir holds documents archived by hand from docs/.
-const DocsDir = taskdoc.FolderArchived + "/" + taskdoc.FolderDocs
+// docsDir holds documents archived by hand from docs/.
+const docsDir = taskdoc.FolderArchived + "/" + taskdoc.FolderDocs
 
 // Entry is one archived coordinator list.
 type Entry = coordinator.Archived

@@ -154,7 +154,7 @@ func TestRecover(t *testing.T) {
 			if active {
 				assert.Equal(t, before, after, "left alone")
 			}
-			archived := filesUnder(t, root, coordinator.ArchiveDir)
+			archived := filesUnder(t, root, "archived/coordinator")
 			assert.Len(t, archived, tt.wantFiles)
 			if tt.files[coordinator.File] == finishedList {
 				found := 0
@@ -166,7 +166,7 @@ func TestRecover(t *testing.T) {
 				assert.Equal(t, 1, found, "the finished list is archived exactly once")
 			}
 			require.NoError(t, archive.Recover(bg, ws), "recovering twice is harmless")
-			assert.Equal(t, archived, filesUnder(t, root, coordinator.ArchiveDir))
+			assert.Equal(t, archived, filesUnder(t, root, "archived/coordinator"))
 		})
 	}
 }
@@ -334,7 +334,7 @@ func TestCoordinatorAfterCrash(t *testing.T) {
 	name, err := archive.Coordinator(bg, ws, now)
 	require.NoError(t, err)
 	assert.Equal(t, copyName, name)
-	assert.Equal(t, []string{copyName}, filesUnder(t, root, coordinator.ArchiveDir))
+	assert.Equal(t, []string{copyName}, filesUnder(t, root, "archived/coordinator"))
 	_, active = readFile(t, root, coordinator.File)
 	assert.False(t, active)
 }

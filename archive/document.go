@@ -41,7 +41,7 @@ func Document(ctx context.Context, ws *workspace.Workspace, document string) (st
 		}
 	}
 	source := addr.File()
-	base := path.Join(DocsDir, strings.TrimSuffix(strings.TrimPrefix(addr.Path, "/"), ".md"))
+	base := path.Join(docsDir, strings.TrimSuffix(strings.TrimPrefix(addr.Path, "/"), ".md"))
 	claimsName, err := claims.Name(ws, source)
 	if err != nil {
 		return "", err

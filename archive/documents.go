@@ -17,5 +17,5 @@ type DocumentEntry = query.Document
 // parsed is listed with its Error rather than failing the call. Read reads
 // any of them by its File or Address.
 func Documents(ctx context.Context, ws *workspace.Workspace) ([]DocumentEntry, error) {
-	return query.Archived(ctx, ws, DocsDir)
+	return query.Archived(ctx, ws, docsDir)
 }

@@ -17,15 +17,15 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// FolderCheckpoints is the workspace folder of task journals and worker
+// folderCheckpoints is the workspace folder of task journals and worker
 // checkpoints, relative to the root.
-const FolderCheckpoints = "checkpoints"
+const folderCheckpoints = "checkpoints"
 
-// FolderTasks is the folder of task journals, one folder per plan document
+// folderTasks is the folder of task journals, one folder per plan document
 // (named as the document's path) and one file per task. Worker checkpoints
 // live beside it, so that no document name can make a journal clash with
 // them.
-const FolderTasks = FolderCheckpoints + "/tasks"
+const folderTasks = folderCheckpoints + "/tasks"
 
 // Type is the kind of a journal entry, from seed 002's checkpoint_add.
 // Types label entries for people and for List's filter; none of them
@@ -382,7 +382,7 @@ func parseTask(address string) (target, error) {
 		path:    a.Path,
 		slug:    a.Slug,
 		plan:    a.File(),
-		file:    FolderTasks + "/" + doc + "/" + fileSlug(a.Slug) + ".md",
+		file:    folderTasks + "/" + doc + "/" + fileSlug(a.Slug) + ".md",
 	}, nil
 }
 

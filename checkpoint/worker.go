@@ -14,7 +14,7 @@ import (
 
 // FolderWorkers is the folder of worker checkpoints: one folder per worker,
 // named by its id, and one file per checkpoint in it.
-const FolderWorkers = FolderCheckpoints + "/workers"
+const FolderWorkers = folderCheckpoints + "/workers"
 
 // Status is how far a worker got with its task when it wrote a checkpoint,
 // seed 000's "## Status:" line.

@@ -186,21 +186,21 @@ func (w *Workers) List(ctx context.Context, worker string, limit int) ([]WorkerC
 	return out, nil
 }
 
-// DefaultListAll is how many checkpoints of each worker ListAll returns
+// defaultListAll is how many checkpoints of each worker ListAll returns
 // unless told otherwise.
-const DefaultListAll = 10
+const defaultListAll = 10
 
 // ListAll returns the checkpoints of every worker that has some: the
 // workers in the order of their ids, each one's newest first, at most
-// limit of each (0 is DefaultListAll), so that the list stays bounded
+// limit of each (0 is 10), so that the list stays bounded
 // however long the workers have run. A checkpoint a person broke is
 // PARSE_ERROR naming its file.
 func (w *Workers) ListAll(ctx context.Context, limit int) ([]WorkerCheckpoint, error) {
 	if limit < 0 {
-		return nil, invalid(fmt.Sprintf("limit %d is negative: give 0 for the newest %d of each worker", limit, DefaultListAll))
+		return nil, invalid(fmt.Sprintf("limit %d is negative: give 0 for the newest %d of each worker", limit, defaultListAll))
 	}
 	if limit == 0 {
-		limit = DefaultListAll
+		limit = defaultListAll
 	}
 	workers, err := w.ListWorkers(ctx)
 	if err != nil {

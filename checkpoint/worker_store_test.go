@@ -295,7 +295,7 @@ func TestWorkersSaveCancelled(t *testing.T) {
 }
 
 // ListAll lists every worker's checkpoints, the workers by id, each
-// newest first, at most limit of each (DefaultListAll by default).
+// newest first, at most limit of each (10 by default).
 func TestWorkersListAll(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
@@ -313,7 +313,7 @@ func TestWorkersListAll(t *testing.T) {
 		}
 	}
 	save("w2", 2)
-	save("w1", checkpoint.DefaultListAll+2)
+	save("w1", 12)
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "checkpoints", "workers", "w3", "clarifications"), 0o755))
 
 	names := func(list []checkpoint.WorkerCheckpoint) []string {
@@ -326,7 +326,7 @@ func TestWorkersListAll(t *testing.T) {
 	all, err = w.ListAll(ctx, 0)
 	require.NoError(t, err)
 	var want []string
-	for seq := checkpoint.DefaultListAll + 2; seq > 2; seq-- {
+	for seq := 12; seq > 2; seq-- {
 		want = append(want, checkpoint.WorkerFile("w1", seq))
 	}
 	want = append(want, "checkpoints/workers/w2/000002.md", "checkpoints/workers/w2/000001.md")
@@ -337,7 +337,7 @@ func TestWorkersListAll(t *testing.T) {
 
 	all, err = w.ListAll(ctx, 1)
 	require.NoError(t, err)
-	assert.Equal(t, []string{checkpoint.WorkerFile("w1", checkpoint.DefaultListAll+2), "checkpoints/workers/w2/000002.md"}, names(all))
+	assert.Equal(t, []string{checkpoint.WorkerFile("w1", 12), "checkpoints/workers/w2/000002.md"}, names(all))
 	_, err = w.ListAll(ctx, -1)
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }

@@ -41,9 +41,9 @@ func Finished(doc *taskdoc.Document) bool {
 	return true
 }
 
-// Archive moves the list to ArchiveDir/active-YYYY-MM-DD-HHMMSS.md (the
-// clock's time in UTC; -2, -3, ... when that name is taken) whatever the
-// state of its tasks, and returns the archive's root-relative name. No list
+// Archive moves the list to archived/coordinator/active-YYYY-MM-DD-HHMMSS.md
+// (the clock's time in UTC; -2, -3, ... when that name is taken) whatever
+// the state of its tasks, and returns the archive's root-relative name. No list
 // is DOCUMENT_NOT_FOUND. Complete archives a finished list by itself.
 //
 // The archive is durable before the list is removed (workspace.Tx.MoveAside),
@@ -160,7 +160,7 @@ func (c *List) identicalArchive(ctx context.Context, tx *workspace.Tx, list []by
 const (
 	// indexDir holds one entry per archived list, named by the SHA-256 of
 	// the list's bytes (lower-case hex) and holding the archive's base,
-	// ArchiveDir+"/active-YYYY-MM-DD-HHMMSS", and a newline.
+	// archiveDir+"/active-YYYY-MM-DD-HHMMSS", and a newline.
 	indexDir = ".taskmd/archives"
 	// indexMarker exists once every archive made since it was created has
 	// its entry: a list without an entry then has no archive copy.
@@ -196,7 +196,7 @@ func indexEntry(list []byte) string {
 
 // indexedBase reads entry and returns the archive base it holds. Only a
 // base of the form the coordinator writes is taken, so an entry edited by
-// hand can neither place an archive outside ArchiveDir nor fail it.
+// hand can neither place an archive outside archived/coordinator nor fail it.
 func indexedBase(tx *workspace.Tx, entry string) (string, entryState) {
 	data, err := tx.ReadData(entry)
 	switch {
@@ -238,16 +238,16 @@ func recordIndex(tx *workspace.Tx, entry, base string, complete bool) {
 // archiveBase is the base of the archives made at t: their name without
 // the -N suffix and ".md".
 func archiveBase(t time.Time) string {
-	return path.Join(ArchiveDir, "active-"+t.UTC().Format(archiveTimeLayout))
+	return path.Join(archiveDir, "active-"+t.UTC().Format(archiveTimeLayout))
 }
 
 // Archives returns the archived lists, newest first (by the time in the
-// name, then by the -N suffix). Files in ArchiveDir whose names the
+// name, then by the -N suffix). Files in archived/coordinator whose names the
 // coordinator does not write are not listed.
 func (c *List) Archives(ctx context.Context) ([]Archived, error) {
-	names, err := c.ws.List(ctx, ArchiveDir) // nil, nil when ArchiveDir is missing
+	names, err := c.ws.List(ctx, archiveDir) // nil, nil when archiveDir is missing
 	if err != nil {
-		return nil, taskflow.At(err, ArchiveDir, "")
+		return nil, taskflow.At(err, archiveDir, "")
 	}
 	type ranked struct {
 		Archived
@@ -258,7 +258,7 @@ func (c *List) Archives(ctx context.Context) ([]Archived, error) {
 		base := path.Base(name)
 		t, n, ok := parseArchiveName(base)
 		if ok {
-			found = append(found, ranked{Archived{Name: path.Join(ArchiveDir, base), Time: t}, n})
+			found = append(found, ranked{Archived{Name: path.Join(archiveDir, base), Time: t}, n})
 		}
 	}
 	slices.SortFunc(found, func(a, b ranked) int {

@@ -72,7 +72,7 @@ func TestArchiveErrorKeepsItsPath(t *testing.T) {
 	require.NoError(t, statErr, "the list exists")
 	if e.Code == taskdoc.CodeDocumentNotFound {
 		require.NotEqual(t, coordinator.Address, e.Path,
-			"%v: the list exists; the missing thing is under %s", err, coordinator.ArchiveDir)
+			"%v: the list exists; the missing thing is under %s", err, "archived/coordinator")
 	}
 }
 

@@ -12,9 +12,9 @@ import (
 const (
 	// File is the sequential coordinator task list.
 	File = taskdoc.FolderCoordinator + "/active.md"
-	// ArchiveDir holds finished lists, named
+	// archiveDir holds finished lists, named
 	// active-YYYY-MM-DD-HHMMSS.md (UTC), -2, -3, ... within one second.
-	ArchiveDir = taskdoc.FolderArchived + "/" + taskdoc.FolderCoordinator
+	archiveDir = taskdoc.FolderArchived + "/" + taskdoc.FolderCoordinator
 )
 
 // Address is the list's address, as errors name it.
@@ -25,9 +25,6 @@ const (
 	listTitle    = "Coordinator Tasks"
 	listOverview = "Sequential coordinator task list. Auto-archives when all tasks complete."
 )
-
-// DefaultReferenceDepth is how deep Start follows @references by default.
-const DefaultReferenceDepth = taskflow.DefaultReferenceDepth
 
 // List is the sequential coordinator task list of one workspace. It holds
 // no state of its own: every call reads coordinator/active.md under the
@@ -48,8 +45,7 @@ type Option struct{ o taskflow.Option }
 func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithReferenceDepth sets how many levels of @references Start loads (1: the
-// task's own references only; 0 or less: none). The default is
-// DefaultReferenceDepth.
+// task's own references only; 0 or less: none). The default is 3.
 func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // New returns the coordinator list of ws.

@@ -134,7 +134,7 @@ func TestArchive(t *testing.T) {
 	require.NoError(t, s.Saved(coordinator.File))
 	name, err := s.Archive(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, coordinator.ArchiveDir+"/active-2026-11-23-093000.md", name)
+	assert.Equal(t, "archived/coordinator/active-2026-11-23-093000.md", name)
 	data, _, err := ws.Read(ctx, name)
 	require.NoError(t, err)
 	assert.Equal(t, finished, string(data))

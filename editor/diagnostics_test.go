@@ -376,7 +376,7 @@ func TestDiagnosticsStaleClaim(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, ds, "the holder is online")
 
-	now = now.Add(agent.DefaultTimeout + time.Second)
+	now = now.Add(time.Minute + time.Second)
 	ds, err = s.Diagnostics(ctx, path)
 	require.NoError(t, err)
 	assert.Equal(t, []found{{editor.CodeHolderOffline, editor.SeverityWarning, span(7, 12, 7, 20), nil}}, summarise(ds))
@@ -395,7 +395,7 @@ func TestDiagnosticsStaleClaim(t *testing.T) {
 	assert.Empty(t, ds)
 
 	// In a buffer that has the task pending again, the claim is no warning.
-	now = now.Add(agent.DefaultTimeout + time.Second)
+	now = now.Add(time.Minute + time.Second)
 	require.NoError(t, s.Open(ctx, path, 1, "# P\n\n## Tasks\n\n### Build\n\n- Status: pending\n- Assignee: worker-1\n"))
 	ds, err = s.Diagnostics(ctx, path)
 	require.NoError(t, err)

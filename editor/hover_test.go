@@ -234,7 +234,7 @@ func TestHoverHolder(t *testing.T) {
 	require.NotNil(t, h)
 	assert.Contains(t, h.Markdown, "- Holder: worker-1 (online)")
 
-	now = now.Add(agent.DefaultTimeout + time.Minute)
+	now = now.Add(time.Minute + time.Minute)
 	h, err = s.Hover(ctx, path, editor.Position{Line: 4, Character: 5})
 	require.NoError(t, err)
 	assert.Contains(t, h.Markdown, "- Holder: worker-1 (offline: its claim is stale)")

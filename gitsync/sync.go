@@ -15,9 +15,9 @@ import (
 // GitError is a git command that failed, the cause of a GIT_ERROR.
 type GitError = git.Error
 
-// DefaultMaxAttempts is how many times an operation is made by default
+// defaultMaxAttempts is how many times an operation is made by default
 // before it gives up on a remote that keeps moving.
-const DefaultMaxAttempts = 20
+const defaultMaxAttempts = 20
 
 // Sync makes the plan changes of one clone and shares them through its
 // remote. It is safe for concurrent use; any number of Sync values and
@@ -29,7 +29,7 @@ type Sync struct {
 	prefix   string   // the workspace root relative to top: "" or "sub/dir/"
 	remote   string   // "origin"
 	branch   string   // "main"
-	attempts int      // DefaultMaxAttempts
+	attempts int      // defaultMaxAttempts
 	ident    []string // "-c user.name=… -c user.email=…" when git has none
 	pause    func(ctx context.Context, attempt int) error
 	// beforePush, when set, runs between the commit and the push (tests
@@ -48,7 +48,7 @@ func WithRemote(name string) Option { return func(s *Sync) { s.remote = name } }
 func WithBranch(name string) Option { return func(s *Sync) { s.branch = name } }
 
 // WithMaxAttempts sets how many times an operation is made when the
-// remote keeps moving under it (default DefaultMaxAttempts). Each attempt
+// remote keeps moving under it (default 20). Each attempt
 // fetches, merges and makes the change again.
 func WithMaxAttempts(n int) Option {
 	return func(s *Sync) {
@@ -68,7 +68,7 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if plans == nil {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
-	s := &Sync{ws: ws, plans: plans, remote: "origin", attempts: DefaultMaxAttempts, pause: backoff}
+	s := &Sync{ws: ws, plans: plans, remote: "origin", attempts: defaultMaxAttempts, pause: backoff}
 	for _, o := range opts {
 		o(s)
 	}

@@ -24,30 +24,30 @@ type operation struct {
 	IfVersion string `json:"if_version,omitempty" jsonschema:"edit only: the task's version as view_* showed it; the edit is refused (CONFLICT) if the task changed since"`
 }
 
-// OperationResult is the result of one operation: a created or edited task,
+// operationResult is the result of one operation: a created or edited task,
 // a list, the number of tasks a clear removed, or the error that stopped the
 // batch.
-type OperationResult struct {
+type operationResult struct {
 	Operation string `json:"operation"`
 	// Status is created, updated, listed, cleared or error.
 	Status  string        `json:"status"`
-	Task    *TaskRef      `json:"task,omitempty"`
+	Task    *taskRef      `json:"task,omitempty"`
 	Count   *int          `json:"count,omitempty"`
-	Tasks   []TaskSummary `json:"tasks,omitzero"`
+	Tasks   []taskSummary `json:"tasks,omitzero"`
 	Removed *int          `json:"removed,omitempty"`
 	Error   string        `json:"error,omitempty"`
 }
 
-// BatchResult is the result of subagent_task and coordinator_task.
+// batchResult is the result of subagent_task and coordinator_task.
 // OperationsCompleted is the number of leading operations that were applied:
 // when a batch stops at an error, operations[operations_completed:] were not
 // applied and can be sent again once the error is fixed.
-type BatchResult struct {
+type batchResult struct {
 	// Success is true when every operation was applied.
 	Success             bool              `json:"success"`
 	Document            string            `json:"document"`
 	OperationsCompleted int               `json:"operations_completed"`
-	Results             []OperationResult `json:"results"`
+	Results             []operationResult `json:"results"`
 	// Timestamp is the UTC date of the call, YYYY-MM-DD.
 	Timestamp string `json:"timestamp"`
 }
@@ -71,11 +71,11 @@ type taskList interface {
 //
 // Arguments that do not fit an operation are found before anything runs, so
 // such a batch changes nothing.
-func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []string, stamp string) (*mcp.CallToolResult, BatchResult, error) {
+func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []string, stamp string) (*mcp.CallToolResult, batchResult, error) {
 	if err := checkOperations(ops, allowed); err != nil {
-		return nil, BatchResult{}, newToolError(err)
+		return nil, batchResult{}, newToolError(err)
 	}
-	out := BatchResult{Document: tl.document(), Results: make([]OperationResult, 0, len(ops)), Timestamp: stamp}
+	out := batchResult{Document: tl.document(), Results: make([]operationResult, 0, len(ops)), Timestamp: stamp}
 	for i := 0; i < len(ops); {
 		n, results, err := runStep(ctx, tl, ops[i:])
 		if err != nil {
@@ -91,7 +91,7 @@ func runBatch(ctx context.Context, tl taskList, ops []operation, allowed []strin
 
 // runStep runs the first operation of ops, or the run of creates it starts,
 // and reports how many operations it covered.
-func runStep(ctx context.Context, tl taskList, ops []operation) (int, []OperationResult, error) {
+func runStep(ctx context.Context, tl taskList, ops []operation) (int, []operationResult, error) {
 	op := ops[0]
 	switch op.Operation {
 	case "create":
@@ -107,9 +107,9 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []Operatio
 		if err != nil {
 			return n, nil, err
 		}
-		results := make([]OperationResult, 0, len(created))
+		results := make([]operationResult, 0, len(created))
 		for _, t := range created {
-			results = append(results, OperationResult{Operation: "create", Status: "created", Task: toTaskRef(t)})
+			results = append(results, operationResult{Operation: "create", Status: "created", Task: toTaskRef(t)})
 		}
 		return n, results, nil
 	case "edit":
@@ -117,7 +117,7 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []Operatio
 		if err != nil {
 			return 1, nil, err
 		}
-		return 1, []OperationResult{{Operation: "edit", Status: "updated", Task: toTaskRef(t)}}, nil
+		return 1, []operationResult{{Operation: "edit", Status: "updated", Task: toTaskRef(t)}}, nil
 	case "list":
 		var statuses []taskdoc.Status
 		if op.Status != "" {
@@ -132,13 +132,13 @@ func runStep(ctx context.Context, tl taskList, ops []operation) (int, []Operatio
 			return 1, nil, err
 		}
 		count := len(tasks)
-		return 1, []OperationResult{{Operation: "list", Status: "listed", Count: &count, Tasks: toSummaries(tasks)}}, nil
+		return 1, []operationResult{{Operation: "list", Status: "listed", Count: &count, Tasks: toSummaries(tasks)}}, nil
 	default: // "clear"; checkOperations let nothing else through
 		removed, err := tl.clear(ctx)
 		if err != nil {
 			return 1, nil, err
 		}
-		return 1, []OperationResult{{Operation: "clear", Status: "cleared", Removed: &removed}}, nil
+		return 1, []operationResult{{Operation: "clear", Status: "cleared", Removed: &removed}}, nil
 	}
 }
 
@@ -182,8 +182,8 @@ func checkOperations(ops []operation, allowed []string) error {
 // stopped reports a batch that failed at ops[at:at+n]: a tool error whose
 // text starts with the code, carrying the results of the operations that
 // were applied before it.
-func stopped(out BatchResult, ops []operation, at, n int, failure *toolError) (*mcp.CallToolResult, BatchResult, error) {
-	out.Results = append(out.Results, OperationResult{Operation: ops[at].Operation, Status: "error", Error: failure.Error()})
+func stopped(out batchResult, ops []operation, at, n int, failure *toolError) (*mcp.CallToolResult, batchResult, error) {
+	out.Results = append(out.Results, operationResult{Operation: ops[at].Operation, Status: "error", Error: failure.Error()})
 	where := fmt.Sprintf("operation %d (%s)", at+1, ops[at].Operation)
 	if n > 1 {
 		where = fmt.Sprintf("operations %d-%d (creates, written together: none of them was added)", at+1, at+n)
@@ -192,7 +192,7 @@ func stopped(out BatchResult, ops []operation, at, n int, failure *toolError) (*
 		failure.Error(), where, out.OperationsCompleted, len(ops))
 	body, err := json.Marshal(out)
 	if err != nil {
-		return nil, BatchResult{}, err
+		return nil, batchResult{}, err
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.TextContent{Text: text},

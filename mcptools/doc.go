@@ -32,9 +32,9 @@
 // operations, formats) carry an enum in their input schema, every integer
 // input the range 0 to 2147483647 (a number outside it, such as 1e308, is
 // INVALID_ARGUMENTS naming the input and the range), and every input
-// schema refuses unknown fields. Results are the exported types of
-// this package (StartResult, BatchResult, TaskResult, ...), whose output
-// schemas the tools declare.
+// schema refuses unknown fields. Each tool's result is a Go struct of this
+// package with exported, JSON-tagged fields, whose output schema the tool
+// declares.
 //
 // # The tools
 //

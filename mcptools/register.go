@@ -251,7 +251,7 @@ func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}
 	ts := &toolSet{sessions: newSessions(), shutdown: c.shutdown}
-	var pending func(context.Context, string) *PivotRequest
+	var pending func(context.Context, string) *pivotRequest
 	if slices.Contains(c.groups, GroupPivots) {
 		ts.notices = &pivotNotices{pivots: pivots, sessions: ts.sessions}
 		pending = ts.notices.pending

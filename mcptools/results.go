@@ -16,33 +16,33 @@ import (
 // ones agents of the AI-Prompt-Guide server already know, so prompts written
 // for that server keep working.
 
-// TaskRef names a task: the result of a create or an edit.
-type TaskRef struct {
+// taskRef names a task: the result of a create or an edit.
+type taskRef struct {
 	Slug  string `json:"slug"`
 	Title string `json:"title"`
 }
 
-// TaskSummary is one line of a list.
-type TaskSummary struct {
+// taskSummary is one line of a list.
+type taskSummary struct {
 	Slug   string `json:"slug"`
 	Title  string `json:"title"`
 	Status string `json:"status"`
 }
 
-// WorkflowText is a workflow file, by name and text, with the summary its
+// workflowText is a workflow file, by name and text, with the summary its
 // front matter gives (description, whenToUse), as the AI-Prompt-Guide
 // server sends it.
-type WorkflowText struct {
+type workflowText struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
 	Content     string   `json:"content"`
 	WhenToUse   []string `json:"whenToUse,omitempty"`
 }
 
-// ReferencedDocument is a document (or one section of it) that a task
+// referencedDocument is a document (or one section of it) that a task
 // references with @/path.md or @/path.md#section, with the documents it
 // references in turn.
-type ReferencedDocument struct {
+type referencedDocument struct {
 	Path    string `json:"path"`
 	Title   string `json:"title"`
 	Content string `json:"content"`
@@ -52,20 +52,20 @@ type ReferencedDocument struct {
 	Namespace string `json:"namespace"`
 	// Children is always present, [] when there are none, as agents of the
 	// AI-Prompt-Guide server expect.
-	Children []ReferencedDocument `json:"children"`
+	Children []referencedDocument `json:"children"`
 }
 
-// StartedTask is the task an agent is about to work on, with everything it
+// startedTask is the task an agent is about to work on, with everything it
 // needs to do so.
-type StartedTask struct {
+type startedTask struct {
 	Slug                string               `json:"slug"`
 	Title               string               `json:"title"`
 	Content             string               `json:"content"`
 	Status              string               `json:"status"`
 	FullPath            string               `json:"full_path"`
-	Workflow            *WorkflowText        `json:"workflow,omitempty"`
-	MainWorkflow        *WorkflowText        `json:"main_workflow,omitempty"`
-	ReferencedDocuments []ReferencedDocument `json:"referenced_documents,omitempty"`
+	Workflow            *workflowText        `json:"workflow,omitempty"`
+	MainWorkflow        *workflowText        `json:"main_workflow,omitempty"`
+	ReferencedDocuments []referencedDocument `json:"referenced_documents,omitempty"`
 	// Missing names the workflows and referenced documents that do not
 	// exist, so that an agent learns of a typo instead of silently working
 	// without the context.
@@ -79,26 +79,26 @@ const (
 	modeSequential = "sequential"
 )
 
-// StartResult is the result of start_subagent_task and start_coordinator_task.
-type StartResult struct {
+// startResult is the result of start_subagent_task and start_coordinator_task.
+type startResult struct {
 	Mode     string      `json:"mode"`
 	Document string      `json:"document"`
-	Task     StartedTask `json:"task"`
+	Task     startedTask `json:"task"`
 }
 
-// CompletedTask confirms a completion.
-type CompletedTask struct {
+// completedTask confirms a completion.
+type completedTask struct {
 	Slug          string `json:"slug"`
 	Title         string `json:"title"`
 	Note          string `json:"note"`
 	CompletedDate string `json:"completed_date"`
 }
 
-// CompleteSubagentResult is the result of complete_subagent_task: a
+// completeSubagentResult is the result of complete_subagent_task: a
 // confirmation and deliberately no next task, since subagent work is ad hoc.
-type CompleteSubagentResult struct {
+type completeSubagentResult struct {
 	Document      string        `json:"document"`
-	CompletedTask CompletedTask `json:"completed_task"`
+	CompletedTask completedTask `json:"completed_task"`
 	// Replayed: the task was completed already with this note; this is
 	// the earlier call's result (its answer was lost) and nothing changed.
 	Replayed bool `json:"replayed,omitempty"`
@@ -106,22 +106,22 @@ type CompleteSubagentResult struct {
 	Timestamp string `json:"timestamp"`
 }
 
-// NextTask is the coordinator task that comes after the completed one.
-type NextTask struct {
+// nextTask is the coordinator task that comes after the completed one.
+type nextTask struct {
 	Slug                string               `json:"slug"`
 	Title               string               `json:"title"`
-	Workflow            *WorkflowText        `json:"workflow,omitempty"`
-	ReferencedDocuments []ReferencedDocument `json:"referenced_documents,omitempty"`
+	Workflow            *workflowText        `json:"workflow,omitempty"`
+	ReferencedDocuments []referencedDocument `json:"referenced_documents,omitempty"`
 }
 
-// CompleteCoordinatorResult is the result of complete_coordinator_task:
+// completeCoordinatorResult is the result of complete_coordinator_task:
 // the next task, or where the list was archived after its last task, or the
 // blocked tasks that keep it from going on.
-type CompleteCoordinatorResult struct {
+type completeCoordinatorResult struct {
 	Mode          string        `json:"mode"`
 	Document      string        `json:"document"`
-	CompletedTask CompletedTask `json:"completed_task"`
-	NextTask      *NextTask     `json:"next_task,omitempty"`
+	CompletedTask completedTask `json:"completed_task"`
+	NextTask      *nextTask     `json:"next_task,omitempty"`
 	Archived      bool          `json:"archived,omitempty"`
 	ArchivedTo    string        `json:"archived_to,omitempty"`
 	// Blocked names the tasks left when none of them can be started: there
@@ -136,8 +136,8 @@ type CompleteCoordinatorResult struct {
 	Timestamp    string `json:"timestamp"`
 }
 
-// ViewedTask is a task as view_* shows it: whole, without starting it.
-type ViewedTask struct {
+// viewedTask is a task as view_* shows it: whole, without starting it.
+type viewedTask struct {
 	Slug             string `json:"slug"`
 	Title            string `json:"title"`
 	Status           string `json:"status"`
@@ -152,32 +152,32 @@ type ViewedTask struct {
 	Version string `json:"version"`
 }
 
-// ViewResult is the result of view_subagent_task and view_coordinator_task.
-type ViewResult struct {
+// viewResult is the result of view_subagent_task and view_coordinator_task.
+type viewResult struct {
 	Document string       `json:"document"`
 	Count    int          `json:"count"`
-	Tasks    []ViewedTask `json:"tasks"`
+	Tasks    []viewedTask `json:"tasks"`
 }
 
-func toTaskRef(t taskdoc.Task) *TaskRef {
-	return &TaskRef{Slug: t.Slug, Title: t.Title}
+func toTaskRef(t taskdoc.Task) *taskRef {
+	return &taskRef{Slug: t.Slug, Title: t.Title}
 }
 
-func toSummaries(tasks []taskdoc.Task) []TaskSummary {
-	out := make([]TaskSummary, 0, len(tasks))
+func toSummaries(tasks []taskdoc.Task) []taskSummary {
+	out := make([]taskSummary, 0, len(tasks))
 	for _, t := range tasks {
-		out = append(out, TaskSummary{Slug: t.Slug, Title: t.Title, Status: string(t.Status)})
+		out = append(out, taskSummary{Slug: t.Slug, Title: t.Title, Status: string(t.Status)})
 	}
 	return out
 }
 
-func toViewResult(document string, tasks []taskdoc.Task) ViewResult {
-	out := ViewResult{Document: document, Count: len(tasks), Tasks: make([]ViewedTask, 0, len(tasks))}
+func toViewResult(document string, tasks []taskdoc.Task) viewResult {
+	out := viewResult{Document: document, Count: len(tasks), Tasks: make([]viewedTask, 0, len(tasks))}
 	for _, t := range tasks {
 		content := t.Content()
 		workflow, _ := t.Field(taskdoc.KeyWorkflow)
 		mainWorkflow, _ := t.Field(taskdoc.KeyMainWorkflow)
-		out.Tasks = append(out.Tasks, ViewedTask{
+		out.Tasks = append(out.Tasks, viewedTask{
 			Slug:             t.Slug,
 			Title:            t.Title,
 			Status:           string(t.Status),
@@ -193,8 +193,8 @@ func toViewResult(document string, tasks []taskdoc.Task) ViewResult {
 	return out
 }
 
-func toStartedTask(document string, t taskdoc.Task) StartedTask {
-	return StartedTask{
+func toStartedTask(document string, t taskdoc.Task) startedTask {
+	return startedTask{
 		Slug:     t.Slug,
 		Title:    t.Title,
 		Content:  t.Content(),
@@ -203,24 +203,24 @@ func toStartedTask(document string, t taskdoc.Task) StartedTask {
 	}
 }
 
-func toCompletedTask(t taskdoc.Task, note, date string) CompletedTask {
-	return CompletedTask{Slug: t.Slug, Title: t.Title, Note: note, CompletedDate: date}
+func toCompletedTask(t taskdoc.Task, note, date string) completedTask {
+	return completedTask{Slug: t.Slug, Title: t.Title, Note: note, CompletedDate: date}
 }
 
-func toWorkflow(w *taskcontext.Workflow) *WorkflowText {
+func toWorkflow(w *taskcontext.Workflow) *workflowText {
 	if w == nil {
 		return nil
 	}
-	return &WorkflowText{Name: w.Name, Description: w.Description, Content: w.Content, WhenToUse: w.WhenToUse}
+	return &workflowText{Name: w.Name, Description: w.Description, Content: w.Content, WhenToUse: w.WhenToUse}
 }
 
 // toReferences converts loaded documents; the result is never nil, so
 // that children is [] rather than null (start results still omit an empty
 // referenced_documents).
-func toReferences(docs []taskcontext.LoadedDocument) []ReferencedDocument {
-	out := make([]ReferencedDocument, 0, len(docs))
+func toReferences(docs []taskcontext.LoadedDocument) []referencedDocument {
+	out := make([]referencedDocument, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, ReferencedDocument{
+		out = append(out, referencedDocument{
 			Path:      d.Path,
 			Title:     d.Title,
 			Content:   d.Content,
@@ -282,7 +282,7 @@ func outputSchema[T any]() (*jsonschema.Schema, error) {
 	}
 	return jsonschema.For[T](&jsonschema.ForOptions{
 		TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-			reflect.TypeFor[ReferencedDocument](): document,
+			reflect.TypeFor[referencedDocument](): document,
 		},
 	})
 }

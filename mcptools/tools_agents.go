@@ -34,9 +34,9 @@ type unregisterInput struct {
 	ID string `json:"id" jsonschema:"this session's agent: the id agent_register returned"`
 }
 
-// AgentResult is a registered agent, with the names of the seed's
+// agentResult is a registered agent, with the names of the seed's
 // protocol.
-type AgentResult struct {
+type agentResult struct {
 	ID            string            `json:"id"`
 	Name          string            `json:"name"`
 	Status        string            `json:"status"` // "online" or "offline"
@@ -49,18 +49,18 @@ type AgentResult struct {
 	LastHeartbeat time.Time         `json:"last_heartbeat"`
 }
 
-// HeartbeatResult is the result of agent_heartbeat.
-type HeartbeatResult struct {
+// heartbeatResult is the result of agent_heartbeat.
+type heartbeatResult struct {
 	Success bool `json:"success"`
 	// NextHeartbeatMS is when to send the next heartbeat, in milliseconds.
 	NextHeartbeatMS int64 `json:"next_heartbeat_ms"`
-	// PivotRequest is the pivot asked of the agent, while it waits for
+	// pivotRequest is the pivot asked of the agent, while it waits for
 	// pivot_acknowledge (see tools_pivot.go).
-	PivotRequest *PivotRequest `json:"pivot_request,omitempty"`
+	PivotRequest *pivotRequest `json:"pivot_request,omitempty"`
 }
 
-// SuccessResult answers a call that returns nothing else.
-type SuccessResult struct {
+// successResult answers a call that returns nothing else.
+type successResult struct {
 	Success bool `json:"success"`
 }
 
@@ -85,10 +85,10 @@ type agentTools struct {
 	sessions *sessions
 	// pending is the pivot waiting for an agent's acknowledgement, nil
 	// for none.
-	pending func(ctx context.Context, agentID string) *PivotRequest
+	pending func(ctx context.Context, agentID string) *pivotRequest
 }
 
-func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Context, string) *PivotRequest) error {
+func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Context, string) *pivotRequest) error {
 	a := agentTools{agents: agents, sessions: ts.sessions, pending: pending}
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "agent_register", Description: agentRegisterDescription, Annotations: additive}, a.register),
@@ -99,10 +99,10 @@ func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Con
 
 // register registers an agent and binds it to the session (see
 // sessions.go); the session it was bound to before is no agent any more.
-func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in registerInput) (*mcp.CallToolResult, AgentResult, error) {
+func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in registerInput) (*mcp.CallToolResult, agentResult, error) {
 	meta, err := metadataStrings(in.Metadata)
 	if err != nil {
-		return nil, AgentResult{}, newToolError(err)
+		return nil, agentResult{}, newToolError(err)
 	}
 	ag, err := a.agents.Register(ctx, agent.Registration{
 		ID:            in.ID,
@@ -114,47 +114,47 @@ func (a agentTools) register(ctx context.Context, req *mcp.CallToolRequest, in r
 		Metadata:      meta,
 	})
 	if err != nil {
-		return nil, AgentResult{}, newToolError(err)
+		return nil, agentResult{}, newToolError(err)
 	}
 	a.sessions.bind(a.sessions.of(req), ag.ID)
 	return nil, toAgentResult(ag), nil
 }
 
-func (a agentTools) heartbeat(ctx context.Context, req *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, HeartbeatResult, error) {
+func (a agentTools) heartbeat(ctx context.Context, req *mcp.CallToolRequest, in heartbeatInput) (*mcp.CallToolResult, heartbeatResult, error) {
 	s := a.sessions.of(req)
 	if err := a.sessions.adopt(s, "agent_heartbeat", in.AgentID); err != nil {
-		return nil, HeartbeatResult{}, newToolError(err)
+		return nil, heartbeatResult{}, newToolError(err)
 	}
 	next, err := a.agents.Heartbeat(ctx, in.AgentID, agent.HeartbeatInfo{CurrentTask: in.CurrentTaskID, Status: in.Status})
 	if err != nil {
-		return nil, HeartbeatResult{}, newToolError(err)
+		return nil, heartbeatResult{}, newToolError(err)
 	}
 	if s.agentID() == "" {
 		a.sessions.bind(s, in.AgentID) // the agent exists: the session is it now
 	}
-	out := HeartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}
+	out := heartbeatResult{Success: true, NextHeartbeatMS: next.Milliseconds()}
 	if a.pending != nil {
 		out.PivotRequest = a.pending(ctx, in.AgentID)
 	}
 	return nil, out, nil
 }
 
-func (a agentTools) unregister(ctx context.Context, req *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, SuccessResult, error) {
+func (a agentTools) unregister(ctx context.Context, req *mcp.CallToolRequest, in unregisterInput) (*mcp.CallToolResult, successResult, error) {
 	if err := a.sessions.of(req).actsAs("agent_unregister", in.ID); err != nil {
-		return nil, SuccessResult{}, newToolError(err)
+		return nil, successResult{}, newToolError(err)
 	}
 	if err := a.agents.Unregister(ctx, in.ID); err != nil {
-		return nil, SuccessResult{}, newToolError(err)
+		return nil, successResult{}, newToolError(err)
 	}
-	return nil, SuccessResult{Success: true}, nil
+	return nil, successResult{Success: true}, nil
 }
 
-func toAgentResult(ag agent.Agent) AgentResult {
+func toAgentResult(ag agent.Agent) agentResult {
 	status := "offline"
 	if ag.Online {
 		status = "online"
 	}
-	return AgentResult{
+	return agentResult{
 		ID:            ag.ID,
 		Name:          ag.Name,
 		Status:        status,

@@ -60,29 +60,29 @@ type clarificationRespondInput struct {
 
 // Results.
 
-// ClarificationAskResult is the result of clarification_ask.
-type ClarificationAskResult struct {
+// clarificationAskResult is the result of clarification_ask.
+type clarificationAskResult struct {
 	// Status is asked (wait_seconds 0), answered (the answer came during
 	// the brief poll) or suspended (your checkpoint is saved: exit now).
 	Status        string               `json:"status"`
 	Clarification worker.Clarification `json:"clarification"`
 	Answer        *worker.Answer       `json:"answer,omitempty"`
-	Checkpoint    *WorkerCheckpoint    `json:"checkpoint,omitempty"`
+	Checkpoint    *workerCheckpoint    `json:"checkpoint,omitempty"`
 	Instructions  string               `json:"instructions"`
 }
 
-// AnsweredWorker is a worker suspended waiting for a clarification whose
+// answeredWorker is a worker suspended waiting for a clarification whose
 // answer has arrived, with the prompt to resume it with.
-type AnsweredWorker struct {
+type answeredWorker struct {
 	WorkerID      string               `json:"worker_id"`
 	Clarification worker.Clarification `json:"clarification"`
 	Answer        worker.Answer        `json:"answer"`
-	Checkpoint    WorkerCheckpoint     `json:"checkpoint"`
+	Checkpoint    workerCheckpoint     `json:"checkpoint"`
 	ResumePrompt  string               `json:"resume_prompt"`
 }
 
-// ClarificationCheckResult is the result of clarification_check.
-type ClarificationCheckResult struct {
+// clarificationCheckResult is the result of clarification_check.
+type clarificationCheckResult struct {
 	// With id: the request, its final answer (none while open) and
 	// whether it is open or answered.
 	Status        string                `json:"status,omitempty"`
@@ -91,11 +91,11 @@ type ClarificationCheckResult struct {
 	// Without id: the open requests, oldest first, and the suspended
 	// workers whose answers have arrived, with their resume prompts.
 	Open     []worker.Clarification `json:"open,omitempty"`
-	Answered []AnsweredWorker       `json:"answered,omitempty"`
+	Answered []answeredWorker       `json:"answered,omitempty"`
 }
 
-// ClarificationRespondResult is the result of clarification_respond.
-type ClarificationRespondResult struct {
+// clarificationRespondResult is the result of clarification_respond.
+type clarificationRespondResult struct {
 	Answer worker.Answer `json:"answer"`
 	// ResumePrompt is the prompt to resume the worker with, when it is
 	// suspended waiting for this answer (and the answer is final).
@@ -135,32 +135,32 @@ func addClarificationTools(ts *toolSet, clar *worker.Clarifications) error {
 	)
 }
 
-func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clarificationAskInput) (*mcp.CallToolResult, ClarificationAskResult, error) {
+func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clarificationAskInput) (*mcp.CallToolResult, clarificationAskResult, error) {
 	me := c.sessions.of(req).agentID()
 	if me == "" {
-		return nil, ClarificationAskResult{}, newToolError(argumentError("this session has no agent: a clarification is asked by a worker (agent_register first)"))
+		return nil, clarificationAskResult{}, newToolError(argumentError("this session has no agent: a clarification is asked by a worker (agent_register first)"))
 	}
 	wait := worker.DefaultPollDuration
 	if in.Wait != nil {
 		if *in.Wait < 0 {
-			return nil, ClarificationAskResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
+			return nil, clarificationAskResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
 		}
 		wait = time.Duration(*in.Wait) * time.Second
 	}
 	if wait > 0 && in.Checkpoint == nil {
-		return nil, ClarificationAskResult{}, newToolError(argumentError("give checkpoint, the state saved if no answer comes within wait_seconds (or wait_seconds 0 to ask only)"))
+		return nil, clarificationAskResult{}, newToolError(argumentError("give checkpoint, the state saved if no answer comes within wait_seconds (or wait_seconds 0 to ask only)"))
 	}
 	n := worker.Needed{ID: in.ID, BlockedAt: in.BlockedAt, Reason: in.Reason, WorkContinues: in.WorkContinues,
 		ParallelWork: in.ParallelWork, PollDuration: wait}
 	for _, q := range in.Questions {
 		n.Questions = append(n.Questions, worker.Question{ID: q.QuestionID, Text: q.Text})
 	}
-	out := ClarificationAskResult{Status: "asked",
+	out := clarificationAskResult{Status: "asked",
 		Instructions: "Asked. Go on with other work if you have some; read the answer later with clarification_check {id}."}
 	if wait == 0 {
 		asked, err := c.clar.Ask(ctx, me, n)
 		if err != nil {
-			return nil, ClarificationAskResult{}, newToolError(err)
+			return nil, clarificationAskResult{}, newToolError(err)
 		}
 		out.Clarification = asked
 		return nil, out, nil
@@ -178,7 +178,7 @@ func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clar
 		}
 		return nil, out, nil
 	case err != nil:
-		return nil, ClarificationAskResult{}, newToolError(err)
+		return nil, clarificationAskResult{}, newToolError(err)
 	}
 	out.Clarification = asked
 	out.Status, out.Answer = "answered", &answer
@@ -186,51 +186,51 @@ func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clar
 	return nil, out, nil
 }
 
-func (c clarifyTools) check(ctx context.Context, req *mcp.CallToolRequest, in clarificationCheckInput) (*mcp.CallToolResult, ClarificationCheckResult, error) {
+func (c clarifyTools) check(ctx context.Context, req *mcp.CallToolRequest, in clarificationCheckInput) (*mcp.CallToolResult, clarificationCheckResult, error) {
 	if in.ID != "" {
 		id := in.WorkerID
 		if id == "" {
 			if id = c.sessions.of(req).agentID(); id == "" {
-				return nil, ClarificationCheckResult{}, newToolError(argumentError("give worker_id: this session has no agent to default to"))
+				return nil, clarificationCheckResult{}, newToolError(argumentError("give worker_id: this session has no agent to default to"))
 			}
 		}
 		cl, answer, err := c.clar.Get(ctx, id, in.ID)
 		if err != nil {
-			return nil, ClarificationCheckResult{}, newToolError(err)
+			return nil, clarificationCheckResult{}, newToolError(err)
 		}
-		out := ClarificationCheckResult{Status: "open", Clarification: &cl, Answer: answer}
+		out := clarificationCheckResult{Status: "open", Clarification: &cl, Answer: answer}
 		if answer != nil {
 			out.Status = "answered"
 		}
 		return nil, out, nil
 	}
 	if in.WorkerID != "" {
-		return nil, ClarificationCheckResult{}, newToolError(argumentError("worker_id goes with id; without id every worker's requests are listed"))
+		return nil, clarificationCheckResult{}, newToolError(argumentError("worker_id goes with id; without id every worker's requests are listed"))
 	}
 	open, err := c.clar.Open(ctx)
 	if err != nil {
-		return nil, ClarificationCheckResult{}, newToolError(err)
+		return nil, clarificationCheckResult{}, newToolError(err)
 	}
 	suspended, err := c.clar.Answered(ctx)
 	if err != nil {
-		return nil, ClarificationCheckResult{}, newToolError(err)
+		return nil, clarificationCheckResult{}, newToolError(err)
 	}
-	out := ClarificationCheckResult{Open: open, Answered: []AnsweredWorker{}}
+	out := clarificationCheckResult{Open: open, Answered: []answeredWorker{}}
 	if out.Open == nil {
 		out.Open = []worker.Clarification{}
 	}
 	for _, s := range suspended {
 		prompt, err := c.clar.ResumePrompt(ctx, s.Worker)
 		if err != nil && taskdoc.CodeOf(err) != taskdoc.CodeInvalidArguments {
-			return nil, ClarificationCheckResult{}, newToolError(err)
+			return nil, clarificationCheckResult{}, newToolError(err)
 		}
-		out.Answered = append(out.Answered, AnsweredWorker{WorkerID: s.Worker, Clarification: s.Clarification,
+		out.Answered = append(out.Answered, answeredWorker{WorkerID: s.Worker, Clarification: s.Clarification,
 			Answer: s.Answer, Checkpoint: toWorkerCheckpointView(s.Checkpoint), ResumePrompt: prompt})
 	}
 	return nil, out, nil
 }
 
-func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in clarificationRespondInput) (*mcp.CallToolResult, ClarificationRespondResult, error) {
+func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in clarificationRespondInput) (*mcp.CallToolResult, clarificationRespondResult, error) {
 	a := worker.Answer{ResumeSignal: in.ResumeSignal == nil || *in.ResumeSignal, ResumeMethod: in.ResumeMethod,
 		ResumeInstructions: worker.ResumeInstructions{Text: in.ResumeInstructions, CheckpointPath: in.CheckpointPath}}
 	for _, r := range in.Responses {
@@ -238,9 +238,9 @@ func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in cl
 	}
 	got, err := c.clar.Respond(ctx, in.WorkerID, in.ID, a)
 	if err != nil {
-		return nil, ClarificationRespondResult{}, newToolError(err)
+		return nil, clarificationRespondResult{}, newToolError(err)
 	}
-	out := ClarificationRespondResult{Answer: got}
+	out := clarificationRespondResult{Answer: got}
 	if got.ResumeSignal {
 		// The prompt exists once the worker suspended waiting for this
 		// request; a worker still polling (or one that went on) has none.
@@ -248,7 +248,7 @@ func (c clarifyTools) respond(ctx context.Context, _ *mcp.CallToolRequest, in cl
 			cp.Phase == worker.PhaseWaitingClarification {
 			prompt, err := c.clar.ResumePrompt(ctx, in.WorkerID)
 			if err != nil {
-				return nil, ClarificationRespondResult{}, newToolError(err)
+				return nil, clarificationRespondResult{}, newToolError(err)
 			}
 			out.ResumePrompt = prompt
 		}

@@ -88,42 +88,42 @@ func addCoordinatorTools(ts *toolSet, list *coordinator.List, now func() time.Ti
 	)
 }
 
-func (c coordinatorTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in coordinatorBatchInput) (*mcp.CallToolResult, BatchResult, error) {
+func (c coordinatorTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in coordinatorBatchInput) (*mcp.CallToolResult, batchResult, error) {
 	return runBatch(ctx, coordinatorTasks{active: c.list}, in.Operations, coordinatorOperations, dateStamp(c.now))
 }
 
-func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in startCoordinatorInput) (*mcp.CallToolResult, StartResult, error) {
+func (c coordinatorTools) start(ctx context.Context, _ *mcp.CallToolRequest, in startCoordinatorInput) (*mcp.CallToolResult, startResult, error) {
 	if err := checkCoordinatorDocument(in.Document); err != nil {
-		return nil, StartResult{}, newToolError(err)
+		return nil, startResult{}, newToolError(err)
 	}
 	started, err := c.list.Start(ctx, coordinator.StartOptions{FullContext: in.ReturnTaskContext})
 	if err != nil {
-		return nil, StartResult{}, newToolError(err)
+		return nil, startResult{}, newToolError(err)
 	}
 	task := toStartedTask(coordinator.Address, started.Task)
 	task.Workflow = toWorkflow(started.Workflow)
 	task.MainWorkflow = toWorkflow(started.MainWorkflow)
 	task.ReferencedDocuments = toReferences(started.References)
 	task.Missing = started.Missing
-	return nil, StartResult{Mode: modeSequential, Document: coordinator.Address, Task: task}, nil
+	return nil, startResult{Mode: modeSequential, Document: coordinator.Address, Task: task}, nil
 }
 
-func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeCoordinatorInput) (*mcp.CallToolResult, CompleteCoordinatorResult, error) {
+func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeCoordinatorInput) (*mcp.CallToolResult, completeCoordinatorResult, error) {
 	if err := checkCoordinatorDocument(in.Document); err != nil {
-		return nil, CompleteCoordinatorResult{}, newToolError(err)
+		return nil, completeCoordinatorResult{}, newToolError(err)
 	}
 	done, err := c.list.Complete(ctx, in.Note, coordinator.CompleteOptions{IncludeFullWorkflow: in.IncludeFullWorkflow, RequestKey: in.RequestKey})
 	if err != nil {
-		return nil, CompleteCoordinatorResult{}, newToolError(err)
+		return nil, completeCoordinatorResult{}, newToolError(err)
 	}
-	out := CompleteCoordinatorResult{
+	out := completeCoordinatorResult{
 		Mode:          modeSequential,
 		Document:      coordinator.Address,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
 		Timestamp:     done.Date, // the completion's own reading of the clock
 	}
 	if next := done.Next; next != nil {
-		out.NextTask = &NextTask{
+		out.NextTask = &nextTask{
 			Slug:                next.Task.Slug,
 			Title:               next.Task.Title,
 			Workflow:            toWorkflow(next.Workflow),
@@ -141,10 +141,10 @@ func (c coordinatorTools) complete(ctx context.Context, _ *mcp.CallToolRequest, 
 	return nil, out, nil
 }
 
-func (c coordinatorTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewCoordinatorInput) (*mcp.CallToolResult, ViewResult, error) {
+func (c coordinatorTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewCoordinatorInput) (*mcp.CallToolResult, viewResult, error) {
 	tasks, err := c.list.View(ctx, splitSlugs(append(in.Slugs, in.Slug)...)...)
 	if err != nil {
-		return nil, ViewResult{}, newToolError(err)
+		return nil, viewResult{}, newToolError(err)
 	}
 	return nil, toViewResult(coordinator.Address, tasks), nil
 }

@@ -45,21 +45,21 @@ type WorkerSections struct {
 	Remaining          []string     `json:"remaining,omitempty" jsonschema:"what is left to do"`
 	Blocked            []string     `json:"blocked,omitempty" jsonschema:"what waits, and on what"`
 	ParallelWork       []string     `json:"parallel_work_available,omitempty" jsonschema:"work that can go on meanwhile, independent of what is blocked"`
-	FilesChanged       []FileChange `json:"files_changed,omitempty" jsonschema:"the files the work changed, usually uncommitted"`
+	FilesChanged       []fileChange `json:"files_changed,omitempty" jsonschema:"the files the work changed, usually uncommitted"`
 	Decisions          []string     `json:"decisions,omitempty" jsonschema:"choices made, and why"`
 	Notes              string       `json:"notes,omitempty" jsonschema:"anything else worth knowing (Markdown)"`
 	ResumeInstructions string       `json:"resume_instructions,omitempty" jsonschema:"how to continue: the steps a new worker (or you, later) takes first (Markdown)"`
-	Sections           []Section    `json:"sections,omitempty" jsonschema:"sections of your own, kept in order after the others"`
+	Sections           []section    `json:"sections,omitempty" jsonschema:"sections of your own, kept in order after the others"`
 }
 
-// FileChange is a file a worker's work changed.
-type FileChange struct {
+// fileChange is a file a worker's work changed.
+type fileChange struct {
 	Path string `json:"path" jsonschema:"the file's path"`
 	Note string `json:"note,omitempty" jsonschema:"new, modified, deleted, ..."`
 }
 
-// Section is a section of a worker checkpoint that is none of the seed's.
-type Section struct {
+// section is a section of a worker checkpoint that is none of the seed's.
+type section struct {
 	Heading string `json:"heading" jsonschema:"one line"`
 	Body    string `json:"body" jsonschema:"Markdown"`
 }
@@ -70,9 +70,9 @@ type pivotAcknowledgeInput struct {
 
 // Results.
 
-// PivotRequest is a pivot request, as the orchestrator and the worker
+// pivotRequest is a pivot request, as the orchestrator and the worker
 // see it.
-type PivotRequest struct {
+type pivotRequest struct {
 	ID             string      `json:"id"`
 	WorkerID       string      `json:"worker_id"`
 	TaskID         string      `json:"task_id,omitempty"` // the task the worker is pivoted from
@@ -90,29 +90,29 @@ type PivotRequest struct {
 	Instructions string `json:"instructions,omitempty"`
 }
 
-// PivotOutcome is what became of the pivot asked of one worker.
-type PivotOutcome struct {
+// pivotOutcome is what became of the pivot asked of one worker.
+type pivotOutcome struct {
 	WorkerID string       `json:"worker_id"`
-	Request  PivotRequest `json:"request"`
+	Request  pivotRequest `json:"request"`
 	// Checkpoint is the checkpoint the worker acknowledged with, and
 	// CheckpointJSON the same in seed 004's JSON form.
-	Checkpoint     *WorkerCheckpoint `json:"checkpoint,omitempty"`
+	Checkpoint     *workerCheckpoint `json:"checkpoint,omitempty"`
 	CheckpointJSON string            `json:"checkpoint_json,omitempty"`
 	// Error is why there is no acknowledgement: "NO_ACK: ...".
 	Error string `json:"error,omitempty"`
 }
 
-// PivotWorkerResult is the result of pivot_worker.
-type PivotWorkerResult struct {
-	Pivots       []PivotOutcome `json:"pivots"`
+// pivotWorkerResult is the result of pivot_worker.
+type pivotWorkerResult struct {
+	Pivots       []pivotOutcome `json:"pivots"`
 	Acknowledged int            `json:"acknowledged"` // how many of them were acknowledged
 }
 
-// PivotAcknowledgeResult is the result of pivot_acknowledge.
-type PivotAcknowledgeResult struct {
+// pivotAcknowledgeResult is the result of pivot_acknowledge.
+type pivotAcknowledgeResult struct {
 	Success    bool              `json:"success"`
-	Request    PivotRequest      `json:"request"`
-	Checkpoint *WorkerCheckpoint `json:"checkpoint,omitempty"`
+	Request    pivotRequest      `json:"request"`
+	Checkpoint *workerCheckpoint `json:"checkpoint,omitempty"`
 }
 
 // Descriptions.
@@ -147,22 +147,22 @@ func addPivotTools(ts *toolSet, pivots *worker.Pivots) error {
 	)
 }
 
-func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in pivotWorkerInput) (*mcp.CallToolResult, PivotWorkerResult, error) {
+func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in pivotWorkerInput) (*mcp.CallToolResult, pivotWorkerResult, error) {
 	ids := in.WorkerIDs
 	switch {
 	case in.WorkerID != "" && len(ids) > 0:
-		return nil, PivotWorkerResult{}, newToolError(argumentError("give worker_id or worker_ids, not both"))
+		return nil, pivotWorkerResult{}, newToolError(argumentError("give worker_id or worker_ids, not both"))
 	case in.WorkerID != "":
 		ids = []string{in.WorkerID}
 	case len(ids) == 0:
-		return nil, PivotWorkerResult{}, newToolError(argumentError("give the worker to pivot: worker_id (or worker_ids for a pivot chain)"))
+		return nil, pivotWorkerResult{}, newToolError(argumentError("give the worker to pivot: worker_id (or worker_ids for a pivot chain)"))
 	case in.TaskID != "" && len(ids) > 1:
-		return nil, PivotWorkerResult{}, newToolError(argumentError("task_id goes with one worker_id: each worker of a chain is pivoted from its own current task"))
+		return nil, pivotWorkerResult{}, newToolError(argumentError("task_id goes with one worker_id: each worker of a chain is pivoted from its own current task"))
 	}
 	wait := worker.DefaultAckTimeout
 	if in.Wait != nil {
 		if *in.Wait < 0 {
-			return nil, PivotWorkerResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
+			return nil, pivotWorkerResult{}, newToolError(argumentError("wait_seconds %d: give 0 (do not wait) or more", *in.Wait))
 		}
 		wait = time.Duration(*in.Wait) * time.Second
 	}
@@ -171,14 +171,14 @@ func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if len(ids) == 1 {
 		r, err := p.pivots.Request(ctx, ids[0], pv)
 		if err != nil {
-			return nil, PivotWorkerResult{}, newToolError(err)
+			return nil, pivotWorkerResult{}, newToolError(err)
 		}
 		reqs = []worker.Request{r}
 	} else {
 		all := make(map[string]worker.Pivot, len(ids))
 		for _, id := range ids {
 			if _, dup := all[id]; dup {
-				return nil, PivotWorkerResult{}, newToolError(argumentError("worker %s is named twice", id))
+				return nil, pivotWorkerResult{}, newToolError(argumentError("worker %s is named twice", id))
 			}
 			all[id] = pv
 		}
@@ -188,12 +188,12 @@ func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in 
 			if len(reqs) > 0 {
 				te.hint = "the workers before it were asked to pivot: " + requestWorkers(reqs)
 			}
-			return nil, PivotWorkerResult{}, te
+			return nil, pivotWorkerResult{}, te
 		}
 	}
-	out := PivotWorkerResult{Pivots: make([]PivotOutcome, len(reqs))}
+	out := pivotWorkerResult{Pivots: make([]pivotOutcome, len(reqs))}
 	for i, r := range reqs {
-		out.Pivots[i] = PivotOutcome{WorkerID: r.Worker, Request: toPivotRequestView(r)}
+		out.Pivots[i] = pivotOutcome{WorkerID: r.Worker, Request: toPivotRequestView(r)}
 	}
 	if wait == 0 || reqs[0].Mode == checkpoint.PivotHard {
 		return nil, out, nil
@@ -239,7 +239,7 @@ func (p pivotTools) pivotWorker(ctx context.Context, _ *mcp.CallToolRequest, in 
 // failedPivots is the tool error of a pivot_worker some of whose workers
 // did not acknowledge: the first failure's code, a line per failure, and
 // the structured content with every outcome.
-func failedPivots(out PivotWorkerResult, failed []*toolError) (*mcp.CallToolResult, PivotWorkerResult, error) {
+func failedPivots(out pivotWorkerResult, failed []*toolError) (*mcp.CallToolResult, pivotWorkerResult, error) {
 	first := failed[0]
 	text := first.Error()
 	if len(out.Pivots) > 1 {
@@ -251,7 +251,7 @@ func failedPivots(out PivotWorkerResult, failed []*toolError) (*mcp.CallToolResu
 	}
 	body, err := json.Marshal(out)
 	if err != nil {
-		return nil, PivotWorkerResult{}, err
+		return nil, pivotWorkerResult{}, err
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(body)}}}
 	res.SetError(&toolError{code: first.code, err: fmt.Errorf("%s", strings.TrimPrefix(text, string(first.code)+": "))})
@@ -268,7 +268,7 @@ func requestWorkers(reqs []worker.Request) string {
 
 // checkpointOf reads a checkpoint of worker and renders it in seed 004's
 // JSON form as well.
-func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence int) (*WorkerCheckpoint, string, error) {
+func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence int) (*workerCheckpoint, string, error) {
 	cp, err := p.pivots.Workers().Get(ctx, workerID, sequence)
 	if err != nil {
 		return nil, "", err
@@ -284,15 +284,15 @@ func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence 
 // acknowledge carries out the pivot asked of the session's agent, as the
 // claimant of the pivoted task the session holds, and keeps the claim of
 // the new task for the session.
-func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, in pivotAcknowledgeInput) (*mcp.CallToolResult, PivotAcknowledgeResult, error) {
+func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, in pivotAcknowledgeInput) (*mcp.CallToolResult, pivotAcknowledgeResult, error) {
 	s := p.sessions.of(req)
 	me := s.agentID()
 	if me == "" {
-		return nil, PivotAcknowledgeResult{}, newToolError(argumentError("this session has no agent: a pivot is acknowledged by the worker it was asked of, on its session (agent_register first)"))
+		return nil, pivotAcknowledgeResult{}, newToolError(argumentError("this session has no agent: a pivot is acknowledged by the worker it was asked of, on its session (agent_register first)"))
 	}
 	pending, err := p.pivots.Pending(ctx, me)
 	if err != nil {
-		return nil, PivotAcknowledgeResult{}, newToolError(err)
+		return nil, pivotAcknowledgeResult{}, newToolError(err)
 	}
 	claim := plan.Claimant{Agent: me}
 	if pending != nil {
@@ -300,7 +300,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 			claim = s.claimant(pending.Task)
 		}
 		if pending.Mode != checkpoint.PivotHard && in.Checkpoint == nil {
-			return nil, PivotAcknowledgeResult{}, newToolError(argumentError("a %s pivot is acknowledged with your checkpoint: give checkpoint {completed, in_progress, remaining, files_changed, resume_instructions, ...}", pending.Mode))
+			return nil, pivotAcknowledgeResult{}, newToolError(argumentError("a %s pivot is acknowledged with your checkpoint: give checkpoint {completed, in_progress, remaining, files_changed, resume_instructions, ...}", pending.Mode))
 		}
 	}
 	var cp checkpoint.WorkerCheckpoint
@@ -313,7 +313,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 		if te.code == plan.CodeStaleClaim && pending != nil {
 			te.hint = fmt.Sprintf("this session holds no current claim on %s: task_claim it again with your agent id (its holder gets its claim back), then pivot_acknowledge again", pending.Task)
 		}
-		return nil, PivotAcknowledgeResult{}, te
+		return nil, pivotAcknowledgeResult{}, te
 	}
 	if ack.Task != "" {
 		s.ended(ack.Task)
@@ -321,11 +321,11 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 	if ack.NewClaim != nil {
 		s.claimed(ack.NewClaim.Task, ack.NewClaim.Agent, ack.NewClaim.Token)
 	}
-	out := PivotAcknowledgeResult{Success: true, Request: toPivotRequestView(ack)}
+	out := pivotAcknowledgeResult{Success: true, Request: toPivotRequestView(ack)}
 	if ack.Sequence > 0 {
 		view, _, err := p.checkpointOf(ctx, me, ack.Sequence)
 		if err != nil {
-			return nil, PivotAcknowledgeResult{}, newToolError(err)
+			return nil, pivotAcknowledgeResult{}, newToolError(err)
 		}
 		out.Checkpoint = view
 	}
@@ -366,16 +366,16 @@ func toWorkerSections(c checkpoint.WorkerCheckpoint) WorkerSections {
 		ResumeInstructions: c.Resumption,
 	}
 	for _, f := range c.FilesChanged {
-		w.FilesChanged = append(w.FilesChanged, FileChange{Path: f.Path, Note: f.Note})
+		w.FilesChanged = append(w.FilesChanged, fileChange{Path: f.Path, Note: f.Note})
 	}
 	for _, s := range c.Extra {
-		w.Sections = append(w.Sections, Section{Heading: s.Heading, Body: s.Body})
+		w.Sections = append(w.Sections, section{Heading: s.Heading, Body: s.Body})
 	}
 	return w
 }
 
-func toPivotRequestView(r worker.Request) PivotRequest {
-	v := PivotRequest{
+func toPivotRequestView(r worker.Request) pivotRequest {
+	v := pivotRequest{
 		ID:             r.ID,
 		WorkerID:       r.Worker,
 		TaskID:         r.Task,
@@ -441,7 +441,7 @@ type pivotNotices struct {
 // pending returns the pending pivot of agent as a notice, or nil: one read
 // of a small file. A request file that does not read is no notice here;
 // pivot_acknowledge reports it.
-func (n pivotNotices) pending(ctx context.Context, agentID string) *PivotRequest {
+func (n pivotNotices) pending(ctx context.Context, agentID string) *pivotRequest {
 	if agentID == "" || checkpoint.CheckWorkerID(agentID) != nil {
 		return nil
 	}
@@ -454,7 +454,7 @@ func (n pivotNotices) pending(ctx context.Context, agentID string) *PivotRequest
 	return &v
 }
 
-func attachNotice(res *mcp.CallToolResult, notice *PivotRequest) {
+func attachNotice(res *mcp.CallToolResult, notice *pivotRequest) {
 	body, err := json.Marshal(notice)
 	if err != nil {
 		return

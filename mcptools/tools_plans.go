@@ -105,19 +105,19 @@ type updateStatusInput struct {
 
 // Results.
 
-// WorkflowListResult is the result of workflow_list.
-type WorkflowListResult struct {
+// workflowListResult is the result of workflow_list.
+type workflowListResult struct {
 	Workflows []plan.Summary `json:"workflows"`
 }
 
-// NextTasksResult is the result of workflow_next_tasks.
-type NextTasksResult struct {
+// nextTasksResult is the result of workflow_next_tasks.
+type nextTasksResult struct {
 	WorkflowID string          `json:"workflow_id"`
 	Tasks      []plan.NextTask `json:"tasks"`
 }
 
-// PlanTask is a task of a plan after a write.
-type PlanTask struct {
+// planTask is a task of a plan after a write.
+type planTask struct {
 	ID        string `json:"id"`
 	Title     string `json:"title"`
 	Status    string `json:"status"`
@@ -130,24 +130,24 @@ type PlanTask struct {
 	Completed string `json:"completed,omitempty"` // the completion date
 }
 
-// SetPlanResult is the result of workflow_set_plan: the tasks written.
-type SetPlanResult struct {
+// setPlanResult is the result of workflow_set_plan: the tasks written.
+type setPlanResult struct {
 	Success    bool       `json:"success"`
 	WorkflowID string     `json:"workflow_id"`
-	Tasks      []PlanTask `json:"tasks"`
+	Tasks      []planTask `json:"tasks"`
 }
 
-// TaskResult is the result of task_set_plan and task_update_status.
-type TaskResult struct {
+// taskResult is the result of task_set_plan and task_update_status.
+type taskResult struct {
 	Success bool     `json:"success"`
-	Task    PlanTask `json:"task"`
+	Task    planTask `json:"task"`
 	// Checkpoint is the checkpoint of type complete that holds the
 	// outcome_detail of a completion.
-	Checkpoint *CheckpointResult `json:"checkpoint,omitempty"`
+	Checkpoint *checkpointResult `json:"checkpoint,omitempty"`
 }
 
-// CheckpointResult is one checkpoint of a task's journal.
-type CheckpointResult struct {
+// checkpointResult is one checkpoint of a task's journal.
+type checkpointResult struct {
 	TaskID       string    `json:"task_id"`
 	Sequence     int       `json:"sequence"`
 	Type         string    `json:"type"`
@@ -159,16 +159,16 @@ type CheckpointResult struct {
 	Key          string    `json:"key,omitempty"`
 }
 
-// CheckpointListResult is the result of checkpoint_list: a task's journal,
+// checkpointListResult is the result of checkpoint_list: a task's journal,
 // or with worker_id a worker's checkpoints.
-type CheckpointListResult struct {
+type checkpointListResult struct {
 	TaskID      string             `json:"task_id,omitempty"`
 	Count       int                `json:"count"`
-	Checkpoints []CheckpointResult `json:"checkpoints"` // newest first
+	Checkpoints []checkpointResult `json:"checkpoints"` // newest first
 	// WorkerID and WorkerCheckpoints answer a call with worker_id: the
 	// worker's checkpoints, newest first (Checkpoints is then empty).
 	WorkerID          string             `json:"worker_id,omitempty"`
-	WorkerCheckpoints []WorkerCheckpoint `json:"worker_checkpoints,omitempty"`
+	WorkerCheckpoints []workerCheckpoint `json:"worker_checkpoints,omitempty"`
 }
 
 // Descriptions.
@@ -250,36 +250,36 @@ func (p planTools) create(ctx context.Context, _ *mcp.CallToolRequest, in workfl
 	return nil, s, nil
 }
 
-func (p planTools) setPlan(ctx context.Context, _ *mcp.CallToolRequest, in workflowSetPlanInput) (*mcp.CallToolResult, SetPlanResult, error) {
+func (p planTools) setPlan(ctx context.Context, _ *mcp.CallToolRequest, in workflowSetPlanInput) (*mcp.CallToolResult, setPlanResult, error) {
 	tasks := make([]plan.PlannedTask, 0, len(in.Tasks))
 	for _, t := range in.Tasks {
 		tasks = append(tasks, plan.PlannedTask{Title: t.Name, Description: t.Description, DependsOn: t.DependsOn, Workflow: t.Workflow})
 	}
 	written, err := p.plans.SetPlan(ctx, in.WorkflowID, tasks)
 	if err != nil {
-		return nil, SetPlanResult{}, addressError(in.WorkflowID, err)
+		return nil, setPlanResult{}, addressError(in.WorkflowID, err)
 	}
 	doc := documentOf(in.WorkflowID)
-	out := SetPlanResult{Success: true, WorkflowID: doc, Tasks: make([]PlanTask, 0, len(written))}
+	out := setPlanResult{Success: true, WorkflowID: doc, Tasks: make([]planTask, 0, len(written))}
 	for _, t := range written {
 		out.Tasks = append(out.Tasks, toPlanTask(doc, t))
 	}
 	return nil, out, nil
 }
 
-func (p planTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workflowListInput) (*mcp.CallToolResult, WorkflowListResult, error) {
+func (p planTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workflowListInput) (*mcp.CallToolResult, workflowListResult, error) {
 	statuses := make([]taskdoc.Status, 0, len(in.Status))
 	for _, s := range in.Status {
 		statuses = append(statuses, taskdoc.Status(s))
 	}
 	plans, err := p.plans.List(ctx, statuses...)
 	if err != nil {
-		return nil, WorkflowListResult{}, newToolError(err)
+		return nil, workflowListResult{}, newToolError(err)
 	}
 	if plans == nil {
 		plans = []plan.Summary{}
 	}
-	return nil, WorkflowListResult{Workflows: plans}, nil
+	return nil, workflowListResult{Workflows: plans}, nil
 }
 
 func (p planTools) progress(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, plan.Progress, error) {
@@ -293,15 +293,15 @@ func (p planTools) progress(ctx context.Context, _ *mcp.CallToolRequest, in work
 	return nil, pr, nil
 }
 
-func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, NextTasksResult, error) {
+func (p planTools) nextTasks(ctx context.Context, _ *mcp.CallToolRequest, in workflowInput) (*mcp.CallToolResult, nextTasksResult, error) {
 	next, err := p.plans.NextTasks(ctx, in.WorkflowID)
 	if err != nil {
-		return nil, NextTasksResult{}, addressError(in.WorkflowID, err)
+		return nil, nextTasksResult{}, addressError(in.WorkflowID, err)
 	}
 	if next == nil {
 		next = []plan.NextTask{}
 	}
-	return nil, NextTasksResult{WorkflowID: documentOf(in.WorkflowID), Tasks: next}, nil
+	return nil, nextTasksResult{WorkflowID: documentOf(in.WorkflowID), Tasks: next}, nil
 }
 
 // claim claims a task for the session's agent and keeps the claim for the
@@ -328,16 +328,16 @@ func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskC
 // release gives up the session's claim on a task. The claim stays known
 // to the session, so that a retried release succeeds and a later write
 // is told the claim was released.
-func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, SuccessResult, error) {
+func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, successResult, error) {
 	c := p.sessions.of(req).claimant(in.TaskID)
 	if c.Token == 0 {
-		return nil, SuccessResult{}, newToolError(&taskdoc.Error{Code: plan.CodeStaleClaim,
+		return nil, successResult{}, newToolError(&taskdoc.Error{Code: plan.CodeStaleClaim,
 			Msg: fmt.Sprintf("this session holds no claim on %s: only the agent that claimed a task (task_claim, in this session) may release it; nothing was written", in.TaskID)})
 	}
 	if err := p.plans.Release(ctx, in.TaskID, c); err != nil {
-		return nil, SuccessResult{}, addressError(in.TaskID, err)
+		return nil, successResult{}, addressError(in.TaskID, err)
 	}
-	return nil, SuccessResult{Success: true}, nil
+	return nil, successResult{Success: true}, nil
 }
 
 func (p planTools) loadContext(ctx context.Context, _ *mcp.CallToolRequest, in loadContextInput) (*mcp.CallToolResult, plan.TaskContext, error) {
@@ -366,21 +366,21 @@ func setBool(dst *bool, v *bool) {
 	}
 }
 
-func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in taskSetPlanInput) (*mcp.CallToolResult, TaskResult, error) {
+func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in taskSetPlanInput) (*mcp.CallToolResult, taskResult, error) {
 	id := in.ID
 	switch {
 	case id == "" && in.TaskID == "":
-		return nil, TaskResult{}, newToolError(argumentError("give the task's id (id or task_id)"))
+		return nil, taskResult{}, newToolError(argumentError("give the task's id (id or task_id)"))
 	case id == "":
 		id = in.TaskID
 	case in.TaskID != "" && taskKey(in.TaskID) != taskKey(id):
-		return nil, TaskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
+		return nil, taskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
 	}
 	t, err := p.plans.SetTaskPlan(ctx, id, p.sessions.of(req).claimant(id), in.Plan)
 	if err != nil {
-		return nil, TaskResult{}, addressError(id, err)
+		return nil, taskResult{}, addressError(id, err)
 	}
-	return nil, TaskResult{Success: true, Task: toPlanTask(documentOf(id), t)}, nil
+	return nil, taskResult{Success: true, Task: toPlanTask(documentOf(id), t)}, nil
 }
 
 // updateStatus reports a task's status as the session's claimant. A
@@ -388,28 +388,28 @@ func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in
 // a checkpoint of type complete whose key is derived from the call, so that
 // a retried completion adds it once; if that write fails the status stays
 // recorded and the error says so: the call may be retried as it is.
-func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, in updateStatusInput) (*mcp.CallToolResult, TaskResult, error) {
+func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, in updateStatusInput) (*mcp.CallToolResult, taskResult, error) {
 	status, err := taskdoc.ParseStatus(in.Status)
 	if err != nil {
-		return nil, TaskResult{}, newToolError(err)
+		return nil, taskResult{}, newToolError(err)
 	}
 	detail, err := jsonText(in.OutcomeDetail)
 	if err != nil {
-		return nil, TaskResult{}, newToolError(argumentError("outcome_detail: %v", err))
+		return nil, taskResult{}, newToolError(argumentError("outcome_detail: %v", err))
 	}
 	if detail != "" && status != taskdoc.StatusCompleted {
-		return nil, TaskResult{}, newToolError(argumentError("outcome_detail goes with status completed, not %s: record it with checkpoint_add", status))
+		return nil, taskResult{}, newToolError(argumentError("outcome_detail goes with status completed, not %s: record it with checkpoint_add", status))
 	}
 	s := p.sessions.of(req)
 	c := s.claimant(in.ID)
 	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Outcome: in.Outcome, Error: in.Error})
 	if err != nil {
-		return nil, TaskResult{}, addressError(in.ID, err)
+		return nil, taskResult{}, addressError(in.ID, err)
 	}
 	if t.Status.Final() {
 		s.ended(in.ID)
 	}
-	out := TaskResult{Success: true, Task: toPlanTask(documentOf(in.ID), t)}
+	out := taskResult{Success: true, Task: toPlanTask(documentOf(in.ID), t)}
 	if detail == "" {
 		return nil, out, nil
 	}
@@ -424,7 +424,7 @@ func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		te := addressError(in.ID, err)
 		te.hint = "the task is completed, but its outcome_detail was not recorded: repeat the call to record it"
-		return nil, TaskResult{}, te
+		return nil, taskResult{}, te
 	}
 	cp := toCheckpointResult(out.Task.ID, e)
 	out.Checkpoint = &cp
@@ -438,14 +438,14 @@ func outcomeKey(task, outcome, detail string) string {
 	return "outcome-" + hex.EncodeToString(sum[:8])
 }
 
-func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, in checkpointAddInput) (*mcp.CallToolResult, CheckpointResult, error) {
+func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, in checkpointAddInput) (*mcp.CallToolResult, checkpointResult, error) {
 	typ, err := checkpoint.ParseType(in.Type)
 	if err != nil {
-		return nil, CheckpointResult{}, newToolError(err)
+		return nil, checkpointResult{}, newToolError(err)
 	}
 	detail, err := jsonText(in.Detail)
 	if err != nil {
-		return nil, CheckpointResult{}, newToolError(argumentError("detail: %v", err))
+		return nil, checkpointResult{}, newToolError(argumentError("detail: %v", err))
 	}
 	e, err := p.plans.AddCheckpoint(ctx, in.TaskID, p.sessions.of(req).claimant(in.TaskID), checkpoint.Entry{
 		Type:         typ,
@@ -455,17 +455,17 @@ func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, 
 		Key:          in.Key,
 	})
 	if err != nil {
-		return nil, CheckpointResult{}, addressError(in.TaskID, err)
+		return nil, checkpointResult{}, addressError(in.TaskID, err)
 	}
 	return nil, toCheckpointResult(taskKey(in.TaskID), e), nil
 }
 
-func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, CheckpointListResult, error) {
+func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, in checkpointListInput) (*mcp.CallToolResult, checkpointListResult, error) {
 	switch {
 	case in.TaskID == "":
 		return p.listWorkerCheckpoints(ctx, in)
 	case in.WorkerID != "":
-		return nil, CheckpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints), not both"))
+		return nil, checkpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints), not both"))
 	}
 	q := checkpoint.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
 	for _, t := range in.Types {
@@ -473,18 +473,18 @@ func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	entries, err := p.plans.Journal().List(ctx, in.TaskID, q)
 	if err != nil {
-		return nil, CheckpointListResult{}, addressError(in.TaskID, err)
+		return nil, checkpointListResult{}, addressError(in.TaskID, err)
 	}
 	task := taskKey(in.TaskID)
-	out := CheckpointListResult{TaskID: task, Count: len(entries), Checkpoints: make([]CheckpointResult, 0, len(entries))}
+	out := checkpointListResult{TaskID: task, Count: len(entries), Checkpoints: make([]checkpointResult, 0, len(entries))}
 	for _, e := range entries {
 		out.Checkpoints = append(out.Checkpoints, toCheckpointResult(task, e))
 	}
 	return nil, out, nil
 }
 
-func toCheckpointResult(task string, e checkpoint.Entry) CheckpointResult {
-	return CheckpointResult{
+func toCheckpointResult(task string, e checkpoint.Entry) checkpointResult {
+	return checkpointResult{
 		TaskID:       task,
 		Sequence:     e.Sequence,
 		Type:         string(e.Type),
@@ -497,12 +497,12 @@ func toCheckpointResult(task string, e checkpoint.Entry) CheckpointResult {
 	}
 }
 
-func toPlanTask(document string, t taskdoc.Task) PlanTask {
+func toPlanTask(document string, t taskdoc.Task) planTask {
 	field := func(key string) string {
 		v, _ := t.Field(key)
 		return v
 	}
-	return PlanTask{
+	return planTask{
 		ID:        fullPath(document, t.Slug),
 		Title:     t.Title,
 		Status:    string(t.Status),

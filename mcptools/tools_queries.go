@@ -58,14 +58,14 @@ type archiveReadInput struct {
 
 // Results.
 
-// DocumentsResult is the result of documents_list.
-type DocumentsResult struct {
+// documentsResult is the result of documents_list.
+type documentsResult struct {
 	Count     int              `json:"count"`
 	Documents []query.Document `json:"documents"`
 }
 
-// FoundTask is one task tasks_find found.
-type FoundTask struct {
+// foundTask is one task tasks_find found.
+type foundTask struct {
 	Address  string `json:"address"`  // "/api/auth.md#implement-jwt-signing"
 	Document string `json:"document"` // "/api/auth.md"
 	Slug     string `json:"slug"`
@@ -78,28 +78,28 @@ type FoundTask struct {
 	Version string `json:"version"`
 }
 
-// FindResult is the result of tasks_find.
-type FindResult struct {
+// findResult is the result of tasks_find.
+type findResult struct {
 	Count int         `json:"count"`
-	Tasks []FoundTask `json:"tasks"`
+	Tasks []foundTask `json:"tasks"`
 }
 
-// WorkflowsResult is the result of workflows_list: the workflow prompts
+// workflowsResult is the result of workflows_list: the workflow prompts
 // of workflows/, which a task's Workflow field names.
-type WorkflowsResult struct {
+type workflowsResult struct {
 	Count     int              `json:"count"`
 	Workflows []query.Workflow `json:"workflows"`
 }
 
-// DocumentArchiveResult is the result of document_archive.
-type DocumentArchiveResult struct {
+// documentArchiveResult is the result of document_archive.
+type documentArchiveResult struct {
 	Success    bool   `json:"success"`
 	Document   string `json:"document"`
 	ArchivedTo string `json:"archived_to"` // "/archived/docs/api/auth.md"
 }
 
-// ArchivesResult is the result of archives_list.
-type ArchivesResult struct {
+// archivesResult is the result of archives_list.
+type archivesResult struct {
 	// Documents are the documents archived by hand, with their tasks
 	// per status.
 	Documents []query.Document `json:"documents"`
@@ -107,8 +107,8 @@ type ArchivesResult struct {
 	CoordinatorLists []coordinator.Archived `json:"coordinator_lists"`
 }
 
-// ArchiveReadResult is the result of archive_read.
-type ArchiveReadResult struct {
+// archiveReadResult is the result of archive_read.
+type archiveReadResult struct {
 	Name    string `json:"name"`
 	Content string `json:"content"`
 }
@@ -166,15 +166,15 @@ func addQueryTools(ts *toolSet, ws *workspace.Workspace, tasks *subagent.Tasks, 
 	)
 }
 
-func (q queryTools) documents(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, DocumentsResult, error) {
+func (q queryTools) documents(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, documentsResult, error) {
 	docs, err := query.Documents(ctx, q.ws)
 	if err != nil {
-		return nil, DocumentsResult{}, newToolError(err)
+		return nil, documentsResult{}, newToolError(err)
 	}
-	return nil, DocumentsResult{Count: len(docs), Documents: nonNil(docs)}, nil
+	return nil, documentsResult{Count: len(docs), Documents: nonNil(docs)}, nil
 }
 
-func (q queryTools) find(ctx context.Context, _ *mcp.CallToolRequest, in tasksFindInput) (*mcp.CallToolResult, FindResult, error) {
+func (q queryTools) find(ctx context.Context, _ *mcp.CallToolRequest, in tasksFindInput) (*mcp.CallToolResult, findResult, error) {
 	f := query.Filter{Document: in.Document, Workflow: in.Workflow, Holder: in.Holder, DependsOn: in.DependsOn,
 		Fields: in.Fields, Text: in.Text, Limit: in.Limit}
 	for _, s := range in.Status {
@@ -182,24 +182,24 @@ func (q queryTools) find(ctx context.Context, _ *mcp.CallToolRequest, in tasksFi
 	}
 	matches, err := query.Find(ctx, q.ws, f)
 	if err != nil {
-		return nil, FindResult{}, addressError(in.Document, err)
+		return nil, findResult{}, addressError(in.Document, err)
 	}
-	out := FindResult{Count: len(matches), Tasks: make([]FoundTask, 0, len(matches))}
+	out := findResult{Count: len(matches), Tasks: make([]foundTask, 0, len(matches))}
 	for _, m := range matches {
 		workflow, _ := m.Task.Field(taskdoc.KeyWorkflow)
 		assignee, _ := m.Task.Field(taskdoc.KeyAssignee)
-		out.Tasks = append(out.Tasks, FoundTask{Address: m.Address, Document: m.Document, Slug: m.Task.Slug,
+		out.Tasks = append(out.Tasks, foundTask{Address: m.Address, Document: m.Document, Slug: m.Task.Slug,
 			Title: m.Task.Title, Status: string(m.Task.Status), Workflow: workflow, Assignee: assignee, Version: m.Task.Version})
 	}
 	return nil, out, nil
 }
 
-func (q queryTools) workflows(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, WorkflowsResult, error) {
+func (q queryTools) workflows(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, workflowsResult, error) {
 	list, err := query.Workflows(ctx, q.ws)
 	if err != nil {
-		return nil, WorkflowsResult{}, newToolError(err)
+		return nil, workflowsResult{}, newToolError(err)
 	}
-	return nil, WorkflowsResult{Count: len(list), Workflows: nonNil(list)}, nil
+	return nil, workflowsResult{Count: len(list), Workflows: nonNil(list)}, nil
 }
 
 // inCoordinator reports whether address names a task of the coordinator
@@ -212,7 +212,7 @@ func inCoordinator(address string) (slug string, ok bool) {
 	return a.Slug, true
 }
 
-func (q queryTools) remove(ctx context.Context, _ *mcp.CallToolRequest, in taskRemoveInput) (*mcp.CallToolResult, TaskResult, error) {
+func (q queryTools) remove(ctx context.Context, _ *mcp.CallToolRequest, in taskRemoveInput) (*mcp.CallToolResult, taskResult, error) {
 	r := taskdoc.Removal{Force: in.Force, IfVersion: in.IfVersion}
 	var t taskdoc.Task
 	var err error
@@ -222,15 +222,15 @@ func (q queryTools) remove(ctx context.Context, _ *mcp.CallToolRequest, in taskR
 		t, err = q.tasks.Remove(ctx, in.Task, r)
 	}
 	if err != nil {
-		return nil, TaskResult{}, addressError(in.Task, err)
+		return nil, taskResult{}, addressError(in.Task, err)
 	}
-	return nil, TaskResult{Success: true, Task: toPlanTask(documentOf(in.Task), t)}, nil
+	return nil, taskResult{Success: true, Task: toPlanTask(documentOf(in.Task), t)}, nil
 }
 
-func (q queryTools) setStatus(ctx context.Context, _ *mcp.CallToolRequest, in taskSetStatusInput) (*mcp.CallToolResult, TaskResult, error) {
+func (q queryTools) setStatus(ctx context.Context, _ *mcp.CallToolRequest, in taskSetStatusInput) (*mcp.CallToolResult, taskResult, error) {
 	status, err := taskdoc.ParseStatus(in.Status)
 	if err != nil {
-		return nil, TaskResult{}, newToolError(err)
+		return nil, taskResult{}, newToolError(err)
 	}
 	var t taskdoc.Task
 	if slug, ok := inCoordinator(in.Task); ok {
@@ -239,35 +239,35 @@ func (q queryTools) setStatus(ctx context.Context, _ *mcp.CallToolRequest, in ta
 		t, err = q.tasks.SetStatus(ctx, in.Task, status, in.Reason)
 	}
 	if err != nil {
-		return nil, TaskResult{}, addressError(in.Task, err)
+		return nil, taskResult{}, addressError(in.Task, err)
 	}
-	return nil, TaskResult{Success: true, Task: toPlanTask(documentOf(in.Task), t)}, nil
+	return nil, taskResult{Success: true, Task: toPlanTask(documentOf(in.Task), t)}, nil
 }
 
-func (q queryTools) archive(ctx context.Context, _ *mcp.CallToolRequest, in documentArchiveInput) (*mcp.CallToolResult, DocumentArchiveResult, error) {
+func (q queryTools) archive(ctx context.Context, _ *mcp.CallToolRequest, in documentArchiveInput) (*mcp.CallToolResult, documentArchiveResult, error) {
 	to, err := archive.Document(ctx, q.ws, in.Document)
 	if err != nil {
-		return nil, DocumentArchiveResult{}, addressError(in.Document, err)
+		return nil, documentArchiveResult{}, addressError(in.Document, err)
 	}
-	return nil, DocumentArchiveResult{Success: true, Document: documentOf(in.Document), ArchivedTo: rootPath(to)}, nil
+	return nil, documentArchiveResult{Success: true, Document: documentOf(in.Document), ArchivedTo: rootPath(to)}, nil
 }
 
-func (q queryTools) archives(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, ArchivesResult, error) {
+func (q queryTools) archives(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, archivesResult, error) {
 	docs, err := archive.Documents(ctx, q.ws)
 	if err != nil {
-		return nil, ArchivesResult{}, newToolError(err)
+		return nil, archivesResult{}, newToolError(err)
 	}
 	lists, err := archive.List(ctx, q.ws)
 	if err != nil {
-		return nil, ArchivesResult{}, newToolError(err)
+		return nil, archivesResult{}, newToolError(err)
 	}
-	return nil, ArchivesResult{Documents: nonNil(docs), CoordinatorLists: nonNil(lists)}, nil
+	return nil, archivesResult{Documents: nonNil(docs), CoordinatorLists: nonNil(lists)}, nil
 }
 
-func (q queryTools) readArchive(ctx context.Context, _ *mcp.CallToolRequest, in archiveReadInput) (*mcp.CallToolResult, ArchiveReadResult, error) {
+func (q queryTools) readArchive(ctx context.Context, _ *mcp.CallToolRequest, in archiveReadInput) (*mcp.CallToolResult, archiveReadResult, error) {
 	data, err := archive.Read(ctx, q.ws, in.Name)
 	if err != nil {
-		return nil, ArchiveReadResult{}, newToolError(err)
+		return nil, archiveReadResult{}, newToolError(err)
 	}
-	return nil, ArchiveReadResult{Name: in.Name, Content: string(data)}, nil
+	return nil, archiveReadResult{Name: in.Name, Content: string(data)}, nil
 }

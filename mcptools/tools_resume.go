@@ -52,8 +52,8 @@ type resumeBriefInput struct {
 
 // Results.
 
-// WorkerCheckpoint is a worker checkpoint as the tools return it.
-type WorkerCheckpoint struct {
+// workerCheckpoint is a worker checkpoint as the tools return it.
+type workerCheckpoint struct {
 	WorkerID        string    `json:"worker_id"`
 	Sequence        int       `json:"sequence"`
 	Path            string    `json:"path"` // checkpoints/workers/<worker>/000001.md
@@ -67,19 +67,19 @@ type WorkerCheckpoint struct {
 	WorkerSections
 }
 
-// CheckpointGetResult is the result of checkpoint_get.
-type CheckpointGetResult struct {
-	Checkpoint WorkerCheckpoint `json:"checkpoint"`
+// checkpointGetResult is the result of checkpoint_get.
+type checkpointGetResult struct {
+	Checkpoint workerCheckpoint `json:"checkpoint"`
 	Format     string           `json:"format"`  // markdown or json
 	Content    string           `json:"content"` // the checkpoint in that format
 }
 
-// ItemChange is an item added to or dropped from a section of a worker
+// itemChange is an item added to or dropped from a section of a worker
 // checkpoint: the library's own type, whose JSON names are the result's.
-type ItemChange = checkpoint.ItemChange
+type itemChange = checkpoint.ItemChange
 
-// CheckpointDiffResult is the result of checkpoint_diff.
-type CheckpointDiffResult struct {
+// checkpointDiffResult is the result of checkpoint_diff.
+type checkpointDiffResult struct {
 	WorkerID     string       `json:"worker_id"`
 	From         int          `json:"from"`
 	To           int          `json:"to"`
@@ -90,36 +90,36 @@ type CheckpointDiffResult struct {
 	NewPhase     string       `json:"new_phase,omitempty"`
 	Finished     []string     `json:"finished"`
 	Started      []string     `json:"started"`
-	Added        []ItemChange `json:"added"`
-	Dropped      []ItemChange `json:"dropped"`
-	NewFiles     []FileChange `json:"new_files"`
+	Added        []itemChange `json:"added"`
+	Dropped      []itemChange `json:"dropped"`
+	NewFiles     []fileChange `json:"new_files"`
 	NewDecisions []string     `json:"new_decisions"`
 }
 
-// PausedTask is a paused task waiting for a worker, with the checkpoint
+// pausedTask is a paused task waiting for a worker, with the checkpoint
 // it was paused with.
-type PausedTask struct {
+type pausedTask struct {
 	TaskID         string            `json:"task_id"`
 	Title          string            `json:"title"`
 	CheckpointPath string            `json:"checkpoint_path,omitempty"`
-	Checkpoint     *WorkerCheckpoint `json:"checkpoint,omitempty"`
+	Checkpoint     *workerCheckpoint `json:"checkpoint,omitempty"`
 	Problem        string            `json:"problem,omitempty"`
 }
 
-// ResumeQueueResult is the result of resume_queue.
-type ResumeQueueResult struct {
+// resumeQueueResult is the result of resume_queue.
+type resumeQueueResult struct {
 	Count int          `json:"count"`
-	Tasks []PausedTask `json:"tasks"` // oldest checkpoint first
+	Tasks []pausedTask `json:"tasks"` // oldest checkpoint first
 }
 
-// ResumeBriefResult is the result of resume_brief.
-type ResumeBriefResult struct {
+// resumeBriefResult is the result of resume_brief.
+type resumeBriefResult struct {
 	TaskID string `json:"task_id"`
 	Brief  string `json:"brief,omitempty"`
 	// Claim and Task are set when worker_id was given: the claim (or who
 	// holds the task) and the task back in progress.
 	Claim *plan.ClaimResult `json:"claim,omitempty"`
-	Task  *PlanTask         `json:"task,omitempty"`
+	Task  *planTask         `json:"task,omitempty"`
 }
 
 // Descriptions.
@@ -181,47 +181,47 @@ func (r resumeTools) workerOf(req *mcp.CallToolRequest, id string) (string, erro
 	return "", newToolError(argumentError("give worker_id: this session has no agent to default to"))
 }
 
-func (r resumeTools) save(ctx context.Context, req *mcp.CallToolRequest, in checkpointSaveInput) (*mcp.CallToolResult, WorkerCheckpoint, error) {
+func (r resumeTools) save(ctx context.Context, req *mcp.CallToolRequest, in checkpointSaveInput) (*mcp.CallToolResult, workerCheckpoint, error) {
 	id, err := r.workerOf(req, in.WorkerID)
 	if err != nil {
-		return nil, WorkerCheckpoint{}, err
+		return nil, workerCheckpoint{}, err
 	}
 	// An agent's session saves its own checkpoints only; a session with no
 	// agent (a person's, an orchestrator's) saves any worker's.
 	if s := r.sessions.of(req); s.agentID() != "" {
 		if err := s.actsAs("checkpoint_save", id); err != nil {
-			return nil, WorkerCheckpoint{}, newToolError(err)
+			return nil, workerCheckpoint{}, newToolError(err)
 		}
 	}
 	status, err := checkpoint.ParseStatus(in.Status)
 	if err != nil {
-		return nil, WorkerCheckpoint{}, newToolError(err)
+		return nil, workerCheckpoint{}, newToolError(err)
 	}
 	mode, err := checkpoint.ParsePivotMode(in.PivotMode)
 	if err != nil {
-		return nil, WorkerCheckpoint{}, newToolError(err)
+		return nil, workerCheckpoint{}, newToolError(err)
 	}
 	cp := checkpoint.WorkerCheckpoint{Worker: id, Task: in.TaskID, Status: status, Phase: in.Phase,
 		PivotMode: mode, PivotReason: in.PivotReason, Clarification: in.ClarificationID}
 	in.fill(&cp)
 	saved, err := r.pivots.Workers().Save(ctx, cp)
 	if err != nil {
-		return nil, WorkerCheckpoint{}, newToolError(err)
+		return nil, workerCheckpoint{}, newToolError(err)
 	}
 	return nil, toWorkerCheckpointView(saved), nil
 }
 
-func (r resumeTools) get(ctx context.Context, req *mcp.CallToolRequest, in checkpointGetInput) (*mcp.CallToolResult, CheckpointGetResult, error) {
+func (r resumeTools) get(ctx context.Context, req *mcp.CallToolRequest, in checkpointGetInput) (*mcp.CallToolResult, checkpointGetResult, error) {
 	id, err := r.workerOf(req, in.WorkerID)
 	if err != nil {
-		return nil, CheckpointGetResult{}, err
+		return nil, checkpointGetResult{}, err
 	}
 	if in.Sequence < 0 {
-		return nil, CheckpointGetResult{}, newToolError(argumentError("sequence %d: checkpoints are numbered from 1", in.Sequence))
+		return nil, checkpointGetResult{}, newToolError(argumentError("sequence %d: checkpoints are numbered from 1", in.Sequence))
 	}
 	cp, err := r.pivots.Workers().Get(ctx, id, in.Sequence)
 	if err != nil {
-		return nil, CheckpointGetResult{}, newToolError(err)
+		return nil, checkpointGetResult{}, newToolError(err)
 	}
 	var content []byte
 	format := in.Format
@@ -232,58 +232,58 @@ func (r resumeTools) get(ctx context.Context, req *mcp.CallToolRequest, in check
 	case "json":
 		content, err = cp.JSON()
 	default:
-		return nil, CheckpointGetResult{}, newToolError(argumentError("format %q: use markdown or json", in.Format))
+		return nil, checkpointGetResult{}, newToolError(argumentError("format %q: use markdown or json", in.Format))
 	}
 	if err != nil {
-		return nil, CheckpointGetResult{}, newToolError(err)
+		return nil, checkpointGetResult{}, newToolError(err)
 	}
-	return nil, CheckpointGetResult{Checkpoint: toWorkerCheckpointView(cp), Format: format, Content: string(content)}, nil
+	return nil, checkpointGetResult{Checkpoint: toWorkerCheckpointView(cp), Format: format, Content: string(content)}, nil
 }
 
-func (r resumeTools) diff(ctx context.Context, req *mcp.CallToolRequest, in checkpointDiffInput) (*mcp.CallToolResult, CheckpointDiffResult, error) {
+func (r resumeTools) diff(ctx context.Context, req *mcp.CallToolRequest, in checkpointDiffInput) (*mcp.CallToolResult, checkpointDiffResult, error) {
 	id, err := r.workerOf(req, in.WorkerID)
 	if err != nil {
-		return nil, CheckpointDiffResult{}, err
+		return nil, checkpointDiffResult{}, err
 	}
 	if in.From < 0 || in.To < 0 {
-		return nil, CheckpointDiffResult{}, newToolError(argumentError("from %d, to %d: checkpoints are numbered from 1", in.From, in.To))
+		return nil, checkpointDiffResult{}, newToolError(argumentError("from %d, to %d: checkpoints are numbered from 1", in.From, in.To))
 	}
 	to, err := r.pivots.Workers().Get(ctx, id, in.To)
 	if err != nil {
-		return nil, CheckpointDiffResult{}, newToolError(err)
+		return nil, checkpointDiffResult{}, newToolError(err)
 	}
 	from := in.From
 	if from == 0 {
 		from = to.Sequence - 1
 		if from < 1 {
-			return nil, CheckpointDiffResult{}, newToolError(argumentError("worker %s has no checkpoint before %d to compare it with", id, to.Sequence))
+			return nil, checkpointDiffResult{}, newToolError(argumentError("worker %s has no checkpoint before %d to compare it with", id, to.Sequence))
 		}
 	}
 	old, err := r.pivots.Workers().Get(ctx, id, from)
 	if err != nil {
-		return nil, CheckpointDiffResult{}, newToolError(err)
+		return nil, checkpointDiffResult{}, newToolError(err)
 	}
 	d := checkpoint.Diff(old, to)
-	out := CheckpointDiffResult{
+	out := checkpointDiffResult{
 		WorkerID: id, From: d.FromSequence, To: d.ToSequence, Empty: d.Empty(),
 		OldStatus: string(d.OldStatus), NewStatus: string(d.NewStatus), OldPhase: d.OldPhase, NewPhase: d.NewPhase,
 		Finished: nonNil(d.Finished), Started: nonNil(d.Started), NewDecisions: nonNil(d.NewDecisions),
-		Added: nonNil(d.Added), Dropped: nonNil(d.Dropped), NewFiles: []FileChange{},
+		Added: nonNil(d.Added), Dropped: nonNil(d.Dropped), NewFiles: []fileChange{},
 	}
 	for _, f := range d.NewFiles {
-		out.NewFiles = append(out.NewFiles, FileChange{Path: f.Path, Note: f.Note})
+		out.NewFiles = append(out.NewFiles, fileChange{Path: f.Path, Note: f.Note})
 	}
 	return nil, out, nil
 }
 
-func (r resumeTools) queue(ctx context.Context, _ *mcp.CallToolRequest, _ resumeQueueInput) (*mcp.CallToolResult, ResumeQueueResult, error) {
+func (r resumeTools) queue(ctx context.Context, _ *mcp.CallToolRequest, _ resumeQueueInput) (*mcp.CallToolResult, resumeQueueResult, error) {
 	paused, err := r.pivots.ResumeQueue(ctx)
 	if err != nil {
-		return nil, ResumeQueueResult{}, newToolError(err)
+		return nil, resumeQueueResult{}, newToolError(err)
 	}
-	out := ResumeQueueResult{Count: len(paused), Tasks: make([]PausedTask, 0, len(paused))}
+	out := resumeQueueResult{Count: len(paused), Tasks: make([]pausedTask, 0, len(paused))}
 	for _, p := range paused {
-		v := PausedTask{TaskID: p.Task, Title: p.Title, CheckpointPath: p.CheckpointPath, Problem: p.Problem}
+		v := pausedTask{TaskID: p.Task, Title: p.Title, CheckpointPath: p.CheckpointPath, Problem: p.Problem}
 		if p.Checkpoint != nil {
 			cp := toWorkerCheckpointView(*p.Checkpoint)
 			v.Checkpoint = &cp
@@ -295,19 +295,19 @@ func (r resumeTools) queue(ctx context.Context, _ *mcp.CallToolRequest, _ resume
 
 // brief renders a paused task's resume brief, or resumes it for a worker;
 // the claim is kept for the session when the worker is its agent.
-func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in resumeBriefInput) (*mcp.CallToolResult, ResumeBriefResult, error) {
-	out := ResumeBriefResult{TaskID: taskKey(in.TaskID)}
+func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in resumeBriefInput) (*mcp.CallToolResult, resumeBriefResult, error) {
+	out := resumeBriefResult{TaskID: taskKey(in.TaskID)}
 	if in.WorkerID == "" {
 		brief, err := r.pivots.Brief(ctx, in.TaskID, in.MaxTokens)
 		if err != nil {
-			return nil, ResumeBriefResult{}, addressError(in.TaskID, err)
+			return nil, resumeBriefResult{}, addressError(in.TaskID, err)
 		}
 		out.Brief = brief
 		return nil, out, nil
 	}
 	res, err := r.pivots.Resume(ctx, in.TaskID, in.WorkerID, in.MaxTokens)
 	if err != nil {
-		return nil, ResumeBriefResult{}, addressError(in.TaskID, err)
+		return nil, resumeBriefResult{}, addressError(in.TaskID, err)
 	}
 	out.Claim = &res.Claim
 	if !res.Claim.Success || res.Claim.Claim == nil {
@@ -323,9 +323,9 @@ func (r resumeTools) brief(ctx context.Context, req *mcp.CallToolRequest, in res
 
 // listWorkerCheckpoints is checkpoint_list without task_id: the
 // checkpoints of worker_id, newest first, or without it every worker's.
-func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListInput) (*mcp.CallToolResult, CheckpointListResult, error) {
+func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListInput) (*mcp.CallToolResult, checkpointListResult, error) {
 	if len(in.Types) > 0 || in.SinceSequence != 0 {
-		return nil, CheckpointListResult{}, newToolError(argumentError("types and since_sequence are for a task's journal (task_id); a worker's checkpoints take limit only"))
+		return nil, checkpointListResult{}, newToolError(argumentError("types and since_sequence are for a task's journal (task_id); a worker's checkpoints take limit only"))
 	}
 	var list []checkpoint.WorkerCheckpoint
 	var err error
@@ -335,18 +335,18 @@ func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListI
 		list, err = p.workers.ListAll(ctx, in.Limit)
 	}
 	if err != nil {
-		return nil, CheckpointListResult{}, newToolError(err)
+		return nil, checkpointListResult{}, newToolError(err)
 	}
-	out := CheckpointListResult{WorkerID: in.WorkerID, Count: len(list), Checkpoints: []CheckpointResult{},
-		WorkerCheckpoints: make([]WorkerCheckpoint, 0, len(list))}
+	out := checkpointListResult{WorkerID: in.WorkerID, Count: len(list), Checkpoints: []checkpointResult{},
+		WorkerCheckpoints: make([]workerCheckpoint, 0, len(list))}
 	for _, cp := range list {
 		out.WorkerCheckpoints = append(out.WorkerCheckpoints, toWorkerCheckpointView(cp))
 	}
 	return nil, out, nil
 }
 
-func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) WorkerCheckpoint {
-	return WorkerCheckpoint{
+func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) workerCheckpoint {
+	return workerCheckpoint{
 		WorkerID:        c.Worker,
 		Sequence:        c.Sequence,
 		Path:            checkpoint.WorkerFile(c.Worker, c.Sequence),

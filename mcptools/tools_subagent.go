@@ -79,28 +79,28 @@ func addSubagentTools(ts *toolSet, tasks *subagent.Tasks, now func() time.Time) 
 	)
 }
 
-func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, BatchResult, error) {
+func (s subagentTools) batch(ctx context.Context, _ *mcp.CallToolRequest, in subagentBatchInput) (*mcp.CallToolResult, batchResult, error) {
 	return runBatch(ctx, documentTasks{tasks: s.tasks, address: in.Document}, in.Operations, subagentOperations, dateStamp(s.now))
 }
 
-func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, StartResult, error) {
+func (s subagentTools) start(ctx context.Context, _ *mcp.CallToolRequest, in subagentTaskInput) (*mcp.CallToolResult, startResult, error) {
 	started, err := s.tasks.Start(ctx, in.Document)
 	if err != nil {
-		return nil, StartResult{}, addressError(in.Document, err)
+		return nil, startResult{}, addressError(in.Document, err)
 	}
 	task := toStartedTask(started.Document, started.Task)
 	task.Workflow = toWorkflow(started.Workflow)
 	task.ReferencedDocuments = toReferences(started.References)
 	task.Missing = started.Missing
-	return nil, StartResult{Mode: modeAdHoc, Document: started.Document, Task: task}, nil
+	return nil, startResult{Mode: modeAdHoc, Document: started.Document, Task: task}, nil
 }
 
-func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, CompleteSubagentResult, error) {
+func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in completeSubagentInput) (*mcp.CallToolResult, completeSubagentResult, error) {
 	done, err := s.tasks.Complete(ctx, in.Document, in.Note)
 	if err != nil {
-		return nil, CompleteSubagentResult{}, addressError(in.Document, err)
+		return nil, completeSubagentResult{}, addressError(in.Document, err)
 	}
-	return nil, CompleteSubagentResult{
+	return nil, completeSubagentResult{
 		Document:      done.Document,
 		CompletedTask: toCompletedTask(done.Task, done.Note, done.Date),
 		Replayed:      done.Replayed,
@@ -110,14 +110,14 @@ func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in 
 
 // view takes the tasks to show in slugs, or in the address as
 // AI-Prompt-Guide agents write it: "/api/auth.md#task1,task2".
-func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, ViewResult, error) {
+func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, viewResult, error) {
 	document, slugs := in.Document, splitSlugs(in.Slugs...)
 	if path, list, ok := strings.Cut(in.Document, "#"); ok {
 		document, slugs = path, append(splitSlugs(list), slugs...)
 	}
 	tasks, err := s.tasks.View(ctx, document, slugs...)
 	if err != nil {
-		return nil, ViewResult{}, addressError(in.Document, err)
+		return nil, viewResult{}, addressError(in.Document, err)
 	}
 	return nil, toViewResult(document, tasks), nil
 }

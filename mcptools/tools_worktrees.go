@@ -35,15 +35,15 @@ type workspaceListInput struct {
 	Status []string `json:"status,omitempty" jsonschema:"only worktrees in these statuses"`
 }
 
-// WorkspaceUpdateResult is the result of workspace_update.
-type WorkspaceUpdateResult struct {
+// workspaceUpdateResult is the result of workspace_update.
+type workspaceUpdateResult struct {
 	Success         bool              `json:"success"`
 	WorktreeRemoved bool              `json:"worktree_removed"`
 	Workspace       worktree.Worktree `json:"workspace"`
 }
 
-// WorkspaceListResult is the result of workspace_list.
-type WorkspaceListResult struct {
+// workspaceListResult is the result of workspace_list.
+type workspaceListResult struct {
 	Workspaces []worktree.Worktree `json:"workspaces"`
 }
 
@@ -87,24 +87,24 @@ func (w worktreeTools) create(ctx context.Context, _ *mcp.CallToolRequest, in wo
 	return nil, wt, nil
 }
 
-func (w worktreeTools) update(ctx context.Context, _ *mcp.CallToolRequest, in workspaceUpdateInput) (*mcp.CallToolResult, WorkspaceUpdateResult, error) {
+func (w worktreeTools) update(ctx context.Context, _ *mcp.CallToolRequest, in workspaceUpdateInput) (*mcp.CallToolResult, workspaceUpdateResult, error) {
 	wt, removed, err := w.m.Update(ctx, in.ID, worktree.Change{
 		Status: worktree.Status(in.Status), MergeCommit: in.MergeCommit, PRURL: in.PRURL, CleanupWorktree: in.CleanupWorktree,
 	})
 	if err != nil {
-		return nil, WorkspaceUpdateResult{}, newToolError(err)
+		return nil, workspaceUpdateResult{}, newToolError(err)
 	}
-	return nil, WorkspaceUpdateResult{Success: true, WorktreeRemoved: removed, Workspace: wt}, nil
+	return nil, workspaceUpdateResult{Success: true, WorktreeRemoved: removed, Workspace: wt}, nil
 }
 
-func (w worktreeTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workspaceListInput) (*mcp.CallToolResult, WorkspaceListResult, error) {
+func (w worktreeTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workspaceListInput) (*mcp.CallToolResult, workspaceListResult, error) {
 	statuses := make([]worktree.Status, len(in.Status))
 	for i, s := range in.Status {
 		statuses[i] = worktree.Status(s)
 	}
 	wts, err := w.m.List(ctx, statuses...)
 	if err != nil {
-		return nil, WorkspaceListResult{}, newToolError(err)
+		return nil, workspaceListResult{}, newToolError(err)
 	}
-	return nil, WorkspaceListResult{Workspaces: wts}, nil
+	return nil, workspaceListResult{Workspaces: wts}, nil
 }

@@ -155,7 +155,7 @@ func addTool[In, Out any](ts *toolSet, tool *mcp.Tool, handler mcp.ToolHandlerFo
 	}
 	// Every result may carry the caller's pending pivot (pivotNotices).
 	if ts.notices != nil && out.Type == "object" && out.Properties != nil && out.Properties["pivot_request"] == nil {
-		pr, err := jsonschema.For[PivotRequest](nil)
+		pr, err := jsonschema.For[pivotRequest](nil)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", tool.Name, err)
 		}

@@ -75,6 +75,6 @@ func BenchmarkLines1000(b *testing.B) {
 	b.SetBytes(int64(len(ours)))
 	b.ResetTimer()
 	for b.Loop() {
-		Lines(base, ours, theirs)
+		mergeLines(base, ours, theirs)
 	}
 }

@@ -6,8 +6,8 @@
 // # Semantics
 //
 // Tasks merges a document with a Tasks section. The text before the first
-// task and after the section merges line by line (Lines, which is what git
-// merge-file does). Then, per task, matched by slug (a task renamed on one
+// task and after the section merges line by line (as git merge-file
+// does). Then, per task, matched by slug (a task renamed on one
 // side, its text otherwise the same, is still matched):
 //
 //   - changed on one side only: that side's bytes, exactly;
@@ -37,10 +37,10 @@
 // neither side has it there, that task is written as a conflict around
 // the whole task instead of a clean merge that drops its metadata.
 //
-// Journal merges a task journal (package checkpoint): both sides' new
-// entries are kept, theirs numbered after ours'. File picks the merge by
-// path: journals, other Markdown (documents, the coordinator list, worker
-// checkpoints), anything else by Lines. None of them fails: a version that
+// A task journal (package checkpoint) merges entry by entry: both sides'
+// new entries are kept, theirs numbered after ours'. File picks the merge
+// by path: journals, other Markdown (documents, the coordinator list,
+// worker checkpoints) by Tasks, anything else line by line. None of them fails: a version that
 // does not parse as a task document merges line by line.
 //
 // # As a git merge driver

@@ -7,17 +7,17 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// Journal merges three versions of a task journal (package checkpoint):
+// journalFile merges three versions of a task journal (package checkpoint):
 // entries are only ever appended, so the merge keeps base's entries, then
 // the entries ours added, then those theirs added, numbered on from ours'
 // last; an entry both sides added (the same text after its number, or the
 // same Key) is kept once. A journal whose existing entries one side
-// changed (a person's annotation) merges line by line, as Lines does.
-func Journal(base, ours, theirs []byte, opts ...Option) Result {
+// changed (a person's annotation) merges line by line, as mergeLines does.
+func journalFile(base, ours, theirs []byte, opts ...Option) Result {
 	if r, ok := mergeJournal(base, ours, theirs, newOptions(opts)); ok {
 		return r
 	}
-	return Lines(base, ours, theirs, opts...)
+	return mergeLines(base, ours, theirs, opts...)
 }
 
 // journal is a journal cut into its head (the title) and its entries.

@@ -22,24 +22,24 @@ func entry(n, summary string, key string) string {
 func TestJournal(t *testing.T) {
 	ours := journalBase + "\n" + entry("3", "Signed", "k1")
 	theirs := journalBase + "\n" + entry("3", "Verified", "")
-	got := Journal([]byte(journalBase), []byte(ours), []byte(theirs))
+	got := journalFile([]byte(journalBase), []byte(ours), []byte(theirs))
 	assert.True(t, got.Clean())
 	assert.Equal(t, journalBase+"\n"+entry("3", "Signed", "k1")+"\n"+entry("4", "Verified", ""), string(got.Bytes))
 
 	// The same keyed entry on both sides is kept once.
 	theirs = journalBase + "\n" + entry("3", "Signed", "k1") + "\n" + entry("4", "Then this", "")
-	got = Journal([]byte(journalBase), []byte(ours), []byte(theirs))
+	got = journalFile([]byte(journalBase), []byte(ours), []byte(theirs))
 	assert.True(t, got.Clean())
 	assert.Equal(t, journalBase+"\n"+entry("3", "Signed", "k1")+"\n"+entry("4", "Then this", ""), string(got.Bytes))
 
 	// One side only: its bytes.
-	got = Journal([]byte(journalBase), []byte(journalBase), []byte(theirs))
+	got = journalFile([]byte(journalBase), []byte(journalBase), []byte(theirs))
 	assert.Equal(t, theirs, string(got.Bytes))
 
 	// A person's edit of an old entry on one side, an entry added on the
 	// other: line by line.
 	edited := strings.Replace(journalBase, "Sign with RS256", "Sign with RS256 (checked)", 1)
-	got = Journal([]byte(journalBase), []byte(edited), []byte(journalBase+"\n"+entry("3", "Signed", "")))
+	got = journalFile([]byte(journalBase), []byte(edited), []byte(journalBase+"\n"+entry("3", "Signed", "")))
 	assert.True(t, got.Clean())
 	assert.Equal(t, edited+"\n"+entry("3", "Signed", ""), string(got.Bytes))
 }

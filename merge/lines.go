@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Lines merges base, ours and theirs line by line, as git merge-file
+// mergeLines merges base, ours and theirs line by line, as git merge-file
 // does: a change on one side is taken, the same change on both sides is
 // taken once, and changes of both sides that overlap or touch are a
 // conflict, written between "<<<<<<<", "=======" and ">>>>>>>" markers
@@ -13,7 +13,7 @@ import (
 // outside it). A side that ends without a line ending keeps that; inside
 // a conflict a line ending is added so the markers stay on lines of their
 // own.
-func Lines(base, ours, theirs []byte, opts ...Option) Result {
+func mergeLines(base, ours, theirs []byte, opts ...Option) Result {
 	o := newOptions(opts)
 	w := newWriter(o, newlineOf(ours, theirs, base), false)
 	w.lines(base, ours, theirs, "", "text")

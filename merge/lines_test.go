@@ -16,7 +16,7 @@ import (
 )
 
 // gitMergeFile runs git merge-file -p on the three texts, with the labels
-// Lines uses by default, and returns its output and whether it was clean.
+// mergeLines uses by default, and returns its output and whether it was clean.
 func gitMergeFile(t *testing.T, dir string, base, ours, theirs []byte) ([]byte, bool) {
 	t.Helper()
 	names := []string{"ours", "base", "theirs"}
@@ -95,7 +95,7 @@ func TestLinesAgreesWithGit(t *testing.T) {
 		}
 		b, o, th := join(base), join(ours), join(theirs)
 		want, wantClean := gitMergeFile(t, dir, b, o, th)
-		got := Lines(b, o, th)
+		got := mergeLines(b, o, th)
 		require.Equal(t, wantClean, got.Clean(), "base:\n%s\nours:\n%s\ntheirs:\n%s\ngit:\n%s\ngot:\n%s", b, o, th, want, got.Bytes)
 		require.Equal(t, string(want), string(got.Bytes), "base:\n%s\nours:\n%s\ntheirs:\n%s", b, o, th)
 		if wantClean {
@@ -129,7 +129,7 @@ func TestLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Lines([]byte(tt.base), []byte(tt.ours), []byte(tt.theirs))
+			got := mergeLines([]byte(tt.base), []byte(tt.ours), []byte(tt.theirs))
 			assert.Equal(t, tt.want, string(got.Bytes))
 			var lines []int
 			for _, c := range got.Conflicts {
@@ -142,9 +142,9 @@ func TestLines(t *testing.T) {
 }
 
 func TestLinesOptions(t *testing.T) {
-	got := Lines([]byte("a\n"), []byte("b\n"), []byte("c\n"), WithLabels("HEAD", "feature"), WithMarkerSize(9))
+	got := mergeLines([]byte("a\n"), []byte("b\n"), []byte("c\n"), WithLabels("HEAD", "feature"), WithMarkerSize(9))
 	assert.Equal(t, "<<<<<<<<< HEAD\nb\n=========\nc\n>>>>>>>>> feature\n", string(got.Bytes))
-	got = Lines([]byte("a\n"), []byte("b\n"), []byte("c\n"), WithLabels("", ""), WithMarkerSize(0))
+	got = mergeLines([]byte("a\n"), []byte("b\n"), []byte("c\n"), WithLabels("", ""), WithMarkerSize(0))
 	assert.Equal(t, "<<<<<<<\nb\n=======\nc\n>>>>>>>\n", string(got.Bytes))
 }
 

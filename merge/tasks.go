@@ -9,7 +9,7 @@ import (
 
 // Tasks merges three versions of a task document task by task. The text
 // before the first task and after the Tasks section merges line by line,
-// as Lines does. Tasks keep their order; tasks added on both sides at the
+// as git merge-file does. Tasks keep their order; tasks added on both sides at the
 // same place come ours first, then theirs. A task changed on one side
 // only is that side's bytes; one removed on one side and unchanged on the
 // other is removed. A task changed on both sides merges field by field:
@@ -24,13 +24,13 @@ import (
 // The result is byte-exact wherever only one side changed, and it parses:
 // markers get blank lines where Markdown would read them as a heading's
 // underline. A version that does not parse as a task document (or whose
-// tasks share a slug) is merged by Lines instead.
+// tasks share a slug) is merged line by line instead.
 func Tasks(base, ours, theirs []byte, opts ...Option) Result {
 	o := newOptions(opts)
 	if r, ok := mergeTasks(base, ours, theirs, o); ok {
 		return r
 	}
-	return Lines(base, ours, theirs, opts...)
+	return mergeLines(base, ours, theirs, opts...)
 }
 
 // mergeTasks is Tasks; ok is false when a version cannot be merged task

@@ -39,14 +39,14 @@ type Option struct{ o taskflow.Option }
 func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
 
 // WithAgentTimeout sets how long an agent stays online after its last
-// heartbeat, and so how long its claims last without one (default
-// agent.DefaultTimeout, 60 seconds); zero or less is ignored. Agents()
+// heartbeat, and so how long its claims last without one (default 60
+// seconds, as agent's); zero or less is ignored. Agents()
 // decides with the same timeout (agent.WithTimeout).
 func WithAgentTimeout(d time.Duration) Option { return Option{taskflow.WithAgentTimeout(d)} }
 
 // WithReferenceDepth sets how many levels of @/ references LoadContext
 // loads: 1 the task's own references only, 0 or less none. The default is
-// 3 (subagent.DefaultReferenceDepth).
+// 3.
 func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // New returns the plans of ws.

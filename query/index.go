@@ -10,11 +10,11 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// IndexFile keeps the summary of every document Documents listed with
+// indexFile keeps the summary of every document Documents listed with
 // WithIndex, each with the Version (content hash) of the bytes it was made
 // from: a line of text a document (see encodeIndex), which a new process
 // reads in a few milliseconds for 10,000 documents.
-const IndexFile = workspace.StateDir + "/index/documents"
+const indexFile = workspace.StateDir + "/index/documents"
 
 // An Option changes how Documents lists.
 type Option func(*options)
@@ -22,7 +22,7 @@ type Option func(*options)
 type options struct{ index bool }
 
 // WithIndex makes Documents keep the summary of every document in
-// IndexFile, so that a new process (a command run, a server started)
+// indexFile, so that a new process (a command run, a server started)
 // lists a workspace without parsing the documents that did not change
 // since any process listed them. A summary is used only for exactly the
 // bytes it was made from (their Version, a SHA-256 of the content, read
@@ -75,9 +75,9 @@ func indexedDocuments(ctx context.Context, ws *workspace.Workspace) ([]Document,
 	return out, nil
 }
 
-// readIndex reads IndexFile; nil when there is none or it cannot be read.
+// readIndex reads indexFile; nil when there is none or it cannot be read.
 func readIndex(ctx context.Context, ws *workspace.Workspace) map[string]indexed {
-	data, err := ws.ReadIfExists(ctx, IndexFile)
+	data, err := ws.ReadIfExists(ctx, indexFile)
 	if err != nil || data == nil {
 		return nil
 	}
@@ -88,9 +88,9 @@ func readIndex(ctx context.Context, ws *workspace.Workspace) map[string]indexed 
 	return docs
 }
 
-// writeIndex replaces IndexFile with docs; a failure is left: the index
+// writeIndex replaces indexFile with docs; a failure is left: the index
 // is a cache.
 func writeIndex(ctx context.Context, ws *workspace.Workspace, docs map[string]indexed) {
 	data := encodeIndex(docs)
-	_ = ws.Rewrite(ctx, IndexFile, func([]byte, bool) ([]byte, error) { return data, nil })
+	_ = ws.Rewrite(ctx, indexFile, func([]byte, bool) ([]byte, error) { return data, nil })
 }

@@ -59,7 +59,7 @@ func TestIndexLetsANewProcessListWithoutParsing(t *testing.T) {
 	assert.Equal(t, int64(32), fullParses(func() { got, err = query.Documents(bg, first, query.WithIndex()) }))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	_, err = os.Stat(filepath.Join(root, filepath.FromSlash(query.IndexFile)))
+	_, err = os.Stat(filepath.Join(root, filepath.FromSlash(".taskmd/index/documents")))
 	require.NoError(t, err)
 
 	second := newProcess(t, root)
@@ -87,7 +87,7 @@ func TestIndexThatDoesNotFit(t *testing.T) {
 	ws, root := newWorkspace(t, indexFiles())
 	want, err := query.Documents(bg, ws)
 	require.NoError(t, err)
-	index := filepath.Join(root, filepath.FromSlash(query.IndexFile))
+	index := filepath.Join(root, filepath.FromSlash(".taskmd/index/documents"))
 	const header = "taskmd document index 2\n"
 	for name, content := range map[string]string{
 		"garbage":    "{not an index",

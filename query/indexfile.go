@@ -11,11 +11,11 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// indexHeader is the first line of IndexFile; its number is the format's:
+// indexHeader is the first line of indexFile; its number is the format's:
 // a file with another first line is rebuilt.
 const indexHeader = "taskmd document index 2"
 
-// encodeIndex is the content of IndexFile for docs: the header line, then
+// encodeIndex is the content of indexFile for docs: the header line, then
 // a line a document, sorted by file, of tab-separated fields: its file,
 // version, address, title, error and code, each Go-quoted (so that no
 // field holds a tab or a line break), its number of tasks, then each

@@ -12,10 +12,6 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// DefaultReferenceDepth is how many levels of @/ references Start loads
-// unless WithReferenceDepth says otherwise.
-const DefaultReferenceDepth = taskflow.DefaultReferenceDepth
-
 // Tasks gives access to the subagent tasks of one workspace. It keeps no
 // state of its own: every call reads the document it names (and changes it
 // under that file's lock), so any number of Tasks values, goroutines and
@@ -35,7 +31,7 @@ func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(n
 
 // WithReferenceDepth sets how many levels of @/ references Start loads: 1
 // loads the task's own references only, 0 or less loads none. The default
-// is DefaultReferenceDepth.
+// is 3.
 func WithReferenceDepth(n int) Option { return Option{taskflow.WithReferenceDepth(n)} }
 
 // WithOverride makes the writes of Tasks a person's: on a task an agent

@@ -33,9 +33,9 @@ const (
 // when it suspends for a clarification.
 const PhaseWaitingClarification = "waiting_clarification"
 
-// ResumeCheckpoint is the resume method Respond records unless told
+// resumeCheckpoint is the resume method Respond records unless told
 // otherwise: the worker checkpointed (or will) and is resumed from it.
-const ResumeCheckpoint = "checkpoint"
+const resumeCheckpoint = "checkpoint"
 
 // Question is one question of a clarification request.
 type Question struct {
@@ -120,7 +120,7 @@ type Answer struct {
 	// ResumeSignal lets the worker go on. An answer without it is a draft:
 	// the worker keeps waiting, and a later Respond may replace it.
 	ResumeSignal       bool               `json:"resume_signal"`
-	ResumeMethod       string             `json:"resume_method,omitempty"` // one line; "" is ResumeCheckpoint
+	ResumeMethod       string             `json:"resume_method,omitempty"` // one line; "" is "checkpoint"
 	ResumeInstructions ResumeInstructions `json:"resume_instructions"`
 }
 
@@ -172,20 +172,20 @@ func (c *Clarifications) WithTimer(t Timer) *Clarifications {
 // Workers is the worker checkpoint store the clarifications use.
 func (c *Clarifications) Workers() *checkpoint.Workers { return c.workers }
 
-// ClarificationsDir is the workspace folder of a worker's clarification
+// clarificationsDir is the workspace folder of a worker's clarification
 // requests and answers.
-func ClarificationsDir(worker string) string {
+func clarificationsDir(worker string) string {
 	return checkpoint.WorkerDir(worker) + "/clarifications"
 }
 
-// ClarificationFile is the workspace path of request id of worker.
-func ClarificationFile(worker, id string) string {
-	return ClarificationsDir(worker) + "/" + id + ".json"
+// clarificationFile is the workspace path of request id of worker.
+func clarificationFile(worker, id string) string {
+	return clarificationsDir(worker) + "/" + id + ".json"
 }
 
-// AnswerFile is the workspace path of the answer to request id of worker.
-func AnswerFile(worker, id string) string {
-	return ClarificationsDir(worker) + "/" + id + ".answer.json"
+// answerFile is the workspace path of the answer to request id of worker.
+func answerFile(worker, id string) string {
+	return clarificationsDir(worker) + "/" + id + ".answer.json"
 }
 
 const answerSuffix = ".answer.json"
@@ -224,14 +224,14 @@ func (c *Clarifications) needed(worker string, n Needed) (Clarification, error) 
 // ask records req, checked, and returns it as recorded; written is what
 // this call wrote, nil for a retry.
 func (c *Clarifications) ask(ctx context.Context, worker string, req Clarification) (out Clarification, written []byte, err error) {
-	_, err = c.ws.Update(ctx, ClarificationFile(worker, req.ID), func(cur []byte, exists bool) ([]byte, error) {
+	_, err = c.ws.Update(ctx, clarificationFile(worker, req.ID), func(cur []byte, exists bool) ([]byte, error) {
 		if exists {
 			old, err := decodeClarification(worker, req.ID, cur)
 			if err != nil {
 				return nil, err
 			}
 			if !sameQuestion(old, req) {
-				return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: ClarificationFile(worker, req.ID),
+				return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: clarificationFile(worker, req.ID),
 					Msg: fmt.Sprintf("worker %s asked another clarification as %s already: give the new one another id", worker, req.ID)}
 			}
 			out, written = old, nil
@@ -293,7 +293,7 @@ func (c *Clarifications) AskAndAwait(ctx context.Context, worker string, n Neede
 // when ctx has ended, and what it cannot remove stays (an answer that
 // came meanwhile keeps its request).
 func (c *Clarifications) withdraw(ctx context.Context, worker, id string, written []byte) {
-	name, answer := ClarificationFile(worker, id), AnswerFile(worker, id)
+	name, answer := clarificationFile(worker, id), answerFile(worker, id)
 	_ = c.ws.Lock(context.WithoutCancel(ctx), []string{name, answer}, func(tx *workspace.Tx) error {
 		if ok, err := tx.Exists(answer); err != nil || ok {
 			return err
@@ -358,7 +358,7 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 		ans.ResumeInstructions.CheckpointPath = c.waitingPath(ctx, worker, req)
 	}
 	var out Answer
-	name := AnswerFile(worker, id)
+	name := answerFile(worker, id)
 	_, err = c.ws.Update(ctx, name, func(cur []byte, exists bool) ([]byte, error) {
 		if exists {
 			old, err := decodeAnswer(worker, id, cur)
@@ -434,7 +434,7 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 		got = *a
 		return true, nil
 	}
-	dir := c.abs(ClarificationsDir(worker))
+	dir := c.abs(clarificationsDir(worker))
 	for left := po.Duration; left > 0; {
 		step := min(po.Interval, left)
 		ok, err := watch.Until(ctx, dir, step, c.timer, check)
@@ -451,7 +451,7 @@ func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkp
 		return Answer{}, err
 	}
 	path := checkpoint.WorkerFile(worker, saved.Sequence)
-	_, err = c.ws.Update(ctx, ClarificationFile(worker, id), func(cur []byte, exists bool) ([]byte, error) {
+	_, err = c.ws.Update(ctx, clarificationFile(worker, id), func(cur []byte, exists bool) ([]byte, error) {
 		if !exists {
 			return nil, nil
 		}
@@ -588,7 +588,7 @@ func (c *Clarifications) newAnswers(ctx context.Context, seen map[string]bool) (
 	}
 	var fresh []Answer
 	for _, w := range workers {
-		names, err := c.ws.List(ctx, ClarificationsDir(w))
+		names, err := c.ws.List(ctx, clarificationsDir(w))
 		if err != nil {
 			return nil, err
 		}
@@ -620,7 +620,7 @@ func (c *Clarifications) each(ctx context.Context, fn func(Clarification, *Answe
 		return err
 	}
 	for _, w := range workers {
-		names, err := c.ws.List(ctx, ClarificationsDir(w))
+		names, err := c.ws.List(ctx, clarificationsDir(w))
 		if err != nil {
 			return err
 		}
@@ -666,7 +666,7 @@ func (c *Clarifications) workerIDs() ([]string, error) {
 }
 
 func (c *Clarifications) readRequest(ctx context.Context, worker, id string) (Clarification, error) {
-	name := ClarificationFile(worker, id)
+	name := clarificationFile(worker, id)
 	data, err := c.ws.ReadData(ctx, name)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 		return Clarification{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name,
@@ -681,7 +681,7 @@ func (c *Clarifications) readRequest(ctx context.Context, worker, id string) (Cl
 // readAnswer returns the final answer to request id, nil when there is
 // none (or a draft).
 func (c *Clarifications) readAnswer(ctx context.Context, worker, id string) (*Answer, error) {
-	data, err := c.ws.ReadIfExists(ctx, AnswerFile(worker, id))
+	data, err := c.ws.ReadIfExists(ctx, answerFile(worker, id))
 	if err != nil || data == nil {
 		return nil, err
 	}
@@ -701,7 +701,7 @@ func (c *Clarifications) abs(name string) string {
 func decodeClarification(worker, id string, data []byte) (Clarification, error) {
 	var r Clarification
 	if err := json.Unmarshal(data, &r); err != nil {
-		return Clarification{}, parseErr(ClarificationFile(worker, id), "clarification request", err)
+		return Clarification{}, parseErr(clarificationFile(worker, id), "clarification request", err)
 	}
 	r.ID, r.AgentID = id, worker // the file's name wins
 	return r, nil
@@ -710,7 +710,7 @@ func decodeClarification(worker, id string, data []byte) (Clarification, error) 
 func decodeAnswer(worker, id string, data []byte) (Answer, error) {
 	var a Answer
 	if err := json.Unmarshal(data, &a); err != nil {
-		return Answer{}, parseErr(AnswerFile(worker, id), "clarification answer", err)
+		return Answer{}, parseErr(answerFile(worker, id), "clarification answer", err)
 	}
 	a.RequestID, a.AgentID = id, worker
 	return a, nil

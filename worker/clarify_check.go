@@ -151,7 +151,7 @@ func normalAnswer(req Clarification, a Answer) (Answer, error) {
 		return out, err
 	}
 	if out.ResumeMethod == "" {
-		out.ResumeMethod = ResumeCheckpoint
+		out.ResumeMethod = resumeCheckpoint
 	}
 	ri := a.ResumeInstructions
 	out.ResumeInstructions.UseTaskResume = ri.UseTaskResume

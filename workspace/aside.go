@@ -65,7 +65,7 @@ func (tx *Tx) asideCopy(name, base string, data []byte) (string, bool, error) {
 		return "", false, err
 	}
 	for n := 1; n <= maxAside; n++ {
-		dest := AsideName(base, n)
+		dest := asideName(base, n)
 		existing, info, err := tx.readInfo(dest)
 		switch {
 		case err == nil && bytes.Equal(existing, data) && !sameFile(original, info):
@@ -111,8 +111,8 @@ func sameFile(original, info fs.FileInfo) bool {
 	return original != nil && info != nil && os.SameFile(original, info)
 }
 
-// AsideName is base+".md" for n == 1 and base+"-n.md" after that.
-func AsideName(base string, n int) string {
+// asideName is base+".md" for n == 1 and base+"-n.md" after that.
+func asideName(base string, n int) string {
 	if n == 1 {
 		return base + ".md"
 	}

@@ -7,13 +7,13 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// DefaultDocumentCache is how many bytes of document source the parsed
+// defaultDocumentCache is how many bytes of document source the parsed
 // documents a workspace keeps may hold, unless WithDocumentCache says
 // otherwise. A parsed document takes a few times its source in memory
 // (about 4× for a typical plan, so the default keeps about 128 MiB; up to
 // 9× for documents of a few hundred bytes with a few tasks each, about
 // 6 KiB a document).
-const DefaultDocumentCache = 32 << 20
+const defaultDocumentCache = 32 << 20
 
 // WithDocumentCache sets how many bytes of source the workspace's parsed
 // documents may hold in all (least recently used ones go first); 0 or less

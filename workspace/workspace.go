@@ -17,9 +17,9 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// DefaultMaxFileSize is the largest file a workspace reads or writes unless
+// defaultMaxFileSize is the largest file a workspace reads or writes unless
 // WithMaxFileSize says otherwise.
-const DefaultMaxFileSize = 16 << 20
+const defaultMaxFileSize = 16 << 20
 
 // Workspace is one root directory opened for confined, locked, crash-safe
 // access. It is safe for concurrent use by many goroutines; several
@@ -67,7 +67,7 @@ func WithMaxFileSize(n int64) Option {
 // Open opens the workspace rooted at root, which must be an existing
 // directory. Nothing is created until the first write.
 func Open(root string, opts ...Option) (*Workspace, error) {
-	o := options{maxFileSize: DefaultMaxFileSize, cacheSize: DefaultDocumentCache}
+	o := options{maxFileSize: defaultMaxFileSize, cacheSize: defaultDocumentCache}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)

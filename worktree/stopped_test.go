@@ -82,7 +82,7 @@ func TestCreateRetryAfterKill(t *testing.T) {
 			again, err := m.Create(ctx, stoppedSpec)
 			require.NoError(t, err)
 			assert.Equal(t, wt, again)
-			entries, err := os.ReadDir(filepath.Join(dir, worktree.Dir))
+			entries, err := os.ReadDir(filepath.Join(dir, ".taskmd/worktrees"))
 			require.NoError(t, err)
 			var names []string
 			for _, e := range entries {
@@ -134,7 +134,7 @@ func TestCreateRetryAfterKillBaseMoved(t *testing.T) {
 	require.NoError(t, err, "the retry takes over the branch the killed call made")
 	assert.Equal(t, made, gitIn(t, dir, "rev-parse", "feature/a"))
 	assert.Equal(t, made, gitIn(t, wt.Path, "rev-parse", "HEAD"))
-	assert.NoFileExists(t, filepath.Join(dir, worktree.Dir, stoppedSpec.ID+".creating"))
+	assert.NoFileExists(t, filepath.Join(dir, ".taskmd/worktrees", stoppedSpec.ID+".creating"))
 }
 
 // A branch of the name that a person made, at the very commit a killed
@@ -185,6 +185,6 @@ func TestCreateRetryFailsRemovesKilledCallsBranch(t *testing.T) {
 	_, err := m.Create(ctx, stoppedSpec)
 	require.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
 	assert.Empty(t, gitIn(t, dir, "branch", "--list", "feature/a"))
-	assert.NoFileExists(t, filepath.Join(dir, worktree.Dir, stoppedSpec.ID+".creating"))
+	assert.NoFileExists(t, filepath.Join(dir, ".taskmd/worktrees", stoppedSpec.ID+".creating"))
 	assert.FileExists(t, filepath.Join(folder, "feature-a", "notes"))
 }

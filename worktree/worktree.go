@@ -21,8 +21,8 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// Dir is the folder of the worktree records, one <id>.json each.
-const Dir = workspace.StateDir + "/worktrees"
+// stateDir is the folder of the worktree records, one <id>.json each.
+const stateDir = workspace.StateDir + "/worktrees"
 
 // GitError is a git command that failed, the cause of a GIT_ERROR:
 // errors.As(err, new(*worktree.GitError)) gives git's arguments, exit
@@ -105,7 +105,7 @@ func New(ws *workspace.Workspace, opts ...Option) *Manager {
 	return m
 }
 
-func fileOf(id string) string { return Dir + "/" + id + ".json" }
+func fileOf(id string) string { return stateDir + "/" + id + ".json" }
 
 func invalid(msg string) error {
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
@@ -226,7 +226,7 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 	return wt, m.forget(ctx, wt.ID)
 }
 
-// start is what Create is about to make, kept in <id>.creating under Dir
+// start is what Create is about to make, kept in <id>.creating under stateDir
 // from before git makes anything until the record is written: a retry of
 // a stopped call finds in it what that call made.
 type start struct {
@@ -237,7 +237,7 @@ type start struct {
 	Made   bool   `json:"made,omitempty"` // git made the branch for this Create
 }
 
-func startOf(id string) string { return Dir + "/" + id + ".creating" }
+func startOf(id string) string { return stateDir + "/" + id + ".creating" }
 
 // begin records want as the start of Create id or, when a stopped call
 // had recorded its start already (resumed), returns that start, the one
@@ -496,13 +496,13 @@ func (m *Manager) Get(ctx context.Context, id string) (Worktree, error) {
 
 // List returns the worktrees, oldest first; with statuses, only those.
 func (m *Manager) List(ctx context.Context, statuses ...Status) ([]Worktree, error) {
-	names, err := m.ws.List(ctx, Dir)
+	names, err := m.ws.List(ctx, stateDir)
 	if err != nil {
 		return nil, err
 	}
 	out := []Worktree{}
 	for _, n := range names {
-		id, ok := strings.CutSuffix(strings.TrimPrefix(n, Dir+"/"), ".json")
+		id, ok := strings.CutSuffix(strings.TrimPrefix(n, stateDir+"/"), ".json")
 		if !ok || !taskflow.ValidID(id) {
 			continue
 		}

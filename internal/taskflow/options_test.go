@@ -25,7 +25,7 @@ var optionPackages = []struct{ pkg, call, option string }{
 	{"editor", "_, _ = editor.New(nil, %s)", "editor.WithClock(nil)"},
 	{"gitsync", "_, _ = gitsync.New(nil, nil, nil, %s)", `gitsync.WithRemote("")`},
 	{"mcptools", "_, _ = mcptools.NewServer(nil, %s)", "mcptools.WithClock(nil)"},
-	{"merge", "merge.Lines(nil, nil, nil, %s)", "merge.WithMarkerSize(7)"},
+	{"merge", `merge.File("", nil, nil, nil, %s)`, "merge.WithMarkerSize(7)"},
 	{"plan", "plan.New(nil, %s)", "plan.WithClock(nil)"},
 	{"query", "_, _ = query.Documents(nil, nil, %s)", "query.WithIndex()"},
 	{"subagent", "subagent.New(nil, %s)", "subagent.WithClock(nil)"},
