@@ -17,7 +17,7 @@
 // is never committed (list it in .gitignore), and a heartbeat never
 // rewrites a tracked file (this package writes no *.md file at all). Each
 // agent is one small JSON file, .taskmd/agents/<id>.json, with the names
-// of the seed's protocol, indented:
+// of the agent protocol, indented:
 //
 //	{
 //	  "id": "ag_a1b2c3d4e5f6",

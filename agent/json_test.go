@@ -12,7 +12,7 @@ import (
 )
 
 // TestJSONNames pins the JSON form of Agent, Registration and
-// HeartbeatInfo: the names of the agent files and of the seed's tools,
+// HeartbeatInfo: the names of the agent files and of the protocol's tools,
 // with Online, which the files do not store.
 func TestJSONNames(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)

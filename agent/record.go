@@ -28,7 +28,7 @@ const (
 	maxID    = taskflow.MaxID // bytes of a caller's ID
 )
 
-// record is the content of an agent file. Its JSON names are the seed's
+// record is the content of an agent file. Its JSON names are the protocol's
 // (agent_register, agent_heartbeat); Online is not stored.
 type record struct {
 	ID            string            `json:"id"`

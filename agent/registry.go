@@ -91,7 +91,7 @@ func (r *Registry) register(ctx context.Context, id string, rec record, chosen b
 
 // Heartbeat records that agent id is alive now and what it reports (see
 // HeartbeatInfo), and returns the interval after which the agent should
-// send the next heartbeat (next_heartbeat_ms in the seed's protocol).
+// send the next heartbeat (next_heartbeat_ms in the agent protocol).
 //
 // An empty id is INVALID_ARGUMENTS; an id that is not registered (never, or
 // no longer) is AGENT_NOT_FOUND and writes nothing. A retried heartbeat is

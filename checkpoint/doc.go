@@ -1,4 +1,4 @@
-// Package checkpoint keeps the task journal of seed 002: typed checkpoints
+// Package checkpoint keeps the task journal of the agent protocol: typed checkpoints
 // that an agent records while it works on a task, so that it, another
 // agent or a person can see what was done and pick the work up after a
 // lost context.
@@ -7,7 +7,7 @@
 // systems address it ("/api/auth.md#implement-jwt-signing", relative to
 // docs/). It is a Markdown file of its own, so that recording a checkpoint
 // never rewrites the plan, and people can read it, annotate it and commit
-// it. (Worker checkpoints, seeds 000 and 004, will live in this package
+// it. (Worker checkpoints, the pivot and checkpoint-resume protocols, will live in this package
 // too; everything here is named for the journal.)
 //
 // # Use
@@ -143,7 +143,7 @@
 //
 // # Worker checkpoints
 //
-// A worker checkpoint (seeds 000 and 004) is what a worker saves when it
+// A worker checkpoint (the pivot and checkpoint-resume protocols) is what a worker saves when it
 // stops part way (pivoted, or waiting for a clarification), so that it,
 // a new worker or a person can resume: a WorkerCheckpoint. Workers
 // (NewWorkers) keeps them; Render, ParseWorkerCheckpoint, JSON,
@@ -259,7 +259,7 @@
 // all; sections in any order, missing, or repeated (their items and texts
 // are joined); headings in any case, with a final ':' or a parenthesis
 // ("Files Changed (uncommitted)") and a few other names (Task, Done, Todo,
-// Blockers, Parallel Work, Files, Resume Instructions); seed 000's "##
+// Blockers, Parallel Work, Files, Resume Instructions); the pivot protocol's "##
 // Status: PARTIAL" line (the front matter's status wins over it); "-", "*",
 // "+" and ordered items, items wrapped onto the next lines; files written
 // without backticks ("src/a.go (new)"). Skipped: the title and what comes
@@ -269,7 +269,7 @@
 // Level-2 headings of other names are extra sections, kept. Sections are
 // level-2 headings outside code blocks, so a person's note needs "###".
 //
-// The JSON form uses seed 004's names. Fields the seed lacks go into its
+// The JSON form uses the checkpoint-resume protocol's names. Fields the protocol lacks go into its
 // context and metadata objects, so Markdown → JSON → Markdown loses
 // nothing:
 //
@@ -287,7 +287,7 @@
 //	context.decisions         Decisions
 //	context.filesChanged      Files Changed, [{"path", "note"}]
 //	context.filesCreated, context.filesModified  the paths noted new (or
-//	                          created) and modified, for readers of the seed;
+//	                          created) and modified, for readers of that form;
 //	                          read only when filesChanged is absent
 //	context.notes             Notes
 //	context.sections          extra sections, [{"heading", "body"}]
@@ -297,7 +297,7 @@
 //	metadata.pivotMode        PivotMode
 //	metadata.pivotReason      PivotReason
 //
-// The seed's other fields (context.sessionContext, metadata.tokensBurned,
+// The protocol's other fields (context.sessionContext, metadata.tokensBurned,
 // ...) are ignored when read; see ParseWorkerCheckpointJSON.
 //
 // Bad input is a *taskdoc.Error and writes nothing: INVALID_ARGUMENTS for a

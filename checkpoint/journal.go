@@ -27,7 +27,7 @@ const folderCheckpoints = "checkpoints"
 // them.
 const folderTasks = folderCheckpoints + "/tasks"
 
-// Type is the kind of a journal entry, from seed 002's checkpoint_add.
+// Type is the kind of a journal entry, from the agent protocol's checkpoint_add.
 // Types label entries for people and for List's filter; none of them
 // changes the task in its plan document.
 type Type string
@@ -42,7 +42,7 @@ const (
 	TypeComplete Type = "complete" // the work is done
 )
 
-// Types are the entry types, in the order the seed lists them.
+// Types are the entry types, in the order the agent protocol lists them.
 var Types = []Type{TypePlan, TypeProgress, TypeDecision, TypeError, TypeRecovery, TypeComplete}
 
 // ParseType reads a type the way a caller may write it: case and

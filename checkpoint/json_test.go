@@ -12,7 +12,7 @@ import (
 )
 
 // TestJSONNames pins the JSON form of journal entries and worker diffs,
-// and that a WorkerCheckpoint inside another value keeps seed 004's form.
+// and that a WorkerCheckpoint inside another value keeps the checkpoint-resume protocol's form.
 func TestJSONNames(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	tests := []struct {

@@ -17,7 +17,7 @@ import (
 const FolderWorkers = folderCheckpoints + "/workers"
 
 // Status is how far a worker got with its task when it wrote a checkpoint,
-// seed 000's "## Status:" line.
+// the pivot protocol's "## Status:" line.
 type Status string
 
 // The statuses of a worker checkpoint.
@@ -30,7 +30,7 @@ const (
 // Statuses are the statuses of a worker checkpoint.
 var Statuses = []Status{StatusPartial, StatusDone, StatusBlocked}
 
-// PivotMode is how a worker was asked to stop (seed 000).
+// PivotMode is how a worker was asked to stop (the pivot protocol).
 type PivotMode string
 
 // The pivot modes.
@@ -47,7 +47,7 @@ var PivotModes = []PivotMode{PivotGraceful, PivotImmediate, PivotHard}
 // worker or a person can resume it: the machine fields that are the
 // document's front matter, then its sections. The zero value of every
 // field but Worker (which Save needs) is valid: it leaves the field or
-// section out. Its JSON form (MarshalJSON, UnmarshalJSON) is seed 004's,
+// section out. Its JSON form (MarshalJSON, UnmarshalJSON) is the checkpoint-resume protocol's,
 // that of JSON and ParseWorkerCheckpointJSON.
 type WorkerCheckpoint struct {
 	Worker        string    // the worker's id: lower-case letters, digits, '_' and '-'

@@ -3,7 +3,7 @@ package checkpoint
 import "slices"
 
 // WorkerDiff is what changed from one checkpoint of a worker to a later
-// one (seed 000's "checkpoint diff"): a person or an orchestrator reads it
+// one (the pivot protocol's "checkpoint diff"): a person or an orchestrator reads it
 // instead of two whole checkpoints.
 type WorkerDiff struct {
 	FromSequence int    `json:"from_sequence"`

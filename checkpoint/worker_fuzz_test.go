@@ -55,7 +55,7 @@ func FuzzParseWorkerCheckpoint(f *testing.F) {
 // FuzzParseWorkerCheckpointJSON: any bytes parse or fail with a
 // *taskdoc.Error; what parses renders as Markdown that parses back to it.
 func FuzzParseWorkerCheckpointJSON(f *testing.F) {
-	data, err := os.ReadFile(filepath.Join("testdata", "worker", "seed004.json"))
+	data, err := os.ReadFile(filepath.Join("testdata", "worker", "resume.json"))
 	require.NoError(f, err)
 	f.Add(string(data))
 	f.Add(`{"agentId":"w","resumeInstructions":"x","context":{"decisions":[1,{"a":[]}]}}`)

@@ -17,7 +17,7 @@ import (
 // code under test: each .golden is the document Render must write for a
 // value (or for what an input reads as), byte for byte.
 
-// pivotedCheckpoint is seed 000's example checkpoint, with the machine
+// pivotedCheckpoint is the pivot protocol's example checkpoint, with the machine
 // fields of a graceful pivot: testdata/worker/pivoted.golden.
 var pivotedCheckpoint = checkpoint.WorkerCheckpoint{
 	Worker:       "worker-1",
@@ -75,7 +75,7 @@ func TestWorkerRenderGolden(t *testing.T) {
 		golden, why string
 		c           checkpoint.WorkerCheckpoint
 	}{
-		{"pivoted.golden", "seed 000's example, every machine field of a pivot, every section but Blocked and Parallel Work", pivotedCheckpoint},
+		{"pivoted.golden", "the pivot protocol's example, every machine field of a pivot, every section but Blocked and Parallel Work", pivotedCheckpoint},
 		{"escapes.golden", "YAML-looking values quoted, items that look like boxes, headings or escapes, code spans with backticks, " +
 			"a code block holding a section heading, extra sections in order, one without a body", escapesCheckpoint},
 	} {
@@ -100,7 +100,7 @@ func TestWorkerParseGolden(t *testing.T) {
 		{"handedited.md", "pivoted.golden", "pivoted.golden as a person edited it: CRLF, unquoted front matter in other cases, " +
 			"an unknown key, a title and paragraphs skipped, sections reordered and renamed ('Original task:', 'Files changed (uncommitted)'), " +
 			"'*' and '+' bullets, wrapped items, a checked item in In Progress read as Completed, an ordered list, a path without backticks"},
-		{"seed000.md", "seed000.golden", "seed 000's checkpoint as the seed writes it: no front matter, '## Status: PARTIAL', no blank line under headings"},
+		{"pivot-text.md", "pivot-text.golden", "the pivot protocol's checkpoint as the protocol writes it: no front matter, '## Status: PARTIAL', no blank line under headings"},
 	} {
 		t.Run(tc.input, func(t *testing.T) {
 			c, err := checkpoint.ParseWorkerCheckpoint([]byte(readGolden(t, tc.input)))
@@ -112,21 +112,21 @@ func TestWorkerParseGolden(t *testing.T) {
 	}
 }
 
-// TestWorkerJSONGolden: seed 004's own checkpoint file (unknown fields,
+// TestWorkerJSONGolden: the checkpoint-resume protocol's own checkpoint file (unknown fields,
 // a decision that is an object, files created and modified, resume
-// instructions as fields) reads as seed004.golden.
+// instructions as fields) reads as resume.golden.
 func TestWorkerJSONGolden(t *testing.T) {
-	c, err := checkpoint.ParseWorkerCheckpointJSON([]byte(readGolden(t, "seed004.json")))
+	c, err := checkpoint.ParseWorkerCheckpointJSON([]byte(readGolden(t, "resume.json")))
 	require.NoError(t, err)
 	got, err := c.Render()
 	require.NoError(t, err)
-	assert.Equal(t, readGolden(t, "seed004.golden"), string(got))
+	assert.Equal(t, readGolden(t, "resume.golden"), string(got))
 }
 
 // TestWorkerJSONRoundTrip: Markdown → JSON → Markdown loses nothing, for
-// every golden value; the JSON uses seed 004's names.
+// every golden value; the JSON uses the checkpoint-resume protocol's names.
 func TestWorkerJSONRoundTrip(t *testing.T) {
-	for _, name := range []string{"pivoted.golden", "escapes.golden", "seed004.golden", "seed000.golden"} {
+	for _, name := range []string{"pivoted.golden", "escapes.golden", "resume.golden", "pivot-text.golden"} {
 		t.Run(name, func(t *testing.T) {
 			md := readGolden(t, name)
 			c, err := checkpoint.ParseWorkerCheckpoint([]byte(md))

@@ -12,7 +12,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// workerJSON is seed 004's checkpoint file, with the fields it lacks in
+// workerJSON is the checkpoint-resume protocol's checkpoint file, with the fields it lacks in
 // its context and metadata objects (see the package doc).
 type workerJSON struct {
 	AgentID                string          `json:"agentId,omitempty"`
@@ -61,7 +61,7 @@ type metadataJSON struct {
 	PivotReason string    `json:"pivotReason,omitempty"`
 }
 
-// JSON writes c in seed 004's JSON form (see the package doc's "Worker
+// JSON writes c in the checkpoint-resume protocol's JSON form (see the package doc's "Worker
 // checkpoints" for the mapping), indented by two spaces. It checks c as
 // Render does. ParseWorkerCheckpointJSON reads it back as Render's normal
 // form of c, so Markdown → JSON → Markdown loses nothing.
@@ -115,12 +115,12 @@ func (c WorkerCheckpoint) JSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// MarshalJSON writes c in seed 004's JSON form, as JSON does, so that a
+// MarshalJSON writes c in the checkpoint-resume protocol's JSON form, as JSON does, so that a
 // checkpoint inside another value (a pause, a suspension) reads as the
 // checkpoint files do. A checkpoint JSON refuses is an error.
 func (c WorkerCheckpoint) MarshalJSON() ([]byte, error) { return c.JSON() }
 
-// UnmarshalJSON reads seed 004's JSON form, as ParseWorkerCheckpointJSON
+// UnmarshalJSON reads the checkpoint-resume protocol's JSON form, as ParseWorkerCheckpointJSON
 // does.
 func (c *WorkerCheckpoint) UnmarshalJSON(data []byte) error {
 	read, err := ParseWorkerCheckpointJSON(data)
@@ -131,14 +131,14 @@ func (c *WorkerCheckpoint) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ParseWorkerCheckpointJSON reads a checkpoint in seed 004's JSON form:
-// what JSON writes, and the seed's own files. Unknown fields are ignored
-// (context.sessionContext, metadata.tokensBurned, ...). The seed's
+// ParseWorkerCheckpointJSON reads a checkpoint in the checkpoint-resume protocol's JSON form:
+// what JSON writes, and the protocol's own files. Unknown fields are ignored
+// (context.sessionContext, metadata.tokensBurned, ...). The protocol's
 // decisions may be any JSON: one that is not a string is kept as its
 // compact JSON text. Without context.filesChanged, the files are
 // context.filesCreated (noted "new") then context.filesModified (noted
 // "modified"). resumeInstructions is an object whose "text" is the
-// Resumption Instructions; its other fields (the seed's nextPhase,
+// Resumption Instructions; its other fields (the protocol's nextPhase,
 // readClarificationFrom, ...) follow the text as "- name: value" lines, in
 // the order of their names.
 //

@@ -23,7 +23,7 @@ const (
 	securityText     = "# Security requirements\n\nTokens expire after 15 minutes.\n"
 )
 
-// scenarioFiles is the workspace of the seed's first scenario.
+// scenarioFiles is the workspace of the protocol's first scenario.
 func scenarioFiles() map[string]string {
 	return map[string]string{
 		"workflows/tdd-incremental-orchestration.md": mainWorkflowText,
@@ -33,7 +33,7 @@ func scenarioFiles() map[string]string {
 	}
 }
 
-// scenarioTasks are the three tasks of the seed's first scenario.
+// scenarioTasks are the three tasks of the protocol's first scenario.
 func scenarioTasks() []taskdoc.NewTask {
 	return []taskdoc.NewTask{
 		{Title: "Research authentication approaches", Content: "- Status: pending\n- Main-Workflow: tdd-incremental-orchestration\n- Workflow: multi-option-tradeoff\n\nCompare JWT vs session-based auth\n\n@/specs/security-requirements.md"},
@@ -51,7 +51,7 @@ const (
 	note3 = "Integration tests complete. Feature ready for review."
 )
 
-// TestScenarioCoordinator walks the seed's first scenario step by step and
+// TestScenarioCoordinator walks the protocol's first scenario step by step and
 // checks the files on disk after each step.
 func TestScenarioCoordinator(t *testing.T) {
 	list, _, root := openList(t, scenarioFiles())

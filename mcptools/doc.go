@@ -13,9 +13,9 @@
 //
 // The tools come in groups, all registered unless WithGroups chooses some:
 // GroupSubagent and GroupCoordinator (the two task systems), GroupAgents
-// and GroupPlans (the agent protocol of seed 002), GroupPivots,
+// and GroupPlans (the agent protocol of the agent protocol), GroupPivots,
 // GroupCheckpoints (worker checkpoints), GroupResume and
-// GroupClarifications (seeds 000 and 004), and GroupQueries (questions
+// GroupClarifications (the pivot and checkpoint-resume protocols), and GroupQueries (questions
 // across the workspace, and the operations agents missed). WithClock sets the one clock of
 // every tool, WithShutdown the context whose end cancels the calls in
 // flight.
@@ -55,7 +55,7 @@
 //	complete_coordinator_task  note, include_full_workflow
 //	view_coordinator_task      slugs (or slug: "a,b")
 //
-// and the tools of the agent protocol (seed 002), with the seed's names,
+// and the tools of the agent protocol (the agent protocol), with the protocol's names,
 // for several agents working one plan (see The agent protocol below):
 //
 //	agent_register       name, runtime, role (default worker), capabilities, workspace_path, metadata, id
@@ -76,7 +76,7 @@
 //	checkpoint_list      task_id, limit, types, since_sequence; or worker_id, limit;
 //	                     or limit alone: every worker's checkpoints
 //
-// and the tools of pivots, worker checkpoints and resumption (seeds 000 and
+// and the tools of pivots, worker checkpoints and resumption (the pivot protocol and
 // 004; see Pivots below):
 //
 //	pivot_worker         worker_id (or worker_ids), mode (graceful|immediate|hard), reason,
@@ -110,7 +110,7 @@
 //	archives_list        (none): archived documents and coordinator lists
 //	archive_read         name
 //
-// and seed 002's workspace isolation, a git worktree and branch per agent
+// and the agent protocol's workspace isolation, a git worktree and branch per agent
 // (package worktree):
 //
 //	workspace_create     branch, base_branch, create_worktree, repo_path, path, workflow_id,
@@ -172,7 +172,7 @@
 //
 // Deliberate differences:
 //   - Document addresses and @references are relative to docs/
-//     ("/api/auth.md", "@/specs/jwt.md"), as in the seed design. The
+//     ("/api/auth.md", "@/specs/jwt.md"), as in the design. The
 //     reference's later versions write the folder ("/docs/api/auth.md"),
 //     which here names docs/docs/api/auth.md; a document not found under
 //     such an address gets a tool error that names the address probably
@@ -199,8 +199,8 @@
 //
 // # The agent protocol
 //
-// The seed-002 tools are package plan and package agent over MCP. A plan
-// (the seed's workflow) is a document under docs/ with a Tasks section; its
+// The agent protocol's tools are package plan and package agent over MCP. A plan
+// (the protocol's workflow) is a document under docs/ with a Tasks section; its
 // workflow_id is its address ("/api/auth.md"), a task's id its address
 // ("/api/auth.md#implement-jwt-signing"). An agent registers, finds work
 // with workflow_next_tasks, claims a task (task_claim answers {success:
@@ -252,7 +252,7 @@
 //
 // task_load_context starts from plan.DefaultInclude (everything, the 5
 // newest checkpoints) and applies the include switches given; max_tokens
-// defaults to 8000. Results carry the seed's names: task_load_context
+// defaults to 8000. Results carry the protocol's names: task_load_context
 // {workflow, current_task, prior_tasks, dependency_outcomes, cut, tokens,
 // ...}, workflow_next_tasks {tasks}, agent_heartbeat {success,
 // next_heartbeat_ms}, agent_register {id, name, status: "online", ...}.
@@ -265,7 +265,7 @@
 //
 // # Pivots
 //
-// Seed 000's pivot protocol is package worker over MCP. An orchestrator
+// The pivot protocol's pivot protocol is package worker over MCP. An orchestrator
 // calls pivot_worker with a worker's agent id, a mode, a reason and
 // optionally a new task (a task address, claimed for the worker when it
 // acknowledges, or free text). The request is recorded in
@@ -278,7 +278,7 @@
 // costs one read of that small file per call (a server middleware does it);
 // every output schema declares the optional pivot_request. The notice holds
 // the request (id, task_id, mode, reason, new_task, requested, state) and
-// instructions after the seed's [PIVOT REQUEST] message.
+// instructions after the protocol's [PIVOT REQUEST] message.
 //
 // The worker answers with pivot_acknowledge and its checkpoint: it is saved
 // as the worker's checkpoint (phase pivoted), its task is paused with a
@@ -288,7 +288,7 @@
 // (wait_seconds, default 60) for the acknowledgement through file
 // notifications, without polling, and returns {pivots: [{worker_id,
 // request, checkpoint, checkpoint_json}], acknowledged}, checkpoint_json
-// being seed 004's JSON form; or NO_ACK, whose text advises a hard pivot and
+// being the checkpoint-resume protocol's JSON form; or NO_ACK, whose text advises a hard pivot and
 // whose structured content still lists the requests. mode hard takes the
 // task back at once (back to pending, its claim void, no checkpoint) and
 // does not wait; the worker acknowledges it to take the new task.
@@ -298,7 +298,7 @@
 // (wait_seconds 0) and wait later.
 //
 // checkpoint_save records a worker checkpoint of the session's agent (or
-// of worker_id); checkpoint_get reads one back as Markdown or in seed 004's
+// of worker_id); checkpoint_get reads one back as Markdown or in the checkpoint-resume protocol's
 // JSON, checkpoint_list with worker_id lists a worker's newest first
 // (without it, every worker's), and
 // checkpoint_diff compares two (the previous and the current by default).
@@ -309,7 +309,7 @@
 //
 // # Clarifications
 //
-// Seed 004's checkpoint and resume pattern: a worker that cannot decide
+// The checkpoint-resume protocol's checkpoint and resume pattern: a worker that cannot decide
 // alone calls clarification_ask with its questions and its checkpoint.
 // The call itself is the brief poll: it waits (wait_seconds, default 60;
 // woken by file notifications) for the parent's answer and returns

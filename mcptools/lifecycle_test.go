@@ -21,7 +21,7 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// The agent protocol of seed 002 through the SDK's client, in process: one
+// The agent protocol of the agent protocol through the SDK's client, in process: one
 // server, and as many MCP sessions on it as the test has agents, each
 // session's agent being its caller.
 
@@ -269,7 +269,7 @@ type workflowSummaryJSON struct {
 	Counts map[string]int `json:"counts"`
 }
 
-// The seven steps of the seed, on a plan made with workflow_create and
+// The seven steps of the agent protocol, on a plan made with workflow_create and
 // workflow_set_plan, twice: the second task depends on the first, so it
 // is offered once the first is completed, and its context carries the
 // first one's outcome.
@@ -539,7 +539,7 @@ func TestLifecycleRecovery(t *testing.T) {
 	assert.Nil(t, done.Checkpoint, "no outcome_detail, no checkpoint")
 }
 
-// Two agents on two sessions work one plan with the seed's claim-conflict
+// Two agents on two sessions work one plan with the protocol's claim-conflict
 // loop until every task is completed: each task is completed exactly once,
 // by the agent that claimed it, after its dependencies.
 func TestLifecycleTwoAgentsClaimConflictLoop(t *testing.T) {
@@ -561,7 +561,7 @@ func TestLifecycleTwoAgentsClaimConflictLoop(t *testing.T) {
 	sessions[0].ok("workflow_set_plan", map[string]any{"workflow_id": wf, "tasks": tasks}, nil)
 	agents := []string{sessions[0].register("worker-a"), sessions[1].register("worker-b")}
 
-	// The seed's diagram: both see the same tasks, a claims the first, b
+	// The protocol's diagram: both see the same tasks, a claims the first, b
 	// is told a holds it and claims the next.
 	var nextA, nextB nextJSON
 	sessions[0].ok("workflow_next_tasks", map[string]any{"workflow_id": wf}, &nextA)

@@ -16,7 +16,7 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// Seed 000's pivot protocol and seed 004's worker checkpoints through the
+// The pivot protocol's pivot protocol and the checkpoint-resume protocol's worker checkpoints through the
 // SDK's client, in process: an orchestrator's session, a worker's, and a
 // third worker that resumes the paused task.
 
@@ -567,7 +567,7 @@ func TestResumeByAnotherWorker(t *testing.T) {
 }
 
 // A worker's own checkpoints: saved twice, read back in Markdown and in
-// seed 004's JSON, listed newest first and compared.
+// the checkpoint-resume protocol's JSON, listed newest first and compared.
 func TestWorkerCheckpointTools(t *testing.T) {
 	e := setupPivot(t, 2)
 	var first, second workerCheckpointJSON
@@ -649,7 +649,7 @@ Pool size may need tuning.
 `, got.Content)
 	assert.Equal(t, got.Content, filetest.Read(t, e.root, "checkpoints/workers/"+e.worker+"/000002.md"), "the document as stored")
 
-	// Seed 004's JSON, of the first one.
+	// The checkpoint-resume protocol's JSON, of the first one.
 	e.orch.ok("checkpoint_get", map[string]any{"worker_id": e.worker, "sequence": 1, "format": "json"}, &got)
 	assert.Equal(t, first, got.Checkpoint)
 	assert.Equal(t, "json", got.Format)
@@ -768,7 +768,7 @@ type askJSON struct {
 	Instructions  string                `json:"instructions"`
 }
 
-// Seed 004: a question answered during the brief poll, and one that is
+// The checkpoint-resume protocol: a question answered during the brief poll, and one that is
 // not: the worker's checkpoint is saved, and its parent finds the answer
 // and the resume prompt.
 func TestClarifications(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/taskmd/taskmd/worker"
 )
 
-// The clarification tools are seed 004's checkpoint and resume pattern on
+// The clarification tools are the checkpoint-resume protocol's checkpoint and resume pattern on
 // package worker: a worker that cannot decide alone asks its parent
 // (clarification_ask) and waits briefly for the answer inside the call,
 // spending nothing; when none comes, its checkpoint is saved and it exits.
@@ -104,7 +104,7 @@ type clarificationRespondResult struct {
 
 // Descriptions.
 
-const clarificationProtocol = `Clarifications (seed 004). Worker: clarification_ask with your questions and your checkpoint; the call itself is the brief poll (wait_seconds, default 60): status answered — apply the answer and go on; status suspended — your checkpoint is saved, stop and exit at once, spending nothing more: your parent resumes you with the answer. Parent: clarification_check (no id) lists the open requests and the suspended workers whose answers arrived, with their resume prompts; clarification_respond answers; resume the worker with the resume_prompt.`
+const clarificationProtocol = `Clarifications (the checkpoint-resume protocol). Worker: clarification_ask with your questions and your checkpoint; the call itself is the brief poll (wait_seconds, default 60): status answered — apply the answer and go on; status suspended — your checkpoint is saved, stop and exit at once, spending nothing more: your parent resumes you with the answer. Parent: clarification_check (no id) lists the open requests and the suspended workers whose answers arrived, with their resume prompts; clarification_respond answers; resume the worker with the resume_prompt.`
 
 const (
 	clarificationAskDescription = `Ask your parent (the orchestrator, a person) what you cannot decide alone, and wait briefly for the answer without spending tokens: questions [{question_id, text}], blocked_at, reason, parallel_work_available, and checkpoint (your state, saved if no answer comes within wait_seconds, default 60). Returns {status: answered, answer: {responses: [{question_id, answer}], resume_instructions}} or {status: suspended, checkpoint}: then exit now. wait_seconds 0 only records the request (status asked); clarification_check {id} reads the answer later. Give id to make a repeated ask a retry.

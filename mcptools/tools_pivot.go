@@ -17,7 +17,7 @@ import (
 	"github.com/taskmd/taskmd/worker"
 )
 
-// The pivot tools are seed 000's pivot protocol on package worker: an
+// The pivot tools are the pivot protocol's pivot protocol on package worker: an
 // orchestrator asks a worker to stop its task and go elsewhere
 // (pivot_worker), the worker learns of it on its next call (every result
 // for a session whose agent has a pending pivot carries pivot_request),
@@ -58,7 +58,7 @@ type fileChange struct {
 	Note string `json:"note,omitempty" jsonschema:"new, modified, deleted, ..."`
 }
 
-// section is a section of a worker checkpoint that is none of the seed's.
+// section is a section of a worker checkpoint that is none of the protocol's.
 type section struct {
 	Heading string `json:"heading" jsonschema:"one line"`
 	Body    string `json:"body" jsonschema:"Markdown"`
@@ -95,7 +95,7 @@ type pivotOutcome struct {
 	WorkerID string       `json:"worker_id"`
 	Request  pivotRequest `json:"request"`
 	// Checkpoint is the checkpoint the worker acknowledged with, and
-	// CheckpointJSON the same in seed 004's JSON form.
+	// CheckpointJSON the same in the checkpoint-resume protocol's JSON form.
 	Checkpoint     *workerCheckpoint `json:"checkpoint,omitempty"`
 	CheckpointJSON string            `json:"checkpoint_json,omitempty"`
 	// Error is why there is no acknowledgement: "NO_ACK: ...".
@@ -117,7 +117,7 @@ type pivotAcknowledgeResult struct {
 
 // Descriptions.
 
-const pivotProtocol = `Pivot protocol (seed 000). Orchestrator: pivot_worker {worker_id, mode, reason, new_task} → it waits (wait_seconds, default 60, without polling) and returns the acknowledged request with the worker's checkpoint, or NO_ACK: the worker is stuck or gone, pivot_worker again with mode hard. The paused task waits in resume_queue; resume_brief hands it to another worker. Worker: every tool result (and agent_heartbeat's answer) carries pivot_request while a pivot is pending for your agent. When you see it: graceful — finish the tool call you are in, start nothing new; immediate — stop at once; then call pivot_acknowledge with your checkpoint (completed, in_progress, remaining, files_changed, decisions, resume_instructions). Your task is paused with the checkpoint, your claim on it ends, and a new_task given as an address is claimed for you: start it with task_load_context and task_update_status in_progress. Hard — your task was taken back already: stop, write nothing more on it (it is STALE_CLAIM), call pivot_acknowledge to take the new task.`
+const pivotProtocol = `Pivot protocol (the pivot protocol). Orchestrator: pivot_worker {worker_id, mode, reason, new_task} → it waits (wait_seconds, default 60, without polling) and returns the acknowledged request with the worker's checkpoint, or NO_ACK: the worker is stuck or gone, pivot_worker again with mode hard. The paused task waits in resume_queue; resume_brief hands it to another worker. Worker: every tool result (and agent_heartbeat's answer) carries pivot_request while a pivot is pending for your agent. When you see it: graceful — finish the tool call you are in, start nothing new; immediate — stop at once; then call pivot_acknowledge with your checkpoint (completed, in_progress, remaining, files_changed, decisions, resume_instructions). Your task is paused with the checkpoint, your claim on it ends, and a new_task given as an address is claimed for you: start it with task_load_context and task_update_status in_progress. Hard — your task was taken back already: stop, write nothing more on it (it is STALE_CLAIM), call pivot_acknowledge to take the new task.`
 
 const (
 	pivotWorkerDescription = `Ask a worker (an agent id) to stop its task and pivot to new work, and wait for its acknowledgement. mode graceful (default) or immediate: the worker saves a checkpoint and lets go; you get {pivots: [{worker_id, request: {id, state: acknowledged, task_id, checkpoint_path, new_claim, ...}, checkpoint, checkpoint_json}], acknowledged}. NO_ACK after wait_seconds (default 60): the worker did not answer — pivot it again with mode hard, which takes the task back at once (back to pending, no checkpoint) and does not wait. wait_seconds 0 returns at once (the request pending). worker_ids pivots several workers at once (a pivot chain); the call is NO_ACK when one of them did not answer, and its structured content still lists each. A repeated call with the same arguments is a retry of the pending request. AGENT_NOT_FOUND: the worker is not registered.
@@ -266,7 +266,7 @@ func requestWorkers(reqs []worker.Request) string {
 	return strings.Join(names, ", ")
 }
 
-// checkpointOf reads a checkpoint of worker and renders it in seed 004's
+// checkpointOf reads a checkpoint of worker and renders it in the checkpoint-resume protocol's
 // JSON form as well.
 func (p pivotTools) checkpointOf(ctx context.Context, workerID string, sequence int) (*workerCheckpoint, string, error) {
 	cp, err := p.pivots.Workers().Get(ctx, workerID, sequence)
@@ -396,7 +396,7 @@ func toPivotRequestView(r worker.Request) pivotRequest {
 }
 
 // pivotInstructions is what a worker with a pending pivot is told to do,
-// after seed 000's [PIVOT REQUEST] message.
+// after the pivot protocol's [PIVOT REQUEST] message.
 func pivotInstructions(r worker.Request) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[PIVOT REQUEST] Mode: %s. Reason: %s. ", r.Mode, r.Reason)

@@ -14,7 +14,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// The plan tools are the rest of the agent protocol (seed 002) on package
+// The plan tools are the rest of the agent protocol (the agent protocol) on package
 // plan: plans ("workflows") are documents under docs/, tasks their
 // addresses. Every write on a task presents the session's claim (see
 // sessions.go).

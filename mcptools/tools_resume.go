@@ -11,7 +11,7 @@ import (
 	"github.com/taskmd/taskmd/worker"
 )
 
-// The worker checkpoint tools (seeds 000 and 004) and the resume tools:
+// The worker checkpoint tools (the pivot and checkpoint-resume protocols) and the resume tools:
 // a worker saves where its work stands (checkpoint_save), anyone reads it
 // back (checkpoint_get, checkpoint_list with worker_id, checkpoint_diff),
 // and paused tasks wait in the resume queue for a worker that resumes them
@@ -33,7 +33,7 @@ type checkpointSaveInput struct {
 type checkpointGetInput struct {
 	WorkerID string `json:"worker_id,omitempty" jsonschema:"the worker (default: this session's agent)"`
 	Sequence int    `json:"sequence,omitempty" jsonschema:"which checkpoint, 1, 2, 3, ... (default: the current, newest one)"`
-	Format   string `json:"format,omitempty" jsonschema:"markdown (default: the checkpoint document) or json (seed 004's JSON form)"`
+	Format   string `json:"format,omitempty" jsonschema:"markdown (default: the checkpoint document) or json (the checkpoint-resume protocol's JSON form)"`
 }
 
 type checkpointDiffInput struct {
@@ -125,15 +125,15 @@ type resumeBriefResult struct {
 // Descriptions.
 
 const (
-	checkpointSaveDescription = `Save your worker checkpoint (seeds 000, 004): where your work stands, so that you, a new worker or a person can resume it — status (PARTIAL, DONE, BLOCKED), phase (working, waiting_clarification, ...), task_id, and the sections: original_task, completed, in_progress, remaining, blocked, parallel_work_available, files_changed [{path, note}], decisions, notes, resume_instructions. Each save is a new checkpoint (sequence 1, 2, 3, ... per worker, in checkpoints/workers/<worker>/); the older ones stay as history. Saving the current checkpoint again is a retry and writes nothing. Returns the checkpoint with its sequence, path and time. When pivoted, use pivot_acknowledge instead: it saves the checkpoint and lets go of the task.`
+	checkpointSaveDescription = `Save your worker checkpoint (the pivot and checkpoint-resume protocols): where your work stands, so that you, a new worker or a person can resume it — status (PARTIAL, DONE, BLOCKED), phase (working, waiting_clarification, ...), task_id, and the sections: original_task, completed, in_progress, remaining, blocked, parallel_work_available, files_changed [{path, note}], decisions, notes, resume_instructions. Each save is a new checkpoint (sequence 1, 2, 3, ... per worker, in checkpoints/workers/<worker>/); the older ones stay as history. Saving the current checkpoint again is a retry and writes nothing. Returns the checkpoint with its sequence, path and time. When pivoted, use pivot_acknowledge instead: it saves the checkpoint and lets go of the task.`
 
-	checkpointGetDescription = `Read a worker checkpoint: the current one, or sequence N. Returns {checkpoint (its fields), format, content}: content is the checkpoint document (format markdown, the default) or seed 004's JSON form (format json: agentId, phase, workState, context, resumeInstructions, metadata). DOCUMENT_NOT_FOUND: the worker has no such checkpoint. Reads only.`
+	checkpointGetDescription = `Read a worker checkpoint: the current one, or sequence N. Returns {checkpoint (its fields), format, content}: content is the checkpoint document (format markdown, the default) or the checkpoint-resume protocol's JSON form (format json: agentId, phase, workState, context, resumeInstructions, metadata). DOCUMENT_NOT_FOUND: the worker has no such checkpoint. Reads only.`
 
 	checkpointDiffDescription = `What changed between two checkpoints of a worker (default: the previous and the current one): finished (items now completed), started, added, dropped, new_files, new_decisions, and status and phase before and after. Read it instead of two whole checkpoints. Reads only.`
 
 	resumeQueueDescription = `The paused tasks of every plan that wait for a worker, oldest checkpoint first, each with the worker checkpoint it was paused with (a pivoted worker's). Take one with resume_brief {task_id, worker_id}. Reads only.`
 
-	resumeBriefDescription = `The resume brief of a paused task (seed 000's spawn from checkpoint): Markdown to start a worker with — the checkpoint's original task, completed, in-progress and remaining items, blocked work, files, decisions, notes and resume instructions, then the task's context (max_tokens). With worker_id the task is resumed for that worker: claimed for it and moved back to in_progress, and {claim, task} say so; when worker_id is this session's agent the session keeps the claim, so task_update_status and checkpoint_add work on it at once. claim.success false: another agent holds the task (already_claimed_by). Find paused tasks with resume_queue.`
+	resumeBriefDescription = `The resume brief of a paused task (the pivot protocol's spawn from checkpoint): Markdown to start a worker with — the checkpoint's original task, completed, in-progress and remaining items, blocked work, files, decisions, notes and resume instructions, then the task's context (max_tokens). With worker_id the task is resumed for that worker: claimed for it and moved back to in_progress, and {claim, task} say so; when worker_id is this session's agent the session keeps the claim, so task_update_status and checkpoint_add work on it at once. claim.success false: another agent holds the task (already_claimed_by). Find paused tasks with resume_queue.`
 )
 
 // resumeTools serves the worker checkpoint and resume tools.

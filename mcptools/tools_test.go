@@ -104,7 +104,7 @@ var statusLike = []string{"status", "mode", "pivot_mode", "type", "types", "form
 // freeText are the inputs with such a name whose value is free text, and
 // why.
 var freeText = map[string]string{
-	"agent_heartbeat.status": "seed 002's heartbeat status is free text (busy, idle, ...)",
+	"agent_heartbeat.status": "the agent protocol's heartbeat status is free text (busy, idle, ...)",
 }
 
 // Every status-like input of every tool, nested ones included, lists its

@@ -8,7 +8,7 @@ import (
 	"github.com/taskmd/taskmd/worktree"
 )
 
-// The workspace tools are seed 002's "Workspace Isolation": each agent
+// The workspace tools are the agent protocol's "Workspace Isolation": each agent
 // works in a git worktree and branch of its own (package worktree).
 
 type workspaceCreateInput struct {
@@ -48,7 +48,7 @@ type workspaceListResult struct {
 }
 
 const (
-	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (seed 002, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result, or finish the work of a call that was stopped half-way.`
+	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (the agent protocol, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result, or finish the work of a call that was stopped half-way.`
 
 	workspaceUpdateDescription = `Record what became of a workspace: status merged (with merge_commit) or abandoned, pr_url, and cleanup_worktree to remove its folder (the branch stays). Returns {success, worktree_removed, workspace}; a retry removes nothing more (worktree_removed false). WORKSPACE_NOT_FOUND for an unknown id.`
 

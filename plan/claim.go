@@ -23,7 +23,7 @@ type Claim struct {
 	TookOverFrom string `json:"took_over_from,omitempty"`
 }
 
-// ClaimResult answers Claim, with the seed's field names.
+// ClaimResult answers Claim, with the protocol's field names.
 type ClaimResult struct {
 	Success bool `json:"success"`
 	// AlreadyClaimedBy is the agent holding the task, when another agent
@@ -33,7 +33,7 @@ type ClaimResult struct {
 	Claim *Claim `json:"claim,omitempty"`
 }
 
-// Claim claims task for agentID (seed 002's task_claim), atomically across
+// Claim claims task for agentID (the agent protocol's task_claim), atomically across
 // goroutines and processes: of agents claiming one free task at once,
 // exactly one succeeds and every other is told who holds it.
 //
@@ -124,7 +124,7 @@ func (p *Plans) online(ctx context.Context, id string) bool {
 	return err == nil && a.Online
 }
 
-// Release gives up the claim c holds on task (seed 002's task_release):
+// Release gives up the claim c holds on task (the agent protocol's task_release):
 // the task is free for any agent, and its Assignee field is removed. Only
 // the holder may release, presenting its claim: any other Claimant is
 // STALE_CLAIM and nothing is written. A retried Release (the claim c

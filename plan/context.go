@@ -15,7 +15,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// Include selects what LoadContext gathers, with the seed's switches.
+// Include selects what LoadContext gathers, with the protocol's switches.
 type Include struct {
 	WorkflowPlan       bool `json:"workflow_plan"`       // the plan's summary (its text under the title)
 	PriorTaskOutcomes  bool `json:"prior_task_outcomes"` // the outcomes of the plan's other completed tasks
@@ -90,8 +90,8 @@ type CurrentTask struct {
 	Checkpoints []ContextCheckpoint `json:"checkpoints"` // newest first
 }
 
-// TaskContext is the context of a task under a token budget (seed 002's
-// task_load_context), with the seed's field names.
+// TaskContext is the context of a task under a token budget (the agent protocol's
+// task_load_context), with the protocol's field names.
 type TaskContext struct {
 	Workflow           PlanContext `json:"workflow"`
 	CurrentTask        CurrentTask `json:"current_task"`

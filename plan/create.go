@@ -8,7 +8,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// NewPlan is a plan to create (seed 002's workflow_create).
+// NewPlan is a plan to create (the agent protocol's workflow_create).
 type NewPlan struct {
 	// Path is the plan's address ("/api/auth.md"); "" derives it from the
 	// name: "/" + taskdoc.Slug(Name) + ".md".
@@ -98,7 +98,7 @@ func summarise(path string, doc *taskdoc.Document) Summary {
 		Total: len(doc.Tasks), Counts: counts}
 }
 
-// PlannedTask is one task of SetPlan (seed 002's workflow_set_plan).
+// PlannedTask is one task of SetPlan (the agent protocol's workflow_set_plan).
 type PlannedTask struct {
 	Title       string // required, one line; its slug is the task's address in the plan
 	Description string // the task's body: what to do; optional
@@ -112,7 +112,7 @@ type PlannedTask struct {
 }
 
 // SetPlan adds tasks to plan, in order, at the end of its Tasks section, in
-// one locked update: either all are written or none (seed 002's
+// one locked update: either all are written or none (the agent protocol's
 // workflow_set_plan). Each is written pending, with its Depends-On and
 // Workflow fields and its description as body. A plan that does not exist
 // is created, titled from its file name. A dependency that names no task of

@@ -1,12 +1,12 @@
-// Package plan is the agent protocol of seed 002 on the Markdown workspace:
+// Package plan is the agent protocol of the agent protocol on the Markdown workspace:
 // several agents working one plan register (package agent), find the next
 // tasks, claim one with a lease, load its context under a token budget,
 // record their approach and checkpoints, report its status, and release it.
 //
-// A plan (the seed's "workflow") is a document under docs/ whose Tasks
+// A plan (the protocol's "workflow") is a document under docs/ whose Tasks
 // section holds the tasks: its id is the document's address ("/api/auth.md"),
 // a task's id its address ("/api/auth.md#implement-jwt-signing"). This is not
-// the Workflow field of seed 003, which names a workflow prompt
+// the Workflow field of the task systems, which names a workflow prompt
 // (workflows/<name>.md) a worker follows.
 //
 // # Lifecycle

@@ -17,7 +17,7 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// The lifecycle of seed 002: an agent registers, claims the next task of a
+// The lifecycle of the agent protocol: an agent registers, claims the next task of a
 // plan, loads its context, records its approach and checkpoints, and
 // completes the task. A second agent finds the task taken; when the first
 // stops heartbeating, the second takes its next task over, and the first

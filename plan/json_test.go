@@ -14,7 +14,7 @@ import (
 )
 
 // TestJSONNames pins the JSON form of the plan results, the names of the
-// seeds' tools (task_id, agent_id, dependencies_completed, ...). A renamed
+// agent protocol's tools (task_id, agent_id, dependencies_completed, ...). A renamed
 // field fails here.
 func TestJSONNames(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)

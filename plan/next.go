@@ -6,7 +6,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// NextTask is a task an agent may claim now, with the seed's hints.
+// NextTask is a task an agent may claim now, with the protocol's hints.
 type NextTask struct {
 	ID     string         `json:"id"` // the task's address
 	Title  string         `json:"title"`
@@ -30,7 +30,7 @@ type NextTask struct {
 }
 
 // NextTasks returns the tasks of plan ("/api/auth.md") that an agent may
-// claim now (seed 002's workflow_next_tasks), in document order:
+// claim now (the agent protocol's workflow_next_tasks), in document order:
 //
 //   - pending tasks that no online agent holds, whose every dependency is
 //     completed or skipped (a dependency no task has, or whose document

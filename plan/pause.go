@@ -69,8 +69,8 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 	return out, nil
 }
 
-// Revoke takes task away from whoever holds it, for an orchestrator (seed
-// 000's hard pivot): the claim ends and its token lets nothing through any
+// Revoke takes task away from whoever holds it, for an orchestrator (the
+// pivot protocol's hard pivot): the claim ends and its token lets nothing through any
 // more, the Assignee field is removed, and a task in progress, planning or
 // paused returns to pending, so that NextTasks offers it again. No
 // checkpoint is written. Revoking a task no agent holds only moves its

@@ -21,7 +21,7 @@ type TaskState struct {
 	HolderOnline bool `json:"holder_online,omitempty"`
 }
 
-// Progress is where a plan stands (seed 002's workflow_progress).
+// Progress is where a plan stands (the agent protocol's workflow_progress).
 type Progress struct {
 	Workflow string         `json:"workflow_id"` // the plan's address, "/api/auth.md"
 	Title    string         `json:"title"`
@@ -36,7 +36,7 @@ type Progress struct {
 	Current []TaskState `json:"current_tasks"`
 }
 
-// Summary is one plan of List (seed 002's workflow_list).
+// Summary is one plan of List (the agent protocol's workflow_list).
 type Summary struct {
 	ID     string                 `json:"id"` // the plan's address
 	Title  string                 `json:"title"`
@@ -75,7 +75,7 @@ func (p *Plans) Progress(ctx context.Context, plan string) (Progress, error) {
 	return out, nil
 }
 
-// List returns the plans of the workspace (seed 002's workflow_list): every
+// List returns the plans of the workspace (the agent protocol's workflow_list): every
 // document under docs/ that has a Tasks section, in path order, with its
 // status and counts, keeping those whose status is one of statuses (none
 // keeps all; an unknown status is UNKNOWN_STATUS). The status of a plan is

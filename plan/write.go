@@ -10,7 +10,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// StatusUpdate is what an agent reports with UpdateStatus (seed 002's
+// StatusUpdate is what an agent reports with UpdateStatus (the agent protocol's
 // task_update_status).
 type StatusUpdate struct {
 	Status taskdoc.Status
@@ -97,7 +97,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 	return out, nil
 }
 
-// SetTaskPlan records the approach c will take on task (seed 002's
+// SetTaskPlan records the approach c will take on task (the agent protocol's
 // task_set_plan) in the task's Plan field, on one line (line breaks become
 // spaces), and moves a pending task to planning (TASK_BLOCKED while a
 // dependency is not done). The fence is UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
@@ -154,7 +154,7 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 	return out, nil
 }
 
-// AddCheckpoint records e in the journal of task (seed 002's
+// AddCheckpoint records e in the journal of task (the agent protocol's
 // checkpoint_add; see checkpoint.Journal.Add), as c: a fenced claimant's
 // entry is written only under its current claim (STALE_CLAIM otherwise,
 // nothing written; see checkpoint.Journal.AddClaimed), and names it as

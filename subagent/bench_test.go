@@ -89,7 +89,7 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkScenario is seed 003's ad-hoc scenario at scale, one iteration
+// BenchmarkScenario is the task systems' ad-hoc scenario at scale, one iteration
 // per document: create n tasks in batches of 100 (one call each), start and
 // complete every task, then list the document. It is the whole-workload
 // figure, so that cost growing with the square of the task count shows.

@@ -11,7 +11,7 @@ import (
 // NewTask is a task to add.
 type NewTask struct {
 	Title   string // required, single line
-	Content string // "- Status: pending\n- Workflow: x\n\nbody\n\n@/specs/y.md" (seed form)
+	Content string // "- Status: pending\n- Workflow: x\n\nbody\n\n@/specs/y.md" (the form callers send)
 	After   string // slug to insert after; "" appends at the end of the Tasks section
 }
 

@@ -38,7 +38,7 @@ const KeyDependsOn = "Depends-On"
 const KeyAssignee = "Assignee"
 
 // KeyPlan holds the approach an agent recorded for the task (package
-// plan, seed 002's task_set_plan), on one line.
+// plan, the agent protocol's task_set_plan), on one line.
 const KeyPlan = "Plan"
 
 // KeyCheckpoint points a paused task at the worker checkpoint that holds

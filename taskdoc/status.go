@@ -46,7 +46,7 @@ const (
 	// MoveReopen is an edit that asks, explicitly, to take a task out of
 	// a final status (Edit.Reopen).
 	MoveReopen Move = "reopen"
-	// MoveUpdate is an agent reporting where its task stands (seed 002's
+	// MoveUpdate is an agent reporting where its task stands (the agent protocol's
 	// task_update_status): planning, pausing, failing with an error text,
 	// skipping.
 	MoveUpdate Move = "update"

@@ -22,7 +22,7 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// The brief poll of seed 004: a worker waits this long for an answer,
+// The brief poll of the checkpoint-resume protocol: a worker waits this long for an answer,
 // re-checking at least every interval, before it checkpoints and exits.
 const (
 	DefaultPollDuration = 60 * time.Second
@@ -43,7 +43,7 @@ type Question struct {
 	Text string `json:"text"`        // one line
 }
 
-// Needed is what a worker asks (seed 004's CLARIFICATION_NEEDED).
+// Needed is what a worker asks (the checkpoint-resume protocol's CLARIFICATION_NEEDED).
 type Needed struct {
 	// ID names the request: a lower-case word (letters, digits, '_', '-';
 	// at most 64) that makes Ask a retry; "" is "cl_" and 12 random hex
@@ -73,7 +73,7 @@ type CheckpointInfo struct {
 }
 
 // Clarification is a recorded clarification request, the file
-// checkpoints/workers/<worker>/clarifications/<id>.json, in seed 004's
+// checkpoints/workers/<worker>/clarifications/<id>.json, in the checkpoint-resume protocol's
 // names.
 type Clarification struct {
 	ID                    string         `json:"id"`
@@ -97,7 +97,7 @@ type Response struct {
 }
 
 // ResumeInstructions tells the parent, and the resumed worker, how to
-// resume (seed 004's resume_instructions).
+// resume (the checkpoint-resume protocol's resume_instructions).
 type ResumeInstructions struct {
 	// CheckpointPath is the checkpoint the worker resumes from
 	// ("checkpoints/workers/w1/000004.md"); see Respond.
@@ -109,7 +109,7 @@ type ResumeInstructions struct {
 	Text string `json:"text,omitempty"`
 }
 
-// Answer is the parent's answer to a request (seed 004's
+// Answer is the parent's answer to a request (the checkpoint-resume protocol's
 // CLARIFICATION_RESPONSE), the file
 // checkpoints/workers/<worker>/clarifications/<id>.answer.json.
 type Answer struct {
@@ -139,7 +139,7 @@ type PollOptions struct {
 // resumes it (ResumePrompt).
 type Suspended struct {
 	Worker        string                      `json:"worker"`
-	Checkpoint    checkpoint.WorkerCheckpoint `json:"checkpoint"` // its current checkpoint, waiting for the request (seed 004's JSON form)
+	Checkpoint    checkpoint.WorkerCheckpoint `json:"checkpoint"` // its current checkpoint, waiting for the request (the checkpoint-resume protocol's JSON form)
 	Clarification Clarification               `json:"clarification"`
 	Answer        Answer                      `json:"answer"`
 }
@@ -390,7 +390,7 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 }
 
 // Await waits for the answer to request id of worker: the brief poll of
-// seed 004. It returns the answer as soon as one with ResumeSignal is
+// the checkpoint-resume protocol. It returns the answer as soon as one with ResumeSignal is
 // recorded, woken by file notifications (not by polling), and re-checks
 // every po.Interval besides. When po.Duration has passed without one, it
 // saves cp as the worker's checkpoint (phase waiting_clarification, status
@@ -752,7 +752,7 @@ func newClarificationID() string {
 	return "cl_" + hex.EncodeToString(b[:])
 }
 
-// formatSeconds writes d as seed 004 does: "60s", "0.5s".
+// formatSeconds writes d as the checkpoint-resume protocol does: "60s", "0.5s".
 func formatSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/taskmd/taskmd/checkpoint"
 )
 
-// ResumePrompt renders seed 004's resume prompt for a suspended worker as
+// ResumePrompt renders the checkpoint-resume protocol's resume prompt for a suspended worker as
 // Markdown, from its current checkpoint and the answer to the request it
 // waits for: the previous state, the clarification responses, the resume
 // instructions, the next steps and the context preserved. The parent

@@ -12,7 +12,7 @@ import (
 	"github.com/taskmd/taskmd/worker"
 )
 
-// The resume prompt of seed 004, written by hand.
+// The resume prompt of the checkpoint-resume protocol, written by hand.
 const wantResumePrompt = "## RESUME FROM CLARIFICATION\n" +
 	"\n" +
 	"You were waiting for clarification and checkpointed your state.\n" +

@@ -13,7 +13,7 @@ import (
 	"github.com/taskmd/taskmd/worker"
 )
 
-// Ask records the seed's fields in a JSON file beside the worker's
+// Ask records the protocol's fields in a JSON file beside the worker's
 // checkpoints, numbering the questions the worker left unnamed.
 func TestClarifyAskRecordsTheRequest(t *testing.T) {
 	e := clSetup(t)

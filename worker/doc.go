@@ -1,5 +1,5 @@
 // Package worker stops a worker in the middle of its task and sends it
-// elsewhere without losing its progress: seed 000's pivot, on the agents,
+// elsewhere without losing its progress: the pivot protocol's pivot, on the agents,
 // claims and plans of package plan and the worker checkpoints of package
 // checkpoint.
 //
@@ -27,7 +27,7 @@
 // notifications, up to a timeout (60 seconds by default), and gets the
 // request as acknowledged, with the checkpoint's path, or NO_ACK with the
 // advice to pivot in hard mode. RequestAll and WaitAll pivot several workers
-// at once (the seed's pivot chains).
+// at once (the protocol's pivot chains).
 //
 // # Resume
 //
@@ -52,9 +52,9 @@
 //
 // # Clarification
 //
-// A worker that needs an answer (seed 004) records a request with
+// A worker that needs an answer (the checkpoint-resume protocol) records a request with
 // Clarifications.Ask: the file
-// checkpoints/workers/<worker>/clarifications/<id>.json, in the seed's
+// checkpoints/workers/<worker>/clarifications/<id>.json, in the protocol's
 // names (agent_id, timestamp, blocked_at, reason, questions with
 // question_id and text, checkpoint_info, work_continues,
 // parallel_work_available); ids are "cl_" and 12 hex digits, or the

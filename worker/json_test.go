@@ -15,8 +15,8 @@ import (
 )
 
 // TestJSONNames pins the JSON form of the worker's arguments and results:
-// the names of the pivot and clarification files, a checkpoint in seed
-// 004's form.
+// the names of the pivot and clarification files, a checkpoint in the
+// checkpoint-resume protocol's form.
 func TestJSONNames(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	cp := checkpoint.WorkerCheckpoint{Worker: "w1", Status: "PARTIAL", Time: at, Sequence: 1}

@@ -212,7 +212,7 @@ func (p *Pivots) checkTask(ctx context.Context, task string) error {
 	return t.Flow().At(err, t.Slug)
 }
 
-// RequestAll asks several workers to pivot (the seed's pivot chains), in
+// RequestAll asks several workers to pivot (the protocol's pivot chains), in
 // order, and stops at the first error.
 func (p *Pivots) RequestAll(ctx context.Context, pivots map[string]Pivot) ([]Request, error) {
 	if err := p.ws.Check(); err != nil {

@@ -89,7 +89,7 @@ func checkpointAt(ctx context.Context, workers *checkpoint.Workers, path string)
 	return workers.Get(ctx, worker, seq)
 }
 
-// Brief renders the resume brief of task (seed 000's "spawn from
+// Brief renders the resume brief of task (the pivot protocol's "spawn from
 // checkpoint"): Markdown a new worker is started with, holding the
 // original task, where the work stands (completed, in progress, remaining,
 // blocked), the files changed, the decisions, the notes and resumption

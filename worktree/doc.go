@@ -1,5 +1,5 @@
 // Package worktree gives each agent a git worktree and branch of its own
-// for its tasks (seed 002, "Workspace Isolation") and keeps a record of
+// for its tasks (the agent protocol, "Workspace Isolation") and keeps a record of
 // each: which agent, which tasks, where, on which branch, and whether it
 // is active, merged or abandoned.
 //

@@ -40,7 +40,7 @@ const (
 )
 
 // Worktree is the record of one agent's worktree; its JSON names are the
-// seed's (workspace_create, workspace_update).
+// agent protocol's (workspace_create, workspace_update).
 type Worktree struct {
 	ID          string    `json:"id"`
 	WorkflowID  string    `json:"workflow_id,omitempty"`
@@ -57,7 +57,7 @@ type Worktree struct {
 	Updated     time.Time `json:"updated"`
 }
 
-// Spec is what Create makes: the seed's workspace_create parameters.
+// Spec is what Create makes: the protocol's workspace_create parameters.
 type Spec struct {
 	ID             string   // optional: a caller's ID makes a retry return the first result
 	WorkflowID     string   // optional
@@ -70,7 +70,7 @@ type Spec struct {
 	Path           string   // optional: where the worktree goes, inside the worktree folder
 }
 
-// Change is what Update changes: the seed's workspace_update parameters.
+// Change is what Update changes: the protocol's workspace_update parameters.
 type Change struct {
 	Status          Status // "" keeps it; merged needs MergeCommit
 	MergeCommit     string
@@ -475,7 +475,7 @@ func (m *Manager) write(ctx context.Context, wt Worktree, fresh bool) error {
 }
 
 // Get returns the record of worktree id; an unknown id is
-// WORKSPACE_NOT_FOUND (a worktree is seed 002's workspace).
+// WORKSPACE_NOT_FOUND (a worktree is the agent protocol's workspace).
 func (m *Manager) Get(ctx context.Context, id string) (Worktree, error) {
 	if !taskflow.ValidID(id) {
 		return Worktree{}, invalid(fmt.Sprintf("id %q is not a worktree id", id))

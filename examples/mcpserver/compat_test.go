@@ -12,7 +12,7 @@ import (
 // server write them: view_coordinator_task {slug: "a,b"} and
 // view_subagent_task {document: "/doc.md#a,b"}, besides the slugs list.
 func TestViewTakesCommaSeparatedSlugs(t *testing.T) {
-	root := newRoot(t, seedFiles())
+	root := newRoot(t, scenarioFiles())
 	c := startServer(t, root)
 	var batch batchJSON
 	c.ok("coordinator_task", map[string]any{"operations": []any{

@@ -32,7 +32,7 @@ Validate tokens in middleware.
 `
 
 func errorFiles() map[string]string {
-	files := seedFiles()
+	files := scenarioFiles()
 	files["docs/api/authentication.md"] = authDocument
 	return files
 }

@@ -122,7 +122,7 @@ type viewJSON struct {
 	} `json:"tasks"`
 }
 
-// Workflow and reference texts of the seed scenarios.
+// Workflow and reference texts of the task systems' scenarios.
 const (
 	tddWorkflow      = "# TDD incremental orchestration\n\nRed, green, refactor; one task at a time.\n"
 	tradeoffWorkflow = "---\ndescription: \"Choose between approaches\"\nwhenToUse:\n  - \"Several valid designs\"\n---\n# Multi-option trade-off\n\nList the options, score them, pick one.\n"
@@ -131,7 +131,7 @@ const (
 	jwtSpec          = "# JWT Spec\n\nSign with RS256.\n\n@/specs/security-requirements.md\n"
 )
 
-func seedFiles() map[string]string {
+func scenarioFiles() map[string]string {
 	return map[string]string{
 		"workflows/tdd-incremental-orchestration.md": tddWorkflow,
 		"workflows/multi-option-tradeoff.md":         tradeoffWorkflow,
@@ -148,7 +148,7 @@ func create(title, content string) map[string]any {
 // Scenario 1 of the design: the coordinator's sequential list, from its
 // creation through a compression to its archive.
 func TestCoordinatorScenario(t *testing.T) {
-	root := newRoot(t, seedFiles())
+	root := newRoot(t, scenarioFiles())
 	c := startServer(t, root)
 
 	var created batchJSON
@@ -268,7 +268,7 @@ func TestCoordinatorScenario(t *testing.T) {
 // Scenario 2 of the design: ad-hoc tasks in a knowledge-graph document,
 // started and completed by address in any order.
 func TestSubagentScenario(t *testing.T) {
-	root := newRoot(t, seedFiles())
+	root := newRoot(t, scenarioFiles())
 	c := startServer(t, root)
 	const document = "/api/authentication.md"
 

@@ -16,7 +16,7 @@ import (
 // agents of the AI-Prompt-Guide server send (slug for view_coordinator_task,
 // as that server takes it), plus the optional document of the coordinator's
 // start and complete and the slugs lists, and the fifteen tools of the agent
-// protocol with the seed's parameter names, the seven of pivots, worker
+// protocol with the protocol's parameter names, the seven of pivots, worker
 // checkpoints and resumption, the three of clarifications, the eight of
 // queries, and an output schema for each.
 func TestToolList(t *testing.T) {
@@ -34,7 +34,7 @@ func TestToolList(t *testing.T) {
 		"start_coordinator_task":    {[]string{"document", "return_task_context"}, nil},
 		"complete_coordinator_task": {[]string{"document", "include_full_workflow", "note", "request_key"}, []string{"note"}},
 		"view_coordinator_task":     {[]string{"slug", "slugs"}, nil},
-		// The agent protocol (seed 002).
+		// The agent protocol (the agent protocol).
 		"agent_register":      {[]string{"capabilities", "id", "metadata", "name", "role", "runtime", "workspace_path"}, []string{"name", "runtime"}},
 		"agent_heartbeat":     {[]string{"agent_id", "current_task_id", "status"}, []string{"agent_id"}},
 		"agent_unregister":    {[]string{"id"}, []string{"id"}},
@@ -50,7 +50,7 @@ func TestToolList(t *testing.T) {
 		"task_update_status":  {[]string{"error", "id", "outcome", "outcome_detail", "status"}, []string{"id", "status"}},
 		"checkpoint_add":      {[]string{"detail", "files_changed", "key", "summary", "task_id", "type"}, []string{"summary", "task_id", "type"}},
 		"checkpoint_list":     {[]string{"limit", "since_sequence", "task_id", "types", "worker_id"}, nil},
-		// Pivots, worker checkpoints and resumption (seeds 000 and 004).
+		// Pivots, worker checkpoints and resumption (the pivot and checkpoint-resume protocols).
 		"pivot_worker":      {[]string{"mode", "new_task", "reason", "task_id", "wait_seconds", "worker_id", "worker_ids"}, []string{"reason"}},
 		"pivot_acknowledge": {[]string{"checkpoint"}, nil},
 		"checkpoint_save": {[]string{"blocked", "clarification_id", "completed", "decisions", "files_changed", "in_progress", "notes",

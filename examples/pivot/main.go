@@ -1,4 +1,4 @@
-// Command pivot shows seeds 000 and 004 end to end on one workspace, with an
+// Command pivot shows the pivot and checkpoint-resume protocols end to end on one workspace, with an
 // orchestrator and its workers as separate processes: a graceful pivot, a
 // hard pivot, a clarification answered during the worker's brief poll, and
 // one answered after the worker checkpointed and exited, which is then

@@ -44,7 +44,7 @@
 // checkpoint and coordinator), one object from the others: the library's
 // result types (query.Match for tasks,
 // subagent.Started, plan.NextTask, worker.Request, ...; worker checkpoints
-// in seed 004's JSON form). watch --json prints one object per changed
+// in the checkpoint-resume protocol's JSON form). watch --json prints one object per changed
 // document, first {"event":"watching"} once it sees every change:
 //
 //	{"event":"changed","document":"/api/auth.md","tasks":[{"address":"/api/auth.md#sign","change":"status","from":"pending","to":"in_progress"}]}

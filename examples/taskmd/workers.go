@@ -175,7 +175,7 @@ func (e *env) workerCheckpoints(id string, limit int) error {
 	if err != nil {
 		return err
 	}
-	return e.print(seedJSON(list), func(w io.Writer) {
+	return e.print(protocolJSON(list), func(w io.Writer) {
 		rows := make([][]string, 0, len(list))
 		for _, c := range list {
 			row := []string{fmt.Sprint(c.Sequence), c.Time.UTC().Format(time.RFC3339), string(c.Status), c.Phase, c.Task}
@@ -188,16 +188,16 @@ func (e *env) workerCheckpoints(id string, limit int) error {
 	})
 }
 
-// seedCheckpoint is a worker checkpoint in seed 004's JSON form
+// protocolCheckpoint is a worker checkpoint in the checkpoint-resume protocol's JSON form
 // (WorkerCheckpoint.JSON), the form --json prints.
-type seedCheckpoint struct{ c checkpoint.WorkerCheckpoint }
+type protocolCheckpoint struct{ c checkpoint.WorkerCheckpoint }
 
-func (s seedCheckpoint) MarshalJSON() ([]byte, error) { return s.c.JSON() }
+func (s protocolCheckpoint) MarshalJSON() ([]byte, error) { return s.c.JSON() }
 
-func seedJSON(list []checkpoint.WorkerCheckpoint) []seedCheckpoint {
-	out := make([]seedCheckpoint, 0, len(list))
+func protocolJSON(list []checkpoint.WorkerCheckpoint) []protocolCheckpoint {
+	out := make([]protocolCheckpoint, 0, len(list))
 	for _, c := range list {
-		out = append(out, seedCheckpoint{c})
+		out = append(out, protocolCheckpoint{c})
 	}
 	return out
 }
@@ -224,7 +224,7 @@ func checkpointShow(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(seedCheckpoint{c}, func(w io.Writer) { w.Write(text) })
+	return e.print(protocolCheckpoint{c}, func(w io.Writer) { w.Write(text) })
 }
 
 func checkpointDiff(e *env, args []string) error {

@@ -99,7 +99,7 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 }
 
 // UpdateStatus moves a task to status to, as an agent reports where its
-// task stands (seed 002's task_update_status): planning, in_progress,
+// task stands (the agent protocol's task_update_status): planning, in_progress,
 // paused, blocked, skipped, pending, or failed with an error text (text,
 // recorded in the task's Error field; required). Completed is Complete's,
 // with a note. A move the status machine does not list is
