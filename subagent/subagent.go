@@ -147,30 +147,25 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		if err != nil {
 			return nil, taskflow.At(err, t.Path, t.Slug)
 		}
-		// The edit is made once to learn the status it writes, which the
-		// fence decides on, and again on the document the fence returns
-		// (a person's override changes it).
-		_, after, err := t.Flow().Edit(doc, t.Slug, e)
-		if err != nil {
-			return nil, err
-		}
-		var to taskdoc.Status
-		if after.Status != before.Status {
-			to = after.Status
-		}
-		var override string // the record of a person's override, which the edit keeps
-		if fenced, err := s.fence(ctx, st, t, doc, t.Slug, to); err != nil {
-			return nil, err
-		} else if fenced != doc {
-			doc = fenced
-			before, _ = doc.Task(t.Slug)
-			override, _ = before.Field(taskdoc.KeyOverride)
-		}
+		// The edit is made first, to learn the status it writes, which the
+		// fence decides on; it is made again only on the document a
+		// person's override changed, keeping the override's record.
 		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
 		if err != nil {
 			return nil, err
 		}
-		if override != "" {
+		var to taskdoc.Status
+		if task.Status != before.Status {
+			to = task.Status
+		}
+		if fenced, err := s.fence(ctx, st, t, doc, t.Slug, to); err != nil {
+			return nil, err
+		} else if fenced != doc {
+			before, _ = fenced.Task(t.Slug)
+			override, _ := before.Field(taskdoc.KeyOverride)
+			if nd, task, err = t.Flow().Edit(fenced, t.Slug, e); err != nil {
+				return nil, err
+			}
 			if nd, task, err = nd.SetField(task.Slug, taskdoc.KeyOverride, override); err != nil {
 				return nil, taskflow.At(err, t.Path, task.Slug)
 			}

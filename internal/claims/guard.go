@@ -74,6 +74,15 @@ func Rewrite(ctx context.Context, ws *workspace.Workspace, file string, fn func(
 	})
 }
 
+// writerOf is who ctx's writer (WithWriter) writes task as: its agent
+// and claim token, or "" for a caller that is not an agent.
+func writerOf(ctx context.Context, task string) (agent string, token int64) {
+	if w, ok := ctx.Value(writerKey{}).(Writer); ok && w != nil {
+		return w.Claimant(task)
+	}
+	return "", 0
+}
+
 // Guard is the fence (File.Check) for a write a task system makes on task
 // tk of document file (path is its address, for errors), moving it to
 // status to ("" for no move), by the writer ctx carries (WithWriter), under
@@ -85,11 +94,7 @@ func Rewrite(ctx context.Context, ws *workspace.Workspace, file string, fn func(
 // recording who took it from whom on date (YYYY-MM-DD), and the task as
 // it is then. Otherwise it returns doc and tk unchanged.
 func Guard(ctx context.Context, st *File, path string, doc *taskdoc.Document, tk *taskdoc.Task, to taskdoc.Status, person, date string) (*taskdoc.Document, *taskdoc.Task, error) {
-	var agent string
-	var token int64
-	if w, ok := ctx.Value(writerKey{}).(Writer); ok && w != nil {
-		agent, token = w.Claimant(path + "#" + tk.Slug)
-	}
+	agent, token := writerOf(ctx, path+"#"+tk.Slug)
 	assignee, _ := tk.Field(taskdoc.KeyAssignee)
 	err := st.Check(Write{Path: path, Slug: tk.Slug, Agent: agent, Token: token, Assignee: assignee, Status: tk.Status, To: to})
 	holder := st.Holder(tk.Slug, assignee)
@@ -107,10 +112,7 @@ func Guard(ctx context.Context, st *File, path string, doc *taskdoc.Document, tk
 // planning, in progress or paused: work is done under a claim) and any
 // caller that is not an agent may create it.
 func CheckNew(ctx context.Context, path string, task *taskdoc.Task) error {
-	var agent string
-	if w, ok := ctx.Value(writerKey{}).(Writer); ok && w != nil {
-		agent, _ = w.Claimant(path + "#" + task.Slug)
-	}
+	agent, _ := writerOf(ctx, path+"#"+task.Slug)
 	if agent == "" {
 		return nil
 	}
