@@ -31,3 +31,30 @@ func TestCompleteNamedTask(t *testing.T) {
 	_, err = list.Complete(bg, "again", coordinator.CompleteOptions{Slug: "a"})
 	requireCode(t, err, taskdoc.CodeInvalidTransition)
 }
+
+// TestCompleteNamedTaskAgainIsARetry: a completion that names its task,
+// when that task is completed already with the same note, is a retry of
+// the call that completed it: answered with that completion (Replayed),
+// the next task untouched, nothing written. Another note is no retry.
+func TestCompleteNamedTaskAgainIsARetry(t *testing.T) {
+	text := "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: in_progress\n- Main-Workflow: m\n\n### B\n\n- Status: pending\n\n### C\n\n- Status: pending\n"
+	list, _, root := openList(t, map[string]string{coordinator.File: text})
+
+	first, err := list.Complete(bg, "wrote  the\nparser", coordinator.CompleteOptions{Slug: "a"})
+	require.NoError(t, err)
+	require.False(t, first.Replayed)
+	written := mustRead(t, root, coordinator.File)
+
+	again, err := list.Complete(bg, "wrote  the\nparser", coordinator.CompleteOptions{Slug: "#a"})
+	require.NoError(t, err)
+	assert.True(t, again.Replayed)
+	assert.Equal(t, "a", again.Task.Slug)
+	assert.Equal(t, taskdoc.StatusCompleted, again.Task.Status)
+	assert.Equal(t, first.Note, again.Note)
+	assert.Equal(t, first.Date, again.Date)
+	assert.Equal(t, written, mustRead(t, root, coordinator.File), "a retry writes nothing: b stays in progress, not completed")
+
+	_, err = list.Complete(bg, "another note", coordinator.CompleteOptions{Slug: "a"})
+	requireCode(t, err, taskdoc.CodeInvalidTransition)
+	assert.Equal(t, written, mustRead(t, root, coordinator.File))
+}

@@ -43,7 +43,11 @@ type CompleteOptions struct {
 	// another, it refuses with INVALID_TRANSITION naming the current task
 	// and changes nothing. The check is made under the list's lock, so a
 	// caller that read the list earlier never completes a task it did not
-	// mean to because another process completed the one it read.
+	// mean to because another process completed the one it read. When the
+	// task it names is completed already with the same note (as recorded,
+	// on one line), the call is a retry of the one that completed it: it is
+	// answered with that completion (Completed.Replayed) and nothing is
+	// written.
 	Slug string
 }
 
@@ -74,7 +78,7 @@ type Completed struct {
 	// started (Next is nil and the list is not archived).
 	Blocked []string `json:"blocked,omitempty"`
 	// Replayed is set when the call carried the RequestKey of an earlier
-	// completion: this is that completion, as the list (or, once it was
+	// completion, or named (Slug) a task completed with the same note: this is that completion, as the list (or, once it was
 	// archived, its newest archive) holds it, and nothing was written. Next
 	// is the task in progress now, if any.
 	Replayed bool `json:"replayed,omitempty"`
@@ -216,6 +220,11 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			if replayed, err := c.replay(ctx, s, key, rec, opt, &res); replayed || err != nil {
 				return err
 			}
+		}
+		if done := named(s.doc, opt.Slug); done != nil && taskflow.Replays(done, note) {
+			res.Task, res.Replayed, res.ArchiveError = *done, true, s.archiveErr
+			res.Note, res.Date = taskflow.CompletedFields(done, note, now)
+			return c.replayNext(ctx, s, opt, &res)
 		}
 		if s.archiveErr != nil {
 			return s.archiveErr
@@ -494,10 +503,28 @@ func firstStart(doc *taskdoc.Document) bool {
 // the list's current one (CompleteOptions.Slug), in the same critical
 // section as the completion.
 func checkCurrent(current *taskdoc.Task, slug string) error {
-	slug = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(slug), "#"))
+	slug = slugOf(slug)
 	if slug == "" || slug == current.Slug {
 		return nil
 	}
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: Address, Slug: slug,
 		Msg: fmt.Sprintf("coordinator tasks are completed in order: the current task is %s#%s (%s), not %q", Address, current.Slug, current.Status, slug)}
+}
+
+// slugOf is the slug CompleteOptions.Slug names ("#" is optional).
+func slugOf(slug string) string {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(slug), "#"))
+}
+
+// named is the task of doc that slug (CompleteOptions.Slug) names, or nil
+// when it names none.
+func named(doc *taskdoc.Document, slug string) *taskdoc.Task {
+	if slug = slugOf(slug); slug == "" || doc == nil {
+		return nil
+	}
+	t, err := doc.Task(slug)
+	if err != nil {
+		return nil
+	}
+	return t
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/plan"
@@ -284,16 +283,6 @@ func (e *env) completeListTask(a taskdoc.Address, note string) error {
 	c, err := e.coordinator()
 	if err != nil {
 		return err
-	}
-	if strings.TrimSpace(note) != "" {
-		tasks, err := c.View(e.ctx, a.Slug)
-		if err != nil {
-			return err
-		}
-		t := tasks[0]
-		if recorded, _ := t.Field(taskdoc.KeyNote); t.Status == taskdoc.StatusCompleted && recorded == taskdoc.FoldLine(note) {
-			return e.printStatus(at(a.Path, []taskdoc.Task{t})[0])
-		}
 	}
 	done, err := c.Complete(e.ctx, note, coordinator.CompleteOptions{Slug: a.Slug})
 	if err != nil {
