@@ -30,26 +30,18 @@ type listCall struct {
 	keepFinished bool
 }
 
-// write replaces the list with src unless it is unchanged. It ends the
-// critical section's changes: s.doc no longer describes the file.
-func (s *state) write(src []byte) error {
-	if s.source != nil && bytes.Equal(src, s.source) {
+// writeDoc replaces the list with doc unless it is unchanged, keeping its
+// parse (Tx.WriteDocument) so that the next call does not parse it again.
+// It ends the critical section's changes: s.doc no longer describes the
+// file.
+func (s *state) writeDoc(doc *taskdoc.Document) error {
+	if s.source != nil && bytes.Equal(doc.Source, s.source) {
 		return nil
 	}
-	if err := s.tx.Write(File, src); err != nil {
+	if err := s.tx.WriteDocument(File, doc); err != nil {
 		return err
 	}
-	s.source, s.doc = src, nil
-	return nil
-}
-
-// writeDoc is write for an edited list: its parse is kept by the
-// workspace, so that the next call does not parse it again.
-func (s *state) writeDoc(doc *taskdoc.Document) error {
-	if err := s.write(doc.Source); err != nil {
-		return err
-	}
-	s.ws.Remember(File, doc)
+	s.source, s.doc = doc.Source, nil
 	return nil
 }
 

@@ -65,17 +65,15 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 		return ClaimResult{}, err
 	}
 	var res ClaimResult
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
-		tk, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, false, err
-		}
+	ch := p.change(t, Claimant{})
+	ch.Unfenced = true // who may claim is Claim's own rule
+	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
 		if tk.Status.Final() {
-			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
+			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is %s: there is nothing left to claim", t.Slug, t.Path, tk.Status)}
 		}
 		if err := p.checkClaimable(ctx, t, doc, tk); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
 		holder := st.Holder(t.Slug, assignee)
@@ -87,31 +85,29 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 			// file first) or ended (a done task a person reopened)
 			// holds nothing.
 			res = ClaimResult{AlreadyClaimedBy: assignee}
-			return nil, false, nil
+			return nil, nil
 		}
 		cur := st.Record(t.Slug)
-		changed := false
 		switch {
 		case holder == agentID:
 		case holder != "" && p.online(ctx, holder):
 			res = ClaimResult{AlreadyClaimedBy: holder}
-			return nil, false, nil
+			return nil, nil
 		default:
 			cur = st.Grant(t.Slug, agentID, holder, p.cfg.Now())
-			changed = true
 		}
 		res = ClaimResult{Success: true, Claim: &Claim{Task: t.Address(), Agent: cur.Agent, Token: cur.Token,
 			Claimed: cur.Claimed, TookOverFrom: cur.TookOverFrom}}
 		if assignee == agentID {
-			return nil, changed, nil
+			return nil, nil
 		}
 		nd, _, err := doc.SetField(t.Slug, taskdoc.KeyAssignee, agentID)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		return nd, changed, nil
-	})
-	if err != nil {
+		return nd, nil
+	}
+	if _, err := claims.Make(ctx, p.ws, ch); err != nil {
 		return ClaimResult{}, err
 	}
 	return res, nil
@@ -142,25 +138,24 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 	if c.Agent == "" || c.Token == 0 {
 		return invalid(fmt.Sprintf("releasing %s needs the holder's agent id and its claim's token", task))
 	}
-	return p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
-		tk, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, false, err
-		}
-		if rec := st.Record(t.Slug); st.ReleasedBy(t.Slug, c.Agent, c.Token) || rec.Agent == "" && rec.Token == c.Token && rec.Ended == c.Agent {
-			return nil, false, nil // released or ended already, this claim: a retry
-		}
-		if err := fence(st, t, tk, c, ""); err != nil {
-			return nil, false, err
+	ch := p.change(t, c)
+	retry := false
+	ch.Retried = func(st *claims.File, _ *taskdoc.Task) bool {
+		rec := st.Record(t.Slug)
+		retry = st.ReleasedBy(t.Slug, c.Agent, c.Token) || rec.Agent == "" && rec.Token == c.Token && rec.Ended == c.Agent
+		return retry // released or ended already, this claim
+	}
+	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
+		if retry {
+			return nil, nil
 		}
 		st.Release(t.Slug)
 		if v, _ := tk.Field(taskdoc.KeyAssignee); v != c.Agent {
-			return nil, true, nil
+			return nil, nil
 		}
 		nd, _, err := doc.RemoveField(t.Slug, taskdoc.KeyAssignee)
-		if err != nil {
-			return nil, false, err
-		}
-		return nd, true, nil
-	})
+		return nd, err
+	}
+	_, err = claims.Make(ctx, p.ws, ch)
+	return err
 }

@@ -56,14 +56,10 @@ func (p *Plans) Create(ctx context.Context, np NewPlan) (Summary, error) {
 		return Summary{}, invalid("the summary of a plan is text under its title: it must not hold headings that open a Tasks section or tasks")
 	}
 	var out Summary
-	err = p.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		if !exists {
+	err = p.ws.UpdateDocument(ctx, t.File, func(old *taskdoc.Document) (*taskdoc.Document, error) {
+		if old == nil {
 			out = summarise(t.Path, doc)
-			return src, nil
-		}
-		old, err := p.ws.Parse(t.File, current)
-		if err != nil {
-			return nil, err
+			return doc, nil
 		}
 		if old.TasksHeading == nil {
 			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path,
@@ -138,13 +134,12 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		return nil, err
 	}
 	var out []taskdoc.Task
-	err = p.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		if !exists {
-			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
-		}
-		doc, err := p.ws.Parse(t.File, current)
-		if err != nil {
-			return nil, err
+	err = p.ws.UpdateDocument(ctx, t.File, func(doc *taskdoc.Document) (*taskdoc.Document, error) {
+		if doc == nil {
+			var err error
+			if doc, err = p.ws.Parse(t.File, taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))); err != nil {
+				return nil, err
+			}
 		}
 		if out = replayed(doc, planned); out != nil {
 			return nil, nil
@@ -160,8 +155,7 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		for i, a := range added {
 			out[i] = *a
 		}
-		p.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return nil, t.Flow().At(err, "")

@@ -29,23 +29,3 @@ func (p *Plans) checkClaimable(ctx context.Context, t taskflow.Target, doc *task
 	_, err := t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, taskdoc.MoveStart, "", false)
 	return err
 }
-
-// checkMove is doc with the dependencies of task t checked for the move
-// of an UpdateStatus to status (see taskflow.Resolver.CheckReady): as it
-// is, with the override recorded when force is set, or TASK_BLOCKED.
-func (p *Plans) checkMove(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, status taskdoc.Status, force bool) (*taskdoc.Document, error) {
-	move := taskdoc.MoveUpdate
-	if status == taskdoc.StatusCompleted {
-		move = taskdoc.MoveComplete
-	}
-	return t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, move, status, force)
-}
-
-// checkPlanning is checkMove for SetTaskPlan, which moves a pending task
-// to planning and leaves any other where it is.
-func (p *Plans) checkPlanning(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task) (*taskdoc.Document, error) {
-	if tk.Status != taskdoc.StatusPending {
-		return doc, nil
-	}
-	return p.checkMove(ctx, t, doc, taskdoc.StatusPlanning, false)
-}

@@ -29,41 +29,38 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 	}
 	checkpoint = taskdoc.FoldLine(checkpoint)
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
-		tk, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, false, err
-		}
-		// A retried Pause of this claim, whose pause let the task go,
-		// may point the task at its checkpoint again (see
-		// worker.Pivots.Acknowledge); any other write of that claim is
-		// STALE_CLAIM.
-		retry := st.ReleasedBy(t.Slug, c.Agent, c.Token) && tk.Status == taskdoc.StatusPaused
-		if !retry {
-			if err := fence(st, t, tk, c, taskdoc.StatusPaused); err != nil {
-				return nil, false, err
-			}
-		}
+	// A retried Pause of this claim, whose pause let the task go, may
+	// point the task at its checkpoint again (see
+	// worker.Pivots.Acknowledge); any other write of that claim is
+	// STALE_CLAIM. A pause takes no override.
+	ch := p.change(t, Claimant{Agent: c.Agent, Token: c.Token})
+	ch.To = taskdoc.StatusPaused
+	ch.Retried = func(st *claims.File, tk *taskdoc.Task) bool {
+		return st.ReleasedBy(t.Slug, c.Agent, c.Token) && tk.Status == taskdoc.StatusPaused
+	}
+	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
+		var err error
 		nd := doc
 		if tk.Status != taskdoc.StatusPending { // a task not started yet stays pending
 			if nd, tk, err = t.Flow().UpdateStatus(doc, t.Slug, taskdoc.StatusPaused, ""); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		if checkpoint != "" {
 			if nd, tk, err = nd.SetField(t.Slug, taskdoc.KeyCheckpoint, checkpoint); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		if _, ok := tk.Field(taskdoc.KeyAssignee); ok {
 			if nd, tk, err = nd.RemoveField(t.Slug, taskdoc.KeyAssignee); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		out = *tk
-		return nd, st.Release(t.Slug), nil
-	})
-	if err != nil {
+		st.Release(t.Slug)
+		return nd, nil
+	}
+	if _, err := claims.Make(ctx, p.ws, ch); err != nil {
 		return taskdoc.Task{}, err
 	}
 	return out, nil
@@ -85,37 +82,37 @@ func (p *Plans) Revoke(ctx context.Context, task, from string) (taskdoc.Task, er
 		return taskdoc.Task{}, err
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
-		tk, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, false, err
-		}
+	ch := p.change(t, Claimant{})
+	ch.Unfenced = true // an orchestrator's: it takes the task from whoever holds it
+	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
+		var err error
 		assignee, _ := tk.Field(taskdoc.KeyAssignee)
 		switch holder := st.Holder(t.Slug, assignee); {
 		case from == "" || holder == from:
 		case holder == "":
 			out = *tk // from holds it no more (released, paused, taken back already): nothing to take
-			return nil, false, nil
+			return nil, nil
 		default:
-			return nil, false, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path, Slug: t.Slug,
+			return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is held by agent %s, not %s: it was not revoked", t.Slug, t.Path, holder, from)}
 		}
 		nd := doc
 		switch tk.Status {
 		case taskdoc.StatusInProgress, taskdoc.StatusPlanning, taskdoc.StatusPaused:
 			if nd, tk, err = t.Flow().UpdateStatus(doc, t.Slug, taskdoc.StatusPending, ""); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		if _, ok := tk.Field(taskdoc.KeyAssignee); ok && !tk.Status.Final() {
 			if nd, tk, err = nd.RemoveField(t.Slug, taskdoc.KeyAssignee); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		out = *tk
-		return nd, st.Release(t.Slug), nil
-	})
-	if err != nil {
+		st.Release(t.Slug)
+		return nd, nil
+	}
+	if _, err := claims.Make(ctx, p.ws, ch); err != nil {
 		return taskdoc.Task{}, err
 	}
 	return out, nil

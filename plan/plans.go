@@ -1,9 +1,7 @@
 package plan
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -130,100 +128,14 @@ func planTarget(address string) (taskflow.Target, error) {
 	return t, nil
 }
 
-// locked runs fn on the document of t and its claims, under the locks of
-// both: the document parsed (DOCUMENT_NOT_FOUND when it is missing; from
-// the workspace's cache when it holds these bytes) and the claims read,
-// the task's record brought into line with the task first
-// (claims.File.Follow: a claim the task no longer shows holds nothing, one
-// on a done task has ended). fn returns the new document (nil for no
-// change) and whether the claims changed.
-//
-// One write decides and the other follows, so that no crash point leaves
-// a claim that the two files disagree on: a call that grants a claim
-// writes the claims file first and the document second (the claim counts
-// once the Assignee shows it); every other call writes the document first
-// and the claims second (a claim ends when its Assignee goes). A crash in
-// between leaves a record whose task does not show it, which holds nothing
-// and which the next call on the task settles. When the second write
-// fails the first is put back, so a failed call changes nothing.
-func (p *Plans) locked(ctx context.Context, t taskflow.Target, fn func(doc *taskdoc.Document, st *claims.File) (nd *taskdoc.Document, claimsChanged bool, err error)) error {
-	claimsFile, err := p.claimsFile(t.File)
-	if err != nil {
-		return t.Flow().At(err, t.Slug)
-	}
-	err = p.ws.Lock(ctx, []string{t.File, claimsFile}, func(tx *workspace.Tx) error {
-		src, err := tx.ReadData(t.File)
-		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-			return planNotFound(t)
-		}
-		if err != nil {
-			return err
-		}
-		doc, err := p.ws.Parse(t.File, src)
-		if err != nil {
-			return err
-		}
-		st, held, err := claims.Read(tx, t.File, claimsFile)
-		if err != nil {
-			return err
-		}
-		settled := false
-		if tk, err := doc.Task(t.Slug); err == nil && t.Slug != "" {
-			assignee, _ := tk.Field(taskdoc.KeyAssignee)
-			settled = st.Follow(t.Slug, assignee, tk.Status)
-		}
-		before := st.Record(t.Slug)
-		nd, changed, err := fn(doc, &st)
-		if err != nil {
-			return err
-		}
-		changed = changed || settled
-		var out []byte
-		if nd != nil && !bytes.Equal(nd.Source, src) {
-			out = nd.Source
-		}
-		first, second := write{claimsFile, st.Encode(), held, changed}, write{t.File, out, src, out != nil}
-		if after := st.Record(t.Slug); after.Agent == "" || after.Token == before.Token {
-			first, second = second, first // no new claim: the document decides
-		}
-		if err := first.do(tx); err != nil {
-			return err
-		}
-		if err := second.do(tx); err != nil {
-			return errors.Join(err, first.undo(tx))
-		}
-		if out != nil {
-			p.ws.Remember(t.File, nd)
-		}
-		return nil
-	})
-	return t.Flow().At(err, t.Slug)
-}
-
-// write is one of the two writes of a locked call.
-type write struct {
-	name      string
-	data, old []byte // the new content, and the content to put back (nil: no file)
-	due       bool   // whether the call writes it
-}
-
-func (w write) do(tx *workspace.Tx) error {
-	if !w.due {
-		return nil
-	}
-	return tx.Write(w.name, w.data)
-}
-
-// undo puts back what do wrote.
-func (w write) undo(tx *workspace.Tx) error {
-	switch {
-	case !w.due:
-		return nil
-	case w.old == nil:
-		return tx.Remove(w.name)
-	default:
-		return tx.Write(w.name, w.old)
-	}
+// change is a write of c on the task t of a plan (claims.Make): the one
+// sequence of every write on a task, which locks the plan and its claims,
+// brings the task's claim into line with the plan, checks dependencies,
+// fences the write and orders the two writes (see claims.Make). A plan
+// that does not exist is DOCUMENT_NOT_FOUND.
+func (p *Plans) change(t taskflow.Target, c Claimant) claims.Change {
+	return claims.Change{Target: t, Who: claims.Who{Agent: c.Agent, Token: c.Token, Person: c.Override},
+		Date: p.cfg.Today().Format(time.DateOnly), Missing: planNotFound(t)}
 }
 
 // claimsFile is the name of the claims file of the document file doc.
@@ -246,37 +158,6 @@ func (c Claimant) check() error {
 		return claims.CheckPerson(c.Override)
 	}
 	return nil
-}
-
-// fence checks that c may write on task tk of t under the claims st,
-// moving it to status to ("" for no move): see Claimant.
-func fence(st *claims.File, t taskflow.Target, tk *taskdoc.Task, c Claimant, to taskdoc.Status) error {
-	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	return st.Check(claims.Write{Path: t.Path, Slug: t.Slug, Agent: c.Agent, Token: c.Token,
-		Assignee: assignee, Status: tk.Status, To: to})
-}
-
-// guard is fence for a write on the plan's document: a person's Override
-// (c.Override) that the fence refuses ends the holder's claim, removes the
-// task's Assignee and records the override in its Override field, on
-// doc, which guard returns with the task (doc and tk unchanged otherwise)
-// and whether the claims changed.
-func (p *Plans) guard(st *claims.File, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task, c Claimant, to taskdoc.Status) (*taskdoc.Document, *taskdoc.Task, bool, error) {
-	err := fence(st, t, tk, c, to)
-	if err == nil || c.Override == "" || c.fenced() {
-		return doc, tk, false, err
-	}
-	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	holder, rec := st.Holder(t.Slug, assignee), st.Record(t.Slug)
-	if holder == "" {
-		return doc, tk, false, err
-	}
-	st.Release(t.Slug)
-	nd, tk, err := claims.Override(doc, t.Slug, c.Override, holder, rec.Token, p.cfg.Today().Format(time.DateOnly))
-	if err != nil {
-		return nil, nil, false, err
-	}
-	return nd, tk, true, nil
 }
 
 // readClaims reads the claims of document file without a lock.

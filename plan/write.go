@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
-	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -55,44 +54,32 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		}
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
-		f := t.Flow()
-		tk, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, false, err
-		}
-		if status == taskdoc.StatusCompleted && taskflow.Replays(tk, u.Outcome) {
-			if err := fence(st, t, tk, c, ""); err != nil && c.Override == "" {
-				return nil, false, err
-			}
-			out = *tk
-			return nil, false, nil
-		}
-		if doc, err = p.checkMove(ctx, t, doc, status, c.Override != ""); err != nil {
-			return nil, false, err
-		}
-		if tk, err = doc.Task(t.Slug); err != nil {
-			return nil, false, err
-		}
-		doc, _, overridden, err := p.guard(st, t, doc, tk, c, status)
-		if err != nil {
-			return nil, false, err
-		}
+	ch := p.change(t, c)
+	ch.Move, ch.To = taskdoc.MoveUpdate, status
+	if status == taskdoc.StatusCompleted {
+		ch.Move, ch.Note = taskdoc.MoveComplete, u.Outcome
+	}
+	ch.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
 		var nd *taskdoc.Document
+		var tk *taskdoc.Task
+		var err error
 		if status == taskdoc.StatusCompleted {
-			nd, tk, err = f.Complete(doc, t.Slug, u.Outcome, p.cfg.Today())
+			nd, tk, err = t.Flow().Complete(doc, t.Slug, u.Outcome, p.cfg.Today())
 		} else {
-			nd, tk, err = f.UpdateStatus(doc, t.Slug, status, u.Error)
+			nd, tk, err = t.Flow().UpdateStatus(doc, t.Slug, status, u.Error)
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		out = *tk
-		ended := tk.Status.Final() && st.End(t.Slug)
-		return nd, ended || overridden, nil
-	})
+		return nd, nil
+	}
+	made, err := claims.Make(ctx, p.ws, ch)
 	if err != nil {
 		return taskdoc.Task{}, err
+	}
+	if made.Replayed {
+		out = *made.Task
 	}
 	return out, nil
 }
@@ -116,39 +103,31 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		return taskdoc.Task{}, invalid(fmt.Sprintf("the plan for %s is empty: say how the task will be done", t.Address()))
 	}
 	var out taskdoc.Task
-	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
-		tk, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, false, err
-		}
-		to := taskdoc.StatusPlanning
+	ch := p.change(t, c)
+	ch.Decide = func(_ *taskdoc.Document, tk *taskdoc.Task) (taskdoc.Move, taskdoc.Status, error) {
 		if tk.Status != taskdoc.StatusPending {
-			to = ""
+			return "", "", nil
 		}
-		doc, tk, overridden, err := p.guard(st, t, doc, tk, c, to)
-		if err != nil {
-			return nil, false, err
-		}
+		return taskdoc.MoveUpdate, taskdoc.StatusPlanning, nil
+	}
+	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		if tk.Status.Final() {
-			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
+			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
 				Msg: fmt.Sprintf("task %q in %s is %s: it needs no plan", t.Slug, t.Path, tk.Status)}
-		}
-		if doc, err = p.checkPlanning(ctx, t, doc, tk); err != nil {
-			return nil, false, err
 		}
 		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyPlan, line)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		if tk.Status == taskdoc.StatusPending {
 			if nd, tk, err = t.Flow().UpdateStatus(nd, t.Slug, taskdoc.StatusPlanning, ""); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		out = *tk
-		return nd, overridden, nil
-	})
-	if err != nil {
+		return nd, nil
+	}
+	if _, err := claims.Make(ctx, p.ws, ch); err != nil {
 		return taskdoc.Task{}, err
 	}
 	return out, nil

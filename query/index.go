@@ -92,5 +92,5 @@ func readIndex(ctx context.Context, ws *workspace.Workspace) map[string]indexed 
 // is a cache.
 func writeIndex(ctx context.Context, ws *workspace.Workspace, docs map[string]indexed) {
 	data := encodeIndex(docs)
-	_ = ws.Rewrite(ctx, indexFile, func([]byte, bool) ([]byte, error) { return data, nil })
+	_, _ = ws.Update(ctx, indexFile, func([]byte, bool) ([]byte, error) { return data, nil })
 }

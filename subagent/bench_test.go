@@ -164,10 +164,14 @@ func BenchmarkFloorReadWrite(b *testing.B) {
 	defer ws.Close()
 	ctx := context.Background()
 	for b.Loop() {
-		err := ws.Rewrite(ctx, "docs/bench.md", func(cur []byte, _ bool) ([]byte, error) {
+		err := ws.Lock(ctx, []string{"docs/bench.md"}, func(tx *workspace.Tx) error {
+			cur, err := tx.ReadData("docs/bench.md")
+			if err != nil {
+				return err
+			}
 			out := append([]byte(nil), cur...)
 			out[len(out)-2] ^= 1
-			return out, nil
+			return tx.Write("docs/bench.md", out)
 		})
 		if err != nil {
 			b.Fatal(err)

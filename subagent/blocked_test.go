@@ -38,8 +38,7 @@ func TestDependenciesBlockStartAndMoves(t *testing.T) {
 	calls := map[string]func() error{
 		"start":    func() error { _, err := s.Start(bg, second); return err },
 		"complete": func() error { _, err := s.Complete(bg, second, "done"); return err },
-		"update":   func() error { _, err := s.UpdateStatus(bg, second, taskdoc.StatusInProgress, ""); return err },
-		"planning": func() error { _, err := s.UpdateStatus(bg, second, taskdoc.StatusPlanning, ""); return err },
+		"planning": func() error { _, err := s.SetStatus(bg, second, taskdoc.StatusPlanning, ""); return err },
 		"set":      func() error { _, err := s.SetStatus(bg, second, taskdoc.StatusInProgress, ""); return err },
 	}
 	for name, call := range calls {

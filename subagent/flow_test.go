@@ -223,15 +223,15 @@ func TestEditIfVersion(t *testing.T) {
 // and a move the status machine does not list writes nothing.
 func TestUpdateStatus(t *testing.T) {
 	tasks, root := setup(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n"})
-	task, err := tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusPlanning, "")
+	task, err := tasks.SetStatus(bg, "/a.md#one", taskdoc.StatusPlanning, "")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusPlanning, task.Status)
-	task, err = tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusFailed, "no access to the vault")
+	task, err = tasks.SetStatus(bg, "/a.md#one", taskdoc.StatusFailed, "no access to the vault")
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusFailed, task.Status)
 	assert.Contains(t, filetest.Read(t, root, "docs/a.md"), "- Status: failed\n- Error: no access to the vault\n")
 	before := filetest.Snapshot(t, root)
-	_, err = tasks.UpdateStatus(bg, "/a.md#one", taskdoc.StatusPaused, "")
+	_, err = tasks.SetStatus(bg, "/a.md#one", taskdoc.StatusPaused, "")
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 	_, err = tasks.Start(bg, "/a.md#one")

@@ -38,14 +38,8 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 		return taskdoc.Task{}, err
 	}
 	var removed taskdoc.Task
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
-		doc, err := s.parseDocument(t, current, exists)
-		if err != nil {
-			return nil, err
-		}
-		if doc, err = s.fence(ctx, st, t, doc, t.Slug, ""); err != nil {
-			return nil, err
-		}
+	c := s.change(ctx, t)
+	c.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		nd, task, err := t.Flow().Remove(doc, t.Slug, r, func() ([]string, error) {
 			return taskflow.Dependents(ctx, s.ws, taskdoc.Address{Path: t.Path, Slug: t.Slug})
 		})
@@ -54,9 +48,9 @@ func (s *Tasks) Remove(ctx context.Context, address string, r taskdoc.Removal) (
 		}
 		removed = *task
 		return nd, nil
-	})
-	if err != nil {
-		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
+	}
+	if _, err := claims.Make(ctx, s.ws, c); err != nil {
+		return taskdoc.Task{}, err
 	}
 	return removed, nil
 }

@@ -69,20 +69,9 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		}
 	}
 	started := &Started{Document: t.Path}
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
-		if !exists {
-			return nil, notFound(t)
-		}
-		doc, err := snap.Parse(s.ws, t.File, current)
-		if err != nil {
-			return nil, err
-		}
-		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveStart, ""); err != nil {
-			return nil, err
-		}
-		if doc, err = s.fence(ctx, st, t, doc, t.Slug, taskdoc.StatusInProgress); err != nil {
-			return nil, err
-		}
+	c := s.change(ctx, t)
+	c.Read, c.Move, c.To = snap, taskdoc.MoveStart, taskdoc.StatusInProgress
+	c.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		nd, task, err := t.Flow().Start(doc, t.Slug)
 		if err != nil {
 			return nil, err
@@ -94,9 +83,9 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		started.Task = *task
 		started.Workflow, started.References, started.Missing = loaded.Workflow, loaded.References, loaded.Missing
 		return nd, nil
-	})
-	if err != nil {
-		return nil, taskflow.At(err, t.Path, t.Slug)
+	}
+	if _, err := claims.Make(ctx, s.ws, c); err != nil {
+		return nil, err
 	}
 	return started, nil
 }
@@ -128,69 +117,23 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	}
 	date := s.cfg.Today()
 	done := &Completed{Document: t.Path}
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
-		doc, err := s.parseDocument(t, current, exists)
-		if err != nil {
-			return nil, err
-		}
-		if task, err := doc.Task(t.Slug); err == nil && taskflow.Replays(task, note) {
-			done.Task, done.Replayed = *task, true
-			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
-			return doc, nil // a retry: its claim follows the completion (Follow)
-		}
-		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveComplete, taskdoc.StatusCompleted); err != nil {
-			return nil, err
-		}
-		if doc, err = s.fence(ctx, st, t, doc, t.Slug, taskdoc.StatusCompleted); err != nil {
-			return nil, err
-		}
+	c := s.change(ctx, t)
+	c.Move, c.To, c.Note = taskdoc.MoveComplete, taskdoc.StatusCompleted, note
+	c.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		nd, task, err := t.Flow().Complete(doc, t.Slug, note, date)
 		if err != nil {
 			return nil, err
 		}
 		done.Task = *task
-		done.Note, done.Date = taskflow.CompletedFields(task, note, date)
 		return nd, nil
-	})
-	if err != nil {
-		return nil, taskflow.At(err, t.Path, t.Slug)
 	}
+	made, err := claims.Make(ctx, s.ws, c)
+	if err != nil {
+		return nil, err
+	}
+	if made.Replayed {
+		done.Task, done.Replayed = *made.Task, true
+	}
+	done.Note, done.Date = taskflow.CompletedFields(&done.Task, note, date)
 	return done, nil
-}
-
-// UpdateStatus moves the task at address to status, as its agent reports
-// where it stands: planning, in_progress, paused, blocked, skipped,
-// pending, or failed with text (required, recorded in its Error field).
-// Completed is Complete's, with a note. A move the status machine does not
-// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove); a
-// move to planning or in_progress while a dependency is not done is
-// TASK_BLOCKED.
-func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc.Status, text string) (taskdoc.Task, error) {
-	t, err := taskTarget(address)
-	if err != nil {
-		return taskdoc.Task{}, err
-	}
-	var updated taskdoc.Task
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
-		doc, err := s.parseDocument(t, current, exists)
-		if err != nil {
-			return nil, err
-		}
-		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveUpdate, status); err != nil {
-			return nil, err
-		}
-		if doc, err = s.fence(ctx, st, t, doc, t.Slug, status); err != nil {
-			return nil, err
-		}
-		nd, task, err := t.Flow().UpdateStatus(doc, t.Slug, status, text)
-		if err != nil {
-			return nil, err
-		}
-		updated = *task
-		return nd, nil
-	})
-	if err != nil {
-		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
-	}
-	return updated, nil
 }

@@ -33,26 +33,18 @@ func (s *Tasks) SetStatus(ctx context.Context, address string, status taskdoc.St
 		return taskdoc.Task{}, err
 	}
 	var set taskdoc.Task
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
-		doc, err := s.parseDocument(t, current, exists)
-		if err != nil {
-			return nil, err
-		}
-		if doc, err = s.ready(ctx, t, doc, taskflow.MoveSet, status); err != nil {
-			return nil, err
-		}
-		if doc, err = s.fence(ctx, st, t, doc, t.Slug, status); err != nil {
-			return nil, err
-		}
+	c := s.change(ctx, t)
+	c.Move, c.To = taskflow.MoveSet, status
+	c.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		nd, task, err := t.Flow().SetStatus(doc, t.Slug, status, reason)
 		if err != nil {
 			return nil, err
 		}
 		set = *task
 		return nd, nil
-	})
-	if err != nil {
-		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
+	}
+	if _, err := claims.Make(ctx, s.ws, c); err != nil {
+		return taskdoc.Task{}, err
 	}
 	return set, nil
 }

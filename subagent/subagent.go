@@ -71,13 +71,12 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 	}
 	var created []taskdoc.Task
 	// New tasks hold no claim: the claims are not read (claims.CheckNew).
-	err = s.ws.Rewrite(ctx, t.File, func(current []byte, exists bool) ([]byte, error) {
-		if !exists {
-			current = taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))
-		}
-		doc, err := s.ws.Parse(t.File, current)
-		if err != nil {
-			return nil, err
+	err = s.ws.UpdateDocument(ctx, t.File, func(doc *taskdoc.Document) (*taskdoc.Document, error) {
+		if doc == nil {
+			var err error
+			if doc, err = s.ws.Parse(t.File, taskdoc.NewDocument(taskdoc.TitleFromPath(t.Path))); err != nil {
+				return nil, err
+			}
 		}
 		flow := t.Flow()
 		nd, added, err := flow.Create(doc, tasks)
@@ -106,8 +105,7 @@ func (s *Tasks) Create(ctx context.Context, document string, tasks ...taskdoc.Ne
 			}
 		}
 		created = values(added)
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
+		return nd, nil
 	})
 	if err != nil {
 		return nil, taskflow.At(err, t.Path, "")
@@ -138,36 +136,32 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		return taskdoc.Task{}, err
 	}
 	var edited taskdoc.Task
-	err = s.rewrite(ctx, t, func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error) {
-		doc, err := s.parseDocument(t, current, exists)
-		if err != nil {
-			return nil, err
+	// The edit is made first, to learn the status it writes, which the
+	// fence decides on; it is made again only on the document a person's
+	// override changed, keeping the override's record.
+	var tried, nd *taskdoc.Document
+	var task *taskdoc.Task
+	c := s.change(ctx, t)
+	c.Decide = func(doc *taskdoc.Document, before *taskdoc.Task) (taskdoc.Move, taskdoc.Status, error) {
+		var err error
+		if nd, task, err = t.Flow().Edit(doc, t.Slug, e); err != nil {
+			return "", "", err
 		}
-		before, err := doc.Task(t.Slug)
-		if err != nil {
-			return nil, taskflow.At(err, t.Path, t.Slug)
-		}
-		// The edit is made first, to learn the status it writes, which the
-		// fence decides on; it is made again only on the document a
-		// person's override changed, keeping the override's record.
-		nd, task, err := t.Flow().Edit(doc, t.Slug, e)
-		if err != nil {
-			return nil, err
-		}
-		var to taskdoc.Status
+		tried = doc
 		if task.Status != before.Status {
-			to = task.Status
+			return "", task.Status, nil
 		}
-		if fenced, err := s.fence(ctx, st, t, doc, t.Slug, to); err != nil {
-			return nil, err
-		} else if fenced != doc {
-			before, _ = fenced.Task(t.Slug)
+		return "", "", nil
+	}
+	c.Apply = func(doc *taskdoc.Document, before *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
+		var err error
+		if doc != tried {
 			override, _ := before.Field(taskdoc.KeyOverride)
-			if nd, task, err = t.Flow().Edit(fenced, t.Slug, e); err != nil {
+			if nd, task, err = t.Flow().Edit(doc, t.Slug, e); err != nil {
 				return nil, err
 			}
 			if nd, task, err = nd.SetField(task.Slug, taskdoc.KeyOverride, override); err != nil {
-				return nil, taskflow.At(err, t.Path, task.Slug)
+				return nil, err
 			}
 		}
 		flow := t.Flow()
@@ -190,9 +184,9 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 		st.Rename(t.Slug, task.Slug) // a renamed task keeps its claim
 		edited = *task
 		return nd, nil
-	})
-	if err != nil {
-		return taskdoc.Task{}, taskflow.At(err, t.Path, t.Slug)
+	}
+	if _, err := claims.Make(ctx, s.ws, c); err != nil {
+		return taskdoc.Task{}, err
 	}
 	return edited, nil
 }
@@ -262,71 +256,14 @@ func (s *Tasks) snapshot(ctx context.Context, t target) (*taskflow.Snapshot, err
 	return snap, nil
 }
 
-// parseDocument parses the document at t, as Update passes it.
-func (s *Tasks) parseDocument(t target, src []byte, exists bool) (*taskdoc.Document, error) {
-	if !exists {
-		return nil, notFound(t)
-	}
-	return s.ws.Parse(t.File, src)
-}
-
 func notFound(t target) error {
 	return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound,
 		Msg: fmt.Sprintf("document %s not found (no %s)", t.Path, t.File)}
 }
 
-// fence is the claims' fence (claims.Guard) for a write on task slug of
-// doc, moving it to status to ("" for no move), under the claims st: a
-// caller that is not an agent writes only on a task no agent holds, unless
-// Tasks was made with WithOverride. It returns the document to edit.
-func (s *Tasks) fence(ctx context.Context, st *claims.File, t target, doc *taskdoc.Document, slug string, to taskdoc.Status) (*taskdoc.Document, error) {
-	tk, err := doc.Task(slug)
-	if err != nil {
-		return doc, nil // the edit reports a missing task
-	}
-	nd, _, err := claims.Guard(ctx, st, t.Path, doc, tk, to, s.cfg.Override, s.cfg.Today().Format(time.DateOnly))
-	return nd, err
-}
-
-// rewrite runs fn on the document at t under its lock and its claims'
-// (claims.Rewrite). The claim of the task at t follows the document
-// (claims.File.Follow) before fn, so that fn fences its write with a claim
-// that agrees with the document, and after it: a completion ends its
-// claim, a claim whose Assignee went (a removal, an override) is released,
-// a reopened task's ended claim lets nothing through. fn returns the
-// document to write (nil for no write), which is remembered.
-func (s *Tasks) rewrite(ctx context.Context, t target, fn func(current []byte, exists bool, st *claims.File) (*taskdoc.Document, error)) error {
-	return claims.Rewrite(ctx, s.ws, t.File, func(current []byte, exists bool, st *claims.File) ([]byte, error) {
-		if _, held := st.Tasks[t.Slug]; held && exists {
-			if doc, err := s.ws.Parse(t.File, current); err == nil {
-				follow(st, doc, t.Slug)
-			}
-		}
-		nd, err := fn(current, exists, st)
-		if err != nil || nd == nil {
-			return nil, err
-		}
-		follow(st, nd, t.Slug)
-		s.ws.Remember(t.File, nd)
-		return nd.Source, nil
-	})
-}
-
-// follow brings the claim of task slug into line with doc
-// (claims.File.Follow).
-func follow(st *claims.File, doc *taskdoc.Document, slug string) {
-	var assignee string
-	var status taskdoc.Status
-	if tk, err := doc.Task(slug); err == nil {
-		assignee, _ = tk.Field(taskdoc.KeyAssignee)
-		status = tk.Status
-	}
-	st.Follow(slug, assignee, status)
-}
-
-// ready refuses a move of the task at t to status to (by move) while its
-// dependencies are not done (TASK_BLOCKED), unless Tasks is a person's
-// (WithOverride), which records it in the task's Forced field.
-func (s *Tasks) ready(ctx context.Context, t target, doc *taskdoc.Document, move taskdoc.Move, to taskdoc.Status) (*taskdoc.Document, error) {
-	return t.Flow().Resolver(ctx, s.ws).CheckReady(doc, t.Slug, move, to, s.cfg.Override != "")
+// change is a write on the task at t (claims.Make) by the writer ctx
+// carries, as the person Tasks writes for (WithOverride), if any.
+func (s *Tasks) change(ctx context.Context, t target) claims.Change {
+	return claims.Change{Target: t, Who: claims.WhoOf(ctx, t.Address(), s.cfg.Override),
+		Date: s.cfg.Today().Format(time.DateOnly), Missing: notFound(t)}
 }

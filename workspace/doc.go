@@ -49,11 +49,11 @@
 // parse of each file: the same bytes again (compared in full) return it
 // without a parse, bytes changed inside tasks only are reparsed task by
 // task (taskdoc.Document.Reparse), and anything else is parsed in full.
-// Edits keep their results with Remember. The kept documents are bounded
+// UpdateDocument and Tx.WriteDocument keep what they write. The kept documents are bounded
 // by the total size of their sources (32 MiB by default,
 // WithDocumentCache; least recently used first) and shared: read-only.
-// ReadData and Rewrite are Read and Update without the Version, for the
-// callers that do not use it (they skip hashing the content).
+// ReadData and UpdateDocument are Read and Update without the Version, for
+// the callers that do not use it (they skip hashing the content).
 //
 // # Guarantee
 //

@@ -39,11 +39,11 @@ func lockedWriteReplacesItsLeftover(t *testing.T, general bool) {
 	leftover := filepath.Join(root, filepath.FromSlash(lockedTempName("docs/a.md")))
 
 	require.NoError(t, os.WriteFile(leftover, []byte("half a write"), 0o644))
-	require.NoError(t, ws.Rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A\n"), nil }))
+	require.NoError(t, ws.rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A\n"), nil }))
 	assert.NoFileExists(t, leftover)
 
 	require.NoError(t, os.Symlink("victim.md", leftover))
-	require.NoError(t, ws.Rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A, again\n"), nil }))
+	require.NoError(t, ws.rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A, again\n"), nil }))
 	assert.NoFileExists(t, leftover)
 	got, err := os.ReadFile(victim)
 	require.NoError(t, err)
@@ -57,7 +57,7 @@ func lockedWriteReplacesItsLeftover(t *testing.T, general bool) {
 
 	// An empty folder at the temporary name goes too.
 	require.NoError(t, os.Mkdir(leftover, 0o755))
-	require.NoError(t, ws.Rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A, third\n"), nil }))
+	require.NoError(t, ws.rewrite(ctx, "docs/a.md", func([]byte, bool) ([]byte, error) { return []byte("# A, third\n"), nil }))
 	assert.NoFileExists(t, leftover)
 	assert.NoDirExists(t, leftover)
 	got, err = os.ReadFile(filepath.Join(root, "docs", "a.md"))

@@ -51,12 +51,13 @@ func (w *Workspace) Parse(name string, data []byte) (*taskdoc.Document, error) {
 	return doc, nil
 }
 
-// Remember keeps doc as the parse of the file name whose bytes are
+// remember keeps doc as the parse of the file name whose bytes are
 // doc.Source: an edit that made doc from the document it read (taskdoc's
-// edits check only what they changed) calls it, so that the next read of
-// the written file is not parsed again. Remembering a document that was
-// not written is harmless: it is only used for exactly its bytes.
-func (w *Workspace) Remember(name string, doc *taskdoc.Document) {
+// edits check only what they changed) and wrote it keeps it, so that the
+// next read of the written file is not parsed again (UpdateDocument,
+// Tx.WriteDocument). Keeping a document that was not written is harmless:
+// it is only used for exactly its bytes.
+func (w *Workspace) remember(name string, doc *taskdoc.Document) {
 	if w != nil && doc != nil {
 		w.cache.put(name, doc)
 	}

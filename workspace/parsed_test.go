@@ -83,7 +83,7 @@ func TestRememberAnEdit(t *testing.T) {
 	require.NoError(t, err)
 	nd, _, err := doc.SetStatus("task-3", taskdoc.StatusInProgress)
 	require.NoError(t, err)
-	ws.Remember("docs/a.md", nd)
+	ws.remember("docs/a.md", nd)
 	var got *taskdoc.Document
 	assert.Zero(t, parses(func() { got, _ = ws.Parse("docs/a.md", append([]byte(nil), nd.Source...)) }))
 	assert.Same(t, nd, got)
@@ -157,7 +157,7 @@ func TestCacheConcurrent(t *testing.T) {
 				if i%5 == 0 {
 					nd, _, err := doc.SetStatus("task-1", taskdoc.StatusInProgress)
 					if assert.NoError(t, err) {
-						ws.Remember(name, nd)
+						ws.remember(name, nd)
 					}
 				}
 			}

@@ -25,10 +25,10 @@ func (w *Workspace) Update(ctx context.Context, name string, fn func(current []b
 	return w.update(ctx, name, nil, fn, true)
 }
 
-// Rewrite is Update for a caller that has no use for the file's Version:
+// rewrite is Update for a caller that has no use for the file's Version:
 // it does not hash what it writes (a quarter of a warm edit's time on a
-// 200 KB document).
-func (w *Workspace) Rewrite(ctx context.Context, name string, fn func(current []byte, exists bool) ([]byte, error)) error {
+// 200 KB document). UpdateDocument is the one for documents.
+func (w *Workspace) rewrite(ctx context.Context, name string, fn func(current []byte, exists bool) ([]byte, error)) error {
 	_, err := w.update(ctx, name, nil, fn, false)
 	return err
 }

@@ -1,13 +1,10 @@
 package claims
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // writerKey is the context key of the writer (WithWriter).
@@ -21,57 +18,10 @@ type Writer interface {
 }
 
 // WithWriter returns ctx carrying the writer of the task systems' writes
-// (package subagent), as an MCP session that registered writes. Without
+// (package subagent; see WhoOf), as an MCP session that registered writes. Without
 // one the writer is a caller that is not an agent.
 func WithWriter(ctx context.Context, w Writer) context.Context {
 	return context.WithValue(ctx, writerKey{}, w)
-}
-
-// Rewrite is workspace.Workspace.Rewrite of document file for a task
-// system (package subagent), under the locks of the document and of its
-// claims file, with the claims (st) for fn to fence its write with
-// (Guard) and to bring into line with what it writes (File.Follow). fn
-// returns the document's new content (nil, or the same bytes, for no
-// change). The document is written first and the claims second (a task
-// system never grants a claim: see plan's one write that decides); a
-// failed claims write puts the document back, so a failed call changes
-// nothing.
-func Rewrite(ctx context.Context, ws *workspace.Workspace, file string, fn func(current []byte, exists bool, st *File) ([]byte, error)) error {
-	name, err := Name(ws, file)
-	if err != nil {
-		return err
-	}
-	return ws.Lock(ctx, []string{file, name}, func(tx *workspace.Tx) error {
-		current, err := tx.ReadIfExists(file)
-		if err != nil {
-			return err
-		}
-		st, _, err := Read(tx, file, name)
-		if err != nil {
-			return err
-		}
-		next, err := fn(current, current != nil, &st)
-		if err != nil {
-			return err
-		}
-		wrote := next != nil && (current == nil || !bytes.Equal(next, current))
-		if wrote {
-			if err := tx.Write(file, next); err != nil {
-				return err
-			}
-		}
-		if !st.changed {
-			return nil
-		}
-		err = tx.Write(name, st.Encode())
-		if err != nil && wrote {
-			if current == nil {
-				return errors.Join(err, tx.Remove(file))
-			}
-			return errors.Join(err, tx.Write(file, current))
-		}
-		return err
-	})
 }
 
 // writerOf is who ctx's writer (WithWriter) writes task as: its agent
@@ -81,29 +31,6 @@ func writerOf(ctx context.Context, task string) (agent string, token int64) {
 		return w.Claimant(task)
 	}
 	return "", 0
-}
-
-// Guard is the fence (File.Check) for a write a task system makes on task
-// tk of document file (path is its address, for errors), moving it to
-// status to ("" for no move), by the writer ctx carries (WithWriter), under
-// the claims st (Rewrite's).
-//
-// With person set (a person's override) a write the fence refuses on a
-// task an agent holds goes ahead: the claim is released in st, and Guard
-// returns doc with the task's Assignee removed and its Override field
-// recording who took it from whom on date (YYYY-MM-DD), and the task as
-// it is then. Otherwise it returns doc and tk unchanged.
-func Guard(ctx context.Context, st *File, path string, doc *taskdoc.Document, tk *taskdoc.Task, to taskdoc.Status, person, date string) (*taskdoc.Document, *taskdoc.Task, error) {
-	agent, token := writerOf(ctx, path+"#"+tk.Slug)
-	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	err := st.Check(Write{Path: path, Slug: tk.Slug, Agent: agent, Token: token, Assignee: assignee, Status: tk.Status, To: to})
-	holder := st.Holder(tk.Slug, assignee)
-	if err == nil || person == "" || agent != "" || holder == "" {
-		return doc, tk, err
-	}
-	token = st.Record(tk.Slug).Token
-	st.Release(tk.Slug)
-	return Override(doc, tk.Slug, person, holder, token, date)
 }
 
 // CheckNew is the fence for task, which a task system creates in document

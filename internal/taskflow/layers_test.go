@@ -39,7 +39,7 @@ var layers = map[string][]string{
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"archive":             {"taskdoc", "workspace", "coordinator", "query", "internal/claims"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
-	"internal/claims":     {"taskdoc", "workspace"},
+	"internal/claims":     {"taskdoc", "workspace", "internal/taskflow"},
 	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},
 	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "checkpoint", "plan"},
 	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
