@@ -25,7 +25,7 @@ const waiting = `# Release
 - Depends-On: #first, /other.md#x
 `
 
-// Start, Complete, UpdateStatus and SetStatus refuse to take up a task
+// Start, Complete and SetStatus refuse to take up a task
 // whose dependencies are not all done (TASK_BLOCKED naming each with its
 // status), and write nothing.
 func TestDependenciesBlockStartAndMoves(t *testing.T) {

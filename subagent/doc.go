@@ -61,8 +61,9 @@
 //     UNKNOWN_STATUS: the status rules cannot reason about such a task.
 //   - Start moves a pending, planning or paused task to in_progress.
 //     Starting an in_progress task again is a resume and changes nothing; a
-//     blocked, failed or final task is INVALID_TRANSITION. UpdateStatus
-//     moves a task as its agent reports (failed needs an error text).
+//     blocked, failed or final task is INVALID_TRANSITION. SetStatus
+//     moves a task by hand or as its agent reports (failed needs an error
+//     text).
 //   - Start returns the task, the text of its Workflow (workflows/<name>.md)
 //     and the documents it references, followed recursively to the
 //     configured depth (WithReferenceDepth, default 3) with cycles and

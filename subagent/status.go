@@ -8,8 +8,8 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// SetStatus sets the status of the task at address by hand and returns the
-// task as it is in the file:
+// SetStatus sets the status of the task at address, by hand or as its
+// agent reports where it stands, and returns the task as it is in the file:
 //
 //   - block: to blocked, with reason (optional) recorded in its Blocked
 //     field;
@@ -17,7 +17,7 @@ import (
 //   - reopen: out of completed, skipped or failed (to pending, say),
 //     removing its outcome: the Completed, Note and Error fields;
 //   - fail: to failed, reason required (NOTE_REQUIRED without one),
-//     recorded in its Error field, as UpdateStatus does.
+//     recorded in its Error field.
 //
 // Only the Status field and those fields change: the title, the body, the
 // Workflow and every other field stay. Completed is Complete's, with a

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,6 +146,21 @@ func TestEveryFaceGivesTheSameAnswer(t *testing.T) {
 			"mcp, agent": mcpCode(agent, "task_claim", map[string]any{"task_id": heldTask, "agent_id": "other"}),
 			"cli":        cliCode("claim", heldTask, "--agent", "other"),
 		}},
+		{"bad address", taskdoc.CodeInvalidAddress, func() map[string]taskdoc.Code {
+			got := map[string]taskdoc.Code{}
+			for i, bad := range []string{"/shop/../cart.md#x", "/" + strings.Repeat("a", 300) + ".md#x"} {
+				n := fmt.Sprint(" ", i)
+				got["go subagent"+n] = goErr(func() error { _, err := tasks.Complete(ctx, bad, "x"); return err }())
+				got["go plan"+n] = goErr(func() error {
+					_, err := plans.UpdateStatus(ctx, bad, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
+					return err
+				}())
+				got["mcp subagent"+n] = mcpCode(anon, "complete_subagent_task", map[string]any{"document": bad, "note": "x"})
+				got["mcp plan"+n] = mcpCode(agent, "task_update_status", map[string]any{"id": bad, "status": "completed", "outcome": "x"})
+				got["cli"+n] = cliCode("complete", bad, "--note", "x")
+			}
+			return got
+		}()},
 	}
 	for _, c := range cases {
 		for face, got := range c.got {
