@@ -133,8 +133,8 @@ func (t *text) runeWidth(r rune, size int) int {
 	return 1
 }
 
-// ParseEncoding reads an encoding's name; "" is UTF16.
-func ParseEncoding(s string) (Encoding, error) {
+// parseEncoding reads an encoding's name; "" is UTF16.
+func parseEncoding(s string) (Encoding, error) {
 	switch e := Encoding(s); e {
 	case "":
 		return UTF16, nil

@@ -237,10 +237,27 @@ func TestNewSession(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, editor.UTF16, s.Encoding())
 	assert.Same(t, ws, s.Workspace())
-	for _, name := range []string{"", "utf-16", "utf-8", "utf-32"} {
-		_, err := editor.ParseEncoding(name)
-		assert.NoError(t, err, name)
+	for name, want := range map[editor.Encoding]editor.Encoding{
+		"": editor.UTF16, "utf-16": editor.UTF16, "utf-8": editor.UTF8, "utf-32": editor.UTF32,
+	} {
+		s, err := editor.New(ws, editor.WithEncoding(name))
+		require.NoError(t, err, name)
+		assert.Equal(t, want, s.Encoding(), "WithEncoding(%q)", name)
 	}
-	_, err = editor.ParseEncoding("UTF-8")
-	assert.Error(t, err)
+	_, err = editor.New(ws, editor.WithEncoding("UTF-8"))
+	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+}
+
+// An empty encoding is the default, UTF-16: a character beyond the Basic
+// Multilingual Plane counts two, as for an editor that names none.
+func TestEmptyEncodingCountsUTF16(t *testing.T) {
+	ws := newTestWorkspace(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### 😀 Emoji\n\n- Status: pending\n"})
+	s, err := editor.New(ws, editor.WithEncoding(""))
+	require.NoError(t, err)
+	syms, err := s.Symbols(t.Context(), "docs/a.md")
+	require.NoError(t, err)
+	require.Len(t, syms, 1)
+	require.Len(t, syms[0].Children, 1)
+	assert.Equal(t, editor.Range{Start: editor.Position{Line: 4, Character: 0}, End: editor.Position{Line: 4, Character: 12}},
+		syms[0].Children[0].SelectionRange, "### 😀 Emoji: the emoji is two UTF-16 units")
 }
