@@ -73,13 +73,13 @@ func TestChangeRefused(t *testing.T) {
 		"the second is bad":     {change(span(0, 0, 0, 1), "x"), change(span(0, 1, 0, 0), "y")},
 	} {
 		err := s.Change("docs/a.md", 4, changes)
-		assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments, name)
+		assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), name)
 		text, version, _ := s.Text("docs/a.md")
 		assert.Equal(t, start, text, name)
 		assert.Equal(t, 3, version, name)
 	}
-	assert.ErrorIs(t, s.Change("docs/b.md", 1, []editor.Change{{Text: "x"}}), taskdoc.ErrInvalidArguments, "not open")
-	assert.ErrorIs(t, s.Saved("docs/b.md"), taskdoc.ErrInvalidArguments, "not open")
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(s.Change("docs/b.md", 1, []editor.Change{{Text: "x"}})), "not open")
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(s.Saved("docs/b.md")), "not open")
 }
 
 func TestOpenPaths(t *testing.T) {
@@ -232,7 +232,7 @@ func TestDiskChangedClosed(t *testing.T) {
 func TestNewSession(t *testing.T) {
 	ws := newTestWorkspace(t, nil)
 	_, err := editor.New(ws, editor.WithEncoding("utf-7"))
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	s, err := editor.New(ws)
 	require.NoError(t, err)
 	assert.Equal(t, editor.UTF16, s.Encoding())
@@ -245,7 +245,7 @@ func TestNewSession(t *testing.T) {
 		assert.Equal(t, want, s.Encoding(), "WithEncoding(%q)", name)
 	}
 	_, err = editor.New(ws, editor.WithEncoding("UTF-8"))
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }
 
 // An empty encoding is the default, UTF-16: a character beyond the Basic

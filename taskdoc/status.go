@@ -125,7 +125,7 @@ func MoveTarget(move Move, from Status) (Status, bool) {
 }
 
 // ParseStatus reads a status the way people write it: surrounding space is
-// ignored and case does not matter. Anything else is ErrUnknownStatus.
+// ignored and case does not matter. Anything else is UNKNOWN_STATUS.
 func ParseStatus(s string) (Status, error) {
 	v := Status(strings.ToLower(strings.TrimSpace(s)))
 	if slices.Contains(Statuses, v) {
