@@ -45,12 +45,12 @@ type Location struct {
 // byte offsets into Positions and back.
 type text struct {
 	src   []byte
-	lines *taskdoc.Lines
+	lines *lineIndex
 	enc   Encoding
 }
 
 func newText(src []byte, enc Encoding) *text {
-	return &text{src: src, lines: taskdoc.NewLines(src), enc: enc}
+	return &text{src: src, lines: newLineIndex(src), enc: enc}
 }
 
 // position is the Position of the byte at offset (clamped to the text).

@@ -6,6 +6,3 @@ import "github.com/taskmd/taskmd/internal/git"
 // errors.As finds the *GitError with the command, exit code and standard
 // error. A merge that a person must settle is merge.CodeMergeConflict.
 const CodeGit = git.CodeGit
-
-// ErrGit matches every GIT_ERROR with errors.Is.
-var ErrGit = git.ErrGit

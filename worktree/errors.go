@@ -15,8 +15,7 @@ const (
 	CodeGit = git.CodeGit
 )
 
-// Sentinels of the codes, for errors.Is.
-var (
-	ErrWorkspaceNotFound = &taskdoc.Error{Code: CodeWorkspaceNotFound}
-	ErrGit               = git.ErrGit
-)
+// ErrWorkspaceNotFound matches every WORKSPACE_NOT_FOUND with errors.Is. A
+// GIT_ERROR, a failure reported rather than handled, has no sentinel:
+// match it with taskdoc.CodeOf or errors.As with a *GitError.
+var ErrWorkspaceNotFound = &taskdoc.Error{Code: CodeWorkspaceNotFound}
