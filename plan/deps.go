@@ -26,7 +26,7 @@ func (p *Plans) checkClaimable(ctx context.Context, t taskflow.Target, doc *task
 	if tk.Status != taskdoc.StatusPending {
 		return nil
 	}
-	_, err := t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, taskdoc.MoveStart, "", false)
+	_, err := t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, taskflow.MoveStart, "", false)
 	return err
 }
 
@@ -34,9 +34,9 @@ func (p *Plans) checkClaimable(ctx context.Context, t taskflow.Target, doc *task
 // of an UpdateStatus to status (see taskflow.Resolver.CheckReady): as it
 // is, with the override recorded when force is set, or TASK_BLOCKED.
 func (p *Plans) checkMove(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, status taskdoc.Status, force bool) (*taskdoc.Document, error) {
-	move := taskdoc.MoveUpdate
+	move := taskflow.MoveUpdate
 	if status == taskdoc.StatusCompleted {
-		move = taskdoc.MoveComplete
+		move = taskflow.MoveComplete
 	}
 	return t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, move, status, force)
 }

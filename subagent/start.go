@@ -77,7 +77,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveStart, ""); err != nil {
+		if doc, err = s.ready(ctx, t, doc, taskflow.MoveStart, ""); err != nil {
 			return nil, err
 		}
 		if doc, err = s.fence(ctx, st, t, doc, t.Slug, taskdoc.StatusInProgress); err != nil {
@@ -138,7 +138,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 			done.Note, done.Date = taskflow.CompletedFields(task, note, date)
 			return doc, nil // a retry: its claim follows the completion (Follow)
 		}
-		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveComplete, taskdoc.StatusCompleted); err != nil {
+		if doc, err = s.ready(ctx, t, doc, taskflow.MoveComplete, taskdoc.StatusCompleted); err != nil {
 			return nil, err
 		}
 		if doc, err = s.fence(ctx, st, t, doc, t.Slug, taskdoc.StatusCompleted); err != nil {
@@ -162,7 +162,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 // where it stands: planning, in_progress, paused, blocked, skipped,
 // pending, or failed with text (required, recorded in its Error field).
 // Completed is Complete's, with a note. A move the status machine does not
-// list is INVALID_TRANSITION naming from and to (see taskdoc.CheckMove); a
+// list is INVALID_TRANSITION naming from and to (see taskflow.CheckMove); a
 // move to planning or in_progress while a dependency is not done is
 // TASK_BLOCKED.
 func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc.Status, text string) (taskdoc.Task, error) {
@@ -176,7 +176,7 @@ func (s *Tasks) UpdateStatus(ctx context.Context, address string, status taskdoc
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = s.ready(ctx, t, doc, taskdoc.MoveUpdate, status); err != nil {
+		if doc, err = s.ready(ctx, t, doc, taskflow.MoveUpdate, status); err != nil {
 			return nil, err
 		}
 		if doc, err = s.fence(ctx, st, t, doc, t.Slug, status); err != nil {

@@ -327,6 +327,6 @@ func follow(st *claims.File, doc *taskdoc.Document, slug string) {
 // ready refuses a move of the task at t to status to (by move) while its
 // dependencies are not done (TASK_BLOCKED), unless Tasks is a person's
 // (WithOverride), which records it in the task's Forced field.
-func (s *Tasks) ready(ctx context.Context, t target, doc *taskdoc.Document, move taskdoc.Move, to taskdoc.Status) (*taskdoc.Document, error) {
+func (s *Tasks) ready(ctx context.Context, t target, doc *taskdoc.Document, move taskflow.Move, to taskdoc.Status) (*taskdoc.Document, error) {
 	return t.Flow().Resolver(ctx, s.ws).CheckReady(doc, t.Slug, move, to, s.cfg.Override != "")
 }

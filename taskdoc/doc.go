@@ -93,7 +93,8 @@
 // space); completed and skipped are final. A task without a Status field is
 // pending; a Status value that is not known is reported as written, in
 // lower case, so that callers can see and fix it. Which moves between them
-// are allowed is one table, read through CheckMove and MoveTarget:
+// the task systems (packages subagent and coordinator) allow is one table
+// that they share:
 //
 //	start     pending, planning, paused -> in_progress (in_progress: a resume)
 //	complete  anything not final -> completed (with a note)
