@@ -14,11 +14,12 @@ import (
 type Code string
 
 // Error codes of documents, addresses and the files that hold them. Each
-// package above declares the codes of its own rules as Codes too, with a
-// sentinel each for those a caller handles: agent (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED),
-// subagent and coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED),
-// worktree (WORKSPACE_NOT_FOUND, GIT_ERROR), gitsync (GIT_ERROR) and merge
-// (MERGE_CONFLICT). Every error the library returns carries a Code.
+// package above declares the codes of its own rules as Codes too: agent
+// (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED), subagent and
+// coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED), worktree
+// (WORKSPACE_NOT_FOUND, and GIT_ERROR for every git failure, gitsync's
+// too) and merge (MERGE_CONFLICT). Every error the library returns carries
+// a Code.
 const (
 	// Input and addressing.
 	CodeInvalidAddress       Code = "INVALID_ADDRESS"
