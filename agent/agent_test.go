@@ -227,10 +227,10 @@ func TestNotFound(t *testing.T) {
 	assert.Equal(t, before, files(t, root), "nothing written, not even a lock file")
 
 	_, err = r.Get(ctx, "")
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	_, err = r.Heartbeat(ctx, "", agent.HeartbeatInfo{})
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
-	assert.ErrorIs(t, r.Unregister(ctx, ""), taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(r.Unregister(ctx, "")))
 
 	// A workspace where no agent ever registered has none.
 	empty, _ := setup(t, newClock())

@@ -78,5 +78,5 @@ func TestRetryAfterArchive(t *testing.T) {
 	assert.Len(t, archives(t, root), 1)
 
 	_, err = list.Complete(bg, "done", coordinator.CompleteOptions{RequestKey: "two\nlines"})
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }

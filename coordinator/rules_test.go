@@ -2,7 +2,6 @@ package coordinator_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -162,7 +161,7 @@ func TestCompleteNoteRequired(t *testing.T) {
 		before := mustRead(t, root, activeFile)
 		_, err = list.Complete(bg, note, coordinator.CompleteOptions{})
 		requireCode(t, err, taskdoc.CodeNoteRequired)
-		assert.True(t, errors.Is(err, taskdoc.ErrNoteRequired))
+		assert.Equal(t, taskdoc.CodeNoteRequired, taskdoc.CodeOf(err))
 		assert.Equal(t, before, mustRead(t, root, activeFile))
 	}
 }
@@ -327,7 +326,7 @@ func TestCheckSequential(t *testing.T) {
 			continue
 		}
 		requireCode(t, err, taskdoc.CodeNoSlugAllowed)
-		assert.ErrorIs(t, err, taskdoc.ErrNoSlugAllowed)
+		assert.Equal(t, taskdoc.CodeNoSlugAllowed, taskdoc.CodeOf(err))
 	}
 }
 

@@ -138,7 +138,7 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 			return err
 		}
 		req := c.startRequest(s.doc, t, opt)
-		doc, err := c.flow.Resolver(ctx, c.ws).CheckReady(s.doc, t.Slug, taskdoc.MoveStart, "", opt.Force)
+		doc, err := c.flow.Resolver(ctx, c.ws).CheckReady(s.doc, t.Slug, taskflow.MoveStart, "", opt.Force)
 		if err != nil {
 			return err
 		}
@@ -240,7 +240,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			return err
 		}
 		deps := c.flow.Resolver(ctx, c.ws)
-		doc, err := deps.CheckReady(s.doc, current.Slug, taskdoc.MoveComplete, taskdoc.StatusCompleted, false)
+		doc, err := deps.CheckReady(s.doc, current.Slug, taskflow.MoveComplete, taskdoc.StatusCompleted, false)
 		if err != nil {
 			return err
 		}
@@ -298,7 +298,7 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			res.Blocked = waitingSlugs(doc)
 			return commit(doc)
 		}
-		if _, err := deps.CheckReady(doc, t.Slug, taskdoc.MoveStart, "", false); err != nil {
+		if _, err := deps.CheckReady(doc, t.Slug, taskflow.MoveStart, "", false); err != nil {
 			// The next task waits for dependencies elsewhere: it stays
 			// pending, for a Start once they are done.
 			res.Blocked = append(waitingSlugs(doc), t.Slug)

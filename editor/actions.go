@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -13,7 +14,7 @@ import (
 // document at path, each with the Edits that make it when it needs no
 // input: start, complete (Needs "note", carried out by Apply), block,
 // unblock and reopen as the status machine allows them from the task's
-// status (taskdoc.CheckMove), and add_task, a task titled "New task" (or
+// status (taskflow.CheckMove), and add_task, a task titled "New task" (or
 // "New task 2", ... when that title is taken) right after it. A cursor in
 // the Tasks section but on no task is offered add_task at the section's
 // end. On the coordinator's list, which is sequential, start is offered
@@ -88,16 +89,16 @@ func allowed(v *view, task *taskdoc.Task, name ActionName) error {
 	case ActionAddTask:
 		return nil
 	case ActionStart:
-		_, ok = taskdoc.MoveTarget(taskdoc.MoveStart, from)
+		_, ok = taskflow.MoveTarget(taskflow.MoveStart, from)
 	case ActionComplete:
-		_, ok = taskdoc.MoveTarget(taskdoc.MoveComplete, from)
+		_, ok = taskflow.MoveTarget(taskflow.MoveComplete, from)
 	case ActionBlock:
-		ok = from == taskdoc.StatusBlocked || taskdoc.CheckMove(taskdoc.MoveUpdate, from, taskdoc.StatusBlocked) == nil
+		ok = from == taskdoc.StatusBlocked || taskflow.CheckMove(taskflow.MoveUpdate, from, taskdoc.StatusBlocked) == nil
 	case ActionUnblock:
-		ok = from == taskdoc.StatusBlocked && taskdoc.CheckMove(taskdoc.MoveUpdate, from, taskdoc.StatusPending) == nil
+		ok = from == taskdoc.StatusBlocked && taskflow.CheckMove(taskflow.MoveUpdate, from, taskdoc.StatusPending) == nil
 	case ActionReopen:
-		ok = from.Final() && taskdoc.CheckMove(taskdoc.MoveReopen, from, taskdoc.StatusPending) == nil ||
-			from == taskdoc.StatusFailed && taskdoc.CheckMove(taskdoc.MoveUpdate, from, taskdoc.StatusPending) == nil
+		ok = from.Final() && taskflow.CheckMove(taskflow.MoveReopen, from, taskdoc.StatusPending) == nil ||
+			from == taskdoc.StatusFailed && taskflow.CheckMove(taskflow.MoveUpdate, from, taskdoc.StatusPending) == nil
 	}
 	if !ok {
 		return refused(v, task, fmt.Sprintf("task %q in %s is %s: it cannot be %s", task.Slug, v.Address, from, pastTense[name]))

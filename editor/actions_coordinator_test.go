@@ -64,7 +64,7 @@ func TestActionsCoordinatorIsSequential(t *testing.T) {
 	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionComplete, Path: coordinator.File, Note: "x"})
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTransition, "nothing is in progress")
 	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionBlock, Path: coordinator.File})
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidAddress)
+	assert.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err))
 
 	// Start without a slug takes "Build"; apply it as the editor does.
 	de, err := s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: coordinator.File})
@@ -103,7 +103,7 @@ func TestApplyCoordinatorMainWorkflow(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, acts, "a first task needs a Main-Workflow")
 	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionAddTask, Path: coordinator.File, Title: "First"})
-	assert.ErrorIs(t, err, taskdoc.ErrMainWorkflowRequired)
+	assert.Equal(t, taskdoc.CodeMainWorkflowRequired, taskdoc.CodeOf(err))
 }
 
 func TestArchive(t *testing.T) {

@@ -79,7 +79,7 @@ type checker struct {
 	docs map[string]*view
 }
 
-func (c *checker) add(r Range, sev Severity, code, msg string, related ...Related) {
+func (c *checker) add(r Range, sev Severity, code taskdoc.Code, msg string, related ...Related) {
 	c.out = append(c.out, Diagnostic{Range: r, Severity: sev, Code: code, Message: msg, Related: related})
 }
 
@@ -91,17 +91,17 @@ func (c *checker) sorted() []Diagnostic {
 			cmp.Compare(a.Range.Start.Character, b.Range.Start.Character),
 			cmp.Compare(a.Range.End.Line, b.Range.End.Line),
 			cmp.Compare(a.Range.End.Character, b.Range.End.Character),
-			strings.Compare(a.Code, b.Code))
+			strings.Compare(string(a.Code), string(b.Code)))
 	})
 	return c.out
 }
 
 // unreadable reports why the document does not parse, where taskdoc says.
 func (c *checker) unreadable() {
-	code, msg, at := CodeParse, "the document does not read", 0
+	code, msg, at := taskdoc.CodeParse, "the document does not read", 0
 	var e *taskdoc.Error
 	if errors.As(c.v.Err, &e) {
-		code, msg = string(e.Code), e.Error()
+		code, msg = e.Code, e.Error()
 		if e.Line > 0 {
 			at = e.Offset
 		}
@@ -109,7 +109,7 @@ func (c *checker) unreadable() {
 		msg = c.v.Err.Error()
 	}
 	r := c.t.span(taskdoc.Span{Start: at, End: lineEnd(c.t, at)})
-	if code == CodeInvalidUTF8 {
+	if code == taskdoc.CodeInvalidUTF8 {
 		r = c.t.span(taskdoc.Span{Start: at, End: min(at+1, len(c.t.src))})
 	}
 	c.add(r, SeverityError, code, msg)
@@ -129,7 +129,7 @@ func (c *checker) frontMatter() {
 	}
 	line := c.t.lines.Line(at)
 	c.add(c.t.span(taskdoc.Span{Start: c.t.lines.Start(line), End: c.t.lines.End(line)}),
-		SeverityError, CodeParse, fm.Err.Error())
+		SeverityError, taskdoc.CodeParse, fm.Err.Error())
 }
 
 // duplicates reports each task whose slug another task has too.
@@ -151,7 +151,7 @@ func (c *checker) duplicates() {
 					Message: fmt.Sprintf("task %q on line %d has the same slug", tasks[j].Title, tasks[j].Line)})
 			}
 		}
-		c.add(headingRange(c.t, &tasks[i]), SeverityError, CodeDuplicateTask,
+		c.add(headingRange(c.t, &tasks[i]), SeverityError, taskdoc.CodeDuplicateTask,
 			fmt.Sprintf("another task has the slug %q, so no address can name either: rename one", tasks[i].Slug), related...)
 	}
 }
@@ -169,7 +169,7 @@ func (c *checker) status(t *taskdoc.Task) {
 	for i, st := range taskdoc.Statuses {
 		names[i] = string(st)
 	}
-	c.add(c.valueRange(f), SeverityError, CodeUnknownStatus,
+	c.add(c.valueRange(f), SeverityError, taskdoc.CodeUnknownStatus,
 		fmt.Sprintf("unknown status %q: want one of %s", f.Value, strings.Join(names, ", ")))
 }
 
@@ -180,7 +180,7 @@ func (c *checker) mainWorkflow() {
 		return
 	}
 	if err := coordinator.CheckMainWorkflow(c.v.Doc); err != nil {
-		c.add(headingRange(c.t, &c.v.Doc.Tasks[0]), SeverityError, CodeMainWorkflowRequired, err.Error())
+		c.add(headingRange(c.t, &c.v.Doc.Tasks[0]), SeverityError, taskdoc.CodeMainWorkflowRequired, err.Error())
 	}
 }
 

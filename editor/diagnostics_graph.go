@@ -46,7 +46,7 @@ func (c *checker) dependencies() error {
 		}
 		for _, e := range c.v.dependsOn(&tasks[i]) {
 			if !e.Valid {
-				c.add(c.t.span(taskdoc.Span{Start: e.Start, End: e.End}), SeverityError, CodeInvalidAddress,
+				c.add(c.t.span(taskdoc.Span{Start: e.Start, End: e.End}), SeverityError, taskdoc.CodeInvalidAddress,
 					fmt.Sprintf("%q is not a task address: write \"#slug\" for a task of this document, \"/doc.md#slug\" for one of another", e.Text))
 				continue
 			}
@@ -135,7 +135,7 @@ func (c *checker) cycle(t *taskdoc.Task, g *depGraph, cycle []string) {
 			break
 		}
 	}
-	c.add(r, SeverityError, CodeDependencyCycle,
+	c.add(r, SeverityError, taskdoc.CodeDependencyCycle,
 		fmt.Sprintf("the dependencies make a cycle, so none of its tasks can start: %s", strings.Join(names, " -> ")), related...)
 }
 

@@ -19,7 +19,7 @@ import (
 // found is what a test checks of a Diagnostic: its code, severity and
 // range, and where its Related point.
 type found struct {
-	Code     string
+	Code     taskdoc.Code
 	Severity editor.Severity
 	Range    editor.Range
 	Related  []editor.Location
@@ -61,9 +61,9 @@ func TestDiagnostics(t *testing.T) {
 				"### Setup\n\n- Status: pending\n"},
 			path: "docs/api/auth.md",
 			want: []found{
-				{editor.CodeDuplicateTask, errorSev, span(4, 0, 4, 9), at("docs/api/auth.md", span(8, 0, 8, 9))},
-				{editor.CodeUnknownStatus, errorSev, span(6, 10, 6, 15), nil},
-				{editor.CodeDuplicateTask, errorSev, span(8, 0, 8, 9), at("docs/api/auth.md", span(4, 0, 4, 9))},
+				{taskdoc.CodeDuplicateTask, errorSev, span(4, 0, 4, 9), at("docs/api/auth.md", span(8, 0, 8, 9))},
+				{taskdoc.CodeUnknownStatus, errorSev, span(6, 10, 6, 15), nil},
+				{taskdoc.CodeDuplicateTask, errorSev, span(8, 0, 8, 9), at("docs/api/auth.md", span(4, 0, 4, 9))},
 			},
 		},
 		{
@@ -83,7 +83,7 @@ func TestDiagnostics(t *testing.T) {
 				{editor.CodeDependencyNotFound, errorSev, span(6, 18, 6, 23), nil},
 				{editor.CodeDependencyNotFound, errorSev, span(6, 38, 6, 52), nil},
 				{editor.CodeDependencyNotFound, errorSev, span(6, 54, 6, 64), nil},
-				{editor.CodeInvalidAddress, errorSev, span(6, 66, 6, 80), nil},
+				{taskdoc.CodeInvalidAddress, errorSev, span(6, 66, 6, 80), nil},
 			},
 		},
 		{
@@ -91,8 +91,8 @@ func TestDiagnostics(t *testing.T) {
 			files: cycleFiles,
 			path:  "docs/a.md",
 			want: []found{
-				{editor.CodeDependencyCycle, errorSev, span(6, 14, 6, 23), at("docs/b.md", span(4, 0, 4, 7))},
-				{editor.CodeDependencyCycle, errorSev, span(10, 20, 10, 25), nil},
+				{taskdoc.CodeDependencyCycle, errorSev, span(6, 14, 6, 23), at("docs/b.md", span(4, 0, 4, 7))},
+				{taskdoc.CodeDependencyCycle, errorSev, span(10, 20, 10, 25), nil},
 			},
 		},
 		{
@@ -100,7 +100,7 @@ func TestDiagnostics(t *testing.T) {
 			files: cycleFiles,
 			path:  "docs/b.md",
 			want: []found{
-				{editor.CodeDependencyCycle, errorSev, span(6, 14, 6, 23), at("docs/a.md", span(4, 0, 4, 7))},
+				{taskdoc.CodeDependencyCycle, errorSev, span(6, 14, 6, 23), at("docs/a.md", span(4, 0, 4, 7))},
 			},
 		},
 		{
@@ -111,7 +111,7 @@ func TestDiagnostics(t *testing.T) {
 			},
 			path: "coordinator/active.md",
 			want: []found{
-				{editor.CodeMainWorkflowRequired, errorSev, span(4, 0, 4, 9), nil},
+				{taskdoc.CodeMainWorkflowRequired, errorSev, span(4, 0, 4, 9), nil},
 				{editor.CodeWorkflowNotFound, warnSev, span(10, 12, 10, 19), nil},
 				{editor.CodeWorkflowNotFound, warnSev, span(11, 17, 11, 28), nil},
 			},
@@ -155,21 +155,21 @@ func TestDiagnostics(t *testing.T) {
 			name:  "front matter that does not decode",
 			files: map[string]string{"docs/fm.md": "---\ntitle: [\n---\n# T\n\n## Tasks\n\n### A\n"},
 			path:  "docs/fm.md",
-			want:  []found{{editor.CodeParse, errorSev, span(1, 0, 1, 8), nil}},
+			want:  []found{{taskdoc.CodeParse, errorSev, span(1, 0, 1, 8), nil}},
 		},
 		{
 			name: "a document past a limit has that diagnostic only",
 			files: map[string]string{"docs/deep.md": "# T\n\n" + strings.Repeat(">", taskdoc.MaxNesting+1) + " x\n\n" +
 				"## Tasks\n\n### A\n\n- Status: bogus\n"},
 			path: "docs/deep.md",
-			want: []found{{editor.CodeTooComplex, errorSev, span(2, 0, 2, taskdoc.MaxNesting+3), nil}},
+			want: []found{{taskdoc.CodeTooComplex, errorSev, span(2, 0, 2, taskdoc.MaxNesting+3), nil}},
 		},
 		{
 			name:  "a buffer that is not UTF-8 points at the bad byte",
 			files: map[string]string{"docs/bad.md": "# T\n"},
 			open:  map[string]string{"docs/bad.md": "# T\n\n## Tasks\n\n### A\xff b\n\n- Status: bogus\n"},
 			path:  "docs/bad.md",
-			want:  []found{{editor.CodeInvalidUTF8, errorSev, span(4, 5, 4, 6), nil}},
+			want:  []found{{taskdoc.CodeInvalidUTF8, errorSev, span(4, 5, 4, 6), nil}},
 		},
 		{
 			name: "link reference labels shared with text outside a task",
@@ -260,14 +260,14 @@ func TestDiagnosticsEncodings(t *testing.T) {
 			atx := span(14, 0, 14, tt.atxEnd)
 			setext := span(6, 0, 7, 12)
 			want := []found{
-				{editor.CodeDuplicateTask, editor.SeverityError, setext, at("docs/intl.md", atx)},
-				{editor.CodeUnknownStatus, editor.SeverityError, span(9, 10, 9, tt.statusEnd), nil},
+				{taskdoc.CodeDuplicateTask, editor.SeverityError, setext, at("docs/intl.md", atx)},
+				{taskdoc.CodeUnknownStatus, editor.SeverityError, span(9, 10, 9, tt.statusEnd), nil},
 				{editor.CodeDependencyNotFound, editor.SeverityError, span(10, 14, 10, 19), nil},
 				{editor.CodeDependencyNotFound, editor.SeverityError, span(10, 21, 10, 34), nil},
-				{editor.CodeInvalidAddress, editor.SeverityError, span(10, 36, 10, 39), nil},
+				{taskdoc.CodeInvalidAddress, editor.SeverityError, span(10, 36, 10, 39), nil},
 				{editor.CodeReferenceNotFound, editor.SeverityWarning, span(12, tt.ref, 12, tt.refEnd), nil},
 				{editor.CodeSectionNotFound, editor.SeverityWarning, span(12, tt.anchor, 12, tt.anchor+7), nil},
-				{editor.CodeDuplicateTask, editor.SeverityError, atx, at("docs/intl.md", setext)},
+				{taskdoc.CodeDuplicateTask, editor.SeverityError, atx, at("docs/intl.md", setext)},
 			}
 			assert.Equal(t, want, summarise(ds))
 		})
@@ -282,7 +282,7 @@ func TestDiagnosticsFollowTheBuffer(t *testing.T) {
 	s, _ := newTestSession(t, map[string]string{path: "# A\n\n## Tasks\n\n### One\n\n- Status: bogus\n"})
 	ds, err := s.Diagnostics(ctx, path)
 	require.NoError(t, err)
-	assert.Equal(t, []found{{editor.CodeUnknownStatus, editor.SeverityError, span(6, 10, 6, 15), nil}}, summarise(ds))
+	assert.Equal(t, []found{{taskdoc.CodeUnknownStatus, editor.SeverityError, span(6, 10, 6, 15), nil}}, summarise(ds))
 
 	require.NoError(t, s.Open(ctx, path, 1, "# A\n\n## Tasks\n\n### One\n\n- Status: pending\n"))
 	ds, err = s.Diagnostics(ctx, path)
@@ -294,12 +294,12 @@ func TestDiagnosticsFollowTheBuffer(t *testing.T) {
 		Start: editor.Position{Line: 6, Character: 17}, End: editor.Position{Line: 6, Character: 17}}, Text: "x"}}))
 	ds, err = s.Diagnostics(ctx, path)
 	require.NoError(t, err)
-	assert.Equal(t, []found{{editor.CodeUnknownStatus, editor.SeverityError, span(6, 10, 6, 18), nil}}, summarise(ds))
+	assert.Equal(t, []found{{taskdoc.CodeUnknownStatus, editor.SeverityError, span(6, 10, 6, 18), nil}}, summarise(ds))
 
 	s.Close(path)
 	ds, err = s.Diagnostics(ctx, path)
 	require.NoError(t, err)
-	assert.Equal(t, []found{{editor.CodeUnknownStatus, editor.SeverityError, span(6, 10, 6, 15), nil}}, summarise(ds))
+	assert.Equal(t, []found{{taskdoc.CodeUnknownStatus, editor.SeverityError, span(6, 10, 6, 15), nil}}, summarise(ds))
 }
 
 // Another document's buffer counts in place of its file: a dependency
@@ -317,7 +317,7 @@ func TestDiagnosticsAcrossBuffers(t *testing.T) {
 	require.NoError(t, s.Open(ctx, "docs/b.md", 1, "# B\n\n## Tasks\n\n### Two\n\n- Depends-On: /a.md#one\n"))
 	ds, err = s.Diagnostics(ctx, "docs/a.md")
 	require.NoError(t, err)
-	assert.Equal(t, []found{{editor.CodeDependencyCycle, editor.SeverityError, span(6, 14, 6, 23), at("docs/b.md", span(4, 0, 4, 7))}},
+	assert.Equal(t, []found{{taskdoc.CodeDependencyCycle, editor.SeverityError, span(6, 14, 6, 23), at("docs/b.md", span(4, 0, 4, 7))}},
 		summarise(ds))
 }
 
@@ -458,7 +458,7 @@ func TestDiagnosticsLongCycle(t *testing.T) {
 		// Task i's heading is on line 4+4i, its Depends-On two lines below.
 		entry := fmt.Sprintf("#t%d", (i+1)%n)
 		assert.Equal(t, span(6+4*i, 14, 6+4*i, 14+len(entry)), d.Range)
-		assert.Equal(t, editor.CodeDependencyCycle, d.Code)
+		assert.Equal(t, taskdoc.CodeDependencyCycle, d.Code)
 		assert.Len(t, d.Related, n-1)
 	}
 }

@@ -45,12 +45,12 @@ type Location struct {
 // byte offsets into Positions and back.
 type text struct {
 	src   []byte
-	lines *taskdoc.Lines
+	lines *lineIndex
 	enc   Encoding
 }
 
 func newText(src []byte, enc Encoding) *text {
-	return &text{src: src, lines: taskdoc.NewLines(src), enc: enc}
+	return &text{src: src, lines: newLineIndex(src), enc: enc}
 }
 
 // position is the Position of the byte at offset (clamped to the text).
@@ -133,8 +133,8 @@ func (t *text) runeWidth(r rune, size int) int {
 	return 1
 }
 
-// ParseEncoding reads an encoding's name; "" is UTF16.
-func ParseEncoding(s string) (Encoding, error) {
+// parseEncoding reads an encoding's name; "" is UTF16.
+func parseEncoding(s string) (Encoding, error) {
 	switch e := Encoding(s); e {
 	case "":
 		return UTF16, nil

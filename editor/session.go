@@ -61,9 +61,11 @@ func New(ws *workspace.Workspace, opts ...Option) (*Session, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	if _, err := ParseEncoding(string(s.enc)); err != nil {
+	enc, err := parseEncoding(string(s.enc))
+	if err != nil {
 		return nil, err
 	}
+	s.enc = enc
 	s.cfg = taskflow.NewConfig([]taskflow.Option{taskflow.WithClock(s.now)})
 	return s, nil
 }

@@ -73,13 +73,13 @@ func TestChangeRefused(t *testing.T) {
 		"the second is bad":     {change(span(0, 0, 0, 1), "x"), change(span(0, 1, 0, 0), "y")},
 	} {
 		err := s.Change("docs/a.md", 4, changes)
-		assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments, name)
+		assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), name)
 		text, version, _ := s.Text("docs/a.md")
 		assert.Equal(t, start, text, name)
 		assert.Equal(t, 3, version, name)
 	}
-	assert.ErrorIs(t, s.Change("docs/b.md", 1, []editor.Change{{Text: "x"}}), taskdoc.ErrInvalidArguments, "not open")
-	assert.ErrorIs(t, s.Saved("docs/b.md"), taskdoc.ErrInvalidArguments, "not open")
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(s.Change("docs/b.md", 1, []editor.Change{{Text: "x"}})), "not open")
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(s.Saved("docs/b.md")), "not open")
 }
 
 func TestOpenPaths(t *testing.T) {
@@ -232,15 +232,32 @@ func TestDiskChangedClosed(t *testing.T) {
 func TestNewSession(t *testing.T) {
 	ws := newTestWorkspace(t, nil)
 	_, err := editor.New(ws, editor.WithEncoding("utf-7"))
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	s, err := editor.New(ws)
 	require.NoError(t, err)
 	assert.Equal(t, editor.UTF16, s.Encoding())
 	assert.Same(t, ws, s.Workspace())
-	for _, name := range []string{"", "utf-16", "utf-8", "utf-32"} {
-		_, err := editor.ParseEncoding(name)
-		assert.NoError(t, err, name)
+	for name, want := range map[editor.Encoding]editor.Encoding{
+		"": editor.UTF16, "utf-16": editor.UTF16, "utf-8": editor.UTF8, "utf-32": editor.UTF32,
+	} {
+		s, err := editor.New(ws, editor.WithEncoding(name))
+		require.NoError(t, err, name)
+		assert.Equal(t, want, s.Encoding(), "WithEncoding(%q)", name)
 	}
-	_, err = editor.ParseEncoding("UTF-8")
-	assert.Error(t, err)
+	_, err = editor.New(ws, editor.WithEncoding("UTF-8"))
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
+}
+
+// An empty encoding is the default, UTF-16: a character beyond the Basic
+// Multilingual Plane counts two, as for an editor that names none.
+func TestEmptyEncodingCountsUTF16(t *testing.T) {
+	ws := newTestWorkspace(t, map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### 😀 Emoji\n\n- Status: pending\n"})
+	s, err := editor.New(ws, editor.WithEncoding(""))
+	require.NoError(t, err)
+	syms, err := s.Symbols(t.Context(), "docs/a.md")
+	require.NoError(t, err)
+	require.Len(t, syms, 1)
+	require.Len(t, syms[0].Children, 1)
+	assert.Equal(t, editor.Range{Start: editor.Position{Line: 4, Character: 0}, End: editor.Position{Line: 4, Character: 12}},
+		syms[0].Children[0].SelectionRange, "### 😀 Emoji: the emoji is two UTF-16 units")
 }

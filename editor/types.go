@@ -6,22 +6,21 @@ import "github.com/taskmd/taskmd/taskdoc"
 // Server Protocol.
 type Severity int
 
-// The severities.
+// The severities a Diagnostic has (the protocol's Information, 3, and
+// Hint, 4, are not used).
 const (
-	SeverityError       Severity = 1
-	SeverityWarning     Severity = 2
-	SeverityInformation Severity = 3
-	SeverityHint        Severity = 4
+	SeverityError   Severity = 1
+	SeverityWarning Severity = 2
 )
 
 // Diagnostic is one problem found in a document, with a stable Code
 // (see the Code constants) that an editor may filter or act on.
 type Diagnostic struct {
-	Range    Range     `json:"range"`
-	Severity Severity  `json:"severity"`
-	Code     string    `json:"code"`
-	Message  string    `json:"message"`
-	Related  []Related `json:"related,omitempty"`
+	Range    Range        `json:"range"`
+	Severity Severity     `json:"severity"`
+	Code     taskdoc.Code `json:"code"`
+	Message  string       `json:"message"`
+	Related  []Related    `json:"related,omitempty"`
 }
 
 // Related is another place a Diagnostic is about: the other task with the

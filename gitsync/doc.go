@@ -27,5 +27,8 @@
 // that only the change is committed and the edits stay uncommitted.
 //
 // Every operation of one clone runs under one workspace lock, across
-// goroutines and processes. Git is driven through its command line.
+// goroutines and processes. Git is driven through its command line; a
+// git command that fails is GIT_ERROR (worktree.CodeGit), and errors.As
+// with a *worktree.GitError gives its arguments, exit code and standard
+// error, as for every git failure of the library.
 package gitsync

@@ -12,9 +12,6 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// GitError is a git command that failed, the cause of a GIT_ERROR.
-type GitError = git.Error
-
 // defaultMaxAttempts is how many times an operation is made by default
 // before it gives up on a remote that keeps moving.
 const defaultMaxAttempts = 20

@@ -17,6 +17,7 @@ import (
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
+	"github.com/taskmd/taskmd/worktree"
 )
 
 const doc = "docs/plan.md"
@@ -330,14 +331,14 @@ func TestNewErrors(t *testing.T) {
 	defer ws.Close()
 	p := plan.New(ws)
 	_, err = gitsync.New(ctx, ws, p)
-	assert.Equal(t, gitsync.CodeGit, taskdoc.CodeOf(err))
-	var ge *gitsync.GitError
+	assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err))
+	var ge *worktree.GitError
 	require.ErrorAs(t, err, &ge)
 	assert.Contains(t, ge.Stderr, "not a git repository")
 
 	run(t, dir, "init", "-q", "-b", "main")
 	_, err = gitsync.New(ctx, ws, p)
-	assert.Equal(t, gitsync.CodeGit, taskdoc.CodeOf(err), "no remote origin")
+	assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err), "no remote origin")
 	_, err = os.Stat(filepath.Join(dir, ".gitignore"))
 	assert.True(t, os.IsNotExist(err), "a failed New writes nothing")
 	_, err = gitsync.New(ctx, ws, nil)

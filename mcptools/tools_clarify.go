@@ -35,7 +35,7 @@ type clarificationAskInput struct {
 	ParallelWork  []string        `json:"parallel_work_available,omitempty" jsonschema:"that work, one line each"`
 	Wait          *int            `json:"wait_seconds,omitempty" jsonschema:"the brief poll: how long this call waits for the answer, in seconds (default 60); then your checkpoint is saved and you exit. 0 records the request and returns at once"`
 	TaskID        string          `json:"task_id,omitempty" jsonschema:"the task you work on, for the checkpoint"`
-	Checkpoint    *WorkerSections `json:"checkpoint,omitempty" jsonschema:"the state to save if no answer comes in time: completed, in_progress, remaining, blocked, files_changed, decisions, resume_instructions. Required unless wait_seconds is 0"`
+	Checkpoint    *workerSections `json:"checkpoint,omitempty" jsonschema:"the state to save if no answer comes in time: completed, in_progress, remaining, blocked, files_changed, decisions, resume_instructions. Required unless wait_seconds is 0"`
 }
 
 type clarificationCheckInput struct {

@@ -36,9 +36,9 @@ type pivotWorkerInput struct {
 	Wait      *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the acknowledgement, in seconds (default 60); 0 returns at once with the request pending. A hard pivot never waits"`
 }
 
-// WorkerSections are the sections of a worker checkpoint, as tools take
+// workerSections are the sections of a worker checkpoint, as tools take
 // and return them.
-type WorkerSections struct {
+type workerSections struct {
 	OriginalTask       string       `json:"original_task,omitempty" jsonschema:"the task as you were given it (Markdown)"`
 	Completed          []string     `json:"completed,omitempty" jsonschema:"what is done, one line each"`
 	InProgress         []string     `json:"in_progress,omitempty" jsonschema:"what was under way, with how far it got"`
@@ -65,7 +65,7 @@ type section struct {
 }
 
 type pivotAcknowledgeInput struct {
-	Checkpoint *WorkerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint: what you completed, what was in progress, what remains, files changed, decisions, resume instructions. Required for a graceful or immediate pivot, ignored for a hard one"`
+	Checkpoint *workerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint: what you completed, what was in progress, what remains, files changed, decisions, resume instructions. Required for a graceful or immediate pivot, ignored for a hard one"`
 }
 
 // Results.
@@ -333,7 +333,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 }
 
 // fill sets the sections of c from w.
-func (w *WorkerSections) fill(c *checkpoint.WorkerCheckpoint) {
+func (w *workerSections) fill(c *checkpoint.WorkerCheckpoint) {
 	c.OriginalTask = w.OriginalTask
 	c.Completed = w.Completed
 	c.InProgress = w.InProgress
@@ -353,8 +353,8 @@ func (w *WorkerSections) fill(c *checkpoint.WorkerCheckpoint) {
 	}
 }
 
-func toWorkerSections(c checkpoint.WorkerCheckpoint) WorkerSections {
-	w := WorkerSections{
+func toWorkerSections(c checkpoint.WorkerCheckpoint) workerSections {
+	w := workerSections{
 		OriginalTask:       c.OriginalTask,
 		Completed:          c.Completed,
 		InProgress:         c.InProgress,

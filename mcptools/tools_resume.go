@@ -27,7 +27,7 @@ type checkpointSaveInput struct {
 	PivotMode       string `json:"pivot_mode,omitempty" jsonschema:"graceful, immediate or hard, when the worker was pivoted"`
 	PivotReason     string `json:"pivot_reason,omitempty" jsonschema:"why it was pivoted, one line"`
 	ClarificationID string `json:"clarification_id,omitempty" jsonschema:"the clarification request the worker waits for"`
-	WorkerSections
+	workerSections
 }
 
 type checkpointGetInput struct {
@@ -64,7 +64,7 @@ type workerCheckpoint struct {
 	PivotMode       string    `json:"pivot_mode,omitempty"`
 	PivotReason     string    `json:"pivot_reason,omitempty"`
 	ClarificationID string    `json:"clarification_id,omitempty"`
-	WorkerSections
+	workerSections
 }
 
 // checkpointGetResult is the result of checkpoint_get.
@@ -357,7 +357,7 @@ func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) workerCheckpoint {
 		PivotMode:       string(c.PivotMode),
 		PivotReason:     c.PivotReason,
 		ClarificationID: c.Clarification,
-		WorkerSections:  toWorkerSections(c),
+		workerSections:  toWorkerSections(c),
 	}
 }
 

@@ -6,6 +6,3 @@ import "github.com/taskmd/taskmd/taskdoc"
 // (Result.Clean is false); the taskmd merge driver exits 4 with it, and
 // git records a conflict.
 const CodeMergeConflict taskdoc.Code = "MERGE_CONFLICT"
-
-// ErrMergeConflict matches every MERGE_CONFLICT with errors.Is.
-var ErrMergeConflict = &taskdoc.Error{Code: CodeMergeConflict}

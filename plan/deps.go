@@ -26,6 +26,6 @@ func (p *Plans) checkClaimable(ctx context.Context, t taskflow.Target, doc *task
 	if tk.Status != taskdoc.StatusPending {
 		return nil
 	}
-	_, err := t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, taskdoc.MoveStart, "", false)
+	_, err := t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, taskflow.MoveStart, "", false)
 	return err
 }

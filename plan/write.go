@@ -6,6 +6,7 @@ import (
 
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -55,9 +56,9 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 	}
 	var out taskdoc.Task
 	ch := p.change(t, c)
-	ch.Move, ch.To = taskdoc.MoveUpdate, status
+	ch.Move, ch.To = taskflow.MoveUpdate, status
 	if status == taskdoc.StatusCompleted {
-		ch.Move, ch.Note = taskdoc.MoveComplete, u.Outcome
+		ch.Move, ch.Note = taskflow.MoveComplete, u.Outcome
 	}
 	ch.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
 		var nd *taskdoc.Document
@@ -104,11 +105,11 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 	}
 	var out taskdoc.Task
 	ch := p.change(t, c)
-	ch.Decide = func(_ *taskdoc.Document, tk *taskdoc.Task) (taskdoc.Move, taskdoc.Status, error) {
+	ch.Decide = func(_ *taskdoc.Document, tk *taskdoc.Task) (taskflow.Move, taskdoc.Status, error) {
 		if tk.Status != taskdoc.StatusPending {
 			return "", "", nil
 		}
-		return taskdoc.MoveUpdate, taskdoc.StatusPlanning, nil
+		return taskflow.MoveUpdate, taskdoc.StatusPlanning, nil
 	}
 	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		if tk.Status.Final() {

@@ -76,10 +76,10 @@ func summarise(srcs []taskflow.Source, err error) ([]Document, error) {
 // start.
 const summariesAPart = 256
 
-// Summarise is the Document of the file named file (root-relative), parsed
+// summariseFile is the Document of the file named file (root-relative), parsed
 // as doc, or that failed with err: the summary Documents gives, for
 // packages that list documents elsewhere (archived ones).
-func Summarise(file string, doc *taskdoc.Document, err error) Document {
+func summariseFile(file string, doc *taskdoc.Document, err error) Document {
 	var address string
 	if a, aerr := taskdoc.AddressOfFile(file); aerr == nil {
 		address = a.Path
@@ -90,16 +90,16 @@ func Summarise(file string, doc *taskdoc.Document, err error) Document {
 }
 
 // summaryOf is the summary of a source read by taskflow, with the address
-// it already found; a file no address names is Summarise's, which says
+// it already found; a file no address names is summariseFile's, which says
 // why.
 func summaryOf(s taskflow.Source) Document {
 	if s.Address == "" {
-		return Summarise(s.File, s.Doc, s.Err)
+		return summariseFile(s.File, s.Doc, s.Err)
 	}
 	return summary(s.File, s.Address, s.Doc, s.Err)
 }
 
-// summary is Summarise of a file whose address is known.
+// summary is summariseFile of a file whose address is known.
 func summary(file, address string, doc *taskdoc.Document, err error) Document {
 	d := Document{File: file, Address: address, Counts: map[taskdoc.Status]int{}}
 	if err != nil || doc == nil {

@@ -2,7 +2,6 @@ package subagent_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -122,7 +121,7 @@ func ExampleTasks_Start() {
 
 	// Without #slug there is no task to start: subagent work is ad hoc.
 	_, err = tasks.Start(ctx, "/api/authentication.md")
-	fmt.Println(errors.Is(err, taskdoc.ErrSubagentRequiresSlug))
+	fmt.Println(taskdoc.CodeOf(err))
 	// Output:
 	// Implement JWT signing is in_progress
 	// workflow tdd-incremental-orchestration:
@@ -134,7 +133,7 @@ func ExampleTasks_Start() {
 	//
 	// Sign with RS256.
 	// missing: [@/specs/gone.md]
-	// true
+	// SUBAGENT_REQUIRES_SLUG
 }
 
 // Complete records the note and the date, and confirms; completing again

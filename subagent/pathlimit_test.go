@@ -20,7 +20,7 @@ func TestCreateRefusesAPathTooDeep(t *testing.T) {
 	address := "/" + strings.Repeat("d/", 3000) + "deep.md"
 	start := time.Now()
 	_, err := tasks.Create(context.Background(), address, taskdoc.NewTask{Title: "Deep"})
-	require.ErrorIs(t, err, taskdoc.ErrInvalidAddress)
+	require.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "use a shorter path")
 	assert.Less(t, time.Since(start), time.Second)
 	entries, err := os.ReadDir(root)
@@ -28,6 +28,6 @@ func TestCreateRefusesAPathTooDeep(t *testing.T) {
 	assert.Empty(t, entries, "nothing was created")
 
 	_, err = tasks.Create(context.Background(), "/"+strings.Repeat("d/", taskdoc.MaxPathDepth)+"deep.md", taskdoc.NewTask{Title: "Deep"})
-	require.ErrorIs(t, err, taskdoc.ErrInvalidAddress, "one folder past the limit")
+	require.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err), "one folder past the limit")
 	assert.Contains(t, err.Error(), "folders deep, more than the limit of 32")
 }

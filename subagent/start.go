@@ -70,7 +70,7 @@ func (s *Tasks) Start(ctx context.Context, address string) (*Started, error) {
 	}
 	started := &Started{Document: t.Path}
 	c := s.change(ctx, t)
-	c.Read, c.Move, c.To = snap, taskdoc.MoveStart, taskdoc.StatusInProgress
+	c.Read, c.Move, c.To = snap, taskflow.MoveStart, taskdoc.StatusInProgress
 	c.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		nd, task, err := t.Flow().Start(doc, t.Slug)
 		if err != nil {
@@ -118,7 +118,7 @@ func (s *Tasks) Complete(ctx context.Context, address, note string) (*Completed,
 	date := s.cfg.Today()
 	done := &Completed{Document: t.Path}
 	c := s.change(ctx, t)
-	c.Move, c.To, c.Note = taskdoc.MoveComplete, taskdoc.StatusCompleted, note
+	c.Move, c.To, c.Note = taskflow.MoveComplete, taskdoc.StatusCompleted, note
 	c.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		nd, task, err := t.Flow().Complete(doc, t.Slug, note, date)
 		if err != nil {

@@ -23,7 +23,7 @@ import (
 // Workflow and every other field stay. Completed is Complete's, with a
 // note (INVALID_TRANSITION here); an unknown status is UNKNOWN_STATUS; a
 // move the status machine does not list is INVALID_TRANSITION (see
-// taskdoc.CheckMove: a reopen is its reopen move). Setting the status the
+// taskflow.CheckMove: a reopen is its reopen move). Setting the status the
 // task has already is a retry: nothing is written (a new reason for a
 // blocked or failed task is recorded). A move to planning or in_progress
 // while a dependency is not done is TASK_BLOCKED.

@@ -142,7 +142,7 @@ func (s *Tasks) Edit(ctx context.Context, address string, e taskdoc.Edit) (taskd
 	var tried, nd *taskdoc.Document
 	var task *taskdoc.Task
 	c := s.change(ctx, t)
-	c.Decide = func(doc *taskdoc.Document, before *taskdoc.Task) (taskdoc.Move, taskdoc.Status, error) {
+	c.Decide = func(doc *taskdoc.Document, before *taskdoc.Task) (taskflow.Move, taskdoc.Status, error) {
 		var err error
 		if nd, task, err = t.Flow().Edit(doc, t.Slug, e); err != nil {
 			return "", "", err

@@ -61,7 +61,7 @@ func Load(ctx context.Context, ws *workspace.Workspace, req Request) (*Context, 
 			return nil, err
 		}
 	}
-	docs, missing, err := LoadReferences(ctx, ws, in.refs, in.depth)
+	docs, missing, err := loadReferences(ctx, ws, in.refs, in.depth)
 	if err != nil {
 		return nil, err
 	}

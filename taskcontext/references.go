@@ -27,7 +27,7 @@ type LoadedDocument struct {
 	Children []LoadedDocument `json:"children,omitempty"`
 }
 
-// LoadReferences loads the documents that refs name, and the documents
+// loadReferences loads the documents that refs name, and the documents
 // those reference in turn, down to depth levels (1: refs only; 0 or less:
 // nothing). It reads breadth first, so every document is loaded once, at
 // the shallowest depth it is referenced from; a later reference to it (a
@@ -38,7 +38,7 @@ type LoadedDocument struct {
 // that cannot name a document in docs/, which is never read) are returned
 // by raw text in missing, once each, in the order met. Any other failure is
 // returned as an error naming the reference; see the package doc.
-func LoadReferences(ctx context.Context, ws *workspace.Workspace, refs []taskdoc.Reference, depth int) (docs []LoadedDocument, missing []string, err error) {
+func loadReferences(ctx context.Context, ws *workspace.Workspace, refs []taskdoc.Reference, depth int) (docs []LoadedDocument, missing []string, err error) {
 	if err := ws.Check(); err != nil {
 		return nil, nil, err
 	}
@@ -74,7 +74,7 @@ type loadedNode struct {
 	children []*loadedNode
 }
 
-// parsed is a referenced document as read once per LoadReferences call.
+// parsed is a referenced document as read once per loadReferences call.
 type parsed struct {
 	doc *taskdoc.Document
 	err error
@@ -144,7 +144,7 @@ func (l *loader) load(n *loadedNode, depth int) error {
 }
 
 // document reads and parses a referenced document once per call of
-// LoadReferences, however many of its sections are referenced. A path that
+// loadReferences, however many of its sections are referenced. A path that
 // cannot name a document in docs/ ("/../x.md") is INVALID_ADDRESS and is
 // never read.
 func (l *loader) document(p string) (*taskdoc.Document, error) {

@@ -71,6 +71,6 @@ func TestLoadWorkflowRefusesSymlink(t *testing.T) {
 	ws := loadWorkspace(t, map[string]string{"docs/target.md": "# Target\n"})
 	symlink(t, ws, "workflows/linked.md", filepath.Join(ws.Root(), "docs/target.md"))
 	_, err := taskcontext.LoadWorkflow(context.Background(), ws, "linked")
-	assert.ErrorIs(t, err, taskdoc.ErrSymlink)
+	assert.Equal(t, taskdoc.CodeSymlink, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), `workflow "linked"`)
 }

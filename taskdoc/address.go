@@ -28,7 +28,7 @@ type Address struct {
 
 // ParseAddress validates and splits an address. A path without a leading
 // "/" gets one ("api/auth.md" is "/api/auth.md"). It returns
-// ErrInvalidAddress for an empty address, a '#' with no slug after it, a
+// INVALID_ADDRESS for an empty address, a '#' with no slug after it, a
 // "." or ".." element, an empty element ("//"), a backslash, a NUL or other
 // control character, invalid UTF-8, a path that does not end in ".md", or
 // a file name (Address.File) past the limits of PathLimit: MaxPathDepth
@@ -127,8 +127,8 @@ func NewDocument(title string) []byte {
 // DocumentTitle is the rule for the title of a new document, which every
 // creator of one follows: title folded onto one line (FoldLine), refused
 // when it is not valid UTF-8 (ErrInvalidUTF8), holds a control character
-// but tab and line breaks (ErrControlCharacter, as edits refuse them), or
-// is empty once folded (ErrInvalidArguments).
+// but tab and line breaks (CONTROL_CHARACTER, as edits refuse them), or
+// is empty once folded (INVALID_ARGUMENTS).
 func DocumentTitle(title string) (string, error) {
 	if err := CheckText("title", title); err != nil {
 		return "", err

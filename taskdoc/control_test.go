@@ -55,7 +55,7 @@ func TestControlCharactersAreRefused(t *testing.T) {
 			nd, task, err := tt.edit()
 			requireTypedError(t, err, nd)
 			assert.Nil(t, task)
-			require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+			require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err))
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)
 			for _, m := range tt.msg {
@@ -106,17 +106,17 @@ func TestEditKeepsControlCharactersItReplaces(t *testing.T) {
 
 	// One more NUL than the task holds is added, and named where it is.
 	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: a.Content() + "\n\nand \x00 again"})
-	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+	require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "U+0000")
 	assert.Contains(t, err.Error(), "column 5")
 	// A control character the task does not hold is added, however many
 	// others it holds.
 	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: "\x0b\x01"})
-	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+	require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "U+0001")
 	// The content's are not the title's.
 	_, _, err = doc.EditTask("a", taskdoc.Edit{Title: "A\x00"})
-	require.ErrorIs(t, err, taskdoc.ErrControlCharacter)
+	require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err))
 }
 
 // TestDocumentTitleRule: a new document's title follows one rule, which

@@ -16,7 +16,7 @@ func (d Dependency) String() string { return d.Document + "#" + d.Slug }
 
 // Dependencies reads the task's Depends-On field (KeyDependsOn): task
 // addresses separated by commas or spaces. An entry that is not a task
-// address is ErrInvalidAddress naming it; a task without the field has
+// address is INVALID_ADDRESS naming it; a task without the field has
 // none.
 func (t *Task) Dependencies() ([]Dependency, error) {
 	v, ok := t.Field(KeyDependsOn)

@@ -93,7 +93,8 @@
 // space); completed and skipped are final. A task without a Status field is
 // pending; a Status value that is not known is reported as written, in
 // lower case, so that callers can see and fix it. Which moves between them
-// are allowed is one table, read through CheckMove and MoveTarget:
+// the task systems (packages subagent and coordinator) allow is one table
+// that they share:
 //
 //	start     pending, planning, paused -> in_progress (in_progress: a resume)
 //	complete  anything not final -> completed (with a note)
@@ -173,7 +174,7 @@
 // Edits write no control character (NUL, the other C0 controls but tab,
 // line feed and carriage return, DEL, and the C1 controls U+0080 to
 // U+009F): one in a title, content, note,
-// field key or value is ErrControlCharacter, naming it as U+00XX and
+// field key or value is CONTROL_CHARACTER, naming it as U+00XX and
 // where it is in that text. A title or content that EditTask writes in
 // place of the task's own may keep the control characters that held (as
 // many of each), so that a task's Content written back is accepted. An edit whose result would pass a limit is
@@ -230,11 +231,12 @@
 //
 // # Errors
 //
-// Every error is a *Error with a stable Code; match kinds with errors.Is
-// against the sentinels (ErrTaskNotFound, ...). Errors point at the byte
-// where the parser knows it: Offset, Line, Column (in characters, lines
-// ended as in CommonMark, see Position) and an Excerpt of that line, which
-// Error prints. Parse reports invalid UTF-8 (ErrInvalidUTF8) at the first
+// Every error is a *Error with a stable Code; match the kinds a caller
+// handles with errors.Is against the sentinels (ErrTaskNotFound, ...) and
+// any code with CodeOf (CodeOf(err) == CodeInvalidArguments). Errors
+// point at the byte where the parser knows it: Offset, Line, Column (in
+// characters, lines ended as in CommonMark, see Position) and an Excerpt
+// of that line, which Error prints. Parse reports invalid UTF-8 (ErrInvalidUTF8) at the first
 // bad byte and a document past a limit (ErrTooComplex) at the line that
 // passes it, and refuses nothing else; front matter that does not decode
 // is ErrParse at the line the decoder names, in FrontMatter.Err. Task

@@ -280,7 +280,7 @@ func checkText(slug string, texts ...callerText) error {
 
 // CheckText refuses text a caller gives to be written into a document
 // that is not valid UTF-8 (ErrInvalidUTF8) or holds a control character
-// but tab and line breaks (ErrControlCharacter), by the rule edits follow;
+// but tab and line breaks (CONTROL_CHARACTER), by the rule edits follow;
 // what names the text in the message ("title", "summary").
 func CheckText(what, text string) error {
 	return checkText("", callerText{what, text, ""})

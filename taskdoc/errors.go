@@ -14,11 +14,12 @@ import (
 type Code string
 
 // Error codes of documents, addresses and the files that hold them. Each
-// package above declares the codes of its own rules as Codes too, with a
-// sentinel each: agent (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED),
-// subagent and coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED),
-// worktree (WORKSPACE_NOT_FOUND, GIT_ERROR), gitsync (GIT_ERROR) and merge
-// (MERGE_CONFLICT). Every error the library returns carries a Code.
+// package above declares the codes of its own rules as Codes too: agent
+// (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED), subagent and
+// coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED), worktree
+// (WORKSPACE_NOT_FOUND, and GIT_ERROR for every git failure, gitsync's
+// too) and merge (MERGE_CONFLICT). Every error the library returns carries
+// a Code.
 const (
 	// Input and addressing.
 	CodeInvalidAddress       Code = "INVALID_ADDRESS"
@@ -60,8 +61,8 @@ const (
 
 // Error is the one error type of the library. Match a kind of failure with
 // errors.Is against the sentinels (ErrTaskNotFound below, those of the
-// packages above such as plan.ErrStaleClaim) and read the details with
-// errors.As:
+// packages above such as plan.ErrStaleClaim), any code with CodeOf, and
+// read the details with errors.As:
 //
 //	var e *taskdoc.Error
 //	if errors.As(err, &e) && e.Code == taskdoc.CodeTaskNotFound { ... }
@@ -217,35 +218,26 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Sentinels, one per code, for errors.Is.
+// Sentinels, for errors.Is, of the failures a caller handles: a task or
+// document that is not there, a change the task's state refuses, a write
+// that lost a race, a document that does not read. The refusals of bad
+// input and of storage (INVALID_ARGUMENTS, INVALID_ADDRESS, OUTSIDE_ROOT,
+// IO_ERROR, ...) are reported rather than handled, and have none: match
+// any code with CodeOf(err) == CodeInvalidArguments.
 var (
-	ErrInvalidAddress       = &Error{Code: CodeInvalidAddress}
-	ErrSubagentRequiresSlug = &Error{Code: CodeSubagentRequiresSlug}
-	ErrInvalidNamespace     = &Error{Code: CodeInvalidNamespace}
-	ErrNoSlugAllowed        = &Error{Code: CodeNoSlugAllowed}
-	ErrInvalidTask          = &Error{Code: CodeInvalidTask}
-	ErrUnknownStatus        = &Error{Code: CodeUnknownStatus}
-	ErrNoteRequired         = &Error{Code: CodeNoteRequired}
-	ErrInvalidUTF8          = &Error{Code: CodeInvalidUTF8}
-	ErrParse                = &Error{Code: CodeParse}
-	ErrInvalidArguments     = &Error{Code: CodeInvalidArguments}
-	ErrControlCharacter     = &Error{Code: CodeControlCharacter}
-	ErrTooComplex           = &Error{Code: CodeTooComplex}
-	ErrDependencyCycle      = &Error{Code: CodeDependencyCycle}
-	ErrTaskNotFound         = &Error{Code: CodeTaskNotFound}
-	ErrDuplicateTask        = &Error{Code: CodeDuplicateTask}
-	ErrDocumentNotFound     = &Error{Code: CodeDocumentNotFound}
-	ErrInvalidTransition    = &Error{Code: CodeInvalidTransition}
-	ErrMainWorkflowRequired = &Error{Code: CodeMainWorkflowRequired}
-	ErrNoAvailableTasks     = &Error{Code: CodeNoAvailableTasks}
-	ErrEditChangedOutside   = &Error{Code: CodeEditChangedOutside}
-	ErrMisplacedMetadata    = &Error{Code: CodeMisplacedMetadata}
-	ErrOutsideRoot          = &Error{Code: CodeOutsideRoot}
-	ErrSymlink              = &Error{Code: CodeSymlink}
-	ErrFileTooLarge         = &Error{Code: CodeFileTooLarge}
-	ErrConflict             = &Error{Code: CodeConflict}
-	ErrNotOpen              = &Error{Code: CodeNotOpen}
-	ErrIO                   = &Error{Code: CodeIO}
+	ErrInvalidTask        = &Error{Code: CodeInvalidTask}
+	ErrInvalidUTF8        = &Error{Code: CodeInvalidUTF8}
+	ErrParse              = &Error{Code: CodeParse}
+	ErrTooComplex         = &Error{Code: CodeTooComplex}
+	ErrTaskNotFound       = &Error{Code: CodeTaskNotFound}
+	ErrDuplicateTask      = &Error{Code: CodeDuplicateTask}
+	ErrDocumentNotFound   = &Error{Code: CodeDocumentNotFound}
+	ErrInvalidTransition  = &Error{Code: CodeInvalidTransition}
+	ErrNoAvailableTasks   = &Error{Code: CodeNoAvailableTasks}
+	ErrEditChangedOutside = &Error{Code: CodeEditChangedOutside}
+	ErrMisplacedMetadata  = &Error{Code: CodeMisplacedMetadata}
+	ErrConflict           = &Error{Code: CodeConflict}
+	ErrNotOpen            = &Error{Code: CodeNotOpen}
 )
 
 // CodeOf returns the Code of the first *Error in err's chain, or "" if none.

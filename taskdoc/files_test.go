@@ -36,7 +36,7 @@ func TestAddressOfFileRefuses(t *testing.T) {
 	} {
 		_, err := taskdoc.AddressOfFile(file)
 		require.Error(t, err, "%q", file)
-		assert.ErrorIs(t, err, taskdoc.ErrInvalidAddress, "%q", file)
+		assert.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err), "%q", file)
 		var e *taskdoc.Error
 		require.ErrorAs(t, err, &e)
 		assert.Equal(t, file, e.Path)

@@ -36,9 +36,9 @@ func TestC1ControlCharacterInTitleIsRefused(t *testing.T) {
 	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\nbody\n"))
 	for _, title := range []string{"X\u009bY", "X\u0085Y"} {
 		_, _, err := doc.EditTask("a", taskdoc.Edit{Title: title})
-		require.ErrorIs(t, err, taskdoc.ErrControlCharacter, "title %q", title)
+		require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err), "title %q", title)
 		_, _, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "text " + title})
-		require.ErrorIs(t, err, taskdoc.ErrControlCharacter, "content %q", title)
+		require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err), "content %q", title)
 	}
 }
 

@@ -71,7 +71,7 @@ func TestParseStatus(t *testing.T) {
 	}
 	for _, in := range []string{"", "done", "in progress", "pending!"} {
 		_, err := taskdoc.ParseStatus(in)
-		assert.ErrorIs(t, err, taskdoc.ErrUnknownStatus, in)
+		assert.Equal(t, taskdoc.CodeUnknownStatus, taskdoc.CodeOf(err), in)
 	}
 }
 
@@ -99,7 +99,7 @@ func TestParseAddress(t *testing.T) {
 	}
 	for _, in := range invalid {
 		_, err := taskdoc.ParseAddress(in)
-		assert.ErrorIs(t, err, taskdoc.ErrInvalidAddress, "%q", in)
+		assert.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err), "%q", in)
 	}
 }
 

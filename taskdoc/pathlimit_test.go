@@ -35,7 +35,7 @@ func TestParseAddressLimits(t *testing.T) {
 			assert.Empty(t, taskdoc.PathLimit(a.File()))
 			continue
 		}
-		require.ErrorIs(t, err, taskdoc.ErrInvalidAddress, "%.60s", tt.address)
+		require.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err), "%.60s", tt.address)
 		assert.Contains(t, err.Error(), tt.why)
 		assert.Less(t, len(err.Error()), 400, "the message quotes a long address in part")
 	}

@@ -14,7 +14,7 @@ import (
 func TestValidDependencies(t *testing.T) {
 	task := taskdoc.Task{Slug: "b", Fields: []taskdoc.Field{{Key: taskdoc.KeyDependsOn, Value: "#a, not-an-address /api/x.md#c,,#"}}}
 	_, err := task.Dependencies()
-	require.ErrorIs(t, err, taskdoc.ErrInvalidAddress)
+	require.Equal(t, taskdoc.CodeInvalidAddress, taskdoc.CodeOf(err))
 	assert.Equal(t, []taskdoc.Dependency{{Slug: "a"}, {Document: "/api/x.md", Slug: "c"}}, task.ValidDependencies())
 
 	none := taskdoc.Task{Slug: "c"}

@@ -110,7 +110,7 @@ func TestClarifyResumePromptGolden(t *testing.T) {
 
 	// Suspended, no answer yet.
 	_, err = e.cl.ResumePrompt(ctx, w)
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 
 	_, err = e.cl.Respond(ctx, w, "clarif_xyz789", worker.Answer{
 		Responses: []worker.Response{
@@ -129,7 +129,7 @@ func TestClarifyResumePromptGolden(t *testing.T) {
 	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: w, Phase: "working"})
 	require.NoError(t, err)
 	_, err = e.cl.ResumePrompt(ctx, w)
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidArguments)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }
 
 // A minimal checkpoint gives the minimal prompt.

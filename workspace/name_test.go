@@ -46,7 +46,7 @@ func TestCheckName(t *testing.T) {
 				assert.NoError(t, err)
 				return
 			}
-			assert.ErrorIs(t, err, taskdoc.ErrOutsideRoot)
+			assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err))
 		})
 	}
 }

@@ -81,12 +81,12 @@ func TestWalk(t *testing.T) {
 	assert.Empty(t, walkAll(t, ws, "archived"), "a missing directory has nothing to visit")
 
 	err = ws.Walk(context.Background(), "../outside", func(string, *taskdoc.Document, error) error { return nil })
-	assert.ErrorIs(t, err, taskdoc.ErrOutsideRoot)
+	assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err))
 	err = ws.Walk(context.Background(), "docs/out", func(name string, _ *taskdoc.Document, _ error) error {
 		t.Errorf("visited %s through a link leading outside", name)
 		return nil
 	})
-	assert.ErrorIs(t, err, taskdoc.ErrOutsideRoot)
+	assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err))
 }
 
 func TestWalkStops(t *testing.T) {

@@ -301,7 +301,7 @@ func TestList(t *testing.T) {
 	assert.Equal(t, []string{"top.md"}, names)
 
 	_, err = ws.List(ctx, "../x")
-	assert.ErrorIs(t, err, taskdoc.ErrOutsideRoot)
+	assert.Equal(t, taskdoc.CodeOutsideRoot, taskdoc.CodeOf(err))
 }
 
 func TestLockTx(t *testing.T) {

@@ -9,14 +9,8 @@ import (
 const (
 	// CodeWorkspaceNotFound: no worktree record has the id.
 	CodeWorkspaceNotFound taskdoc.Code = "WORKSPACE_NOT_FOUND"
-	// CodeGit: a git command failed; the error's message is git's, and
-	// errors.As finds the *GitError with the command, exit code and
-	// standard error.
+	// CodeGit: a git command failed, here or in package gitsync; the
+	// error's message is git's, and errors.As finds the *GitError with
+	// the command, exit code and standard error.
 	CodeGit = git.CodeGit
-)
-
-// Sentinels of the codes, for errors.Is.
-var (
-	ErrWorkspaceNotFound = &taskdoc.Error{Code: CodeWorkspaceNotFound}
-	ErrGit               = git.ErrGit
 )

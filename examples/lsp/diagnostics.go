@@ -147,7 +147,7 @@ func (s *server) toDiagnostic(d editor.Diagnostic) protocol.Diagnostic {
 	out := protocol.Diagnostic{
 		Range:    toRange(d.Range),
 		Severity: protocol.DiagnosticSeverity(d.Severity),
-		Code:     protocol.String(d.Code),
+		Code:     protocol.String(string(d.Code)),
 		Source:   protocol.NewOptional("taskmd"),
 		Message:  protocol.String(d.Message),
 	}

@@ -54,7 +54,7 @@
 //
 // # Diagnostics
 //
-// Diagnostics carry the editor package's codes (editor.CodeDuplicateTask,
+// Diagnostics carry the codes package editor documents (DUPLICATE_TASK,
 // ...) and the source "taskmd". A change of one document can change what
 // is wrong in another (a renamed task breaks a dependency on it), so after
 // each change, once the editor has paused for 50 ms, the server computes

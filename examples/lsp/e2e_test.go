@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/uri"
 
-	"github.com/taskmd/taskmd/editor"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -328,7 +327,7 @@ func checkDiagnostics(t *testing.T, s *editorSession) {
 		codes[d.Code] = d
 	}
 	t.Logf("diagnostics: %v", slices.Sorted(maps.Keys(codes)))
-	if d, ok := codes[editor.CodeDuplicateTask]; assert.True(t, ok, "a duplicate slug diagnostic") {
+	if d, ok := codes[string(taskdoc.CodeDuplicateTask)]; assert.True(t, ok, "a duplicate slug diagnostic") {
 		assert.Contains(t, slice(s.text, d.Range, s.enc), "Review 🧪 テスト")
 		if assert.NotEmpty(t, d.RelatedInformation, "the other task with the slug") {
 			rel := d.RelatedInformation[0].Location
@@ -336,7 +335,7 @@ func checkDiagnostics(t *testing.T, s *editorSession) {
 			assert.Contains(t, slice(s.text, rel.Range, s.enc), "Review 🧪 テスト")
 		}
 	}
-	if d, ok := codes[editor.CodeUnknownStatus]; assert.True(t, ok, "an unknown status diagnostic") {
+	if d, ok := codes[string(taskdoc.CodeUnknownStatus)]; assert.True(t, ok, "an unknown status diagnostic") {
 		assert.Contains(t, slice(s.text, d.Range, s.enc), "bogus")
 	}
 }

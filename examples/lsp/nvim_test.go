@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/editor"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -148,8 +147,8 @@ func TestNeovim(t *testing.T) {
 		assert.Equal(t, "taskmd", d.Source)
 		codes[d.Code] = true
 	}
-	assert.True(t, codes[editor.CodeDuplicateTask], "diagnostics: %+v", res.Diagnostics)
-	assert.True(t, codes[editor.CodeUnknownStatus], "diagnostics: %+v", res.Diagnostics)
+	assert.True(t, codes[string(taskdoc.CodeDuplicateTask)], "diagnostics: %+v", res.Diagnostics)
+	assert.True(t, codes[string(taskdoc.CodeUnknownStatus)], "diagnostics: %+v", res.Diagnostics)
 
 	doc, err := taskdoc.Parse([]byte(awkward))
 	require.NoError(t, err)

@@ -87,7 +87,7 @@ func TestDiagnosticsFollowOtherDocuments(t *testing.T) {
 	})
 	var d publishDiagnostics
 	require.NoError(t, json.Unmarshal(params, &d))
-	assert.Equal(t, editor.CodeDependencyNotFound, d.Diagnostics[0].Code)
+	assert.Equal(t, string(editor.CodeDependencyNotFound), d.Diagnostics[0].Code)
 	assert.Equal(t, "/other.md#write-the-spec", slice(dep.text, d.Diagnostics[0].Range, dep.enc))
 
 	from = s.c.count()
@@ -282,7 +282,7 @@ func TestDiskChangeUnderUnsavedChanges(t *testing.T) {
 			return false
 		}
 		for _, diag := range d.Diagnostics {
-			if diag.Code == editor.CodeBufferDiffersFromDisk {
+			if diag.Code == string(editor.CodeBufferDiffersFromDisk) {
 				return true
 			}
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -89,7 +88,7 @@ func subagentScenario(ctx context.Context, ws *workspace.Workspace, out io.Write
 	// A subagent task is named by its address, document#slug: starting
 	// the document alone is refused, and the quickstart shows how.
 	_, err = tasks.Start(ctx, doc)
-	if err := check(errors.Is(err, taskdoc.ErrSubagentRequiresSlug), "got %v", err); err != nil {
+	if err := check(taskdoc.CodeOf(err) == taskdoc.CodeSubagentRequiresSlug, "got %v", err); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "start %s without #slug: refused, as expected (%s: %v)\n", doc, taskdoc.CodeOf(err), err)

@@ -42,10 +42,10 @@ type Change struct {
 	// dependencies (taskflow.Resolver.CheckReady), "" for none; To is the
 	// status the write moves the task to, "" for none (the fence's, and
 	// CheckReady's).
-	Move taskdoc.Move
+	Move taskflow.Move
 	To   taskdoc.Status
 	// Decide, when set, gives Move and To from the task as found.
-	Decide func(doc *taskdoc.Document, task *taskdoc.Task) (taskdoc.Move, taskdoc.Status, error)
+	Decide func(doc *taskdoc.Document, task *taskdoc.Task) (taskflow.Move, taskdoc.Status, error)
 	// Note, for a completion, makes a task completed with that note a
 	// retry of the call that completed it (taskflow.Replays): it is
 	// answered (Made.Replayed) and Apply is not called.

@@ -11,8 +11,8 @@
 //
 // # Status moves
 //
-// Every write of a Status goes through taskdoc's status machine
-// (taskdoc.CheckMove, taskdoc.MoveTarget); this package turns a refused
+// Every write of a Status goes through the status machine, the moves
+// table of this package (CheckMove, MoveTarget), which turns a refused
 // move into the INVALID_TRANSITION message an agent can act on.
 //
 // # Dependencies

@@ -69,15 +69,15 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 	if err := f.knownStatus(after); err != nil {
 		return nil, nil, err
 	}
-	move, from := taskdoc.MoveEdit, editedFrom(before.Status)
+	move, from := MoveEdit, editedFrom(before.Status)
 	if from.Final() && e.Reopen {
-		move = taskdoc.MoveReopen
+		move = MoveReopen
 	}
-	kept := move != taskdoc.MoveEdit || from != taskdoc.StatusCompleted || sameOutcome(before, after)
-	if taskdoc.CheckMove(move, from, after.Status) != nil || !kept {
+	kept := move != MoveEdit || from != taskdoc.StatusCompleted || sameOutcome(before, after)
+	if CheckMove(move, from, after.Status) != nil || !kept {
 		var why string
 		switch {
-		case from.Final() && move == taskdoc.MoveEdit:
+		case from.Final() && move == MoveEdit:
 			why = fmt.Sprintf("is %s: an edit cannot reopen it or change its Completed, Note or Request unless it asks to (Reopen)", from)
 		case after.Status == taskdoc.StatusFailed:
 			why = "cannot fail by an edit: report the failure with its error text (a status update to failed)"
@@ -119,7 +119,7 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 			return doc, task, nil
 		}
 	}
-	if err := taskdoc.CheckMove(taskdoc.MoveUpdate, task.Status, status); err != nil && !(status == task.Status && status == taskdoc.StatusFailed) {
+	if err := CheckMove(MoveUpdate, task.Status, status); err != nil && !(status == task.Status && status == taskdoc.StatusFailed) {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, task.Status, status)}
 	}
@@ -171,7 +171,7 @@ func (f Flow) Start(doc *taskdoc.Document, slug string) (*taskdoc.Document, *tas
 	if err != nil {
 		return nil, nil, err
 	}
-	to, ok := taskdoc.MoveTarget(taskdoc.MoveStart, task.Status)
+	to, ok := MoveTarget(MoveStart, task.Status)
 	if !ok {
 		return nil, nil, f.notStartable(task)
 	}
@@ -188,7 +188,7 @@ func (f Flow) Start(doc *taskdoc.Document, slug string) (*taskdoc.Document, *tas
 // Startable reports whether Start may take task: pending, planning,
 // paused, or in progress already (a resume).
 func Startable(task *taskdoc.Task) bool {
-	_, ok := taskdoc.MoveTarget(taskdoc.MoveStart, task.Status)
+	_, ok := MoveTarget(MoveStart, task.Status)
 	return ok
 }
 
@@ -230,7 +230,7 @@ func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, ok := taskdoc.MoveTarget(taskdoc.MoveComplete, task.Status); !ok {
+	if _, ok := MoveTarget(MoveComplete, task.Status); !ok {
 		when := ""
 		if d, ok := task.Field(taskdoc.KeyCompleted); ok {
 			when = " on " + d

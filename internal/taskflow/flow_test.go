@@ -113,7 +113,7 @@ func TestFlowCreate(t *testing.T) {
 	_, _, err := flow.Create(parse(t), []taskdoc.NewTask{{Title: "New", Content: "- Status: completed"}})
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTask)
 	_, _, err = flow.Create(parse(t), []taskdoc.NewTask{{Title: "New", Content: "- Status: soon"}})
-	assert.ErrorIs(t, err, taskdoc.ErrUnknownStatus)
+	assert.Equal(t, taskdoc.CodeUnknownStatus, taskdoc.CodeOf(err))
 	_, _, err = flow.Create(parse(t), nil)
 	assert.ErrorIs(t, err, taskdoc.ErrInvalidTask)
 	nd, added, err := flow.Create(parse(t), []taskdoc.NewTask{{Title: "Fix [it](x)"}, {Title: "B"}})
@@ -133,7 +133,7 @@ func TestFilter(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotNil(t, taskflow.Filter(nil, all))
 	_, err = flow.StatusSet([]taskdoc.Status{"someday"})
-	assert.ErrorIs(t, err, taskdoc.ErrUnknownStatus)
+	assert.Equal(t, taskdoc.CodeUnknownStatus, taskdoc.CodeOf(err))
 }
 
 // Nil options and a nil clock leave the defaults.

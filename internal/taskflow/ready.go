@@ -104,18 +104,18 @@ func (r *Resolver) document(path string) other {
 // machine allows into planning, in_progress or completed, out of another
 // status. A move the machine refuses is left to it, so that its error is
 // the one reported; a move to the status the task has is a retry.
-func NeedsDependencies(move taskdoc.Move, from, to taskdoc.Status) bool {
+func NeedsDependencies(move Move, from, to taskdoc.Status) bool {
 	switch to {
 	case taskdoc.StatusPlanning, taskdoc.StatusInProgress, taskdoc.StatusCompleted:
 	default:
 		return false
 	}
-	return from != to && taskdoc.CheckMove(move, from, to) == nil
+	return from != to && CheckMove(move, from, to) == nil
 }
 
 // MoveSet is the move of SetStatus (a status set by hand) for CheckReady:
 // an update, or a reopen out of completed or skipped.
-const MoveSet taskdoc.Move = "set"
+const MoveSet Move = "set"
 
 // CheckReady decides whether the task slug of doc (the Resolver's
 // document) may make move to status to, for its dependencies: every one
@@ -131,14 +131,14 @@ const MoveSet taskdoc.Move = "set"
 // A task that does not exist or whose status is not known is left to the
 // move, which reports it. A Depends-On field that does not read is its
 // INVALID_ADDRESS error, unless force is set.
-func (r *Resolver) CheckReady(doc *taskdoc.Document, slug string, move taskdoc.Move, to taskdoc.Status, force bool) (*taskdoc.Document, error) {
+func (r *Resolver) CheckReady(doc *taskdoc.Document, slug string, move Move, to taskdoc.Status, force bool) (*taskdoc.Document, error) {
 	task, err := doc.Task(slug)
 	if err != nil || r.flow.knownStatus(task) != nil {
 		return doc, nil
 	}
 	switch move {
-	case taskdoc.MoveStart:
-		to, _ = taskdoc.MoveTarget(move, task.Status)
+	case MoveStart:
+		to, _ = MoveTarget(move, task.Status)
 	case MoveSet:
 		move = setMove(task.Status)
 	}

@@ -16,7 +16,7 @@ import (
 // fields named here change: the title, body, Workflow and every other
 // field stay as they are.
 //
-// The moves are the status machine's (taskdoc.CheckMove): a reopen is
+// The moves are the status machine's (CheckMove): a reopen is
 // MoveReopen out of completed or skipped, MoveUpdate out of failed; every
 // other change is MoveUpdate. A move to the status the task has already is
 // a retry: nothing is written, the reason is not kept and the Status field
@@ -33,7 +33,7 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 	if status == from {
 		return f.keepStatus(doc, task, reason)
 	}
-	if err := taskdoc.CheckMove(setMove(from), from, status); err != nil {
+	if err := CheckMove(setMove(from), from, status); err != nil {
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, from, status)}
 	}
@@ -69,11 +69,11 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 
 // setMove is the move SetStatus makes out of status from: a reopen out of
 // completed or skipped, an update otherwise.
-func setMove(from taskdoc.Status) taskdoc.Move {
+func setMove(from taskdoc.Status) Move {
 	if from.Final() {
-		return taskdoc.MoveReopen
+		return MoveReopen
 	}
-	return taskdoc.MoveUpdate
+	return MoveUpdate
 }
 
 // keepStatus answers a move of task to the status it has: a retry, which

@@ -1,4 +1,4 @@
-package taskdoc_test
+package editor
 
 import (
 	"testing"
@@ -40,7 +40,7 @@ func TestLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := taskdoc.NewLines([]byte(tt.src))
+			l := newLineIndex([]byte(tt.src))
 			assert.Equal(t, len(tt.starts), l.Count())
 			for i := range tt.starts {
 				assert.Equal(t, tt.starts[i], l.Start(i), "start of line %d", i)
@@ -57,7 +57,7 @@ func TestLines(t *testing.T) {
 
 // Out of range arguments are clamped.
 func TestLinesClamp(t *testing.T) {
-	l := taskdoc.NewLines([]byte("a\nb"))
+	l := newLineIndex([]byte("a\nb"))
 	assert.Equal(t, 0, l.Start(-1))
 	assert.Equal(t, 2, l.Start(9))
 	assert.Equal(t, 1, l.End(-1))
@@ -66,11 +66,11 @@ func TestLinesClamp(t *testing.T) {
 	assert.Equal(t, 1, l.Line(99))
 }
 
-// Lines and Position count the same lines: Position's line, from 1, is
-// Lines' line of the offset, plus one, whatever the line endings.
+// The index and taskdoc.Position count the same lines: Position's line,
+// from 1, is the index's line of the offset, plus one, whatever the line endings.
 func TestLinesAgreeWithPosition(t *testing.T) {
 	for _, src := range []string{"", "a\r\nb\rc\nd", "\r\r\n\n\r", "x\r", "界\r\n😀\r"} {
-		l := taskdoc.NewLines([]byte(src))
+		l := newLineIndex([]byte(src))
 		for off := 0; off <= len(src); off++ {
 			line, _ := taskdoc.Position([]byte(src), off)
 			assert.Equal(t, line, l.Line(off)+1, "%q offset %d", src, off)
