@@ -127,7 +127,10 @@ func Make(ctx context.Context, ws *workspace.Workspace, c Change) (Made, error) 
 		if nd != doc && string(nd.Source) != string(src) {
 			out = nd
 		}
-		first := write{name: name, data: st.Encode(), old: held, due: st.changed}
+		first := write{name: name, old: held, due: st.changed}
+		if first.due { // encoding a large claims file costs more than the write of a small document
+			first.data = st.Encode()
+		}
 		second := write{name: t.File, doc: out, old: src, due: out != nil}
 		if after := st.Record(t.Slug); after.Agent == "" || after.Token == before.Token {
 			first, second = second, first // no new claim: the document decides
