@@ -73,9 +73,9 @@ type loadContextInput struct {
 }
 
 type taskSetPlanInput struct {
-	ID     string `json:"id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing (or give task_id)"`
-	TaskID string `json:"task_id,omitempty" jsonschema:"the task's id, as id"`
-	Plan   string `json:"plan" jsonschema:"the approach you will take, kept on one line in the task's Plan field"`
+	ID       string `json:"id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing (or give task_id)"`
+	TaskID   string `json:"task_id,omitempty" jsonschema:"the task's id, as id"`
+	Approach string `json:"plan" jsonschema:"the approach you will take, kept on one line in the task's Plan field"`
 }
 
 type checkpointAddInput struct {
@@ -124,8 +124,8 @@ type planTask struct {
 	DependsOn string `json:"depends_on,omitempty"` // its Depends-On field
 	Workflow  string `json:"workflow,omitempty"`
 	Assignee  string `json:"assignee,omitempty"` // the agent that holds or held it
-	Plan      string `json:"plan,omitempty"`
-	Outcome   string `json:"outcome,omitempty"` // its Note field, once completed
+	Approach  string `json:"plan,omitempty"`     // its Plan field
+	Note      string `json:"outcome,omitempty"`  // its Note field, once completed
 	Error     string `json:"error,omitempty"`
 	Completed string `json:"completed,omitempty"` // the completion date
 }
@@ -376,7 +376,7 @@ func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in
 	case in.TaskID != "" && taskKey(in.TaskID) != taskKey(id):
 		return nil, taskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
 	}
-	t, err := p.plans.SetTaskPlan(ctx, id, p.sessions.of(req).claimant(id), in.Plan)
+	t, err := p.plans.SetApproach(ctx, id, p.sessions.of(req).claimant(id), in.Approach)
 	if err != nil {
 		return nil, taskResult{}, addressError(id, err)
 	}
@@ -509,8 +509,8 @@ func toPlanTask(document string, t taskdoc.Task) planTask {
 		DependsOn: field(taskdoc.KeyDependsOn),
 		Workflow:  field(taskdoc.KeyWorkflow),
 		Assignee:  field(taskdoc.KeyAssignee),
-		Plan:      field(taskdoc.KeyPlan),
-		Outcome:   field(taskdoc.KeyNote),
+		Approach:  field(taskdoc.KeyApproach),
+		Note:      field(taskdoc.KeyNote),
 		Error:     field(taskdoc.KeyError),
 		Completed: field(taskdoc.KeyCompleted),
 	}

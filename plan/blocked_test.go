@@ -37,7 +37,7 @@ func TestDependenciesBlockClaimAndMoves(t *testing.T) {
 	calls := map[string]func() error{
 		"claim": func() error { _, err := p.Claim(ctx, second, me); return err },
 		"set plan": func() error {
-			_, err := p.SetTaskPlan(ctx, second, plan.Claimant{}, "do it")
+			_, err := p.SetApproach(ctx, second, plan.Claimant{}, "do it")
 			return err
 		},
 	}

@@ -62,7 +62,7 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
-	_, err = p.SetTaskPlan(ctx, task, ca, "my way")
+	_, err = p.SetApproach(ctx, task, ca, "my way")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)

@@ -79,7 +79,7 @@ type CurrentTask struct {
 	Title    string         `json:"title"`
 	Status   taskdoc.Status `json:"status"`
 	Assignee string         `json:"assignee,omitempty"` // the agent holding its claim, as its Assignee field says
-	Plan     string         `json:"plan,omitempty"`     // its Plan field (task_set_plan)
+	Approach string         `json:"plan,omitempty"`     // its Plan field (task_set_plan)
 	// Checkpoint is its Checkpoint field: the worker checkpoint a paused
 	// task was left with, to resume it from.
 	Checkpoint string `json:"checkpoint,omitempty"`
@@ -156,7 +156,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 		Cut:                []taskcontext.Cut{},
 	}
 	out.CurrentTask.Assignee, _ = tk.Field(taskdoc.KeyAssignee)
-	out.CurrentTask.Plan, _ = tk.Field(taskdoc.KeyPlan)
+	out.CurrentTask.Approach, _ = tk.Field(taskdoc.KeyApproach)
 	out.CurrentTask.Checkpoint, _ = tk.Field(taskdoc.KeyCheckpoint)
 	if inc.WorkflowPlan {
 		m.PlanSummary = planSummary(doc)

@@ -123,7 +123,7 @@ func TestLoadContextContents(t *testing.T) {
 	want := &plan.TaskContext{
 		Workflow: plan.PlanContext{ID: "/ctx.md", Title: "Ctx", Summary: "The plan summary."},
 		CurrentTask: plan.CurrentTask{ID: "/ctx.md#work", Title: "Work", Status: taskdoc.StatusInProgress, Assignee: "ag_x",
-			Plan: "the approach", Text: taskText, Checkpoints: wantCheckpoints(7, 6, 5, 4, 3)},
+			Approach: "the approach", Text: taskText, Checkpoints: wantCheckpoints(7, 6, 5, 4, 3)},
 		PriorTasks: []plan.Text{{ID: "/ctx.md#same-day", Text: "same day outcome"}, {ID: "/ctx.md#early", Text: "early outcome"}},
 		DependencyOutcomes: []plan.Text{{ID: "/ctx.md#late", Text: "late outcome"}, {ID: "/ctx.md#base", Text: "base outcome"},
 			{ID: "/other.md#done-thing", Text: "done long ago"}},
@@ -159,7 +159,7 @@ func TestLoadContextContents(t *testing.T) {
 	want = &plan.TaskContext{
 		Workflow: plan.PlanContext{ID: "/ctx.md", Title: "Ctx"},
 		CurrentTask: plan.CurrentTask{ID: "/ctx.md#work", Title: "Work", Status: taskdoc.StatusInProgress, Assignee: "ag_x",
-			Plan: "the approach", Text: taskText, Checkpoints: []plan.ContextCheckpoint{}},
+			Approach: "the approach", Text: taskText, Checkpoints: []plan.ContextCheckpoint{}},
 		PriorTasks: []plan.Text{}, DependencyOutcomes: []plan.Text{}, References: []plan.Text{},
 		MaxTokens: 100000, Cut: []taskcontext.Cut{},
 	}

@@ -41,7 +41,7 @@ func (p *Plans) checkMove(ctx context.Context, t taskflow.Target, doc *taskdoc.D
 	return t.Flow().Resolver(ctx, p.ws).CheckReady(doc, t.Slug, move, status, force)
 }
 
-// checkPlanning is checkMove for SetTaskPlan, which moves a pending task
+// checkPlanning is checkMove for SetApproach, which moves a pending task
 // to planning and leaves any other where it is.
 func (p *Plans) checkPlanning(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, tk *taskdoc.Task) (*taskdoc.Document, error) {
 	if tk.Status != taskdoc.StatusPending {

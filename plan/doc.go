@@ -18,7 +18,7 @@
 //	res, _ := plans.Claim(ctx, next[0].ID, a.ID)         // res.Success, or res.AlreadyClaimedBy
 //	me := plan.Claimant{Agent: a.ID, Token: res.Claim.Token}
 //	tc, _ := plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{})
-//	plans.SetTaskPlan(ctx, next[0].ID, me, "RS256, keys from the vault")
+//	plans.SetApproach(ctx, next[0].ID, me, "RS256, keys from the vault")
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 //	plans.AddCheckpoint(ctx, next[0].ID, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "signer done"})
 //	agents.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{CurrentTask: next[0].ID, Status: "busy"})
@@ -35,7 +35,7 @@
 // offered again by NextTasks and another agent's Claim takes it over, which is
 // recorded. Each claim has a fencing token that grows with every new claim of
 // the task and survives restarts. Every write a claimant makes (UpdateStatus,
-// SetTaskPlan, AddCheckpoint, Release) presents its Claimant (agent and token)
+// SetApproach, AddCheckpoint, Release) presents its Claimant (agent and token)
 // and is checked in the same critical section as the write: a claimant whose
 // claim was taken over, released or replaced gets STALE_CLAIM and nothing is
 // written, so an agent that paused for longer than its lease cannot undo its
@@ -98,7 +98,7 @@
 //
 // A failed call writes nothing. Claim by the holder, Release of a released
 // claim, UpdateStatus to the status the task has, completing with the same
-// outcome, SetTaskPlan with the same plan, Create of an existing plan with the
+// outcome, SetApproach with the same approach, Create of an existing plan with the
 // same name and SetPlan of tasks the plan holds as the call would write them
 // are answered without writing, so every call may be retried; AddCheckpoint
 // takes a Key for the same purpose.

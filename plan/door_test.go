@@ -40,7 +40,7 @@ func TestCallerThatIsNotAnAgentLeavesHeldTasksAlone(t *testing.T) {
 	assert.Contains(t, err.Error(), "agent "+a+" holds it")
 	_, err = p.UpdateStatus(ctx, task, nobody, plan.StatusUpdate{Status: taskdoc.StatusBlocked})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	_, err = p.SetTaskPlan(ctx, task, nobody, "my way")
+	_, err = p.SetApproach(ctx, task, nobody, "my way")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, task, nobody, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "mine"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
@@ -121,7 +121,7 @@ func TestPauseLetsTheClaimGo(t *testing.T) {
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 		_, err = p.UpdateStatus(ctx, task, who, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
-		_, err = p.SetTaskPlan(ctx, task, who, "carry on")
+		_, err = p.SetApproach(ctx, task, who, "carry on")
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 	}
 	assert.Equal(t, before, filetest.Snapshot(t, root), "the paused task stays in the resume queue")

@@ -91,7 +91,7 @@ type Claimant struct {
 	// holder's next write is STALE_CLAIM), the Assignee field is
 	// removed and the task's Override field says who took it from whom.
 	// Only a caller that is not an agent may override, and only a plan's
-	// status and approach (UpdateStatus, SetTaskPlan), never a journal.
+	// status and approach (UpdateStatus, SetApproach), never a journal.
 	Override string
 }
 

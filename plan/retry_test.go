@@ -41,7 +41,7 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 			}
 			return res, err
 		}},
-		{"SetTaskPlan", func() (any, error) { return p.SetTaskPlan(ctx, task, me, "use the\nprovider's SDK") }},
+		{"SetApproach", func() (any, error) { return p.SetApproach(ctx, task, me, "use the\nprovider's SDK") }},
 		{"UpdateStatus in_progress", func() (any, error) {
 			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		}},
@@ -165,12 +165,12 @@ func TestBadInputWritesNothing(t *testing.T) {
 			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: "ag_other"}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 			return err
 		}},
-		{"SetTaskPlan: empty plan", taskdoc.CodeInvalidArguments, func() error {
-			_, err := p.SetTaskPlan(ctx, "/auth.md#setup-oauth", me, " \n\t ")
+		{"SetApproach: empty plan", taskdoc.CodeInvalidArguments, func() error {
+			_, err := p.SetApproach(ctx, "/auth.md#setup-oauth", me, " \n\t ")
 			return err
 		}},
-		{"SetTaskPlan: no task", taskdoc.CodeTaskNotFound, func() error {
-			_, err := p.SetTaskPlan(ctx, "/auth.md#nope", plan.Claimant{}, "x")
+		{"SetApproach: no task", taskdoc.CodeTaskNotFound, func() error {
+			_, err := p.SetApproach(ctx, "/auth.md#nope", plan.Claimant{}, "x")
 			return err
 		}},
 		{"AddCheckpoint: no type", taskdoc.CodeInvalidArguments, func() error {
@@ -219,8 +219,8 @@ func TestBadInputWritesNothing(t *testing.T) {
 			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Token: me.Token}, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 			return err
 		}},
-		{"SetTaskPlan: negative token", taskdoc.CodeInvalidArguments, func() error {
-			_, err := p.SetTaskPlan(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: -1}, "x")
+		{"SetApproach: negative token", taskdoc.CodeInvalidArguments, func() error {
+			_, err := p.SetApproach(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: -1}, "x")
 			return err
 		}},
 		{"Release: agent with spaces", taskdoc.CodeInvalidArguments, func() error {

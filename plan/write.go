@@ -97,13 +97,13 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 	return out, nil
 }
 
-// SetTaskPlan records the approach c will take on task (the agent protocol's
+// SetApproach records the approach c will take on task (the agent protocol's
 // task_set_plan) in the task's Plan field, on one line (line breaks become
 // spaces), and moves a pending task to planning (TASK_BLOCKED while a
-// dependency is not done). The fence is UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
-// writes nothing. A multi-line plan is better kept whole in the task's
+// dependency is not done). The fence is UpdateStatus's. An empty approach is INVALID_ARGUMENTS; the same approach again
+// writes nothing. A multi-line approach is better kept whole in the task's
 // journal as well: AddCheckpoint with checkpoint.TypePlan.
-func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
+func (p *Plans) SetApproach(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -113,7 +113,7 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 	}
 	line := taskdoc.FoldLine(approach)
 	if line == "" {
-		return taskdoc.Task{}, invalid(fmt.Sprintf("the plan for %s is empty: say how the task will be done", t.Address()))
+		return taskdoc.Task{}, invalid(fmt.Sprintf("the approach for %s is empty: say how the task will be done", t.Address()))
 	}
 	var out taskdoc.Task
 	err = p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
@@ -131,12 +131,12 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 		}
 		if tk.Status.Final() {
 			return nil, false, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
-				Msg: fmt.Sprintf("task %q in %s is %s: it needs no plan", t.Slug, t.Path, tk.Status)}
+				Msg: fmt.Sprintf("task %q in %s is %s: it needs no approach", t.Slug, t.Path, tk.Status)}
 		}
 		if doc, err = p.checkPlanning(ctx, t, doc, tk); err != nil {
 			return nil, false, err
 		}
-		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyPlan, line)
+		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyApproach, line)
 		if err != nil {
 			return nil, false, err
 		}
