@@ -402,7 +402,7 @@ func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, i
 	}
 	s := p.sessions.of(req)
 	c := s.claimant(in.ID)
-	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Outcome: in.Outcome, Error: in.Error})
+	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Note: in.Outcome, Error: in.Error})
 	if err != nil {
 		return nil, taskResult{}, addressError(in.ID, err)
 	}

@@ -22,7 +22,7 @@
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 //	plans.AddCheckpoint(ctx, next[0].ID, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "signer done"})
 //	agents.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{CurrentTask: next[0].ID, Status: "busy"})
-//	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "JWT signing in place"})
+//	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "JWT signing in place"})
 //	agents.Unregister(ctx, a.ID)
 //
 // After a lost context: List(ctx, taskdoc.StatusInProgress), Progress of the

@@ -40,10 +40,10 @@ func TestFailedCompletionKeepsTheClaim(t *testing.T) {
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
 	before := filetest.Snapshot(t, root)
-	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: strings.Repeat("x", 400)})
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: strings.Repeat("x", 400)})
 	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
-	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	assert.NoError(t, err)
 }
 
@@ -162,9 +162,9 @@ func TestRetriesAfterTheClaimEnded(t *testing.T) {
 	rb, err := p.Claim(ctx, "/auth.md#setup-oauth", b)
 	require.NoError(t, err)
 	require.True(t, rb.Success)
-	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: b, Token: rb.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: b, Token: rb.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	require.NoError(t, err)
-	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 

@@ -133,7 +133,7 @@ func requireStale(t *testing.T, p *plan.Plans, task string, c plan.Claimant, hol
 		requireCode(t, err, plan.CodeStaleClaim, op)
 		assert.Contains(t, err.Error(), holder, "%s: the error says who holds the task", op)
 	}
-	_, err := p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done by the old holder"})
+	_, err := p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done by the old holder"})
 	check("UpdateStatus completed", err)
 	_, err = p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 	check("UpdateStatus paused", err)
@@ -215,7 +215,7 @@ func TestReleasedTaskIsFreeAndOldClaimStale(t *testing.T) {
 	before := freeze(t, root)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 	requireCode(t, err, plan.CodeStaleClaim)
-	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done anyway"})
+	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done anyway"})
 	requireCode(t, err, plan.CodeStaleClaim)
 	_, err = p.SetApproach(ctx, task, ca, "another way")
 	requireCode(t, err, plan.CodeStaleClaim)

@@ -69,10 +69,10 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 			return res, err
 		}},
 		{"UpdateStatus completed", func() (any, error) {
-			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "OAuth ready"})
+			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth ready"})
 		}},
 		{"UpdateStatus completed unfenced", func() (any, error) {
-			return p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "docs written"})
+			return p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "docs written"})
 		}},
 		{"UpdateStatus skipped", func() (any, error) {
 			return p.UpdateStatus(ctx, "/deploy.md#build", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
@@ -142,7 +142,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 			return err
 		}},
 		{"UpdateStatus: completed without outcome", taskdoc.CodeNoteRequired, func() error {
-			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "  "})
+			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "  "})
 			return err
 		}},
 		{"UpdateStatus: failed without error", taskdoc.CodeNoteRequired, func() error {

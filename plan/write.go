@@ -14,9 +14,10 @@ import (
 // task_update_status).
 type StatusUpdate struct {
 	Status taskdoc.Status
-	// Outcome is what was done: required for completed, recorded as the
-	// task's Note (on one line, with the Completed date).
-	Outcome string
+	// Note is what was done: required for completed, recorded as the
+	// task's Note (on one line, with the Completed date); the agent
+	// protocol calls it the outcome.
+	Note string
 	// Error is what went wrong: required for failed, recorded as the
 	// task's Error field (on one line).
 	Error string
@@ -28,7 +29,7 @@ type StatusUpdate struct {
 // STALE_CLAIM and nothing is written, so an agent whose claim was taken
 // over cannot undo its successor's work.
 //
-// Completed needs an Outcome (NOTE_REQUIRED), failed an Error; a move the
+// Completed needs a Note (NOTE_REQUIRED), failed an Error; a move the
 // status machine does not list is INVALID_TRANSITION naming from and to.
 // A move to in_progress, planning or completed while a dependency of the
 // task is not done is TASK_BLOCKED naming them (a person's Override goes
@@ -36,7 +37,7 @@ type StatusUpdate struct {
 // When the task reaches completed or skipped its claim ends (the Assignee
 // field stays, saying who did the work). A retried update is answered
 // without a write: the same status again, or completed again with the same
-// outcome (answered even once the claim has ended).
+// note (answered even once the claim has ended).
 func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u StatusUpdate) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -50,7 +51,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		return taskdoc.Task{}, t.Flow().At(err, t.Slug)
 	}
 	if status == taskdoc.StatusCompleted {
-		if err := t.Flow().CheckNote(u.Outcome, t.Slug); err != nil {
+		if err := t.Flow().CheckNote(u.Note, t.Slug); err != nil {
 			return taskdoc.Task{}, err
 		}
 	}
@@ -61,7 +62,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		if err != nil {
 			return nil, false, err
 		}
-		if status == taskdoc.StatusCompleted && taskflow.Replays(tk, u.Outcome) {
+		if status == taskdoc.StatusCompleted && taskflow.Replays(tk, u.Note) {
 			if err := fence(st, t, tk, c, ""); err != nil && c.Override == "" {
 				return nil, false, err
 			}
@@ -80,7 +81,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		}
 		var nd *taskdoc.Document
 		if status == taskdoc.StatusCompleted {
-			nd, tk, err = f.Complete(doc, t.Slug, u.Outcome, p.cfg.Today())
+			nd, tk, err = f.Complete(doc, t.Slug, u.Note, p.cfg.Today())
 		} else {
 			nd, tk, err = f.UpdateStatus(doc, t.Slug, status, u.Error)
 		}
