@@ -209,8 +209,8 @@
 // (task_set_plan), moves it to in_progress, adds checkpoints, sends
 // heartbeats every next_heartbeat_ms, completes it with an outcome and
 // unregisters. After a lost context: workflow_list with status
-// [in_progress], workflow_progress, task_claim again (the holder gets its
-// claim back) and task_load_context with include {all_checkpoints: true}.
+// [in_progress], workflow_progress, task_claim again (the agent holding
+// it gets its claim back) and task_load_context with include {all_checkpoints: true}.
 // The tool descriptions teach this sequence.
 //
 // The agent registered on an MCP session is that session's caller, and the

@@ -140,7 +140,7 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 		return err
 	}
 	if c.Agent == "" || c.Token == 0 {
-		return invalid(fmt.Sprintf("releasing %s needs the holder's agent id and its claim's token", task))
+		return invalid(fmt.Sprintf("releasing %s needs the id of the agent holding it and its claim's token", task))
 	}
 	return p.locked(ctx, t, func(doc *taskdoc.Document, st *claims.File) (*taskdoc.Document, bool, error) {
 		tk, err := doc.Task(t.Slug)

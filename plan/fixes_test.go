@@ -211,6 +211,30 @@ func TestClaimantWithSpaceIsInvalid(t *testing.T) {
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
+// The refusals of writes on a held task name it in the caller's words:
+// the agent holding it, never a holder or a claimant.
+func TestClaimRefusalsSayAgent(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	task := "/auth.md#write-docs"
+	before := filetest.Snapshot(t, root)
+	refusals := map[string]error{}
+	_, refusals["an agent id with space"] = p.UpdateStatus(ctx, task, plan.Claimant{Agent: " " + a, Token: r.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	_, refusals["a person's checkpoint"] = p.AddCheckpoint(ctx, task, plan.Person("alice"), checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	refusals["a release without a claim"] = p.Release(ctx, task, plan.Claimant{})
+	_, refusals["a write by no agent"] = p.UpdateStatus(ctx, task, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	for name, err := range refusals {
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "agent", name)
+		assert.NotContains(t, err.Error(), "holder", name)
+		assert.NotContains(t, err.Error(), "claimant", name)
+	}
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+}
+
 // A retried SetPlan is answered once its tasks have moved on.
 func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
 	c := newClock()

@@ -235,7 +235,7 @@ func (p *Plans) claimsFile(doc string) (string, error) { return claims.Name(p.ws
 func (c Claimant) check() error {
 	switch {
 	case c.Agent != strings.TrimSpace(c.Agent):
-		return invalid(fmt.Sprintf("the claimant's agent id %q has surrounding space", c.Agent))
+		return invalid(fmt.Sprintf("the agent id %q has surrounding space", c.Agent))
 	case c.Agent == "" && c.Token != 0:
 		return invalid(fmt.Sprintf("a claim token (%d) needs the agent id that holds it", c.Token))
 	case c.Token < 0:
