@@ -13,7 +13,7 @@
 //
 // The tools come in groups, all registered unless WithGroups chooses some:
 // GroupSubagent and GroupCoordinator (the two task systems), GroupAgents
-// and GroupPlans (the agent protocol of the agent protocol), GroupPivots,
+// and GroupPlans (the agent protocol), GroupPivots,
 // GroupCheckpoints (worker checkpoints), GroupResume and
 // GroupClarifications (the pivot and checkpoint-resume protocols), and GroupQueries (questions
 // across the workspace, and the operations agents missed). WithClock sets the one clock of
@@ -55,7 +55,7 @@
 //	complete_coordinator_task  note, include_full_workflow
 //	view_coordinator_task      slugs (or slug: "a,b")
 //
-// and the tools of the agent protocol (the agent protocol), with the protocol's names,
+// and the tools of the agent protocol, with the protocol's names,
 // for several agents working one plan (see The agent protocol below):
 //
 //	agent_register       name, runtime, role (default worker), capabilities, workspace_path, metadata, id

@@ -21,7 +21,7 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// The agent protocol of the agent protocol through the SDK's client, in process: one
+// The agent protocol through the SDK's client, in process: one
 // server, and as many MCP sessions on it as the test has agents, each
 // session's agent being its caller.
 

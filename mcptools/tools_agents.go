@@ -10,7 +10,7 @@ import (
 	"github.com/taskmd/taskmd/agent"
 )
 
-// The agent tools are steps 1, 5 and 7 of the agent protocol (the agent protocol):
+// The agent tools are steps 1, 5 and 7 of the agent protocol:
 // register, heartbeat, unregister. The agent registered on a session is
 // that session's caller (see sessions.go).
 

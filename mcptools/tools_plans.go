@@ -14,7 +14,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// The plan tools are the rest of the agent protocol (the agent protocol) on package
+// The plan tools are the rest of the agent protocol on package
 // plan: plans ("workflows") are documents under docs/, tasks their
 // addresses. Every write on a task presents the session's claim (see
 // sessions.go).
@@ -343,7 +343,7 @@ func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in tas
 func (p planTools) loadContext(ctx context.Context, _ *mcp.CallToolRequest, in loadContextInput) (*mcp.CallToolResult, plan.TaskContext, error) {
 	inc := plan.DefaultInclude()
 	if i := in.Include; i != nil {
-		setBool(&inc.WorkflowPlan, i.WorkflowPlan)
+		setBool(&inc.PlanSummary, i.WorkflowPlan)
 		setBool(&inc.PriorTaskOutcomes, i.PriorTaskOutcomes)
 		setBool(&inc.DependencyOutcomes, i.DependencyOutcomes)
 		setBool(&inc.AllCheckpoints, i.AllCheckpoints)

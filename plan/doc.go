@@ -1,4 +1,4 @@
-// Package plan is the agent protocol of the agent protocol on the Markdown workspace:
+// Package plan is the agent protocol on the Markdown workspace:
 // several agents working one plan register (package agent), find the next
 // tasks, claim one with a lease, load its context under a token budget,
 // record their approach and checkpoints, report its status, and release it.

@@ -56,7 +56,7 @@ func Example() {
 
 	by := plan.Claimant{Agent: a.ID, Token: res.Claim.Token}
 	tc := must(plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{MaxTokens: 8000}))
-	fmt.Println("context:", tc.Workflow.Summary, "/", tc.Tokens, "tokens")
+	fmt.Println("context:", tc.Plan.Summary, "/", tc.Tokens, "tokens")
 	must(plans.SetApproach(ctx, next[0].ID, by, "Passport with the Google strategy"))
 	must(plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusInProgress}))
 	must(plans.AddCheckpoint(ctx, next[0].ID, by, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "provider installed"}))
