@@ -1,7 +1,8 @@
 // Package plan is the agent protocol on the Markdown workspace:
 // several agents working one plan register (package agent), find the next
 // tasks, claim one with a lease, load its context under a token budget,
-// record their approach and checkpoints, report its status, and release it.
+// record their approach and journal entries (the protocol's checkpoints),
+// report its status, and release it.
 //
 // A plan (the protocol's "workflow") is a document under docs/ whose Tasks
 // section holds the tasks: its id is the document's address ("/api/auth.md"),
@@ -72,9 +73,9 @@
 // systems write them. The claim's token lives in .taskmd/claims (one JSON file
 // per plan, written only under the plan's lock, in the same critical section
 // as the write it guards); agents and heartbeats in .taskmd/agents, so a
-// heartbeat never rewrites a plan; checkpoints in the task's journal under
+// heartbeat never rewrites a plan; journal entries in the task's journal under
 // checkpoints/ (package checkpoint), so recording one never rewrites the plan
-// either. Delete .taskmd/claims and every token is void: a holder claims its
+// either. Delete .taskmd/claims and every token is void: an agent claims its
 // task again (with a new token) before it writes, and another agent gets the
 // task once the agent its Assignee field names is offline.
 //
@@ -107,7 +108,7 @@
 //
 // Writes on one plan (claims, status updates, plans) take the plan's lock and
 // the lock of its claims file, and are serialised across goroutines and
-// processes; checkpoints take the journal's lock and the claims file's. Reads
+// processes; journal entries take the journal's lock and the claims file's. Reads
 // (NextTasks, Progress, List, LoadContext) take no lock. See the package's
 // benchmarks for figures.
 package plan

@@ -165,7 +165,7 @@ func (p *Plans) AddCheckpoint(ctx context.Context, task string, c Claimant, e ch
 		return checkpoint.Entry{}, err
 	}
 	if c.Override != "" {
-		return checkpoint.Entry{}, invalid(fmt.Sprintf("a checkpoint of %s is the record of the agent holding it: it takes no override", task))
+		return checkpoint.Entry{}, invalid(fmt.Sprintf("a journal entry of %s is the record of the agent holding it: it takes no override", task))
 	}
 	if !c.fenced() {
 		return p.journal.Add(ctx, task, e)
