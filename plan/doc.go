@@ -111,4 +111,6 @@
 // processes; journal entries take the journal's lock and the claims file's. Reads
 // (NextTasks, Progress, List, LoadContext) take no lock. See the package's
 // benchmarks for figures.
+//
+// The words (plan, approach, agent, journal entry, note) are defined once in docs/vocabulary.md.
 package plan
