@@ -9,14 +9,15 @@
 //	mcp.AddTool(server, &mcp.Tool{Name: "project_status", ...}, projectStatus)
 //	if err := mcptools.Register(server, ws); err != nil { ... }
 //
-// # Groups
+// # Toolsets
 //
-// The tools come in groups, all registered unless WithGroups chooses some:
-// GroupSubagent and GroupCoordinator (the two task systems), GroupAgents
-// and GroupPlans (the agent protocol), GroupPivots,
-// GroupCheckpoints (worker checkpoints), GroupResume and
-// GroupClarifications (the pivot and checkpoint-resume protocols), and GroupQueries (questions
-// across the workspace, and the operations agents missed). WithClock sets the one clock of
+// The tools come in toolsets, all registered unless WithToolsets chooses some:
+// ToolsetSubagent and ToolsetCoordinator (the two task systems), ToolsetAgents
+// and ToolsetPlans (the agent protocol), ToolsetPivots,
+// ToolsetCheckpoints (worker checkpoints), ToolsetResume and
+// ToolsetClarifications (the pivot and checkpoint-resume protocols), ToolsetQueries (questions
+// across the workspace, and the operations agents missed), and ToolsetWorktrees (a git
+// worktree per agent). WithClock sets the one clock of
 // every tool, WithShutdown the context whose end cancels the calls in
 // flight.
 //

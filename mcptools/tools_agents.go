@@ -88,7 +88,7 @@ type agentTools struct {
 	pending func(ctx context.Context, agentID string) *pivotRequest
 }
 
-func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Context, string) *pivotRequest) error {
+func addAgentTools(ts *toolBatch, agents *agent.Registry, pending func(context.Context, string) *pivotRequest) error {
 	a := agentTools{agents: agents, sessions: ts.sessions, pending: pending}
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "agent_register", Description: agentRegisterDescription, Annotations: additive}, a.register),

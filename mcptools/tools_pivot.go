@@ -135,7 +135,7 @@ type pivotTools struct {
 	sessions *sessions
 }
 
-func addPivotTools(ts *toolSet, pivots *worker.Pivots) error {
+func addPivotTools(ts *toolBatch, pivots *worker.Pivots) error {
 	p := pivotTools{pivots: pivots, sessions: ts.sessions}
 	in, err := inputSchema[pivotWorkerInput](map[string]enum{"mode": {pivotModes, string(checkpoint.PivotGraceful)}})
 	if err != nil {

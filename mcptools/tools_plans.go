@@ -208,7 +208,7 @@ type planTools struct {
 	sessions *sessions
 }
 
-func addPlanTools(ts *toolSet, plans *plan.Plans, workers *checkpoint.Workers) error {
+func addPlanTools(ts *toolBatch, plans *plan.Plans, workers *checkpoint.Workers) error {
 	p := planTools{plans: plans, workers: workers, sessions: ts.sessions}
 	list, err := inputSchema[workflowListInput](map[string]enum{"status": {values: taskStatuses}})
 	if err != nil {

@@ -59,7 +59,7 @@ var worktreeStatuses = []any{string(worktree.Active), string(worktree.Merged), s
 
 type worktreeTools struct{ m *worktree.Manager }
 
-func addWorktreeTools(ts *toolSet, m *worktree.Manager) error {
+func addWorktreeTools(ts *toolBatch, m *worktree.Manager) error {
 	w := worktreeTools{m: m}
 	update, err := inputSchema[workspaceUpdateInput](map[string]enum{"status": {values: worktreeStatuses}})
 	if err != nil {
