@@ -304,4 +304,6 @@
 // value that breaks the rules above, INVALID_UTF8 and CONTROL_CHARACTER
 // (any but tab and line breaks) for text, PARSE_ERROR with the line, column
 // and an excerpt for a document or JSON that does not read.
+//
+// The words (journal entry, checkpoint, agent) are defined once in docs/vocabulary.md.
 package checkpoint

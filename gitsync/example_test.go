@@ -59,7 +59,7 @@ func Example() {
 	fmt.Println("b claims:", lost.Success, "held by:", lost.AlreadyClaimedBy)
 
 	done, _ := a.UpdateStatus(ctx, "/api.md#sign-tokens", plan.Claimant{Agent: agentA, Token: won.Claim.Token},
-		plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "RS256, keys rotated daily."})
+		plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "RS256, keys rotated daily."})
 	fmt.Println("a completes:", done.Task.Status, "pushed:", done.Pushed)
 	if _, err := b.Push(ctx); err != nil { // b merges what a pushed
 		panic(err)

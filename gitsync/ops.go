@@ -56,7 +56,7 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 }
 
 // UpdateStatus moves task through the status machine as
-// plan.Plans.UpdateStatus does (completing it with u.Outcome), on the plan
+// plan.Plans.UpdateStatus does (completing it with u.Note), on the plan
 // as the remote has it, and commits and pushes the change like Claim. The
 // claim is checked on the merged plan: a claim that another machine's
 // agent holds now is STALE_CLAIM and nothing is written.

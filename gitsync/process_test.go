@@ -92,7 +92,7 @@ func machineChild(dir, agentID string, n int) int {
 			return 1
 		}
 		done, err := s.UpdateStatus(ctx, addr, plan.Claimant{Agent: agentID, Token: res.Claim.Token},
-			plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Done by " + agentID + "."})
+			plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "Done by " + agentID + "."})
 		if err != nil || !done.Pushed {
 			fmt.Fprintln(os.Stderr, "complete", addr, err, done.Offline)
 			return 1

@@ -72,7 +72,7 @@ func TestCompleteIsShared(t *testing.T) {
 	c := plan.Claimant{Agent: a.agent, Token: claim.Claim.Token}
 	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
-	done, err := a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Part 2 done."})
+	done, err := a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "Part 2 done."})
 	require.NoError(t, err)
 	assert.True(t, done.Pushed)
 	assert.Equal(t, taskdoc.StatusCompleted, done.Task.Status)
@@ -80,7 +80,7 @@ func TestCompleteIsShared(t *testing.T) {
 
 	// A retried completion writes nothing and commits nothing.
 	head := run(t, remote, "rev-parse", "main")
-	again, err := a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Part 2 done."})
+	again, err := a.sync.UpdateStatus(ctx, "/plan.md#task-2", c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "Part 2 done."})
 	require.NoError(t, err)
 	assert.Empty(t, again.Commit)
 	assert.Equal(t, head, run(t, remote, "rev-parse", "main"))
@@ -160,7 +160,7 @@ func TestDivergedMergesTaskByTask(t *testing.T) {
 	claim, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
 	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: claim.Claim.Token},
-		plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Part 1 done."})
+		plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "Part 1 done."})
 	require.NoError(t, err)
 
 	res, err := b.sync.Claim(ctx, "/plan.md#task-3", b.agent)

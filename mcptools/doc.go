@@ -9,14 +9,15 @@
 //	mcp.AddTool(server, &mcp.Tool{Name: "project_status", ...}, projectStatus)
 //	if err := mcptools.Register(server, ws); err != nil { ... }
 //
-// # Groups
+// # Toolsets
 //
-// The tools come in groups, all registered unless WithGroups chooses some:
-// GroupSubagent and GroupCoordinator (the two task systems), GroupAgents
-// and GroupPlans (the agent protocol of the agent protocol), GroupPivots,
-// GroupCheckpoints (worker checkpoints), GroupResume and
-// GroupClarifications (the pivot and checkpoint-resume protocols), and GroupQueries (questions
-// across the workspace, and the operations agents missed). WithClock sets the one clock of
+// The tools come in toolsets, all registered unless WithToolsets chooses some:
+// ToolsetSubagent and ToolsetCoordinator (the two task systems), ToolsetAgents
+// and ToolsetPlans (the agent protocol), ToolsetPivots,
+// ToolsetCheckpoints (worker checkpoints), ToolsetResume and
+// ToolsetClarifications (the pivot and checkpoint-resume protocols), ToolsetQueries (questions
+// across the workspace, and the operations agents missed), and ToolsetWorktrees (a git
+// worktree per agent). WithClock sets the one clock of
 // every tool, WithShutdown the context whose end cancels the calls in
 // flight.
 //
@@ -55,7 +56,7 @@
 //	complete_coordinator_task  note, include_full_workflow
 //	view_coordinator_task      slugs (or slug: "a,b")
 //
-// and the tools of the agent protocol (the agent protocol), with the protocol's names,
+// and the tools of the agent protocol, with the protocol's names,
 // for several agents working one plan (see The agent protocol below):
 //
 //	agent_register       name, runtime, role (default worker), capabilities, workspace_path, metadata, id
@@ -209,8 +210,8 @@
 // (task_set_plan), moves it to in_progress, adds checkpoints, sends
 // heartbeats every next_heartbeat_ms, completes it with an outcome and
 // unregisters. After a lost context: workflow_list with status
-// [in_progress], workflow_progress, task_claim again (the holder gets its
-// claim back) and task_load_context with include {all_checkpoints: true}.
+// [in_progress], workflow_progress, task_claim again (the agent holding
+// it gets its claim back) and task_load_context with include {all_checkpoints: true}.
 // The tool descriptions teach this sequence.
 //
 // The agent registered on an MCP session is that session's caller, and the

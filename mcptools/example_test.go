@@ -45,7 +45,7 @@ func ExampleRegister() {
 		func(context.Context, *mcp.CallToolRequest, buildInput) (*mcp.CallToolResult, buildStatus, error) {
 			return nil, buildStatus{Green: true}, nil
 		})
-	if err := mcptools.Register(server, ws, mcptools.WithGroups(mcptools.GroupSubagent)); err != nil {
+	if err := mcptools.Register(server, ws, mcptools.WithToolsets(mcptools.ToolsetSubagent)); err != nil {
 		log.Fatal(err)
 	}
 

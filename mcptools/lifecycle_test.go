@@ -21,7 +21,7 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// The agent protocol of the agent protocol through the SDK's client, in process: one
+// The agent protocol through the SDK's client, in process: one
 // server, and as many MCP sessions on it as the test has agents, each
 // session's agent being its caller.
 
@@ -358,6 +358,9 @@ func TestLifecycleSevenSteps(t *testing.T) {
 		s.ok("task_set_plan", map[string]any{"id": want.task, "plan": "passport with the Google strategy"}, &planned)
 		assert.Equal(t, "planning", planned.Task.Status)
 		assert.Equal(t, "passport with the Google strategy", planned.Task.Plan)
+		var replanned contextJSON
+		s.ok("task_load_context", map[string]any{"task_id": want.task}, &replanned)
+		assert.Equal(t, "passport with the Google strategy", replanned.CurrentTask.Plan, "the approach keeps the protocol's name, plan")
 		var started taskUpdateJSON
 		s.ok("task_update_status", map[string]any{"id": want.task, "status": "in_progress"}, &started)
 		assert.Equal(t, "in_progress", started.Task.Status)

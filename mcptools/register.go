@@ -19,68 +19,68 @@ import (
 	"github.com/taskmd/taskmd/worktree"
 )
 
-// Group names a set of tools that Register adds together.
-type Group string
+// Toolset names a set of tools that Register adds together.
+type Toolset string
 
-// The groups of tools. Register adds every group unless WithGroups
+// The toolsets. Register adds every toolset unless WithToolsets
 // chooses some.
 const (
-	// GroupSubagent: subagent_task, start_subagent_task,
+	// ToolsetSubagent: subagent_task, start_subagent_task,
 	// complete_subagent_task, view_subagent_task.
-	GroupSubagent Group = "subagent"
-	// GroupCoordinator: coordinator_task, start_coordinator_task,
+	ToolsetSubagent Toolset = "subagent"
+	// ToolsetCoordinator: coordinator_task, start_coordinator_task,
 	// complete_coordinator_task, view_coordinator_task.
-	GroupCoordinator Group = "coordinator"
-	// GroupAgents: agent_register, agent_heartbeat, agent_unregister.
-	GroupAgents Group = "agents"
-	// GroupPlans: workflow_create, workflow_set_plan, workflow_list,
+	ToolsetCoordinator Toolset = "coordinator"
+	// ToolsetAgents: agent_register, agent_heartbeat, agent_unregister.
+	ToolsetAgents Toolset = "agents"
+	// ToolsetPlans: workflow_create, workflow_set_plan, workflow_list,
 	// workflow_progress, workflow_next_tasks, task_claim, task_release,
 	// task_load_context, task_set_plan, task_update_status,
 	// checkpoint_add, checkpoint_list.
-	GroupPlans Group = "plans"
-	// GroupPivots: pivot_worker, pivot_acknowledge, and the pivot_request
+	ToolsetPlans Toolset = "plans"
+	// ToolsetPivots: pivot_worker, pivot_acknowledge, and the pivot_request
 	// that every result of taskmd's tools carries while a pivot waits
 	// for the caller.
-	GroupPivots Group = "pivots"
-	// GroupCheckpoints: checkpoint_save, checkpoint_get, checkpoint_diff
+	ToolsetPivots Toolset = "pivots"
+	// ToolsetCheckpoints: checkpoint_save, checkpoint_get, checkpoint_diff
 	// (worker checkpoints).
-	GroupCheckpoints Group = "checkpoints"
-	// GroupResume: resume_queue, resume_brief.
-	GroupResume Group = "resume"
-	// GroupClarifications: clarification_ask, clarification_check,
+	ToolsetCheckpoints Toolset = "checkpoints"
+	// ToolsetResume: resume_queue, resume_brief.
+	ToolsetResume Toolset = "resume"
+	// ToolsetClarifications: clarification_ask, clarification_check,
 	// clarification_respond.
-	GroupClarifications Group = "clarifications"
-	// GroupQueries: documents_list, tasks_find, workflows_list,
+	ToolsetClarifications Toolset = "clarifications"
+	// ToolsetQueries: documents_list, tasks_find, workflows_list,
 	// task_remove, task_set_status, document_archive, archives_list,
 	// archive_read.
-	GroupQueries Group = "queries"
-	// GroupWorkspaces: workspace_create, workspace_update,
+	ToolsetQueries Toolset = "queries"
+	// ToolsetWorktrees: workspace_create, workspace_update,
 	// workspace_list (git worktrees, package worktree).
-	GroupWorkspaces Group = "workspaces"
+	ToolsetWorktrees Toolset = "worktrees"
 )
 
-// allGroups is every group, in the order Register adds them.
-var allGroups = []Group{GroupSubagent, GroupCoordinator, GroupAgents, GroupPlans,
-	GroupPivots, GroupCheckpoints, GroupResume, GroupClarifications, GroupQueries, GroupWorkspaces}
+// allToolsets is every toolset, in the order Register adds them.
+var allToolsets = []Toolset{ToolsetSubagent, ToolsetCoordinator, ToolsetAgents, ToolsetPlans,
+	ToolsetPivots, ToolsetCheckpoints, ToolsetResume, ToolsetClarifications, ToolsetQueries, ToolsetWorktrees}
 
 // Option changes what Register adds and how its tools behave.
 type Option func(*config)
 
 type config struct {
-	groups   []Group // nil: every group
+	toolsets []Toolset // nil: every toolset
 	now      func() time.Time
 	timer    worker.Timer
 	shutdown context.Context
 	errs     []string // options given bad values, reported by Register
 }
 
-// WithGroups registers only these groups of tools.
-func WithGroups(groups ...Group) Option {
+// WithToolsets registers only these toolsets.
+func WithToolsets(toolsets ...Toolset) Option {
 	return func(c *config) {
-		if len(groups) == 0 {
-			c.errs = append(c.errs, "WithGroups needs at least one group")
+		if len(toolsets) == 0 {
+			c.errs = append(c.errs, "WithToolsets needs at least one toolset")
 		}
-		c.groups = append(c.groups, groups...)
+		c.toolsets = append(c.toolsets, toolsets...)
 	}
 }
 
@@ -141,15 +141,15 @@ func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
 //
 // Register also adds a receiving middleware to server that touches only
 // the answers of the tools it added: it gives a code to their input-schema
-// errors and, with GroupPivots, adds the caller's pending pivot to their
+// errors and, with ToolsetPivots, adds the caller's pending pivot to their
 // results; the tools' handlers end their calls when WithShutdown's context
 // ends. The server's other tools are left as they are.
 //
 // taskmd's tools do not share their names. A server that already has a
 // tool named as one of them is refused (INVALID_ARGUMENTS, naming the
 // tools), rather than losing the caller's tool: register the caller's
-// tool under another name, or leave out the group that has the name
-// (WithGroups). To learn the server's tools, Register lists them through
+// tool under another name, or leave out the toolset that has the name
+// (WithToolsets). To learn the server's tools, Register lists them through
 // an in-memory session, which the server's receiving middleware and
 // InitializedHandler see as any other session. Replacing or removing one
 // of taskmd's tools after Register is not supported: a tool added later
@@ -173,24 +173,24 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 	case ws == nil:
 		c.errs = append(c.errs, "nil workspace")
 	}
-	for _, g := range c.groups {
-		if !slices.Contains(allGroups, g) {
-			c.errs = append(c.errs, fmt.Sprintf("unknown group %q (want one of %v)", g, allGroups))
+	for _, g := range c.toolsets {
+		if !slices.Contains(allToolsets, g) {
+			c.errs = append(c.errs, fmt.Sprintf("unknown toolset %q (want one of %v)", g, allToolsets))
 		}
 	}
 	if len(c.errs) > 0 {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}
 	}
-	groups := allGroups
-	if c.groups != nil {
-		groups = nil
-		for _, g := range c.groups {
-			if !slices.Contains(groups, g) {
-				groups = append(groups, g)
+	toolsets := allToolsets
+	if c.toolsets != nil {
+		toolsets = nil
+		for _, g := range c.toolsets {
+			if !slices.Contains(toolsets, g) {
+				toolsets = append(toolsets, g)
 			}
 		}
 	}
-	c.groups = groups
+	c.toolsets = toolsets
 	ts, err := newTools(ws, c)
 	if err != nil {
 		return err
@@ -240,9 +240,9 @@ func toolNames(server *mcp.Server) (map[string]bool, error) {
 	return names, nil
 }
 
-// newTools prepares the tools of the groups of c, without touching any
+// newTools prepares the tools of the toolsets of c, without touching any
 // server, so that a failure leaves the server as it was.
-func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
+func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 	now := c.now
 	plans := plan.New(ws, plan.WithClock(now))
 	pivots := worker.New(ws, worker.WithClock(now))
@@ -250,38 +250,38 @@ func newTools(ws *workspace.Workspace, c config) (*toolSet, error) {
 	if c.timer != nil {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}
-	ts := &toolSet{sessions: newSessions(), shutdown: c.shutdown}
+	ts := &toolBatch{sessions: newSessions(), shutdown: c.shutdown}
 	var pending func(context.Context, string) *pivotRequest
-	if slices.Contains(c.groups, GroupPivots) {
+	if slices.Contains(c.toolsets, ToolsetPivots) {
 		ts.notices = &pivotNotices{pivots: pivots, sessions: ts.sessions}
 		pending = ts.notices.pending
 	}
-	for _, g := range c.groups {
+	for _, g := range c.toolsets {
 		var err error
 		switch g {
-		case GroupSubagent:
+		case ToolsetSubagent:
 			err = addSubagentTools(ts, subagent.New(ws, subagent.WithClock(now)), now)
-		case GroupCoordinator:
+		case ToolsetCoordinator:
 			err = addCoordinatorTools(ts, coordinator.New(ws, coordinator.WithClock(now)), now)
-		case GroupAgents:
+		case ToolsetAgents:
 			err = addAgentTools(ts, plans.Agents(), pending)
-		case GroupPlans:
+		case ToolsetPlans:
 			err = addPlanTools(ts, plans, pivots.Workers())
-		case GroupPivots:
+		case ToolsetPivots:
 			err = addPivotTools(ts, pivots)
-		case GroupCheckpoints:
+		case ToolsetCheckpoints:
 			err = addCheckpointTools(ts, pivots)
-		case GroupResume:
+		case ToolsetResume:
 			err = addResumeTools(ts, pivots)
-		case GroupClarifications:
+		case ToolsetClarifications:
 			err = addClarificationTools(ts, clarifications)
-		case GroupWorkspaces:
+		case ToolsetWorktrees:
 			err = addWorktreeTools(ts, worktree.New(ws, worktree.WithClock(now)))
-		case GroupQueries:
+		case ToolsetQueries:
 			err = addQueryTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
 		}
 		if err != nil {
-			return nil, fmt.Errorf("mcptools: group %s: %w", g, err)
+			return nil, fmt.Errorf("mcptools: toolset %s: %w", g, err)
 		}
 	}
 	return ts, nil

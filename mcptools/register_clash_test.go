@@ -27,7 +27,7 @@ func callersTool(server *mcp.Server, name, description string, open int) {
 
 // A server that already has a tool named as one of taskmd's is refused,
 // INVALID_ARGUMENTS naming the clash, and keeps its tools as they were;
-// without the group that has the name, Register succeeds.
+// without the toolset that has the name, Register succeeds.
 func TestRegisterRefusesTakenNames(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "host", Version: "v1"}, nil)
 	callersTool(server, "tasks_find", "the caller's", 1)
@@ -42,7 +42,7 @@ func TestRegisterRefusesTakenNames(t *testing.T) {
 		assert.True(t, strings.HasPrefix(tool.Description, "the caller's"), tool.Name)
 	}
 
-	require.NoError(t, Register(server, openWorkspace(t), WithGroups(GroupSubagent)))
+	require.NoError(t, Register(server, openWorkspace(t), WithToolsets(ToolsetSubagent)))
 	assert.Len(t, listTools(t, server), 6)
 }
 
@@ -58,7 +58,7 @@ func TestRegisterTwiceIsRefused(t *testing.T) {
 	clock := func() time.Time { return lifecycleStart }
 	require.NoError(t, Register(server, ws, WithClock(clock)))
 	before := len(listTools(t, server))
-	err = Register(server, ws, WithClock(clock), WithGroups(GroupAgents, GroupPlans, GroupPivots))
+	err = Register(server, ws, WithClock(clock), WithToolsets(ToolsetAgents, ToolsetPlans, ToolsetPivots))
 	require.Error(t, err)
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), err.Error())
 	assert.Len(t, listTools(t, server), before)

@@ -96,11 +96,11 @@ func TestRegisterLeavesOtherToolsAlone(t *testing.T) {
 	assert.False(t, strings.HasPrefix(text(res), "INVALID_ARGUMENTS"), text(res))
 }
 
-// WithGroups registers only the groups named; without GroupPivots no
+// WithToolsets registers only the toolsets named; without ToolsetPivots no
 // output schema declares pivot_request.
-func TestWithGroups(t *testing.T) {
+func TestWithToolsets(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "host", Version: "v1"}, nil)
-	require.NoError(t, Register(server, openWorkspace(t), WithGroups(GroupSubagent, GroupResume)))
+	require.NoError(t, Register(server, openWorkspace(t), WithToolsets(ToolsetSubagent, ToolsetResume)))
 	var names []string
 	for _, tool := range listTools(t, server) {
 		names = append(names, tool.Name)
@@ -121,12 +121,12 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 		ws     *workspace.Workspace
 		opts   []Option
 	}{
-		"nil server":    {nil, ws, nil},
-		"nil workspace": {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), nil, nil},
-		"unknown group": {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithGroups(GroupSubagent, "planz")}},
-		"no group":      {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithGroups()}},
-		"nil clock":     {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithClock(nil)}},
-		"nil timer":     {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithTimer(nil)}},
+		"nil server":      {nil, ws, nil},
+		"nil workspace":   {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), nil, nil},
+		"unknown toolset": {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithToolsets(ToolsetSubagent, "planz")}},
+		"no toolset":      {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithToolsets()}},
+		"nil clock":       {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithClock(nil)}},
+		"nil timer":       {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithTimer(nil)}},
 		//lint:ignore SA1012 a nil context is what this case tests
 		"nil shutdown": {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithShutdown(nil)}},
 	} {
@@ -139,6 +139,11 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 			}
 		})
 	}
+
+	// The worktree tools are the toolset worktrees, whatever their tools' names.
+	err := Register(mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, WithToolsets("workspaces"))
+	assert.ErrorContains(t, err, `unknown toolset "workspaces"`)
+	assert.ErrorContains(t, err, "worktrees")
 }
 
 // A program that uses the library without mcptools never compiles the MCP

@@ -10,7 +10,7 @@ import (
 	"github.com/taskmd/taskmd/agent"
 )
 
-// The agent tools are steps 1, 5 and 7 of the agent protocol (the agent protocol):
+// The agent tools are steps 1, 5 and 7 of the agent protocol:
 // register, heartbeat, unregister. The agent registered on a session is
 // that session's caller (see sessions.go).
 
@@ -65,7 +65,7 @@ type successResult struct {
 }
 
 // lifecycle is the agent protocol as every lifecycle tool teaches it.
-const lifecycle = `Agent lifecycle (the agent protocol): agent_register → workflow_next_tasks → task_claim (on already_claimed_by, claim the next task offered) → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each significant step → agent_heartbeat every next_heartbeat_ms → task_update_status completed (with outcome) → next task, or agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → on a new session, agent_register again with your id, name and runtime → task_claim the task again (its holder gets its claim back) → task_load_context with include {all_checkpoints: true} → resume from the last checkpoint.
+const lifecycle = `Agent lifecycle (the agent protocol): agent_register → workflow_next_tasks → task_claim (on already_claimed_by, claim the next task offered) → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each significant step → agent_heartbeat every next_heartbeat_ms → task_update_status completed (with outcome) → next task, or agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → on a new session, agent_register again with your id, name and runtime → task_claim the task again (the agent holding it gets its claim back) → task_load_context with include {all_checkpoints: true} → resume from the last checkpoint.
 
 A plan (workflow) is a document under docs/ with a Tasks section, its id its address (/api/auth.md); a task's id is /api/auth.md#slug. The agent registered on this MCP session is its caller, and the only agent it acts as (task_claim, agent_heartbeat and agent_unregister naming another agent are refused): the server keeps the session's claims and presents them with its writes, so a status update, plan or checkpoint on a task another agent holds is refused with STALE_CLAIM and nothing is written. Claims last as long as their agent's heartbeats: an agent silent for longer than the timeout (60 s) loses its tasks to the next agent that claims them.`
 
@@ -88,7 +88,7 @@ type agentTools struct {
 	pending func(ctx context.Context, agentID string) *pivotRequest
 }
 
-func addAgentTools(ts *toolSet, agents *agent.Registry, pending func(context.Context, string) *pivotRequest) error {
+func addAgentTools(ts *toolBatch, agents *agent.Registry, pending func(context.Context, string) *pivotRequest) error {
 	a := agentTools{agents: agents, sessions: ts.sessions, pending: pending}
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "agent_register", Description: agentRegisterDescription, Annotations: additive}, a.register),

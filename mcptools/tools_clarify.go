@@ -126,7 +126,7 @@ type clarifyTools struct {
 	sessions *sessions
 }
 
-func addClarificationTools(ts *toolSet, clar *worker.Clarifications) error {
+func addClarificationTools(ts *toolBatch, clar *worker.Clarifications) error {
 	c := clarifyTools{clar: clar, sessions: ts.sessions}
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "clarification_ask", Description: clarificationAskDescription, Annotations: additive}, c.ask),

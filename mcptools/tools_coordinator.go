@@ -72,7 +72,7 @@ type coordinatorTools struct {
 	now  func() time.Time
 }
 
-func addCoordinatorTools(ts *toolSet, list *coordinator.List, now func() time.Time) error {
+func addCoordinatorTools(ts *toolBatch, list *coordinator.List, now func() time.Time) error {
 	c := coordinatorTools{list: list, now: now}
 	batchSchema, err := batchInputSchema[coordinatorBatchInput](
 		coordinatorOperations,

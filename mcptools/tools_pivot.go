@@ -124,7 +124,7 @@ const (
 
 ` + pivotProtocol
 
-	pivotAcknowledgeDescription = `Acknowledge the pivot asked of this session's agent (the pivot_request your results carry), with your checkpoint: it is saved as your worker checkpoint (phase pivoted), your task is paused and points at it, the claim this session holds on it ends, and a new_task that is a task address is claimed for you (the session keeps that claim: task_update_status works on it at once). Returns {success, request (acknowledged, checkpoint_path, new_claim), checkpoint}. For a hard pivot no checkpoint is saved. A retry returns the acknowledged request. STALE_CLAIM: this session holds no claim on the task (a new session): task_claim it again (its holder gets its claim back), then acknowledge again. INVALID_ARGUMENTS: no pivot was asked of you.
+	pivotAcknowledgeDescription = `Acknowledge the pivot asked of this session's agent (the pivot_request your results carry), with your checkpoint: it is saved as your worker checkpoint (phase pivoted), your task is paused and points at it, the claim this session holds on it ends, and a new_task that is a task address is claimed for you (the session keeps that claim: task_update_status works on it at once). Returns {success, request (acknowledged, checkpoint_path, new_claim), checkpoint}. For a hard pivot no checkpoint is saved. A retry returns the acknowledged request. STALE_CLAIM: this session holds no claim on the task (a new session): task_claim it again (the agent holding it gets its claim back), then acknowledge again. INVALID_ARGUMENTS: no pivot was asked of you.
 
 ` + pivotProtocol
 )
@@ -135,7 +135,7 @@ type pivotTools struct {
 	sessions *sessions
 }
 
-func addPivotTools(ts *toolSet, pivots *worker.Pivots) error {
+func addPivotTools(ts *toolBatch, pivots *worker.Pivots) error {
 	p := pivotTools{pivots: pivots, sessions: ts.sessions}
 	in, err := inputSchema[pivotWorkerInput](map[string]enum{"mode": {pivotModes, string(checkpoint.PivotGraceful)}})
 	if err != nil {
@@ -311,7 +311,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		te := newToolError(err)
 		if te.code == plan.CodeStaleClaim && pending != nil {
-			te.hint = fmt.Sprintf("this session holds no current claim on %s: task_claim it again with your agent id (its holder gets its claim back), then pivot_acknowledge again", pending.Task)
+			te.hint = fmt.Sprintf("this session holds no current claim on %s: task_claim it again with your agent id (the agent holding it gets its claim back), then pivot_acknowledge again", pending.Task)
 		}
 		return nil, pivotAcknowledgeResult{}, te
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// The plan tools are the rest of the agent protocol (the agent protocol) on package
+// The plan tools are the rest of the agent protocol on package
 // plan: plans ("workflows") are documents under docs/, tasks their
 // addresses. Every write on a task presents the session's claim (see
 // sessions.go).
@@ -73,9 +73,9 @@ type loadContextInput struct {
 }
 
 type taskSetPlanInput struct {
-	ID     string `json:"id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing (or give task_id)"`
-	TaskID string `json:"task_id,omitempty" jsonschema:"the task's id, as id"`
-	Plan   string `json:"plan" jsonschema:"the approach you will take, kept on one line in the task's Plan field"`
+	ID       string `json:"id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing (or give task_id)"`
+	TaskID   string `json:"task_id,omitempty" jsonschema:"the task's id, as id"`
+	Approach string `json:"plan" jsonschema:"the approach you will take, kept on one line in the task's Plan field"`
 }
 
 type checkpointAddInput struct {
@@ -124,8 +124,8 @@ type planTask struct {
 	DependsOn string `json:"depends_on,omitempty"` // its Depends-On field
 	Workflow  string `json:"workflow,omitempty"`
 	Assignee  string `json:"assignee,omitempty"` // the agent that holds or held it
-	Plan      string `json:"plan,omitempty"`
-	Outcome   string `json:"outcome,omitempty"` // its Note field, once completed
+	Approach  string `json:"plan,omitempty"`     // its Plan field
+	Note      string `json:"outcome,omitempty"`  // its Note field, once completed
 	Error     string `json:"error,omitempty"`
 	Completed string `json:"completed,omitempty"` // the completion date
 }
@@ -208,7 +208,7 @@ type planTools struct {
 	sessions *sessions
 }
 
-func addPlanTools(ts *toolSet, plans *plan.Plans, workers *checkpoint.Workers) error {
+func addPlanTools(ts *toolBatch, plans *plan.Plans, workers *checkpoint.Workers) error {
 	p := planTools{plans: plans, workers: workers, sessions: ts.sessions}
 	list, err := inputSchema[workflowListInput](map[string]enum{"status": {values: taskStatuses}})
 	if err != nil {
@@ -343,7 +343,7 @@ func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in tas
 func (p planTools) loadContext(ctx context.Context, _ *mcp.CallToolRequest, in loadContextInput) (*mcp.CallToolResult, plan.TaskContext, error) {
 	inc := plan.DefaultInclude()
 	if i := in.Include; i != nil {
-		setBool(&inc.WorkflowPlan, i.WorkflowPlan)
+		setBool(&inc.PlanSummary, i.WorkflowPlan)
 		setBool(&inc.PriorTaskOutcomes, i.PriorTaskOutcomes)
 		setBool(&inc.DependencyOutcomes, i.DependencyOutcomes)
 		setBool(&inc.AllCheckpoints, i.AllCheckpoints)
@@ -376,7 +376,7 @@ func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in
 	case in.TaskID != "" && taskKey(in.TaskID) != taskKey(id):
 		return nil, taskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
 	}
-	t, err := p.plans.SetTaskPlan(ctx, id, p.sessions.of(req).claimant(id), in.Plan)
+	t, err := p.plans.SetApproach(ctx, id, p.sessions.of(req).claimant(id), in.Approach)
 	if err != nil {
 		return nil, taskResult{}, addressError(id, err)
 	}
@@ -402,7 +402,7 @@ func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, i
 	}
 	s := p.sessions.of(req)
 	c := s.claimant(in.ID)
-	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Outcome: in.Outcome, Error: in.Error})
+	t, err := p.plans.UpdateStatus(ctx, in.ID, c, plan.StatusUpdate{Status: status, Note: in.Outcome, Error: in.Error})
 	if err != nil {
 		return nil, taskResult{}, addressError(in.ID, err)
 	}
@@ -509,8 +509,8 @@ func toPlanTask(document string, t taskdoc.Task) planTask {
 		DependsOn: field(taskdoc.KeyDependsOn),
 		Workflow:  field(taskdoc.KeyWorkflow),
 		Assignee:  field(taskdoc.KeyAssignee),
-		Plan:      field(taskdoc.KeyPlan),
-		Outcome:   field(taskdoc.KeyNote),
+		Approach:  field(taskdoc.KeyApproach),
+		Note:      field(taskdoc.KeyNote),
 		Error:     field(taskdoc.KeyError),
 		Completed: field(taskdoc.KeyCompleted),
 	}

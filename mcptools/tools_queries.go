@@ -144,7 +144,7 @@ type queryTools struct {
 // but completed, which a complete tool sets with its note.
 var settableStatuses = slices.DeleteFunc(slices.Clone(taskStatuses), func(s any) bool { return s == string(taskdoc.StatusCompleted) })
 
-func addQueryTools(ts *toolSet, ws *workspace.Workspace, tasks *subagent.Tasks, list *coordinator.List) error {
+func addQueryTools(ts *toolBatch, ws *workspace.Workspace, tasks *subagent.Tasks, list *coordinator.List) error {
 	q := queryTools{ws: ws, tasks: tasks, list: list}
 	find, err := inputSchema[tasksFindInput](map[string]enum{"status": {values: taskStatuses}})
 	if err != nil {

@@ -142,7 +142,7 @@ type resumeTools struct {
 	sessions *sessions
 }
 
-func addCheckpointTools(ts *toolSet, pivots *worker.Pivots) error {
+func addCheckpointTools(ts *toolBatch, pivots *worker.Pivots) error {
 	r := resumeTools{pivots: pivots, sessions: ts.sessions}
 	get, err := inputSchema[checkpointGetInput](map[string]enum{"format": {checkpointFormats, "markdown"}})
 	if err != nil {
@@ -162,7 +162,7 @@ func addCheckpointTools(ts *toolSet, pivots *worker.Pivots) error {
 	)
 }
 
-func addResumeTools(ts *toolSet, pivots *worker.Pivots) error {
+func addResumeTools(ts *toolBatch, pivots *worker.Pivots) error {
 	r := resumeTools{pivots: pivots, sessions: ts.sessions}
 	return firstError(
 		addTool(ts, &mcp.Tool{Name: "resume_queue", Description: resumeQueueDescription, Annotations: readOnly}, r.queue),

@@ -63,7 +63,7 @@ type subagentTools struct {
 	now   func() time.Time
 }
 
-func addSubagentTools(ts *toolSet, tasks *subagent.Tasks, now func() time.Time) error {
+func addSubagentTools(ts *toolBatch, tasks *subagent.Tasks, now func() time.Time) error {
 	s := subagentTools{tasks: tasks, now: now}
 	batchSchema, err := batchInputSchema[subagentBatchInput](
 		subagentOperations,

@@ -39,27 +39,27 @@ type workspaceListInput struct {
 type workspaceUpdateResult struct {
 	Success         bool              `json:"success"`
 	WorktreeRemoved bool              `json:"worktree_removed"`
-	Workspace       worktree.Worktree `json:"workspace"`
+	Worktree        worktree.Worktree `json:"workspace"` // the agent protocol's name
 }
 
 // workspaceListResult is the result of workspace_list.
 type workspaceListResult struct {
-	Workspaces []worktree.Worktree `json:"workspaces"`
+	Worktrees []worktree.Worktree `json:"workspaces"` // the agent protocol's name
 }
 
 const (
 	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (the agent protocol, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result, or finish the work of a call that was stopped half-way.`
 
-	workspaceUpdateDescription = `Record what became of a workspace: status merged (with merge_commit) or abandoned, pr_url, and cleanup_worktree to remove its folder (the branch stays). Returns {success, worktree_removed, workspace}; a retry removes nothing more (worktree_removed false). WORKSPACE_NOT_FOUND for an unknown id.`
+	workspaceUpdateDescription = `Record what became of a worktree: status merged (with merge_commit) or abandoned, pr_url, and cleanup_worktree to remove its folder (the branch stays). Returns {success, worktree_removed, workspace: the worktree's record}; a retry removes nothing more (worktree_removed false). WORKTREE_NOT_FOUND for an unknown id.`
 
-	workspaceListDescription = `List the workspaces (worktrees and branches of agents), oldest first, optionally only those in some statuses (active, merged, abandoned). Returns {workspaces: [...]}.`
+	workspaceListDescription = `List the worktrees and branches of agents, oldest first, optionally only those in some statuses (active, merged, abandoned). Returns {workspaces: [...]}.`
 )
 
 var worktreeStatuses = []any{string(worktree.Active), string(worktree.Merged), string(worktree.Abandoned)}
 
 type worktreeTools struct{ m *worktree.Manager }
 
-func addWorktreeTools(ts *toolSet, m *worktree.Manager) error {
+func addWorktreeTools(ts *toolBatch, m *worktree.Manager) error {
 	w := worktreeTools{m: m}
 	update, err := inputSchema[workspaceUpdateInput](map[string]enum{"status": {values: worktreeStatuses}})
 	if err != nil {
@@ -94,7 +94,7 @@ func (w worktreeTools) update(ctx context.Context, _ *mcp.CallToolRequest, in wo
 	if err != nil {
 		return nil, workspaceUpdateResult{}, newToolError(err)
 	}
-	return nil, workspaceUpdateResult{Success: true, WorktreeRemoved: removed, Workspace: wt}, nil
+	return nil, workspaceUpdateResult{Success: true, WorktreeRemoved: removed, Worktree: wt}, nil
 }
 
 func (w worktreeTools) list(ctx context.Context, _ *mcp.CallToolRequest, in workspaceListInput) (*mcp.CallToolResult, workspaceListResult, error) {
@@ -106,5 +106,5 @@ func (w worktreeTools) list(ctx context.Context, _ *mcp.CallToolRequest, in work
 	if err != nil {
 		return nil, workspaceListResult{}, newToolError(err)
 	}
-	return nil, workspaceListResult{Workspaces: wts}, nil
+	return nil, workspaceListResult{Worktrees: wts}, nil
 }

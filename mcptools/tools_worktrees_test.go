@@ -73,7 +73,7 @@ func TestWorkspaceTools(t *testing.T) {
 
 	_, toolErr, err = s.try("workspace_update", map[string]any{"id": "ws_000000000000", "status": "abandoned"})
 	require.NoError(t, err)
-	assert.Contains(t, toolErr, "WORKSPACE_NOT_FOUND")
+	assert.Contains(t, toolErr, "WORKTREE_NOT_FOUND")
 
 	// A repository elsewhere on the machine is not the client's to write in.
 	other := t.TempDir()

@@ -17,11 +17,11 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// toolSet is the tools of one Register call, prepared before any of them
+// toolBatch is the tools of one Register call, prepared before any of them
 // is added, and the state they share.
-type toolSet struct {
+type toolBatch struct {
 	sessions *sessions
-	notices  *pivotNotices // nil without GroupPivots
+	notices  *pivotNotices // nil without ToolsetPivots
 	shutdown context.Context
 	// inputs holds the resolved input schema of each tool, by name: the
 	// middleware tells an input-schema error of one of the set's tools
@@ -31,13 +31,13 @@ type toolSet struct {
 }
 
 // names lists the names of the set's tools.
-func (ts *toolSet) names() []string {
+func (ts *toolBatch) names() []string {
 	return slices.Sorted(maps.Keys(ts.inputs))
 }
 
 // addTo adds the tools to server, with the middleware that serves their
 // calls.
-func (ts *toolSet) addTo(server *mcp.Server) {
+func (ts *toolBatch) addTo(server *mcp.Server) {
 	for _, add := range ts.adds {
 		add(server)
 	}
@@ -61,7 +61,7 @@ type callMark struct{ ran bool }
 // the caller's pending pivot, after the code, so that the error's text
 // keeps the code first. The handlers themselves end the call when the
 // shutdown context ends (serve).
-func (ts *toolSet) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (ts *toolBatch) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
 		if !ok || call.Params == nil || ts.inputs[call.Params.Name] == nil {
@@ -95,7 +95,7 @@ func (ts *toolSet) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // taskmd (callMark), ends it when the shutdown context ends, and gives a
 // code to an error that has none (IO_ERROR, as newToolError does), so
 // that every tool error's text starts with a code.
-func serve[In, Out any](ts *toolSet, handler mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+func serve[In, Out any](ts *toolBatch, handler mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		if mark, ok := ctx.Value(callKey{}).(*callMark); ok {
 			mark.ran = true
@@ -138,7 +138,7 @@ func annotations(readOnly, destructive, idempotent bool) *mcp.ToolAnnotations {
 // that a type the schema generator refuses is an error of Register rather
 // than a panic of the SDK, and the output schema is derived by
 // outputSchema because results hold a recursive type.
-func addTool[In, Out any](ts *toolSet, tool *mcp.Tool, handler mcp.ToolHandlerFor[In, Out]) error {
+func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandlerFor[In, Out]) error {
 	if tool.Annotations == nil {
 		return fmt.Errorf("tool %s: no annotations", tool.Name)
 	}

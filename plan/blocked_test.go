@@ -37,13 +37,13 @@ func TestDependenciesBlockClaimAndMoves(t *testing.T) {
 	calls := map[string]func() error{
 		"claim": func() error { _, err := p.Claim(ctx, second, me); return err },
 		"set plan": func() error {
-			_, err := p.SetTaskPlan(ctx, second, plan.Claimant{}, "do it")
+			_, err := p.SetApproach(ctx, second, plan.Claimant{}, "do it")
 			return err
 		},
 	}
 	for _, s := range []taskdoc.Status{taskdoc.StatusPlanning, taskdoc.StatusInProgress, taskdoc.StatusCompleted} {
 		calls["to "+string(s)] = func() error {
-			_, err := p.UpdateStatus(ctx, second, plan.Claimant{}, plan.StatusUpdate{Status: s, Outcome: "done"})
+			_, err := p.UpdateStatus(ctx, second, plan.Claimant{}, plan.StatusUpdate{Status: s, Note: "done"})
 			return err
 		}
 	}
@@ -91,6 +91,6 @@ func TestDependenciesForced(t *testing.T) {
 	assert.Equal(t, taskdoc.StatusInProgress, tk.Status)
 	assert.Equal(t, "taken up before its dependencies were done: /auth.md#setup-oauth (pending)",
 		field(t, root, "docs/auth.md", "implement-jwt-signing", taskdoc.KeyForced))
-	_, err = p.UpdateStatus(ctx, jwt, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "signed"})
+	_, err = p.UpdateStatus(ctx, jwt, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "signed"})
 	require.NoError(t, err)
 }

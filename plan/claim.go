@@ -136,7 +136,7 @@ func (p *Plans) Release(ctx context.Context, task string, c Claimant) error {
 		return err
 	}
 	if c.Agent == "" || c.Token == 0 {
-		return invalid(fmt.Sprintf("releasing %s needs the holder's agent id and its claim's token", task))
+		return invalid(fmt.Sprintf("releasing %s needs the id of the agent holding it and its claim's token", task))
 	}
 	ch := p.change(t, c)
 	retry := false

@@ -60,9 +60,9 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	// a comes back: every write it makes with its old claim is refused, and
 	// nothing is written.
 	before := filetest.Snapshot(t, root)
-	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
-	_, err = p.SetTaskPlan(ctx, task, ca, "my way")
+	_, err = p.SetApproach(ctx, task, ca, "my way")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
@@ -76,10 +76,10 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	cb := plan.Claimant{Agent: b, Token: took.Claim.Token}
 	_, err = p.AddCheckpoint(ctx, task, cb, checkpoint.Entry{Type: checkpoint.TypeRecovery, Summary: "picked up"})
 	require.NoError(t, err)
-	done, err := p.UpdateStatus(ctx, task, cb, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "OAuth ready"})
+	done, err := p.UpdateStatus(ctx, task, cb, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth ready"})
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusCompleted, done.Status)
-	retry, err := p.UpdateStatus(ctx, task, cb, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "OAuth ready"})
+	retry, err := p.UpdateStatus(ctx, task, cb, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth ready"})
 	require.NoError(t, err)
 	assert.Equal(t, done.Version, retry.Version)
 	_, err = p.Claim(ctx, task, a)
@@ -118,7 +118,7 @@ func TestNextTasksDependencies(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, []string{"/auth.md#setup-oauth", "/auth.md#write-docs"}, ids())
-	_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "ok"})
+	_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "ok"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"/auth.md#implement-jwt-signing", "/auth.md#write-docs"}, ids())
 }

@@ -17,7 +17,7 @@ import (
 
 // Include selects what LoadContext gathers, with the protocol's switches.
 type Include struct {
-	WorkflowPlan       bool `json:"workflow_plan"`       // the plan's summary (its text under the title)
+	PlanSummary        bool `json:"workflow_plan"`       // the plan's summary (its text under the title)
 	PriorTaskOutcomes  bool `json:"prior_task_outcomes"` // the outcomes of the plan's other completed tasks
 	DependencyOutcomes bool `json:"dependency_outcomes"` // the outcomes of the tasks this one depends on
 	RecentCheckpoints  int  `json:"recent_checkpoints"`  // the newest N checkpoints of the task's journal
@@ -29,7 +29,7 @@ type Include struct {
 // DefaultInclude is what LoadContext gathers without an Include: everything,
 // with the 5 newest checkpoints.
 func DefaultInclude() Include {
-	return Include{WorkflowPlan: true, PriorTaskOutcomes: true, DependencyOutcomes: true,
+	return Include{PlanSummary: true, PriorTaskOutcomes: true, DependencyOutcomes: true,
 		RecentCheckpoints: 5, WorkflowPrompt: true, References: true}
 }
 
@@ -79,7 +79,7 @@ type CurrentTask struct {
 	Title    string         `json:"title"`
 	Status   taskdoc.Status `json:"status"`
 	Assignee string         `json:"assignee,omitempty"` // the agent holding its claim, as its Assignee field says
-	Plan     string         `json:"plan,omitempty"`     // its Plan field (task_set_plan)
+	Approach string         `json:"plan,omitempty"`     // its Plan field (task_set_plan)
 	// Checkpoint is its Checkpoint field: the worker checkpoint a paused
 	// task was left with, to resume it from.
 	Checkpoint string `json:"checkpoint,omitempty"`
@@ -93,7 +93,7 @@ type CurrentTask struct {
 // TaskContext is the context of a task under a token budget (the agent protocol's
 // task_load_context), with the protocol's field names.
 type TaskContext struct {
-	Workflow           PlanContext `json:"workflow"`
+	Plan               PlanContext `json:"workflow"` // the protocol calls a plan a workflow
 	CurrentTask        CurrentTask `json:"current_task"`
 	PriorTasks         []Text      `json:"prior_tasks"`         // newest first
 	DependencyOutcomes []Text      `json:"dependency_outcomes"` // in Depends-On order
@@ -147,7 +147,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	}
 	m := taskcontext.Material{Task: tk, Address: t.Address()}
 	out := &TaskContext{
-		Workflow:           PlanContext{ID: t.Path, Title: doc.Title()},
+		Plan:               PlanContext{ID: t.Path, Title: doc.Title()},
 		CurrentTask:        CurrentTask{ID: t.Address(), Title: tk.Title, Status: tk.Status, Checkpoints: []ContextCheckpoint{}},
 		PriorTasks:         []Text{},
 		DependencyOutcomes: []Text{},
@@ -156,9 +156,9 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 		Cut:                []taskcontext.Cut{},
 	}
 	out.CurrentTask.Assignee, _ = tk.Field(taskdoc.KeyAssignee)
-	out.CurrentTask.Plan, _ = tk.Field(taskdoc.KeyPlan)
+	out.CurrentTask.Approach, _ = tk.Field(taskdoc.KeyApproach)
 	out.CurrentTask.Checkpoint, _ = tk.Field(taskdoc.KeyCheckpoint)
-	if inc.WorkflowPlan {
+	if inc.PlanSummary {
 		m.PlanSummary = planSummary(doc)
 	}
 	deps := map[string]bool{}
@@ -291,7 +291,7 @@ func fill(out *TaskContext, kept []taskcontext.Part, entries []checkpoint.Entry)
 		case taskcontext.KindTask:
 			out.CurrentTask.Text = part.Text
 		case taskcontext.KindPlanSummary:
-			out.Workflow.Summary = part.Text
+			out.Plan.Summary = part.Text
 		case taskcontext.KindWorkflow:
 			out.WorkflowPrompt = &text
 		case taskcontext.KindReference:

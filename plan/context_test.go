@@ -121,9 +121,9 @@ func TestLoadContextContents(t *testing.T) {
 	tc, err := p.LoadContext(ctx, "/ctx.md#work", plan.ContextOptions{})
 	require.NoError(t, err)
 	want := &plan.TaskContext{
-		Workflow: plan.PlanContext{ID: "/ctx.md", Title: "Ctx", Summary: "The plan summary."},
+		Plan: plan.PlanContext{ID: "/ctx.md", Title: "Ctx", Summary: "The plan summary."},
 		CurrentTask: plan.CurrentTask{ID: "/ctx.md#work", Title: "Work", Status: taskdoc.StatusInProgress, Assignee: "ag_x",
-			Plan: "the approach", Text: taskText, Checkpoints: wantCheckpoints(7, 6, 5, 4, 3)},
+			Approach: "the approach", Text: taskText, Checkpoints: wantCheckpoints(7, 6, 5, 4, 3)},
 		PriorTasks: []plan.Text{{ID: "/ctx.md#same-day", Text: "same day outcome"}, {ID: "/ctx.md#early", Text: "early outcome"}},
 		DependencyOutcomes: []plan.Text{{ID: "/ctx.md#late", Text: "late outcome"}, {ID: "/ctx.md#base", Text: "base outcome"},
 			{ID: "/other.md#done-thing", Text: "done long ago"}},
@@ -157,9 +157,9 @@ func TestLoadContextContents(t *testing.T) {
 	tc, err = p.LoadContext(ctx, "/ctx.md#work", plan.ContextOptions{Include: &none, MaxTokens: 100000})
 	require.NoError(t, err)
 	want = &plan.TaskContext{
-		Workflow: plan.PlanContext{ID: "/ctx.md", Title: "Ctx"},
+		Plan: plan.PlanContext{ID: "/ctx.md", Title: "Ctx"},
 		CurrentTask: plan.CurrentTask{ID: "/ctx.md#work", Title: "Work", Status: taskdoc.StatusInProgress, Assignee: "ag_x",
-			Plan: "the approach", Text: taskText, Checkpoints: []plan.ContextCheckpoint{}},
+			Approach: "the approach", Text: taskText, Checkpoints: []plan.ContextCheckpoint{}},
 		PriorTasks: []plan.Text{}, DependencyOutcomes: []plan.Text{}, References: []plan.Text{},
 		MaxTokens: 100000, Cut: []taskcontext.Cut{},
 	}
@@ -262,7 +262,7 @@ func TestLoadContextCut(t *testing.T) {
 	assert.Empty(t, tc.DependencyOutcomes)
 	assert.Empty(t, tc.References)
 	assert.Nil(t, tc.WorkflowPrompt)
-	assert.Empty(t, tc.Workflow.Summary)
+	assert.Empty(t, tc.Plan.Summary)
 	assert.Equal(t, "Work", tc.CurrentTask.Title, "the title stays whatever the budget")
 }
 
@@ -408,7 +408,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 	for iter := range 300 {
 		ti := r.IntN(tasks)
 		task := fmt.Sprintf("/random.md#task-%02d", ti)
-		inc := plan.Include{WorkflowPlan: r.IntN(2) == 0, PriorTaskOutcomes: r.IntN(2) == 0, DependencyOutcomes: r.IntN(2) == 0,
+		inc := plan.Include{PlanSummary: r.IntN(2) == 0, PriorTaskOutcomes: r.IntN(2) == 0, DependencyOutcomes: r.IntN(2) == 0,
 			RecentCheckpoints: r.IntN(30), AllCheckpoints: r.IntN(4) == 0, WorkflowPrompt: r.IntN(2) == 0, References: r.IntN(2) == 0}
 		var budget int
 		switch r.IntN(10) {
@@ -509,7 +509,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 				seen++
 			}
 		}
-		check(taskcontext.KindPlanSummary, "plan", full.Workflow.Summary, tc.Workflow.Summary, full.Workflow.Summary == "" || tc.Workflow.Summary != "")
+		check(taskcontext.KindPlanSummary, "plan", full.Plan.Summary, tc.Plan.Summary, full.Plan.Summary == "" || tc.Plan.Summary != "")
 		if full.WorkflowPrompt != nil {
 			kept := ""
 			if tc.WorkflowPrompt != nil {

@@ -1,7 +1,8 @@
-// Package plan is the agent protocol of the agent protocol on the Markdown workspace:
+// Package plan is the agent protocol on the Markdown workspace:
 // several agents working one plan register (package agent), find the next
 // tasks, claim one with a lease, load its context under a token budget,
-// record their approach and checkpoints, report its status, and release it.
+// record their approach and journal entries (the protocol's checkpoints),
+// report its status, and release it.
 //
 // A plan (the protocol's "workflow") is a document under docs/ whose Tasks
 // section holds the tasks: its id is the document's address ("/api/auth.md"),
@@ -18,11 +19,11 @@
 //	res, _ := plans.Claim(ctx, next[0].ID, a.ID)         // res.Success, or res.AlreadyClaimedBy
 //	me := plan.Claimant{Agent: a.ID, Token: res.Claim.Token}
 //	tc, _ := plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{})
-//	plans.SetTaskPlan(ctx, next[0].ID, me, "RS256, keys from the vault")
+//	plans.SetApproach(ctx, next[0].ID, me, "RS256, keys from the vault")
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 //	plans.AddCheckpoint(ctx, next[0].ID, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "signer done"})
 //	agents.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{CurrentTask: next[0].ID, Status: "busy"})
-//	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "JWT signing in place"})
+//	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "JWT signing in place"})
 //	agents.Unregister(ctx, a.ID)
 //
 // After a lost context: List(ctx, taskdoc.StatusInProgress), Progress of the
@@ -35,7 +36,7 @@
 // offered again by NextTasks and another agent's Claim takes it over, which is
 // recorded. Each claim has a fencing token that grows with every new claim of
 // the task and survives restarts. Every write a claimant makes (UpdateStatus,
-// SetTaskPlan, AddCheckpoint, Release) presents its Claimant (agent and token)
+// SetApproach, AddCheckpoint, Release) presents its Claimant (agent and token)
 // and is checked in the same critical section as the write: a claimant whose
 // claim was taken over, released or replaced gets STALE_CLAIM and nothing is
 // written, so an agent that paused for longer than its lease cannot undo its
@@ -72,9 +73,9 @@
 // systems write them. The claim's token lives in .taskmd/claims (one JSON file
 // per plan, written only under the plan's lock, in the same critical section
 // as the write it guards); agents and heartbeats in .taskmd/agents, so a
-// heartbeat never rewrites a plan; checkpoints in the task's journal under
+// heartbeat never rewrites a plan; journal entries in the task's journal under
 // checkpoints/ (package checkpoint), so recording one never rewrites the plan
-// either. Delete .taskmd/claims and every token is void: a holder claims its
+// either. Delete .taskmd/claims and every token is void: an agent claims its
 // task again (with a new token) before it writes, and another agent gets the
 // task once the agent its Assignee field names is offline.
 //
@@ -98,7 +99,7 @@
 //
 // A failed call writes nothing. Claim by the holder, Release of a released
 // claim, UpdateStatus to the status the task has, completing with the same
-// outcome, SetTaskPlan with the same plan, Create of an existing plan with the
+// outcome, SetApproach with the same approach, Create of an existing plan with the
 // same name and SetPlan of tasks the plan holds as the call would write them
 // are answered without writing, so every call may be retried; AddCheckpoint
 // takes a Key for the same purpose.
@@ -107,7 +108,9 @@
 //
 // Writes on one plan (claims, status updates, plans) take the plan's lock and
 // the lock of its claims file, and are serialised across goroutines and
-// processes; checkpoints take the journal's lock and the claims file's. Reads
+// processes; journal entries take the journal's lock and the claims file's. Reads
 // (NextTasks, Progress, List, LoadContext) take no lock. See the package's
 // benchmarks for figures.
+//
+// The words (plan, approach, agent, journal entry, note) are defined once in docs/vocabulary.md.
 package plan

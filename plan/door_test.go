@@ -35,12 +35,12 @@ func TestCallerThatIsNotAnAgentLeavesHeldTasksAlone(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 
 	nobody := plan.Claimant{}
-	_, err = p.UpdateStatus(ctx, task, nobody, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
+	_, err = p.UpdateStatus(ctx, task, nobody, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "x"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Contains(t, err.Error(), "agent "+a+" holds it")
 	_, err = p.UpdateStatus(ctx, task, nobody, plan.StatusUpdate{Status: taskdoc.StatusBlocked})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	_, err = p.SetTaskPlan(ctx, task, nobody, "my way")
+	_, err = p.SetApproach(ctx, task, nobody, "my way")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, task, nobody, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "mine"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
@@ -54,7 +54,7 @@ func TestCallerThatIsNotAnAgentLeavesHeldTasksAlone(t *testing.T) {
 	require.NoError(t, err)
 
 	// A free task is anyone's.
-	done, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", nobody, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "by hand"})
+	done, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", nobody, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "by hand"})
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusCompleted, done.Status)
 }
@@ -79,7 +79,7 @@ func TestPersonOverridesAClaimOnRecord(t *testing.T) {
 	_, err = p.UpdateStatus(ctx, task, plan.Person(" alice"), plan.StatusUpdate{Status: taskdoc.StatusBlocked})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 
-	done, err := p.UpdateStatus(ctx, task, plan.Person("alice"), plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done by hand"})
+	done, err := p.UpdateStatus(ctx, task, plan.Person("alice"), plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done by hand"})
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusCompleted, done.Status)
 	text := filetest.Read(t, root, "docs/auth.md")
@@ -87,11 +87,11 @@ func TestPersonOverridesAClaimOnRecord(t *testing.T) {
 	assert.NotContains(t, text, "Assignee:")
 
 	before := filetest.Snapshot(t, root)
-	_, err = p.UpdateStatus(ctx, task, plan.Person("alice"), plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done by hand"})
+	_, err = p.UpdateStatus(ctx, task, plan.Person("alice"), plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done by hand"})
 	require.NoError(t, err, "a retried override")
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
-	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "mine"})
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "mine"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the claim was taken from its holder")
 	_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "late"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
@@ -121,7 +121,7 @@ func TestPauseLetsTheClaimGo(t *testing.T) {
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 		_, err = p.UpdateStatus(ctx, task, who, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
-		_, err = p.SetTaskPlan(ctx, task, who, "carry on")
+		_, err = p.SetApproach(ctx, task, who, "carry on")
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 	}
 	assert.Equal(t, before, filetest.Snapshot(t, root), "the paused task stays in the resume queue")
@@ -360,7 +360,7 @@ func TestCompletionCrashedBetweenItsWrites(t *testing.T) {
 	r, err := p.Claim(ctx, task, a)
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: r.Claim.Token}
-	done := plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"}
+	done := plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"}
 	crashBetween(t, root, ".taskmd/claims", func() {
 		_, err := p.UpdateStatus(ctx, task, me, done)
 		require.NoError(t, err)
@@ -450,7 +450,7 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		// the ended claim stays ended.
 		_, err = tasksOn(t, root).Edit(ctx, task, taskdoc.Edit{Content: "- Status: blocked\n- Assignee: " + a + "\n"})
 		assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
-		_, err = p.UpdateStatus(ctx, task, old, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "still mine"})
+		_, err = p.UpdateStatus(ctx, task, old, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "still mine"})
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the overridden claim's token writes no more")
 	})
 	t.Run("a completion through the task system ends the claim", func(t *testing.T) {

@@ -56,11 +56,11 @@ func Example() {
 
 	by := plan.Claimant{Agent: a.ID, Token: res.Claim.Token}
 	tc := must(plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{MaxTokens: 8000}))
-	fmt.Println("context:", tc.Workflow.Summary, "/", tc.Tokens, "tokens")
-	must(plans.SetTaskPlan(ctx, next[0].ID, by, "Passport with the Google strategy"))
+	fmt.Println("context:", tc.Plan.Summary, "/", tc.Tokens, "tokens")
+	must(plans.SetApproach(ctx, next[0].ID, by, "Passport with the Google strategy"))
 	must(plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusInProgress}))
 	must(plans.AddCheckpoint(ctx, next[0].ID, by, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "provider installed"}))
-	done := must(plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "OAuth set up"}))
+	done := must(plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth set up"}))
 	fmt.Println("done:", done.Status)
 
 	next = must(plans.NextTasks(ctx, "/api/auth.md"))
@@ -81,7 +81,7 @@ func Example() {
 	took := must(plans.Claim(ctx, next[0].ID, b.ID))
 	fmt.Println("worker-2 takes over:", took.Success, "token", took.Claim.Token, "from worker-1:", took.Claim.TookOverFrom == a.ID)
 
-	_, err = plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
+	_, err = plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "late"})
 	fmt.Println("worker-1 late:", taskdoc.CodeOf(err))
 
 	progress := must(plans.Progress(ctx, "/api/auth.md"))

@@ -40,10 +40,10 @@ func TestFailedCompletionKeepsTheClaim(t *testing.T) {
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
 	before := filetest.Snapshot(t, root)
-	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: strings.Repeat("x", 400)})
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: strings.Repeat("x", 400)})
 	assert.Equal(t, taskdoc.CodeFileTooLarge, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
-	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	assert.NoError(t, err)
 }
 
@@ -123,7 +123,7 @@ func TestRecreatedPlanHoldsNothing(t *testing.T) {
 	next, err := p.NextTasks(ctx, "/auth.md")
 	require.NoError(t, err)
 	require.Len(t, next, 1)
-	_, err = p.SetTaskPlan(ctx, "/auth.md#write-docs", plan.Claimant{Agent: a, Token: ra.Claim.Token}, "x")
+	_, err = p.SetApproach(ctx, "/auth.md#write-docs", plan.Claimant{Agent: a, Token: ra.Claim.Token}, "x")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
 	require.NoError(t, err)
@@ -162,9 +162,9 @@ func TestRetriesAfterTheClaimEnded(t *testing.T) {
 	rb, err := p.Claim(ctx, "/auth.md#setup-oauth", b)
 	require.NoError(t, err)
 	require.True(t, rb.Success)
-	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: b, Token: rb.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: b, Token: rb.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	require.NoError(t, err)
-	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: ra.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 
@@ -178,7 +178,7 @@ func TestTypoSlugIsTaskNotFound(t *testing.T) {
 	me := plan.Claimant{Agent: a, Token: r.Claim.Token}
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-doc", me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
-	_, err = p.SetTaskPlan(ctx, "/auth.md#write-doc", me, "x")
+	_, err = p.SetApproach(ctx, "/auth.md#write-doc", me, "x")
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-doc", me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
@@ -211,6 +211,30 @@ func TestClaimantWithSpaceIsInvalid(t *testing.T) {
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
+// The refusals of writes on a held task name it in the caller's words:
+// the agent holding it, never a holder or a claimant.
+func TestClaimRefusalsSayAgent(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, map[string]string{"docs/auth.md": authPlan})
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/auth.md#write-docs", a)
+	require.NoError(t, err)
+	task := "/auth.md#write-docs"
+	before := filetest.Snapshot(t, root)
+	refusals := map[string]error{}
+	_, refusals["an agent id with space"] = p.UpdateStatus(ctx, task, plan.Claimant{Agent: " " + a, Token: r.Claim.Token}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	_, refusals["a person's checkpoint"] = p.AddCheckpoint(ctx, task, plan.Person("alice"), checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	refusals["a release without a claim"] = p.Release(ctx, task, plan.Claimant{})
+	_, refusals["a write by no agent"] = p.UpdateStatus(ctx, task, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	for name, err := range refusals {
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "agent", name)
+		assert.NotContains(t, err.Error(), "holder", name)
+		assert.NotContains(t, err.Error(), "claimant", name)
+	}
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+}
+
 // A retried SetPlan is answered once its tasks have moved on.
 func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
 	c := newClock()
@@ -221,7 +245,7 @@ func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
 	a := register(t, p, "a")
 	r, err := p.Claim(ctx, "/p.md#a", a)
 	require.NoError(t, err)
-	_, err = p.SetTaskPlan(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
+	_, err = p.SetApproach(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
 	require.NoError(t, err)
 	before := filetest.Snapshot(t, root)
 	again, err := p.SetPlan(ctx, "/p.md", tasks)

@@ -31,7 +31,7 @@ func TestJSONNames(t *testing.T) {
 			DependenciesCompleted: true, CanParallelize: true, Stranded: true, PreviousHolder: "ag_0"},
 			`{"id":"/a.md#y","title":"Y","status":"pending","depends_on":["#x"],"dependencies_completed":true,"can_parallelize":true,
 			"stranded":true,"previous_holder":"ag_0"}`},
-		{"progress", plan.Progress{Workflow: "/a.md", Title: "A", Status: taskdoc.StatusInProgress, Total: 2,
+		{"progress", plan.Progress{Plan: "/a.md", Title: "A", Status: taskdoc.StatusInProgress, Total: 2,
 			Counts: map[taskdoc.Status]int{taskdoc.StatusCompleted: 1, taskdoc.StatusInProgress: 1}, Percent: 50,
 			Current: []plan.TaskState{{ID: "/a.md#y", Title: "Y", Status: taskdoc.StatusInProgress, Holder: "ag_1", HolderOnline: true}}},
 			`{"workflow_id":"/a.md","title":"A","status":"in_progress","total":2,"counts":{"completed":1,"in_progress":1},
@@ -39,7 +39,7 @@ func TestJSONNames(t *testing.T) {
 		{"summary", plan.Summary{ID: "/a.md", Title: "A", Status: taskdoc.StatusPending, Total: 0, Counts: map[taskdoc.Status]int{}},
 			`{"id":"/a.md","title":"A","status":"pending","total":0,"counts":{}}`},
 		{"task context", plan.TaskContext{
-			Workflow:    plan.PlanContext{ID: "/a.md", Title: "A"},
+			Plan:        plan.PlanContext{ID: "/a.md", Title: "A"},
 			CurrentTask: plan.CurrentTask{ID: "/a.md#x", Title: "X", Status: taskdoc.StatusInProgress, Text: "do", Checkpoints: []plan.ContextCheckpoint{}},
 			PriorTasks:  []plan.Text{}, DependencyOutcomes: []plan.Text{{ID: "/a.md#w", Text: "done"}}, References: []plan.Text{},
 			Tokens: 10, MaxTokens: 100, Cut: []taskcontext.Cut{{Kind: taskcontext.KindReference, Name: "/b.md", Tokens: 40}}},

@@ -116,7 +116,7 @@ func TestLeaseRunsOutAfterTimeout(t *testing.T) {
 
 			// b's claim works.
 			cb := plan.Claimant{Agent: b, Token: took.Claim.Token}
-			_, err = p.SetTaskPlan(ctx, task, cb, "resume from the journal")
+			_, err = p.SetApproach(ctx, task, cb, "resume from the journal")
 			require.NoError(t, err)
 			_, err = p.AddCheckpoint(ctx, task, cb, checkpoint.Entry{Type: checkpoint.TypeRecovery, Summary: "picked up"})
 			require.NoError(t, err)
@@ -133,14 +133,14 @@ func requireStale(t *testing.T, p *plan.Plans, task string, c plan.Claimant, hol
 		requireCode(t, err, plan.CodeStaleClaim, op)
 		assert.Contains(t, err.Error(), holder, "%s: the error says who holds the task", op)
 	}
-	_, err := p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done by the old holder"})
+	_, err := p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done by the old holder"})
 	check("UpdateStatus completed", err)
 	_, err = p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 	check("UpdateStatus paused", err)
 	_, err = p.UpdateStatus(ctx, task, c, plan.StatusUpdate{Status: taskdoc.StatusFailed, Error: "gave up"})
 	check("UpdateStatus failed", err)
-	_, err = p.SetTaskPlan(ctx, task, c, "the old holder's way")
-	check("SetTaskPlan", err)
+	_, err = p.SetApproach(ctx, task, c, "the old holder's way")
+	check("SetApproach", err)
 	_, err = p.AddCheckpoint(ctx, task, c, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "old holder's progress", Key: "k1"})
 	check("AddCheckpoint", err)
 	if c.Token != 0 {
@@ -160,7 +160,7 @@ func TestUnregisteredHolderTakenOverAtOnce(t *testing.T) {
 	res, err := p.Claim(ctx, task, a)
 	require.NoError(t, err)
 	ca := plan.Claimant{Agent: a, Token: res.Claim.Token}
-	_, err = p.SetTaskPlan(ctx, task, ca, "outline first")
+	_, err = p.SetApproach(ctx, task, ca, "outline first")
 	require.NoError(t, err)
 	require.NoError(t, p.Agents().Unregister(ctx, a))
 
@@ -174,7 +174,7 @@ func TestUnregisteredHolderTakenOverAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, plan.ClaimResult{Success: true, Claim: &plan.Claim{Task: task, Agent: b, Token: 2, Claimed: t0, TookOverFrom: a}}, took)
 	assert.Equal(t, b, field(t, root, "docs/auth.md", "write-docs", taskdoc.KeyAssignee))
-	assert.Equal(t, "outline first", field(t, root, "docs/auth.md", "write-docs", taskdoc.KeyPlan), "the plan stays for the new holder")
+	assert.Equal(t, "outline first", field(t, root, "docs/auth.md", "write-docs", taskdoc.KeyApproach), "the plan stays for the new holder")
 
 	before := freeze(t, root)
 	requireStale(t, p, task, ca, b)
@@ -215,9 +215,9 @@ func TestReleasedTaskIsFreeAndOldClaimStale(t *testing.T) {
 	before := freeze(t, root)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 	requireCode(t, err, plan.CodeStaleClaim)
-	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done anyway"})
+	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done anyway"})
 	requireCode(t, err, plan.CodeStaleClaim)
-	_, err = p.SetTaskPlan(ctx, task, ca, "another way")
+	_, err = p.SetApproach(ctx, task, ca, "another way")
 	requireCode(t, err, plan.CodeStaleClaim)
 	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "more"})
 	requireCode(t, err, plan.CodeStaleClaim)
@@ -287,8 +287,8 @@ func TestClaimsFileUnreadableAndRemoved(t *testing.T) {
 	parseError("Claim", err)
 	_, err = p.UpdateStatus(ctx, task, ca, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	parseError("UpdateStatus", err)
-	_, err = p.SetTaskPlan(ctx, task, ca, "x")
-	parseError("SetTaskPlan", err)
+	_, err = p.SetApproach(ctx, task, ca, "x")
+	parseError("SetApproach", err)
 	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
 	parseError("AddCheckpoint", err)
 	parseError("Release", p.Release(ctx, task, ca))

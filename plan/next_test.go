@@ -181,11 +181,11 @@ func TestNextTasksOrderAndDependencies(t *testing.T) {
 
 	// The other document's pending task completes: the task waiting for
 	// it is offered; the ones waiting for what does not exist never are.
-	_, err = p.UpdateStatus(ctx, "/other.md#pending-thing", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "ok"})
+	_, err = p.UpdateStatus(ctx, "/other.md#pending-thing", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "ok"})
 	require.NoError(t, err)
 	// And the free task completes: the task waiting for base and free is
 	// offered, the stranded one's dependencies are completed now.
-	_, err = p.UpdateStatus(ctx, "/order.md#free", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "ok"})
+	_, err = p.UpdateStatus(ctx, "/order.md#free", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "ok"})
 	require.NoError(t, err)
 	next, err = p.NextTasks(ctx, "/order.md")
 	require.NoError(t, err)
@@ -235,7 +235,7 @@ func TestNextTasksHints(t *testing.T) {
 
 	// a completes one: two is offered, alone.
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
-	_, err = p.UpdateStatus(ctx, "/chain.md#one", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "one done"})
+	_, err = p.UpdateStatus(ctx, "/chain.md#one", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "one done"})
 	require.NoError(t, err)
 	next, err = p.NextTasks(ctx, "/chain.md")
 	require.NoError(t, err)

@@ -66,7 +66,7 @@ func TestRevokeReturnsTheTaskToPending(t *testing.T) {
 	_, err = p.Revoke(ctx, task, "")
 	require.NoError(t, err)
 	assert.Equal(t, before, filetest.Snapshot(t, root), "a retried revoke writes nothing")
-	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "late"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the revoked claim lets nothing through")
 	rb, err := p.Claim(ctx, task, b)
 	require.NoError(t, err)

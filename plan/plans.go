@@ -89,7 +89,7 @@ type Claimant struct {
 	// holder's next write is STALE_CLAIM), the Assignee field is
 	// removed and the task's Override field says who took it from whom.
 	// Only a caller that is not an agent may override, and only a plan's
-	// status and approach (UpdateStatus, SetTaskPlan), never a journal.
+	// status and approach (UpdateStatus, SetApproach), never a journal.
 	Override string
 }
 
@@ -147,7 +147,7 @@ func (p *Plans) claimsFile(doc string) (string, error) { return claims.Name(p.ws
 func (c Claimant) check() error {
 	switch {
 	case c.Agent != strings.TrimSpace(c.Agent):
-		return invalid(fmt.Sprintf("the claimant's agent id %q has surrounding space", c.Agent))
+		return invalid(fmt.Sprintf("the agent id %q has surrounding space", c.Agent))
 	case c.Agent == "" && c.Token != 0:
 		return invalid(fmt.Sprintf("a claim token (%d) needs the agent id that holds it", c.Token))
 	case c.Token < 0:

@@ -169,7 +169,7 @@ func TestGoroutinesClaimTasks(t *testing.T) {
 		if slug == "setup-oauth" { // implement-jwt-signing waits for it
 			w := indexOf(agents, winner)
 			_, err := plans[w].UpdateStatus(ctx, task, plan.Claimant{Agent: winner, Token: results[w].Claim.Token},
-				plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "provider installed"})
+				plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "provider installed"})
 			require.NoError(t, err)
 		}
 	}

@@ -23,10 +23,10 @@ type TaskState struct {
 
 // Progress is where a plan stands (the agent protocol's workflow_progress).
 type Progress struct {
-	Workflow string         `json:"workflow_id"` // the plan's address, "/api/auth.md"
-	Title    string         `json:"title"`
-	Status   taskdoc.Status `json:"status"` // the plan's status (see Summary)
-	Total    int            `json:"total"`
+	Plan   string         `json:"workflow_id"` // the plan's address, "/api/auth.md"
+	Title  string         `json:"title"`
+	Status taskdoc.Status `json:"status"` // the plan's status (see Summary)
+	Total  int            `json:"total"`
 	// Counts has one entry per status, zero included.
 	Counts map[taskdoc.Status]int `json:"counts"`
 	// Percent is the share of tasks completed or skipped, rounded down.
@@ -58,7 +58,7 @@ func (p *Plans) Progress(ctx context.Context, plan string) (Progress, error) {
 		return Progress{}, err
 	}
 	counts := countStatuses(v.doc.Tasks)
-	out := Progress{Workflow: t.Path, Title: v.doc.Title(), Status: planStatus(counts, len(v.doc.Tasks)),
+	out := Progress{Plan: t.Path, Title: v.doc.Title(), Status: planStatus(counts, len(v.doc.Tasks)),
 		Total: len(v.doc.Tasks), Counts: counts, Current: []TaskState{}}
 	if out.Total > 0 {
 		out.Percent = 100 * (counts[taskdoc.StatusCompleted] + counts[taskdoc.StatusSkipped]) / out.Total

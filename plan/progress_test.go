@@ -70,10 +70,10 @@ func TestProgress(t *testing.T) {
 	got, err := p.Progress(ctx, "/mixed.md")
 	require.NoError(t, err)
 	assert.Equal(t, plan.Progress{
-		Workflow: "/mixed.md",
-		Title:    "Mixed",
-		Status:   taskdoc.StatusInProgress,
-		Total:    11,
+		Plan:   "/mixed.md",
+		Title:  "Mixed",
+		Status: taskdoc.StatusInProgress,
+		Total:  11,
 		Counts: counts(map[taskdoc.Status]int{taskdoc.StatusPending: 3, taskdoc.StatusCompleted: 2, taskdoc.StatusInProgress: 1,
 			taskdoc.StatusPlanning: 1, taskdoc.StatusPaused: 1, taskdoc.StatusBlocked: 1, taskdoc.StatusFailed: 1, taskdoc.StatusSkipped: 1}),
 		Percent: 27, // 3 of 11 done: 27.27 rounded down

@@ -77,9 +77,9 @@ func TestReopenedTaskEndsTheHoldersRetries(t *testing.T) {
 	r, err := p.Claim(ctx, task, a)
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: r.Claim.Token}
-	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	require.NoError(t, err)
-	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	require.NoError(t, err, "the holder's retry while the task is done")
 
 	_, err = tasksOn(t, root).SetStatus(ctx, task, taskdoc.StatusPending, "")
@@ -144,10 +144,10 @@ func TestCompletionMadeAgainOnAPlanPutBack(t *testing.T) {
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
 	held := filetest.Read(t, root, "docs/auth.md")
-	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	require.NoError(t, err)
 	filetest.Write(t, root, "docs/auth.md", held) // the commit taken back
-	done, err := p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	done, err := p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	require.NoError(t, err)
 	assert.Equal(t, taskdoc.StatusCompleted, done.Status)
 }

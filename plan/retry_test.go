@@ -41,7 +41,7 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 			}
 			return res, err
 		}},
-		{"SetTaskPlan", func() (any, error) { return p.SetTaskPlan(ctx, task, me, "use the\nprovider's SDK") }},
+		{"SetApproach", func() (any, error) { return p.SetApproach(ctx, task, me, "use the\nprovider's SDK") }},
 		{"UpdateStatus in_progress", func() (any, error) {
 			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		}},
@@ -69,10 +69,10 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 			return res, err
 		}},
 		{"UpdateStatus completed", func() (any, error) {
-			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "OAuth ready"})
+			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth ready"})
 		}},
 		{"UpdateStatus completed unfenced", func() (any, error) {
-			return p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "docs written"})
+			return p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "docs written"})
 		}},
 		{"UpdateStatus skipped", func() (any, error) {
 			return p.UpdateStatus(ctx, "/deploy.md#build", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
@@ -142,7 +142,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 			return err
 		}},
 		{"UpdateStatus: completed without outcome", taskdoc.CodeNoteRequired, func() error {
-			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "  "})
+			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "  "})
 			return err
 		}},
 		{"UpdateStatus: failed without error", taskdoc.CodeNoteRequired, func() error {
@@ -165,12 +165,12 @@ func TestBadInputWritesNothing(t *testing.T) {
 			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: "ag_other"}, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 			return err
 		}},
-		{"SetTaskPlan: empty plan", taskdoc.CodeInvalidArguments, func() error {
-			_, err := p.SetTaskPlan(ctx, "/auth.md#setup-oauth", me, " \n\t ")
+		{"SetApproach: empty plan", taskdoc.CodeInvalidArguments, func() error {
+			_, err := p.SetApproach(ctx, "/auth.md#setup-oauth", me, " \n\t ")
 			return err
 		}},
-		{"SetTaskPlan: no task", taskdoc.CodeTaskNotFound, func() error {
-			_, err := p.SetTaskPlan(ctx, "/auth.md#nope", plan.Claimant{}, "x")
+		{"SetApproach: no task", taskdoc.CodeTaskNotFound, func() error {
+			_, err := p.SetApproach(ctx, "/auth.md#nope", plan.Claimant{}, "x")
 			return err
 		}},
 		{"AddCheckpoint: no type", taskdoc.CodeInvalidArguments, func() error {
@@ -219,8 +219,8 @@ func TestBadInputWritesNothing(t *testing.T) {
 			_, err := p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{Token: me.Token}, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 			return err
 		}},
-		{"SetTaskPlan: negative token", taskdoc.CodeInvalidArguments, func() error {
-			_, err := p.SetTaskPlan(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: -1}, "x")
+		{"SetApproach: negative token", taskdoc.CodeInvalidArguments, func() error {
+			_, err := p.SetApproach(ctx, "/auth.md#setup-oauth", plan.Claimant{Agent: a, Token: -1}, "x")
 			return err
 		}},
 		{"Release: agent with spaces", taskdoc.CodeInvalidArguments, func() error {

@@ -14,9 +14,10 @@ import (
 // task_update_status).
 type StatusUpdate struct {
 	Status taskdoc.Status
-	// Outcome is what was done: required for completed, recorded as the
-	// task's Note (on one line, with the Completed date).
-	Outcome string
+	// Note is what was done: required for completed, recorded as the
+	// task's Note (on one line, with the Completed date); the agent
+	// protocol calls it the outcome.
+	Note string
 	// Error is what went wrong: required for failed, recorded as the
 	// task's Error field (on one line).
 	Error string
@@ -28,7 +29,7 @@ type StatusUpdate struct {
 // STALE_CLAIM and nothing is written, so an agent whose claim was taken
 // over cannot undo its successor's work.
 //
-// Completed needs an Outcome (NOTE_REQUIRED), failed an Error; a move the
+// Completed needs a Note (NOTE_REQUIRED), failed an Error; a move the
 // status machine does not list is INVALID_TRANSITION naming from and to.
 // A move to in_progress, planning or completed while a dependency of the
 // task is not done is TASK_BLOCKED naming them (a person's Override goes
@@ -36,7 +37,7 @@ type StatusUpdate struct {
 // When the task reaches completed or skipped its claim ends (the Assignee
 // field stays, saying who did the work). A retried update is answered
 // without a write: the same status again, or completed again with the same
-// outcome (answered even once the claim has ended).
+// note (answered even once the claim has ended).
 func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u StatusUpdate) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -50,7 +51,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		return taskdoc.Task{}, t.Flow().At(err, t.Slug)
 	}
 	if status == taskdoc.StatusCompleted {
-		if err := t.Flow().CheckNote(u.Outcome, t.Slug); err != nil {
+		if err := t.Flow().CheckNote(u.Note, t.Slug); err != nil {
 			return taskdoc.Task{}, err
 		}
 	}
@@ -58,14 +59,14 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 	ch := p.change(t, c)
 	ch.Move, ch.To = taskflow.MoveUpdate, status
 	if status == taskdoc.StatusCompleted {
-		ch.Move, ch.Note = taskflow.MoveComplete, u.Outcome
+		ch.Move, ch.Note = taskflow.MoveComplete, u.Note
 	}
 	ch.Apply = func(doc *taskdoc.Document, _ *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
 		var nd *taskdoc.Document
 		var tk *taskdoc.Task
 		var err error
 		if status == taskdoc.StatusCompleted {
-			nd, tk, err = t.Flow().Complete(doc, t.Slug, u.Outcome, p.cfg.Today())
+			nd, tk, err = t.Flow().Complete(doc, t.Slug, u.Note, p.cfg.Today())
 		} else {
 			nd, tk, err = t.Flow().UpdateStatus(doc, t.Slug, status, u.Error)
 		}
@@ -85,13 +86,13 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 	return out, nil
 }
 
-// SetTaskPlan records the approach c will take on task (the agent protocol's
+// SetApproach records the approach c will take on task (the agent protocol's
 // task_set_plan) in the task's Plan field, on one line (line breaks become
 // spaces), and moves a pending task to planning (TASK_BLOCKED while a
-// dependency is not done). The fence is UpdateStatus's. An empty plan is INVALID_ARGUMENTS; the same plan again
-// writes nothing. A multi-line plan is better kept whole in the task's
+// dependency is not done). The fence is UpdateStatus's. An empty approach is INVALID_ARGUMENTS; the same approach again
+// writes nothing. A multi-line approach is better kept whole in the task's
 // journal as well: AddCheckpoint with checkpoint.TypePlan.
-func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
+func (p *Plans) SetApproach(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -101,7 +102,7 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 	}
 	line := taskdoc.FoldLine(approach)
 	if line == "" {
-		return taskdoc.Task{}, invalid(fmt.Sprintf("the plan for %s is empty: say how the task will be done", t.Address()))
+		return taskdoc.Task{}, invalid(fmt.Sprintf("the approach for %s is empty: say how the task will be done", t.Address()))
 	}
 	var out taskdoc.Task
 	ch := p.change(t, c)
@@ -114,9 +115,9 @@ func (p *Plans) SetTaskPlan(ctx context.Context, task string, c Claimant, approa
 	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, _ *claims.File) (*taskdoc.Document, error) {
 		if tk.Status.Final() {
 			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,
-				Msg: fmt.Sprintf("task %q in %s is %s: it needs no plan", t.Slug, t.Path, tk.Status)}
+				Msg: fmt.Sprintf("task %q in %s is %s: it needs no approach", t.Slug, t.Path, tk.Status)}
 		}
-		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyPlan, line)
+		nd, tk, err := doc.SetField(t.Slug, taskdoc.KeyApproach, line)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +145,7 @@ func (p *Plans) AddCheckpoint(ctx context.Context, task string, c Claimant, e ch
 		return checkpoint.Entry{}, err
 	}
 	if c.Override != "" {
-		return checkpoint.Entry{}, invalid(fmt.Sprintf("a checkpoint of %s is its holder's record: it takes no override", task))
+		return checkpoint.Entry{}, invalid(fmt.Sprintf("a journal entry of %s is the record of the agent holding it: it takes no override", task))
 	}
 	if !c.fenced() {
 		return p.journal.Add(ctx, task, e)

@@ -108,4 +108,6 @@
 // goroutines and processes completing different tasks of one document all
 // succeed and none loses another's change. List and View read without a
 // lock and see one complete version of the file.
+//
+// The words (document tasks, workflow, note) are defined once in docs/vocabulary.md.
 package subagent

@@ -17,7 +17,7 @@ type Code string
 // package above declares the codes of its own rules as Codes too: agent
 // (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED), subagent and
 // coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED), worktree
-// (WORKSPACE_NOT_FOUND, and GIT_ERROR for every git failure, gitsync's
+// (WORKTREE_NOT_FOUND, and GIT_ERROR for every git failure, gitsync's
 // too) and merge (MERGE_CONFLICT). Every error the library returns carries
 // a Code.
 const (

@@ -37,9 +37,9 @@ const KeyDependsOn = "Depends-On"
 // fencing token, is kept under .taskmd/claims.
 const KeyAssignee = "Assignee"
 
-// KeyPlan holds the approach an agent recorded for the task (package
+// KeyApproach holds the approach an agent recorded for the task (package
 // plan, the agent protocol's task_set_plan), on one line.
-const KeyPlan = "Plan"
+const KeyApproach = "Plan"
 
 // KeyCheckpoint points a paused task at the worker checkpoint that holds
 // its progress (a workspace path, "checkpoints/workers/<id>/000003.md"),

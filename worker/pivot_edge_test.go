@@ -257,7 +257,7 @@ func TestRetryAfterThePausedTaskWasClaimed(t *testing.T) {
 	from := planTask(t, root, "add-rate-limiting")
 	assert.Equal(t, taskdoc.StatusInProgress, from.Status, "the other agent's work goes on")
 	assert.Equal(t, crashOther, fieldOf(from, taskdoc.KeyAssignee))
-	_, err = pv.Plans().UpdateStatus(ctx, taskFrom, other, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "done"})
+	_, err = pv.Plans().UpdateStatus(ctx, taskFrom, other, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
 	assert.NoError(t, err, "the other agent's claim still holds")
 }
 

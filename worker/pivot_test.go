@@ -143,7 +143,7 @@ func TestHardPivotTakesTheTaskBack(t *testing.T) {
 	req, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotHard, Reason: "stuck"})
 	require.NoError(t, err)
 	assert.Equal(t, shop, e.read(t, "docs/shop.md"), "the task is pending again, unclaimed")
-	_, err = e.plans.UpdateStatus(ctx, "/shop.md#add-rate-limiting", e.claim, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
+	_, err = e.plans.UpdateStatus(ctx, "/shop.md#add-rate-limiting", e.claim, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "late"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
 	require.NoError(t, err)

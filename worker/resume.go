@@ -155,8 +155,8 @@ func renderBrief(tc *plan.TaskContext, cp *checkpoint.WorkerCheckpoint) string {
 	}
 	b.WriteString("\n## Context\n\n")
 	b.WriteString(tc.CurrentTask.Text + "\n")
-	if tc.Workflow.Summary != "" {
-		fmt.Fprintf(&b, "\nPlan %s: %s\n", tc.Workflow.ID, tc.Workflow.Summary)
+	if tc.Plan.Summary != "" {
+		fmt.Fprintf(&b, "\nPlan %s: %s\n", tc.Plan.ID, tc.Plan.Summary)
 	}
 	for _, o := range tc.DependencyOutcomes {
 		fmt.Fprintf(&b, "\nDone before it, %s: %s\n", o.ID, o.Text)

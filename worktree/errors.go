@@ -7,8 +7,8 @@ import (
 
 // The codes of worktrees.
 const (
-	// CodeWorkspaceNotFound: no worktree record has the id.
-	CodeWorkspaceNotFound taskdoc.Code = "WORKSPACE_NOT_FOUND"
+	// CodeWorktreeNotFound: no worktree record has the id.
+	CodeWorktreeNotFound taskdoc.Code = "WORKTREE_NOT_FOUND"
 	// CodeGit: a git command failed, here or in package gitsync; the
 	// error's message is git's, and errors.As finds the *GitError with
 	// the command, exit code and standard error.

@@ -69,7 +69,7 @@ func TestCreateRetryAfterKill(t *testing.T) {
 			stopAt(t, dir, folder, step)
 			assert.Equal(t, gitIn(t, dir, "rev-parse", "main"), gitIn(t, dir, "rev-parse", "feature/a"), "the killed call made the branch")
 			_, err := m.Get(ctx, stoppedSpec.ID)
-			require.Equal(t, worktree.CodeWorkspaceNotFound, taskdoc.CodeOf(err), "and no record")
+			require.Equal(t, worktree.CodeWorktreeNotFound, taskdoc.CodeOf(err), "and no record")
 
 			wt, err := m.Create(ctx, stoppedSpec)
 			require.NoError(t, err, "the retry finishes the job")

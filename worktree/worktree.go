@@ -138,7 +138,7 @@ func (m *Manager) Create(ctx context.Context, s Spec) (Worktree, error) {
 		if wt, err := m.Get(ctx, s.ID); err == nil {
 			m.forget(ctx, s.ID) // left by a call stopped after its record; harmless if it stays
 			return wt, nil
-		} else if taskdoc.CodeOf(err) != CodeWorkspaceNotFound {
+		} else if taskdoc.CodeOf(err) != CodeWorktreeNotFound {
 			return Worktree{}, err
 		}
 	}
@@ -475,7 +475,7 @@ func (m *Manager) write(ctx context.Context, wt Worktree, fresh bool) error {
 }
 
 // Get returns the record of worktree id; an unknown id is
-// WORKSPACE_NOT_FOUND (a worktree is the agent protocol's workspace).
+// WORKTREE_NOT_FOUND (a worktree is the agent protocol's workspace).
 func (m *Manager) Get(ctx context.Context, id string) (Worktree, error) {
 	if !taskflow.ValidID(id) {
 		return Worktree{}, invalid(fmt.Sprintf("id %q is not a worktree id", id))
@@ -485,7 +485,7 @@ func (m *Manager) Get(ctx context.Context, id string) (Worktree, error) {
 		return Worktree{}, err
 	}
 	if data == nil {
-		return Worktree{}, &taskdoc.Error{Code: CodeWorkspaceNotFound, Msg: "no worktree " + id}
+		return Worktree{}, &taskdoc.Error{Code: CodeWorktreeNotFound, Msg: "no worktree " + id}
 	}
 	var wt Worktree
 	if err := json.Unmarshal(data, &wt); err != nil || wt.ID != id {
@@ -568,7 +568,7 @@ func (m *Manager) Update(ctx context.Context, id string, c Change) (wt Worktree,
 }
 
 // Remove removes a worktree's folder (if it is there), its record and,
-// with deleteBranch, its branch. An unknown id is WORKSPACE_NOT_FOUND.
+// with deleteBranch, its branch. An unknown id is WORKTREE_NOT_FOUND.
 func (m *Manager) Remove(ctx context.Context, id string, deleteBranch bool) error {
 	wt, _, err := m.Update(ctx, id, Change{CleanupWorktree: true})
 	if err != nil {

@@ -96,7 +96,7 @@ func TestCreateListUpdateRemove(t *testing.T) {
 
 	require.NoError(t, m.Remove(ctx, wt.ID, true))
 	_, err = m.Get(ctx, wt.ID)
-	assert.Equal(t, worktree.CodeWorkspaceNotFound, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeWorktreeNotFound, taskdoc.CodeOf(err))
 	assert.NotContains(t, gitIn(t, dir, "branch", "--list"), "feature/oauth")
 }
 
@@ -145,7 +145,7 @@ func TestCreateRefusals(t *testing.T) {
 	assert.Empty(t, list, "no record was made")
 
 	_, _, err = m.Update(ctx, "ws_000000000000", worktree.Change{Status: worktree.Abandoned})
-	assert.Equal(t, worktree.CodeWorkspaceNotFound, taskdoc.CodeOf(err))
+	assert.Equal(t, worktree.CodeWorktreeNotFound, taskdoc.CodeOf(err))
 	_, _, err = m.Update(ctx, "ws_000000000000", worktree.Change{Status: "done"})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 }

@@ -34,7 +34,7 @@ func TestToolList(t *testing.T) {
 		"start_coordinator_task":    {[]string{"document", "return_task_context"}, nil},
 		"complete_coordinator_task": {[]string{"document", "include_full_workflow", "note", "request_key"}, []string{"note"}},
 		"view_coordinator_task":     {[]string{"slug", "slugs"}, nil},
-		// The agent protocol (the agent protocol).
+		// The agent protocol.
 		"agent_register":      {[]string{"capabilities", "id", "metadata", "name", "role", "runtime", "workspace_path"}, []string{"name", "runtime"}},
 		"agent_heartbeat":     {[]string{"agent_id", "current_task_id", "status"}, []string{"agent_id"}},
 		"agent_unregister":    {[]string{"id"}, []string{"id"}},

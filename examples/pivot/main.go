@@ -281,7 +281,7 @@ func runWorker(ctx context.Context, dir, id, script string) error {
 			worker.PollOptions{Duration: time.Minute}); err != nil {
 			return err
 		}
-		_, err = plans.UpdateStatus(ctx, "/shop.md#fix-login-bug", login, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "apostrophes escaped in the login query"})
+		_, err = plans.UpdateStatus(ctx, "/shop.md#fix-login-bug", login, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "apostrophes escaped in the login query"})
 		return err
 	case "hard":
 		by, err := claimStart("/shop.md#write-docs")
@@ -317,7 +317,7 @@ func runWorker(ctx context.Context, dir, id, script string) error {
 			return fmt.Errorf("resume: %v %+v", err, res.Claim)
 		}
 		by := plan.Claimant{Agent: id, Token: res.Claim.Claim.Token}
-		_, err = plans.UpdateStatus(ctx, "/shop.md#update-changelog", by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "changelog for 2.4.0"})
+		_, err = plans.UpdateStatus(ctx, "/shop.md#update-changelog", by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "changelog for 2.4.0"})
 		return err
 	}
 	return fmt.Errorf("unknown script %q", script)

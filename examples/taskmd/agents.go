@@ -238,7 +238,7 @@ func cmdProgress(e *env, args []string) error {
 		return err
 	}
 	return e.print(pr, func(w io.Writer) {
-		fmt.Fprintf(w, "%s  %s  %s  %d%% of %d\n", pr.Workflow, pr.Title, pr.Status, pr.Percent, pr.Total)
+		fmt.Fprintf(w, "%s  %s  %s  %d%% of %d\n", pr.Plan, pr.Title, pr.Status, pr.Percent, pr.Total)
 		fmt.Fprintln(w, countsLine(pr.Counts))
 		rows := make([][]string, 0, len(pr.Current))
 		for _, t := range pr.Current {
@@ -309,9 +309,9 @@ func cmdContext(e *env, args []string) error {
 // writeTaskContext writes a task's context as Markdown, in the order an
 // agent reads it.
 func writeTaskContext(w io.Writer, tc *plan.TaskContext) {
-	fmt.Fprintf(w, "# %s (%s)\n", tc.Workflow.Title, tc.Workflow.ID)
-	if tc.Workflow.Summary != "" {
-		fmt.Fprintf(w, "\n%s\n", tc.Workflow.Summary)
+	fmt.Fprintf(w, "# %s (%s)\n", tc.Plan.Title, tc.Plan.ID)
+	if tc.Plan.Summary != "" {
+		fmt.Fprintf(w, "\n%s\n", tc.Plan.Summary)
 	}
 	ct := tc.CurrentTask
 	fmt.Fprintf(w, "\n## Task %s (%s)\n\n%s\n", ct.ID, ct.Status, strings.TrimRight(ct.Text, "\n"))

@@ -14,7 +14,7 @@
 // Subagent tasks are started and completed by address; the coordinator
 // list is worked through in order by the "coordinator" subcommands (start
 // and complete take no slug), while show, status and rm also take
-// "/coordinator/active.md#slug" ("status ADDRESS completed --outcome O"
+// "/coordinator/active.md#slug" ("status ADDRESS completed --note N"
 // completes a coordinator task only when it is the one in progress, the
 // task coordinator complete would complete: INVALID_TRANSITION otherwise).
 //

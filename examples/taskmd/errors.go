@@ -37,11 +37,11 @@ const (
 var exitCodes = map[taskdoc.Code]int{
 	codeUsage: exitUsage,
 
-	taskdoc.CodeTaskNotFound:       exitNotFound,
-	taskdoc.CodeDocumentNotFound:   exitNotFound,
-	agent.CodeAgentNotFound:        exitNotFound,
-	taskdoc.CodeNoAvailableTasks:   exitNotFound,
-	worktree.CodeWorkspaceNotFound: exitNotFound,
+	taskdoc.CodeTaskNotFound:      exitNotFound,
+	taskdoc.CodeDocumentNotFound:  exitNotFound,
+	agent.CodeAgentNotFound:       exitNotFound,
+	taskdoc.CodeNoAvailableTasks:  exitNotFound,
+	worktree.CodeWorktreeNotFound: exitNotFound,
 
 	taskdoc.CodeConflict:          exitConflict,
 	plan.CodeStaleClaim:           exitConflict,

@@ -97,11 +97,11 @@ func TestEveryFaceGivesTheSameAnswer(t *testing.T) {
 	}{
 		{"complete", plan.CodeStaleClaim, map[string]taskdoc.Code{
 			"go plan": goErr(func() error {
-				_, err := plans.UpdateStatus(ctx, heldTask, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
+				_, err := plans.UpdateStatus(ctx, heldTask, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "x"})
 				return err
 			}()),
 			"go plan, agent": goErr(func() error {
-				_, err := plans.UpdateStatus(ctx, heldTask, plan.Claimant{Agent: "other"}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
+				_, err := plans.UpdateStatus(ctx, heldTask, plan.Claimant{Agent: "other"}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "x"})
 				return err
 			}()),
 			"go subagent":       goErr(func() error { _, err := tasks.Complete(ctx, heldTask, "x"); return err }()),

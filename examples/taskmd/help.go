@@ -70,8 +70,9 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   create DOC --title T [--content C | --content-file F|-] [--after SLUG]
   start ADDRESS [--force]              -> in_progress; prints task, workflow, references
   complete ADDRESS --note N [--agent A --token N | --force]
-  status ADDRESS STATUS [--reason R] [--error E] [--outcome O] [--agent A --token N | --force]
+  status ADDRESS STATUS [--reason R] [--error E] [--note N] [--agent A --token N | --force]
                                        block, unblock (to pending...), reopen, fail, skip...
+                                       --note: for completed, what was done (alias --outcome)
                                        --force: yours over an agent's claim (ends it) or over
                                        unmet dependencies (TASK_BLOCKED, exit 4), on record
   rm ADDRESS [--force] [--if-version V]

@@ -49,6 +49,21 @@ func TestStatusCompletedCoordinatorTask(t *testing.T) {
 	assert.Equal(t, after, files(t, root), "the retry writes nothing")
 }
 
+// status ... completed takes the text of the completion as --note, the
+// flag complete takes, and as --outcome, the agent protocol's name for it.
+func TestStatusCompletedNote(t *testing.T) {
+	doc := "# Auth\n\n## Tasks\n\n### Setup\n\n- Status: in_progress\n\n### Docs\n\n- Status: in_progress\n"
+	root := writeWorkspace(t, map[string]string{"docs/auth.md": doc})
+	for slug, flag := range map[string]string{"setup": "--note", "docs": "--outcome"} {
+		r := taskmd(t, root, "", "status", "/auth.md#"+slug, "completed", flag, "done with "+flag)
+		require.Equal(t, 0, r.exit, r.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "docs", "auth.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "### Setup\n\n- Status: completed\n- Completed: 2026-01-02\n- Note: done with --note\n")
+	assert.Contains(t, string(b), "### Docs\n\n- Status: completed\n- Completed: 2026-01-02\n- Note: done with --outcome\n")
+}
+
 // An interrupted command exits as a shell reports it: 130 for SIGINT.
 func TestInterruptExitStatus(t *testing.T) {
 	root := newWorkspace(t)

@@ -195,7 +195,7 @@ func cmdComplete(e *env, args []string) error {
 	}
 	forced()
 	if c.agent != "" {
-		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: *note})
+		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: *note})
 	}
 	return e.complete(pos[0], *note)
 }
@@ -217,17 +217,19 @@ func (e *env) complete(address, note string) error {
 }
 
 // cmdStatus sets a task's status: by hand (block, unblock, reopen, fail,
-// any move of the status machine; completed is a completion with
-// --outcome), or, with --agent, as the claim holder reports it (fenced).
+// any move of the status machine; completed is a completion with --note,
+// or --outcome, the agent protocol's name for it), or, with --agent, as
+// the claim holder reports it (fenced).
 func cmdStatus(e *env, args []string) error {
 	fs := e.flags("status")
 	reason := fs.String("reason", "", "")
 	errText := fs.String("error", "", "")
-	outcome := fs.String("outcome", "", "")
+	note := fs.String("note", "", "")
+	fs.StringVar(note, "outcome", "", "") // the agent protocol's name for the note
 	var c claimFlags
 	c.add(fs)
 	forced := e.forceFlag(fs)
-	pos, err := parseN(fs, args, "ADDRESS", "STATUS [--reason R | --error E | --outcome O] [--agent A --token N | --force]")
+	pos, err := parseN(fs, args, "ADDRESS", "STATUS [--reason R | --error E | --note N] [--agent A --token N | --force]")
 	if err != nil {
 		return err
 	}
@@ -240,7 +242,7 @@ func cmdStatus(e *env, args []string) error {
 		return usagef("--reason and --error exclude each other")
 	}
 	if c.agent != "" {
-		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: status, Outcome: *outcome, Error: *errText + *reason})
+		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: status, Note: *note, Error: *errText + *reason})
 	}
 	a, inList, err := coordinatorTask(pos[0])
 	if err != nil {
@@ -248,9 +250,9 @@ func cmdStatus(e *env, args []string) error {
 	}
 	if status == taskdoc.StatusCompleted {
 		if inList {
-			return e.completeListTask(a, *outcome)
+			return e.completeListTask(a, *note)
 		}
-		return e.complete(pos[0], *outcome)
+		return e.complete(pos[0], *note)
 	}
 	var t taskdoc.Task
 	if inList {

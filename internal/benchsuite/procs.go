@@ -126,7 +126,7 @@ func child(root, mode string, i, n int) error {
 		if _, err := plans.AddCheckpoint(ctx, addr, c, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Half way."}); err != nil {
 			return err
 		}
-		if _, err := plans.UpdateStatus(ctx, addr, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Done by " + id + "."}); err != nil {
+		if _, err := plans.UpdateStatus(ctx, addr, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "Done by " + id + "."}); err != nil {
 			return err
 		}
 	}

@@ -85,7 +85,7 @@ func Decode(doc, name string, data []byte) (File, error) {
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return File{}, &taskdoc.Error{Code: taskdoc.CodeParse, Path: name,
-			Msg: fmt.Sprintf("the claims file %s of %s does not read: %v (removing it voids every token of the document: holders claim again)", name, doc, err)}
+			Msg: fmt.Sprintf("the claims file %s of %s does not read: %v (removing it voids every token of the document: the agents holding its tasks claim again)", name, doc, err)}
 	}
 	if f.Tasks == nil {
 		f.Tasks = map[string]Record{}
@@ -266,7 +266,7 @@ func (f File) Check(w Write) error {
 	}
 	switch {
 	case w.Agent == "":
-		return stale(fmt.Sprintf("agent %s holds it (claim %d): only its holder writes on it; a caller that is not an agent may write on a task no agent holds (a person may override the claim, which is recorded in the task)", holder, r.Token))
+		return stale(fmt.Sprintf("agent %s holds it (claim %d): only that agent writes on it; a caller that is not an agent may write on a task no agent holds (a person may override the claim, which is recorded in the task)", holder, r.Token))
 	case w.Token == 0 && holder == w.Agent:
 		return stale(fmt.Sprintf("agent %s holds it with claim %d: present that claim's token", w.Agent, r.Token))
 	case w.Token == 0 && holder == "" && assignee != "" && !(r.Agent == "" && r.Ended == assignee):

@@ -18,14 +18,14 @@ import (
 // document's: the one whose rule answers it. The packages that export a
 // code of a package below them do so by name, not by writing it again.
 var owners = map[string]string{
-	"AGENT_NOT_FOUND":     "agent",
-	"STALE_CLAIM":         "internal/claims",
-	"TASK_BLOCKED":        "internal/taskflow",
-	"NO_ACK":              "worker",
-	"SUSPENDED":           "worker",
-	"GIT_ERROR":           "internal/git",
-	"WORKSPACE_NOT_FOUND": "worktree",
-	"MERGE_CONFLICT":      "merge",
+	"AGENT_NOT_FOUND":    "agent",
+	"STALE_CLAIM":        "internal/claims",
+	"TASK_BLOCKED":       "internal/taskflow",
+	"NO_ACK":             "worker",
+	"SUSPENDED":          "worker",
+	"GIT_ERROR":          "internal/git",
+	"WORKTREE_NOT_FOUND": "worktree",
+	"MERGE_CONFLICT":     "merge",
 }
 
 // TestCodesDeclaredOnce reads the constants of type Code written with a
