@@ -152,7 +152,7 @@ func TestEveryFaceGivesTheSameAnswer(t *testing.T) {
 				n := fmt.Sprint(" ", i)
 				got["go subagent"+n] = goErr(func() error { _, err := tasks.Complete(ctx, bad, "x"); return err }())
 				got["go plan"+n] = goErr(func() error {
-					_, err := plans.UpdateStatus(ctx, bad, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "x"})
+					_, err := plans.UpdateStatus(ctx, bad, plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "x"})
 					return err
 				}())
 				got["mcp subagent"+n] = mcpCode(anon, "complete_subagent_task", map[string]any{"document": bad, "note": "x"})
