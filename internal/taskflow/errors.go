@@ -13,7 +13,8 @@ import (
 // root-relative file names ("docs/api/auth.md") or nothing, a caller thinks
 // in addresses. The code and the cause are kept, and the message names the
 // path. An error that is not a *taskdoc.Error is wrapped as IO_ERROR (and
-// still matches its cause with errors.Is).
+// still matches its cause with errors.Is). An error that names the path
+// and slug already is returned as it is, not copied again.
 func At(err error, path, slug string) error { return at(err, path, "", slug) }
 
 // At is the package At for an error about f's document: one that names
@@ -41,6 +42,9 @@ func at(err error, path, file, slug string) error {
 	copied.Path = path
 	if copied.Msg != "" && !strings.Contains(copied.Msg, path) && (file == "" || !strings.Contains(copied.Msg, file)) {
 		copied.Msg = path + ": " + copied.Msg
+	}
+	if copied.Path == e.Path && copied.Slug == e.Slug && copied.Msg == e.Msg {
+		return err // named already: an error is decorated once, and passes the callers above as it is
 	}
 	return &copied
 }
