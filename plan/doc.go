@@ -20,7 +20,7 @@
 //	tc, _ := plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{})
 //	plans.SetTaskPlan(ctx, next[0].ID, me, "RS256, keys from the vault")
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-//	plans.AddCheckpoint(ctx, next[0].ID, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "signer done"})
+//	plans.AddCheckpoint(ctx, next[0].ID, me, journal.Entry{Type: journal.TypeProgress, Summary: "signer done"})
 //	agents.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{CurrentTask: next[0].ID, Status: "busy"})
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "JWT signing in place"})
 //	agents.Unregister(ctx, a.ID)
@@ -73,7 +73,7 @@
 // per plan, written only under the plan's lock, in the same critical section
 // as the write it guards); agents and heartbeats in .taskmd/agents, so a
 // heartbeat never rewrites a plan; checkpoints in the task's journal under
-// checkpoints/ (package checkpoint), so recording one never rewrites the plan
+// checkpoints/ (package journal), so recording one never rewrites the plan
 // either. Delete .taskmd/claims and every token is void: a holder claims its
 // task again (with a new token) before it writes, and another agent gets the
 // task once the agent its Assignee field names is offline.

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -147,7 +147,7 @@ func TestRetriesAfterTheClaimEnded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, first.Version, again.Version)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
-	e := checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "skipped: not needed", Key: "k1"}
+	e := journal.Entry{Type: journal.TypeComplete, Summary: "skipped: not needed", Key: "k1"}
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", me, e)
 	require.NoError(t, err)
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", me, e)
@@ -180,7 +180,7 @@ func TestTypoSlugIsTaskNotFound(t *testing.T) {
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
 	_, err = p.SetTaskPlan(ctx, "/auth.md#write-doc", me, "x")
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
-	_, err = p.AddCheckpoint(ctx, "/auth.md#write-doc", me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-doc", me, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
 }
 
@@ -205,7 +205,7 @@ func TestClaimantWithSpaceIsInvalid(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", bad, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
-	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", bad, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", bad, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(p.Release(ctx, "/auth.md#write-docs", bad)))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
@@ -255,7 +255,7 @@ func TestShownHolderFencesUnclaimedWrites(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 	_, err = p.UpdateStatus(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, plan.StatusUpdate{Status: taskdoc.StatusPaused})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{Agent: b}, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)

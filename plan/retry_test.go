@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -46,10 +46,10 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		}},
 		{"AddCheckpoint fenced", func() (any, error) {
-			return p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "SDK in", Key: "k-1"})
+			return p.AddCheckpoint(ctx, task, me, journal.Entry{Type: journal.TypeProgress, Summary: "SDK in", Key: "k-1"})
 		}},
 		{"AddCheckpoint unfenced", func() (any, error) {
-			return p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{}, checkpoint.Entry{Type: checkpoint.TypeDecision, Summary: "markdown", Key: "k-2"})
+			return p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{}, journal.Entry{Type: journal.TypeDecision, Summary: "markdown", Key: "k-2"})
 		}},
 		{"UpdateStatus paused", func() (any, error) {
 			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusPaused})
@@ -99,7 +99,7 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 	st := claimsOf(t, root, "docs/auth.md")
 	assert.Equal(t, int64(2), st.LastToken, "two claims: the first, and the one after the release")
 	assert.Empty(t, st.Tasks["setup-oauth"].Agent, "completing ended the claim")
-	entries, err := p.Journal().List(ctx, task, checkpoint.Query{})
+	entries, err := p.Journal().List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "the keyed retry added nothing")
 	assert.Equal(t, a, entries[0].Agent)
@@ -114,7 +114,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 	res, err := p.Claim(ctx, "/auth.md#setup-oauth", a)
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
-	_, err = p.AddCheckpoint(ctx, "/auth.md#setup-oauth", me, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "the plan"})
+	_, err = p.AddCheckpoint(ctx, "/auth.md#setup-oauth", me, journal.Entry{Type: journal.TypePlan, Summary: "the plan"})
 	require.NoError(t, err)
 	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
@@ -174,11 +174,11 @@ func TestBadInputWritesNothing(t *testing.T) {
 			return err
 		}},
 		{"AddCheckpoint: no type", taskdoc.CodeInvalidArguments, func() error {
-			_, err := p.AddCheckpoint(ctx, "/auth.md#setup-oauth", me, checkpoint.Entry{Summary: "x"})
+			_, err := p.AddCheckpoint(ctx, "/auth.md#setup-oauth", me, journal.Entry{Summary: "x"})
 			return err
 		}},
 		{"AddCheckpoint: no task", taskdoc.CodeTaskNotFound, func() error {
-			_, err := p.AddCheckpoint(ctx, "/auth.md#nope", plan.Claimant{}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+			_, err := p.AddCheckpoint(ctx, "/auth.md#nope", plan.Claimant{}, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 			return err
 		}},
 		{"LoadContext: negative max tokens", taskdoc.CodeInvalidArguments, func() error {

@@ -144,7 +144,7 @@ func TestHardPivotWithoutATask(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after), "nothing revoked")
 
-	ack, err := pv.Acknowledge(ctx, crashOther, plan.Claimant{}, checkpoint.WorkerCheckpoint{})
+	ack, err := pv.Acknowledge(ctx, crashOther, plan.Claimant{}, checkpoint.Checkpoint{})
 	require.NoError(t, err)
 	assert.Equal(t, worker.StateAcknowledged, ack.State)
 	assert.Empty(t, ack.Checkpoint)

@@ -111,7 +111,7 @@ func TestGracefulPivot(t *testing.T) {
 		waited, werr = e.pivots.Wait(wctx, e.worker, req.ID, time.Minute)
 		close(done)
 	}()
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{
 		Completed: []string{"middleware written"}, Remaining: []string{"tests"},
 		Resumption: "Write the tests of the middleware."})
 	require.NoError(t, err)
@@ -130,7 +130,7 @@ func TestGracefulPivot(t *testing.T) {
 	assert.Contains(t, cp, "pivoted")
 	assert.Contains(t, cp, "login is broken in production")
 
-	retry, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
+	retry, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{})
 	require.NoError(t, err)
 	assert.Equal(t, ack, retry, "a retried acknowledgement")
 	none, err := e.pivots.Pending(ctx, e.worker)
@@ -145,7 +145,7 @@ func TestHardPivotTakesTheTaskBack(t *testing.T) {
 	assert.Equal(t, shop, e.read(t, "docs/shop.md"), "the task is pending again, unclaimed")
 	_, err = e.plans.UpdateStatus(ctx, "/shop.md#add-rate-limiting", e.claim, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "late"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{})
 	require.NoError(t, err)
 	assert.Equal(t, req.ID, ack.ID)
 	assert.Empty(t, ack.Checkpoint, "a hard pivot writes no checkpoint")
@@ -157,7 +157,7 @@ func TestImmediatePivotWithFreeTextTask(t *testing.T) {
 	e := setup(t)
 	_, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotImmediate, Reason: "r", NewTask: "review the open pull requests"})
 	require.NoError(t, err)
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Remaining: []string{"all of it"}})
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Remaining: []string{"all of it"}})
 	require.NoError(t, err)
 	assert.Nil(t, ack.NewClaim, "free text is not claimed")
 	assert.Equal(t, checkpoint.PivotImmediate, ack.Mode)
@@ -175,7 +175,7 @@ func TestNoAckAfterTheTimeout(t *testing.T) {
 
 func TestAcknowledgeWithoutRequest(t *testing.T) {
 	e := setup(t)
-	_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
+	_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	_, err = e.pivots.Request(ctx, "ag_000000000000", worker.Pivot{})
 	assert.Equal(t, agent.CodeAgentNotFound, taskdoc.CodeOf(err))
@@ -201,9 +201,9 @@ func TestPivotChain(t *testing.T) {
 	require.NoError(t, err)
 	ackErrs := make(chan error, 2)
 	go func() {
-		_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Notes: "a"})
+		_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Notes: "a"})
 		ackErrs <- err
-		_, err = e.pivots.Acknowledge(ctx, b.ID, bClaim, checkpoint.WorkerCheckpoint{Notes: "b"})
+		_, err = e.pivots.Acknowledge(ctx, b.ID, bClaim, checkpoint.Checkpoint{Notes: "b"})
 		ackErrs <- err
 	}()
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -229,7 +229,7 @@ func TestRequestRetriedAfterTheAcknowledgement(t *testing.T) {
 	pv := worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#fix-login-bug"}
 	req, err := e.pivots.Request(ctx, e.worker, pv)
 	require.NoError(t, err)
-	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Remaining: []string{"tests"}})
+	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Remaining: []string{"tests"}})
 	require.NoError(t, err)
 	file := "checkpoints/workers/" + e.worker + "/pivot.json"
 	before := e.read(t, file)

@@ -22,7 +22,7 @@ func TestResumeFromCheckpoint(t *testing.T) {
 
 	_, err = e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "login is broken"})
 	require.NoError(t, err)
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{
 		OriginalTask: "Add rate limiting to /users.",
 		Completed:    []string{"middleware written"},
 		Remaining:    []string{"tests", "docs"},

@@ -12,9 +12,9 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/floor"
 	"github.com/taskmd/taskmd/internal/procs"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -123,7 +123,7 @@ func child(root, mode string, i, n int) error {
 			return fmt.Errorf("claim %s: %v %+v", addr, err, res)
 		}
 		c := plan.Claimant{Agent: id, Token: res.Claim.Token}
-		if _, err := plans.AddCheckpoint(ctx, addr, c, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Half way."}); err != nil {
+		if _, err := plans.AddCheckpoint(ctx, addr, c, journal.Entry{Type: journal.TypeProgress, Summary: "Half way."}); err != nil {
 			return err
 		}
 		if _, err := plans.UpdateStatus(ctx, addr, c, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Outcome: "Done by " + id + "."}); err != nil {
@@ -242,8 +242,8 @@ func runProcesses(b *testing.B, dir, name, mode string, n int) {
 }
 
 // checkAllDone fails b unless every task of the plan is completed, and
-// has its checkpoint when journal is set.
-func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int, journal bool) {
+// has its checkpoint when withJournal is set.
+func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int, withJournal bool) {
 	data, err := ws.ReadData(ctx, "docs/plan.md")
 	if err != nil {
 		b.Fatal(err)
@@ -252,16 +252,16 @@ func checkAllDone(b *testing.B, ws *workspace.Workspace, tasks int, journal bool
 	if err != nil {
 		b.Fatal(err)
 	}
-	j := checkpoint.New(ws)
+	j := journal.New(ws)
 	for k := range tasks {
 		tk, err := doc.Task(Slug(k))
 		if err != nil || tk.Status != taskdoc.StatusCompleted {
 			b.Fatalf("task %d lost its completion: %v %v", k, err, tk)
 		}
-		if !journal {
+		if !withJournal {
 			continue
 		}
-		entries, err := j.List(ctx, "/plan.md#"+Slug(k), checkpoint.Query{})
+		entries, err := j.List(ctx, "/plan.md#"+Slug(k), journal.Query{})
 		if err != nil || len(entries) != 1 {
 			b.Fatalf("task %d has %d checkpoints, not 1: %v", k, len(entries), err)
 		}

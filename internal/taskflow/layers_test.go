@@ -18,7 +18,7 @@ const module = "github.com/taskmd/taskmd/"
 
 // layers is what each package of the library may import from the module:
 // taskdoc ← workspace ← taskcontext ← subagent, coordinator, agent,
-// checkpoint ← archive, plan ← examples, with the internal helpers beside
+// journal, checkpoint ← archive, plan ← examples, with the internal helpers beside
 // them. No import points back
 // up, and the two task systems do not import each other.
 var layers = map[string][]string{
@@ -31,6 +31,7 @@ var layers = map[string][]string{
 	"internal/watch":      nil,
 	"internal/zerotest":   {"taskdoc", "agent"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
+	"internal/mdtext":     {"taskdoc"}, // the Markdown text rules of journals and worker checkpoints
 	"taskdoc":             {"internal/parsecount", "internal/affix"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
@@ -40,22 +41,23 @@ var layers = map[string][]string{
 	"archive":             {"taskdoc", "workspace", "coordinator", "query", "internal/claims"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
 	"internal/claims":     {"taskdoc", "workspace"},
-	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},
-	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "checkpoint", "plan"},
-	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
+	"journal":             {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "internal/mdtext"},
+	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/mdtext"},
+	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "internal/mdtext", "checkpoint", "plan"},
+	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "journal"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 	// The editor's view sits beside the MCP tools, on the library.
 	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",
-		"query", "plan", "agent", "checkpoint", "internal/affix"},
+		"query", "plan", "agent", "journal", "internal/affix"},
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
-	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
+	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "journal"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
 	// The benchmark suite measures the library from above.
-	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint", "internal/procs", "internal/floor"},
+	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal", "internal/procs", "internal/floor"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
-		"checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
+		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
 }
 
 // TestLayers reads the imports of every package's non-test files and

@@ -2,10 +2,10 @@ package checkpoint
 
 import "slices"
 
-// WorkerDiff is what changed from one checkpoint of a worker to a later
+// Changes is what changed from one checkpoint of a worker to a later
 // one (the pivot protocol's "checkpoint diff"): a person or an orchestrator reads it
 // instead of two whole checkpoints.
-type WorkerDiff struct {
+type Changes struct {
 	FromSequence int    `json:"from_sequence"`
 	ToSequence   int    `json:"to_sequence"`
 	OldStatus    Status `json:"old_status,omitempty"` // equal to NewStatus when the status did not change
@@ -29,7 +29,7 @@ type ItemChange struct {
 }
 
 // Empty reports whether the diff records no change.
-func (d WorkerDiff) Empty() bool {
+func (d Changes) Empty() bool {
 	return d.OldStatus == d.NewStatus && d.OldPhase == d.NewPhase && len(d.Finished) == 0 &&
 		len(d.Started) == 0 && len(d.Added) == 0 && len(d.Dropped) == 0 &&
 		len(d.NewFiles) == 0 && len(d.NewDecisions) == 0
@@ -40,17 +40,17 @@ func (d WorkerDiff) Empty() bool {
 // worker keeps while it moves an item from list to list; files by path.
 // Both are compared in the normal form of Render, so a value that Render
 // refuses is compared as it is.
-func Diff(a, b WorkerCheckpoint) WorkerDiff {
+func Diff(a, b Checkpoint) Changes {
 	if n, err := a.normal(); err == nil {
 		a = n
 	}
 	if n, err := b.normal(); err == nil {
 		b = n
 	}
-	d := WorkerDiff{FromSequence: a.Sequence, ToSequence: b.Sequence,
+	d := Changes{FromSequence: a.Sequence, ToSequence: b.Sequence,
 		OldStatus: a.Status, NewStatus: b.Status, OldPhase: a.Phase, NewPhase: b.Phase}
 	open := func(s string) bool { return slices.Contains(a.Remaining, s) || slices.Contains(a.InProgress, s) }
-	lists := func(c WorkerCheckpoint) []struct {
+	lists := func(c Checkpoint) []struct {
 		name  string
 		items []string
 	} {
@@ -62,7 +62,7 @@ func Diff(a, b WorkerCheckpoint) WorkerDiff {
 			{headBlocked, c.Blocked}, {headParallel, c.ParallelWork},
 		}
 	}
-	in := func(c WorkerCheckpoint, s string) bool {
+	in := func(c Checkpoint, s string) bool {
 		for _, l := range lists(c) {
 			if slices.Contains(l.items, s) {
 				return true

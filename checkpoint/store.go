@@ -17,18 +17,29 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// Workers gives access to the worker checkpoints of one workspace. Like
-// Journal it keeps no state of its own: any number of values, goroutines
-// and processes may use one workspace at once.
-type Workers struct {
+// Store gives access to the worker checkpoints of one workspace. It keeps
+// no state of its own: any number of values, goroutines and processes may
+// use one workspace at once.
+type Store struct {
 	ws  *workspace.Workspace
 	cfg taskflow.Config
 }
 
-// NewWorkers returns the worker checkpoints of ws. WithClock sets the
+// An Option configures a Store: WithClock. The zero Option is ignored.
+type Option struct{ o taskflow.Option }
+
+func config(opts []Option) taskflow.Config {
+	return taskflow.Configure(opts, func(o Option) taskflow.Option { return o.o })
+}
+
+// WithClock sets the clock that dates checkpoints (in UTC, to the second).
+// The default is time.Now; a nil clock is ignored.
+func WithClock(now func() time.Time) Option { return Option{taskflow.WithClock(now)} }
+
+// New returns the worker checkpoints of ws. WithClock sets the
 // clock that dates them.
-func NewWorkers(ws *workspace.Workspace, opts ...Option) *Workers {
-	return &Workers{ws: ws, cfg: config(opts)}
+func New(ws *workspace.Workspace, opts ...Option) *Store {
+	return &Store{ws: ws, cfg: config(opts)}
 }
 
 // Save records c as the current checkpoint of its worker (c.Worker) and
@@ -46,18 +57,18 @@ func NewWorkers(ws *workspace.Workspace, opts ...Option) *Workers {
 // A missing or invalid worker id and the values Render refuses are
 // INVALID_ARGUMENTS, INVALID_UTF8 or CONTROL_CHARACTER, and nothing is
 // written.
-func (w *Workers) Save(ctx context.Context, c WorkerCheckpoint) (WorkerCheckpoint, error) {
+func (w *Store) Save(ctx context.Context, c Checkpoint) (Checkpoint, error) {
 	if err := CheckWorkerID(c.Worker); err != nil {
-		return WorkerCheckpoint{}, err
+		return Checkpoint{}, err
 	}
 	worker := c.Worker
 	c.Time, c.Sequence = time.Time{}, 0
 	c, err := c.normal()
 	if err != nil {
-		return WorkerCheckpoint{}, at(err, worker)
+		return Checkpoint{}, at(err, worker)
 	}
 	dir := workerDir(c.Worker)
-	var saved WorkerCheckpoint
+	var saved Checkpoint
 	err = w.ws.Lock(ctx, []string{dir}, func(tx *workspace.Tx) error {
 		seqs, err := w.sequences(ctx, c.Worker)
 		if err != nil {
@@ -87,21 +98,21 @@ func (w *Workers) Save(ctx context.Context, c WorkerCheckpoint) (WorkerCheckpoin
 		return nil
 	})
 	if err != nil {
-		return WorkerCheckpoint{}, at(err, c.Worker)
+		return Checkpoint{}, at(err, c.Worker)
 	}
 	return saved, nil
 }
 
 // current reads the checkpoint seq of worker, and reports whether it
 // reads.
-func (w *Workers) current(tx *workspace.Tx, worker string, seq int) (WorkerCheckpoint, bool) {
+func (w *Store) current(tx *workspace.Tx, worker string, seq int) (Checkpoint, bool) {
 	src, err := tx.ReadData(workerFile(worker, seq))
 	if err != nil {
-		return WorkerCheckpoint{}, false
+		return Checkpoint{}, false
 	}
 	c, err := parseWorker(src, workerFile(worker, seq))
 	if err != nil {
-		return WorkerCheckpoint{}, false
+		return Checkpoint{}, false
 	}
 	c.Worker, c.Sequence = worker, seq
 	return c, true
@@ -109,7 +120,7 @@ func (w *Workers) current(tx *workspace.Tx, worker string, seq int) (WorkerCheck
 
 // sameCheckpoint reports whether a and b, both normal, hold the same
 // checkpoint apart from Sequence and Time.
-func sameCheckpoint(a, b WorkerCheckpoint) bool {
+func sameCheckpoint(a, b Checkpoint) bool {
 	a.Sequence, a.Time, b.Sequence, b.Time = 0, time.Time{}, 0, time.Time{}
 	return bytes.Equal(a.render(), b.render())
 }
@@ -119,20 +130,20 @@ func sameCheckpoint(a, b WorkerCheckpoint) bool {
 // Sequence, whatever its front matter says. A worker without checkpoints,
 // or without that one, is DOCUMENT_NOT_FOUND; a checkpoint a person broke
 // is PARSE_ERROR naming its file.
-func (w *Workers) Get(ctx context.Context, worker string, sequence int) (WorkerCheckpoint, error) {
+func (w *Store) Get(ctx context.Context, worker string, sequence int) (Checkpoint, error) {
 	if err := CheckWorkerID(worker); err != nil {
-		return WorkerCheckpoint{}, err
+		return Checkpoint{}, err
 	}
 	if sequence < 0 {
-		return WorkerCheckpoint{}, invalid(fmt.Sprintf("sequence %d is negative: give 0 for the current checkpoint", sequence))
+		return Checkpoint{}, invalid(fmt.Sprintf("sequence %d is negative: give 0 for the current checkpoint", sequence))
 	}
 	if sequence == 0 {
 		seqs, err := w.sequences(ctx, worker)
 		if err != nil {
-			return WorkerCheckpoint{}, at(err, worker)
+			return Checkpoint{}, at(err, worker)
 		}
 		if len(seqs) == 0 {
-			return WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: workerDir(worker),
+			return Checkpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: workerDir(worker),
 				Msg: fmt.Sprintf("worker %s has no checkpoint", worker)}
 		}
 		sequence = seqs[len(seqs)-1]
@@ -140,19 +151,19 @@ func (w *Workers) Get(ctx context.Context, worker string, sequence int) (WorkerC
 	return w.read(ctx, worker, sequence)
 }
 
-func (w *Workers) read(ctx context.Context, worker string, seq int) (WorkerCheckpoint, error) {
+func (w *Store) read(ctx context.Context, worker string, seq int) (Checkpoint, error) {
 	name := workerFile(worker, seq)
 	src, err := w.ws.ReadData(ctx, name)
 	if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
-		return WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name,
+		return Checkpoint{}, &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: name,
 			Msg: fmt.Sprintf("worker %s has no checkpoint %d (no %s)", worker, seq, name)}
 	}
 	if err != nil {
-		return WorkerCheckpoint{}, err
+		return Checkpoint{}, err
 	}
 	c, err := parseWorker(src, name)
 	if err != nil {
-		return WorkerCheckpoint{}, err
+		return Checkpoint{}, err
 	}
 	c.Worker, c.Sequence = worker, seq
 	return c, nil
@@ -161,7 +172,7 @@ func (w *Workers) read(ctx context.Context, worker string, seq int) (WorkerCheck
 // List returns the checkpoints of worker, newest first: the newest limit
 // of them, or all when limit is 0. A worker without checkpoints has none.
 // A checkpoint a person broke is PARSE_ERROR naming its file.
-func (w *Workers) List(ctx context.Context, worker string, limit int) ([]WorkerCheckpoint, error) {
+func (w *Store) List(ctx context.Context, worker string, limit int) ([]Checkpoint, error) {
 	if err := CheckWorkerID(worker); err != nil {
 		return nil, err
 	}
@@ -172,7 +183,7 @@ func (w *Workers) List(ctx context.Context, worker string, limit int) ([]WorkerC
 	if err != nil {
 		return nil, at(err, worker)
 	}
-	out := make([]WorkerCheckpoint, 0, len(seqs))
+	out := make([]Checkpoint, 0, len(seqs))
 	for i := len(seqs) - 1; i >= 0 && (limit == 0 || len(out) < limit); i-- {
 		c, err := w.read(ctx, worker, seqs[i])
 		if taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
@@ -195,7 +206,7 @@ const defaultListAll = 10
 // limit of each (0 is 10), so that the list stays bounded
 // however long the workers have run. A checkpoint a person broke is
 // PARSE_ERROR naming its file.
-func (w *Workers) ListAll(ctx context.Context, limit int) ([]WorkerCheckpoint, error) {
+func (w *Store) ListAll(ctx context.Context, limit int) ([]Checkpoint, error) {
 	if limit < 0 {
 		return nil, invalid(fmt.Sprintf("limit %d is negative: give 0 for the newest %d of each worker", limit, defaultListAll))
 	}
@@ -206,7 +217,7 @@ func (w *Workers) ListAll(ctx context.Context, limit int) ([]WorkerCheckpoint, e
 	if err != nil {
 		return nil, err
 	}
-	out := []WorkerCheckpoint{}
+	out := []Checkpoint{}
 	for _, id := range workers {
 		list, err := w.List(ctx, id, limit)
 		if err != nil {
@@ -220,7 +231,7 @@ func (w *Workers) ListAll(ctx context.Context, limit int) ([]WorkerCheckpoint, e
 // ListWorkers returns the ids of the workers that have checkpoints,
 // sorted. Folders under checkpoints/workers/ whose names are no worker
 // ids, or that hold no checkpoint file, are skipped.
-func (w *Workers) ListWorkers(ctx context.Context) ([]string, error) {
+func (w *Store) ListWorkers(ctx context.Context) ([]string, error) {
 	var out []string
 	err := w.ws.Walk(ctx, FolderWorkers, func(name string, _ *taskdoc.Document, _ error) error {
 		// Only the names matter: a checkpoint that is not a plan document
@@ -245,7 +256,7 @@ func (w *Workers) ListWorkers(ctx context.Context) ([]string, error) {
 }
 
 // sequences lists the sequences of worker's checkpoint files, ascending.
-func (w *Workers) sequences(ctx context.Context, worker string) ([]int, error) {
+func (w *Store) sequences(ctx context.Context, worker string) ([]int, error) {
 	names, err := w.ws.List(ctx, workerDir(worker))
 	if err != nil {
 		return nil, err

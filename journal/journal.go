@@ -1,4 +1,4 @@
-package checkpoint
+package journal
 
 import (
 	"context"
@@ -17,15 +17,11 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// folderCheckpoints is the workspace folder of task journals and worker
-// checkpoints, relative to the root.
-const folderCheckpoints = "checkpoints"
-
 // folderTasks is the folder of task journals, one folder per plan document
 // (named as the document's path) and one file per task. Worker checkpoints
-// live beside it, so that no document name can make a journal clash with
-// them.
-const folderTasks = folderCheckpoints + "/tasks"
+// live beside it, in checkpoints/workers (package checkpoint), so that no
+// document name can make a journal clash with them.
+const folderTasks = "checkpoints/tasks"
 
 // Type is the kind of a journal entry, from the agent protocol's checkpoint_add.
 // Types label entries for people and for List's filter; none of them
@@ -88,7 +84,7 @@ type Journal struct {
 	cfg taskflow.Config
 }
 
-// An Option configures a Journal or Workers: WithClock. The zero Option is
+// An Option configures a Journal: WithClock. The zero Option is
 // ignored.
 type Option struct{ o taskflow.Option }
 

@@ -1,4 +1,4 @@
-package checkpoint_test
+package journal_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 )
 
 // Eight goroutines adding to one task at once, each through its own
@@ -23,10 +23,10 @@ func TestConcurrentAdd(t *testing.T) {
 	seqs := make(chan int, workers*each)
 	errs := make(chan error, workers*each)
 	for w := range workers {
-		j := checkpoint.New(openWorkspace(t, root))
+		j := journal.New(openWorkspace(t, root))
 		wg.Go(func() {
 			for i := range each {
-				e, err := j.Add(ctx, task, checkpoint.Entry{Agent: fmt.Sprintf("worker-%d", w), Type: checkpoint.TypeProgress,
+				e, err := j.Add(ctx, task, journal.Entry{Agent: fmt.Sprintf("worker-%d", w), Type: journal.TypeProgress,
 					Summary: fmt.Sprintf("step %d", i), Key: fmt.Sprintf("%d-%d", w, i)})
 				if err != nil {
 					errs <- err
@@ -50,7 +50,7 @@ func TestConcurrentAdd(t *testing.T) {
 	for s := 1; s <= workers*each; s++ {
 		assert.True(t, seen[s], "sequence %d missing", s)
 	}
-	all, err := checkpoint.New(openWorkspace(t, root)).List(ctx, task, checkpoint.Query{})
+	all, err := journal.New(openWorkspace(t, root)).List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	require.Len(t, all, workers*each)
 	keys := map[string]bool{}

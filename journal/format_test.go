@@ -1,4 +1,4 @@
-package checkpoint_test
+package journal_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -29,43 +29,43 @@ func TestReadHandEdits(t *testing.T) {
 	cases := []struct {
 		name    string
 		journal string
-		want    []checkpoint.Entry // oldest first
+		want    []journal.Entry // oldest first
 	}{
-		{"annotated", string(notes), []checkpoint.Entry{
-			{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Agent: "worker-0", Type: checkpoint.TypePlan, Summary: "Sign with RS256, keys from the vault"},
-			{Sequence: 2, Time: at("2026-11-20T09:30:00Z"), Type: checkpoint.TypeProgress, Summary: "Wrote the signer and its tests (wrapped by hand)",
+		{"annotated", string(notes), []journal.Entry{
+			{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Agent: "worker-0", Type: journal.TypePlan, Summary: "Sign with RS256, keys from the vault"},
+			{Sequence: 2, Time: at("2026-11-20T09:30:00Z"), Type: journal.TypeProgress, Summary: "Wrote the signer and its tests (wrapped by hand)",
 				FilesChanged: []string{"signer.go", "signer_test.go"}, Detail: "go test ./..."},
 		}},
 		{"empty file", "", nil},
 		{"title only", "# Checkpoints\n", nil},
 		{"lone CR line endings", "# T\r\r## 1 · plan · 2026-11-20T09:00:00Z\r\rOld Mac\r\r```\ra\r\rb\r```\r",
-			[]checkpoint.Entry{{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Type: checkpoint.TypePlan, Summary: "Old Mac", Detail: "a\n\nb"}}},
+			[]journal.Entry{{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Type: journal.TypePlan, Summary: "Old Mac", Detail: "a\n\nb"}}},
 		{"loose spacing and other bullets", "## 4·Decision·2026-11-20T10:00:00+01:00·  ana  \nSummary right under\n* key:  plain, key \n+ FILES: `a`,`b` , c.go\n  ~~~~ js\n  x\n   y\n ~~~~\n",
-			[]checkpoint.Entry{{Sequence: 4, Time: at("2026-11-20T09:00:00Z"), Agent: "ana", Type: checkpoint.TypeDecision, Summary: "Summary right under",
+			[]journal.Entry{{Sequence: 4, Time: at("2026-11-20T09:00:00Z"), Agent: "ana", Type: journal.TypeDecision, Summary: "Summary right under",
 				Key: "plain, key", FilesChanged: []string{"a", "b", "c.go"}, Detail: "x\n y"}}},
 		{"gaps in sequences, later notes", "## 2 · plan · 2026-11-20T09:00:00Z\n\nA\n\n## Person's heading\n\n```\nnot detail\n```\n\n## 10 · complete · 2026-11-20T09:00:00Z\n\nB\n\n# Appendix\n",
-			[]checkpoint.Entry{
-				{Sequence: 2, Time: at("2026-11-20T09:00:00Z"), Type: checkpoint.TypePlan, Summary: "A"},
-				{Sequence: 10, Time: at("2026-11-20T09:00:00Z"), Type: checkpoint.TypeComplete, Summary: "B"},
+			[]journal.Entry{
+				{Sequence: 2, Time: at("2026-11-20T09:00:00Z"), Type: journal.TypePlan, Summary: "A"},
+				{Sequence: 10, Time: at("2026-11-20T09:00:00Z"), Type: journal.TypeComplete, Summary: "B"},
 			}},
 		{"sub-heading stops the detail search", "## 1 · plan · 2026-11-20T09:00:00Z\n\nA\n\n### Ana\n\n```\nnot detail\n```\n",
-			[]checkpoint.Entry{{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Type: checkpoint.TypePlan, Summary: "A"}}},
+			[]journal.Entry{{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Type: journal.TypePlan, Summary: "A"}}},
 		{"indented code is no heading", "    ## 1 · plan · nonsense\n\n## 1 · plan · 2026-11-20T09:00:00Z\n\nA\n",
-			[]checkpoint.Entry{{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Type: checkpoint.TypePlan, Summary: "A"}}},
+			[]journal.Entry{{Sequence: 1, Time: at("2026-11-20T09:00:00Z"), Type: journal.TypePlan, Summary: "A"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			j, root := setup(t, map[string]string{journalFile: c.journal})
-			got, err := j.List(context.Background(), task, checkpoint.Query{})
+			got, err := j.List(context.Background(), task, journal.Query{})
 			require.NoError(t, err)
-			want := []checkpoint.Entry{}
+			want := []journal.Entry{}
 			for i := len(c.want) - 1; i >= 0; i-- {
 				want = append(want, c.want[i])
 			}
 			assert.Equal(t, want, got)
 
 			// Add appends after the highest sequence and keeps every byte.
-			added, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "appended"})
+			added, err := j.Add(context.Background(), task, journal.Entry{Type: journal.TypeProgress, Summary: "appended"})
 			require.NoError(t, err)
 			next := 1
 			if len(c.want) > 0 {
@@ -74,9 +74,9 @@ func TestReadHandEdits(t *testing.T) {
 			assert.Equal(t, next, added.Sequence)
 			after := filetest.Read(t, root, journalFile)
 			assert.True(t, strings.HasPrefix(after, c.journal))
-			got, err = j.List(context.Background(), task, checkpoint.Query{})
+			got, err = j.List(context.Background(), task, journal.Query{})
 			require.NoError(t, err)
-			assert.Equal(t, append([]checkpoint.Entry{added}, want...), got)
+			assert.Equal(t, append([]journal.Entry{added}, want...), got)
 		})
 	}
 }
@@ -108,7 +108,7 @@ func TestParseErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			j, root := setup(t, map[string]string{journalFile: c.journal})
-			_, err := j.List(context.Background(), task, checkpoint.Query{})
+			_, err := j.List(context.Background(), task, journal.Query{})
 			e := requireCode(t, err, taskdoc.CodeParse)
 			assert.Equal(t, journalFile, e.Path)
 			assert.Equal(t, "implement-jwt-signing", e.Slug)
@@ -119,7 +119,7 @@ func TestParseErrors(t *testing.T) {
 			assert.Equal(t, strings.Split(c.journal, "\n")[c.line-1], e.Excerpt)
 
 			before := filetest.Snapshot(t, root)
-			_, err = j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+			_, err = j.Add(context.Background(), task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 			e2 := requireCode(t, err, taskdoc.CodeParse)
 			assert.Equal(t, e, e2)
 			assert.Equal(t, before, filetest.Snapshot(t, root))
@@ -129,11 +129,11 @@ func TestParseErrors(t *testing.T) {
 
 // A BOM and CRLF line endings do not move the line an error names.
 func TestParseErrorPosition(t *testing.T) {
-	journal := "\uFEFF# T\r\n\r\n## 1 · plan · 2026-11-20T09:00:00Z\r\n\r\nA\r\n\r\n## 2 · plan · 2026-11-20\r\n"
-	j, _ := setup(t, map[string]string{journalFile: journal})
-	_, err := j.List(context.Background(), task, checkpoint.Query{})
+	file := "\uFEFF# T\r\n\r\n## 1 · plan · 2026-11-20T09:00:00Z\r\n\r\nA\r\n\r\n## 2 · plan · 2026-11-20\r\n"
+	j, _ := setup(t, map[string]string{journalFile: file})
+	_, err := j.List(context.Background(), task, journal.Query{})
 	e := requireCode(t, err, taskdoc.CodeParse)
 	assert.Equal(t, 7, e.Line)
-	assert.Equal(t, strings.Index(journal, "## 2"), e.Offset)
+	assert.Equal(t, strings.Index(file, "## 2"), e.Offset)
 	assert.Equal(t, "## 2 · plan · 2026-11-20", e.Excerpt)
 }

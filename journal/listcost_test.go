@@ -1,4 +1,4 @@
-package checkpoint_test
+package journal_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 )
 
 // allocated is the bytes fn allocates.
@@ -32,11 +32,11 @@ func TestListLimitReadsOnlyTheNewest(t *testing.T) {
 	j, root := longJournal(t, 3000, 2000)
 	ctx := context.Background()
 	var err error
-	var all, newest []checkpoint.Entry
-	whole := allocated(func() { all, err = j.List(ctx, benchTask, checkpoint.Query{}) })
+	var all, newest []journal.Entry
+	whole := allocated(func() { all, err = j.List(ctx, benchTask, journal.Query{}) })
 	require.NoError(t, err)
 	require.Len(t, all, 3000)
-	few := allocated(func() { newest, err = j.List(ctx, benchTask, checkpoint.Query{Limit: 5}) })
+	few := allocated(func() { newest, err = j.List(ctx, benchTask, journal.Query{Limit: 5}) })
 	require.NoError(t, err)
 	assert.Equal(t, all[:5], newest)
 	t.Logf("List of 3,000 entries: %d bytes allocated; the newest 5: %d", whole, few)
@@ -44,12 +44,12 @@ func TestListLimitReadsOnlyTheNewest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, few, uint64(info.Size())*5/2, "the newest 5 cost reading the file (twice its size), not a parse of all")
 
-	since, err := j.List(ctx, benchTask, checkpoint.Query{SinceSequence: 1990})
+	since, err := j.List(ctx, benchTask, journal.Query{SinceSequence: 1990})
 	require.NoError(t, err)
 	assert.Equal(t, all[:1010], since, "through the fence")
-	typed, err := j.List(ctx, benchTask, checkpoint.Query{Limit: 7, Types: []checkpoint.Type{all[0].Type}})
+	typed, err := j.List(ctx, benchTask, journal.Query{Limit: 7, Types: []journal.Type{all[0].Type}})
 	require.NoError(t, err)
-	var want []checkpoint.Entry
+	var want []journal.Entry
 	for _, e := range all {
 		if e.Type == all[0].Type && len(want) < 7 {
 			want = append(want, e)
@@ -61,7 +61,7 @@ func TestListLimitReadsOnlyTheNewest(t *testing.T) {
 // longJournal is a Journal over a workspace whose journal of benchTask
 // holds n entries, as n Adds would write them, and before entry fenceAt a
 // code fence holding a line like an entry heading.
-func longJournal(t testing.TB, n, fenceAt int) (*checkpoint.Journal, string) {
+func longJournal(t testing.TB, n, fenceAt int) (*journal.Journal, string) {
 	j, root, _ := benchSetup(t, 2)
 	path := filepath.Join(root, benchJournal)
 	data, err := os.ReadFile(path)

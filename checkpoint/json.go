@@ -63,9 +63,9 @@ type metadataJSON struct {
 
 // JSON writes c in the checkpoint-resume protocol's JSON form (see the package doc's "Worker
 // checkpoints" for the mapping), indented by two spaces. It checks c as
-// Render does. ParseWorkerCheckpointJSON reads it back as Render's normal
+// Render does. ParseJSON reads it back as Render's normal
 // form of c, so Markdown → JSON → Markdown loses nothing.
-func (c WorkerCheckpoint) JSON() ([]byte, error) {
+func (c Checkpoint) JSON() ([]byte, error) {
 	c, err := c.normal()
 	if err != nil {
 		return nil, err
@@ -118,12 +118,12 @@ func (c WorkerCheckpoint) JSON() ([]byte, error) {
 // MarshalJSON writes c in the checkpoint-resume protocol's JSON form, as JSON does, so that a
 // checkpoint inside another value (a pause, a suspension) reads as the
 // checkpoint files do. A checkpoint JSON refuses is an error.
-func (c WorkerCheckpoint) MarshalJSON() ([]byte, error) { return c.JSON() }
+func (c Checkpoint) MarshalJSON() ([]byte, error) { return c.JSON() }
 
-// UnmarshalJSON reads the checkpoint-resume protocol's JSON form, as ParseWorkerCheckpointJSON
+// UnmarshalJSON reads the checkpoint-resume protocol's JSON form, as ParseJSON
 // does.
-func (c *WorkerCheckpoint) UnmarshalJSON(data []byte) error {
-	read, err := ParseWorkerCheckpointJSON(data)
+func (c *Checkpoint) UnmarshalJSON(data []byte) error {
+	read, err := ParseJSON(data)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (c *WorkerCheckpoint) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ParseWorkerCheckpointJSON reads a checkpoint in the checkpoint-resume protocol's JSON form:
+// ParseJSON reads a checkpoint in the checkpoint-resume protocol's JSON form:
 // what JSON writes, and the protocol's own files. Unknown fields are ignored
 // (context.sessionContext, metadata.tokensBurned, ...). The protocol's
 // decisions may be any JSON: one that is not a string is kept as its
@@ -145,15 +145,15 @@ func (c *WorkerCheckpoint) UnmarshalJSON(data []byte) error {
 // Bytes that are not UTF-8 are INVALID_UTF8; JSON that does not decode, or
 // whose fields have the wrong types, is PARSE_ERROR pointing at the byte;
 // values that Render refuses are refused with Render's errors.
-func ParseWorkerCheckpointJSON(src []byte) (WorkerCheckpoint, error) {
+func ParseJSON(src []byte) (Checkpoint, error) {
 	if err := taskdoc.CheckUTF8(src); err != nil {
-		return WorkerCheckpoint{}, err
+		return Checkpoint{}, err
 	}
 	var j workerJSON
 	if err := json.Unmarshal(src, &j); err != nil {
-		return WorkerCheckpoint{}, jsonError(src, err)
+		return Checkpoint{}, jsonError(src, err)
 	}
-	c := WorkerCheckpoint{
+	c := Checkpoint{
 		Worker:        j.AgentID,
 		Task:          j.Context.Task,
 		Status:        j.Metadata.Status,
@@ -173,7 +173,7 @@ func ParseWorkerCheckpointJSON(src []byte) (WorkerCheckpoint, error) {
 	if j.Timestamp != "" {
 		t, err := time.Parse(time.RFC3339, j.Timestamp)
 		if err != nil {
-			return WorkerCheckpoint{}, invalid(fmt.Sprintf("timestamp %q is not a time like 2026-01-18T10:15:23Z", j.Timestamp))
+			return Checkpoint{}, invalid(fmt.Sprintf("timestamp %q is not a time like 2026-01-18T10:15:23Z", j.Timestamp))
 		}
 		c.Time = t
 	}
@@ -202,12 +202,12 @@ func ParseWorkerCheckpointJSON(src []byte) (WorkerCheckpoint, error) {
 	}
 	var err error
 	if c.Resumption, err = resumeText(src, j.ResumeInstructions); err != nil {
-		return WorkerCheckpoint{}, err
+		return Checkpoint{}, err
 	}
 	return c.normal()
 }
 
-// resumeText reads resumeInstructions (see ParseWorkerCheckpointJSON).
+// resumeText reads resumeInstructions (see ParseJSON).
 func resumeText(src []byte, raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil

@@ -5,16 +5,16 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/taskmd/taskmd/internal/mdtext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // FolderWorkers is the folder of worker checkpoints: one folder per worker,
-// named by its id, and one file per checkpoint in it.
-const FolderWorkers = folderCheckpoints + "/workers"
+// named by its id, and one file per checkpoint in it. Task journals live
+// beside it, in checkpoints/tasks (package journal), so the two never meet.
+const FolderWorkers = "checkpoints/workers"
 
 // Status is how far a worker got with its task when it wrote a checkpoint,
 // the pivot protocol's "## Status:" line.
@@ -43,13 +43,13 @@ const (
 // PivotModes are the modes of a pivot.
 var PivotModes = []PivotMode{PivotGraceful, PivotImmediate, PivotHard}
 
-// WorkerCheckpoint is what a worker saved about its task so that it, a new
+// Checkpoint is what a worker saved about its task so that it, a new
 // worker or a person can resume it: the machine fields that are the
 // document's front matter, then its sections. The zero value of every
 // field but Worker (which Save needs) is valid: it leaves the field or
 // section out. Its JSON form (MarshalJSON, UnmarshalJSON) is the checkpoint-resume protocol's,
-// that of JSON and ParseWorkerCheckpointJSON.
-type WorkerCheckpoint struct {
+// that of JSON and ParseJSON.
+type Checkpoint struct {
 	Worker        string    // the worker's id: lower-case letters, digits, '_' and '-'
 	Task          string    // optional task address, "/api/auth.md#add-rate-limiting"
 	Status        Status    // PARTIAL (also for ""), DONE or BLOCKED
@@ -196,10 +196,10 @@ func isPhase(s string) bool {
 // status, pivot mode and phase in their cases, text with LF line endings
 // and without blank lines around it, the time in UTC to the second. An
 // empty worker is allowed here; Save needs one.
-func (c WorkerCheckpoint) normal() (WorkerCheckpoint, error) {
-	var out WorkerCheckpoint
+func (c Checkpoint) normal() (Checkpoint, error) {
+	var out Checkpoint
 	var err error
-	if out.Worker, err = oneLine("worker id", c.Worker); err != nil {
+	if out.Worker, err = mdtext.OneLine("worker id", c.Worker); err != nil {
 		return out, err
 	}
 	if out.Worker != "" {
@@ -207,7 +207,7 @@ func (c WorkerCheckpoint) normal() (WorkerCheckpoint, error) {
 			return out, err
 		}
 	}
-	if out.Task, err = oneLine("task address", c.Task); err != nil {
+	if out.Task, err = mdtext.OneLine("task address", c.Task); err != nil {
 		return out, err
 	}
 	if out.Task != "" {
@@ -223,17 +223,17 @@ func (c WorkerCheckpoint) normal() (WorkerCheckpoint, error) {
 	if out.PivotMode, err = checkedEnum("pivot mode", string(c.PivotMode), ParsePivotMode); err != nil {
 		return out, err
 	}
-	if out.Phase, err = oneLine("phase", c.Phase); err != nil {
+	if out.Phase, err = mdtext.OneLine("phase", c.Phase); err != nil {
 		return out, err
 	}
 	out.Phase = strings.ToLower(out.Phase)
 	if out.Phase != "" && !isPhase(out.Phase) {
 		return out, invalid(fmt.Sprintf("phase %q is not a lower_snake word like waiting_clarification", c.Phase))
 	}
-	if out.PivotReason, err = FoldedLine("pivot reason", c.PivotReason); err != nil {
+	if out.PivotReason, err = mdtext.FoldedLine("pivot reason", c.PivotReason); err != nil {
 		return out, err
 	}
-	if out.Clarification, err = oneLine("clarification id", c.Clarification); err != nil {
+	if out.Clarification, err = mdtext.OneLine("clarification id", c.Clarification); err != nil {
 		return out, err
 	}
 	if !c.Time.IsZero() {
@@ -250,7 +250,7 @@ func (c WorkerCheckpoint) normal() (WorkerCheckpoint, error) {
 }
 
 // normalSections checks the sections of c into out.
-func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
+func (c Checkpoint) normalSections(out *Checkpoint) error {
 	var err error
 	texts := []struct {
 		name    string
@@ -281,11 +281,11 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 	}
 	for _, l := range lists {
 		for i, item := range l.in {
-			if CheckText("", item, true) != nil { // name the item only when it is refused
-				_, err := FoldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
+			if mdtext.CheckText("", item, true) != nil { // name the item only when it is refused
+				_, err := mdtext.FoldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
 				return err
 			}
-			s := foldLine(item)
+			s := mdtext.FoldLine(item)
 			if s == "" {
 				return invalid(fmt.Sprintf("item %d of %s is empty", i+1, l.name))
 			}
@@ -295,13 +295,13 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 	for i, f := range c.FilesChanged {
 		what := fmt.Sprintf("file %d of %s", i+1, headFiles)
 		var g FileChange
-		if g.Path, err = oneLine(what, f.Path); err != nil {
+		if g.Path, err = mdtext.OneLine(what, f.Path); err != nil {
 			return err
 		}
 		if g.Path == "" {
 			return invalid(what + " has no path")
 		}
-		if g.Note, err = FoldedLine("the note of "+what, f.Note); err != nil {
+		if g.Note, err = mdtext.FoldedLine("the note of "+what, f.Note); err != nil {
 			return err
 		}
 		out.FilesChanged = append(out.FilesChanged, g)
@@ -309,7 +309,7 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 	for i, s := range c.Extra {
 		what := fmt.Sprintf("extra section %d", i+1)
 		var g Section
-		if g.Heading, err = FoldedLine("the heading of "+what, s.Heading); err != nil {
+		if g.Heading, err = mdtext.FoldedLine("the heading of "+what, s.Heading); err != nil {
 			return err
 		}
 		switch k := sectionKey(g.Heading); {
@@ -328,47 +328,10 @@ func (c WorkerCheckpoint) normalSections(out *WorkerCheckpoint) error {
 
 // checkedEnum checks s as a one-line value and reads it with parse.
 func checkedEnum[T ~string](what, s string, parse func(string) (T, error)) (T, error) {
-	if err := CheckText(what, s, false); err != nil {
+	if err := mdtext.CheckText(what, s, false); err != nil {
 		return "", err
 	}
 	return parse(s)
-}
-
-// FoldedLine checks s (CheckText, line breaks allowed) and folds it onto
-// one line (taskdoc.FoldLine): the rule of a checkpoint's pivot reason,
-// and so of the reason a pivot request records.
-func FoldedLine(what, s string) (string, error) {
-	if err := CheckText(what, s, true); err != nil {
-		return "", err
-	}
-	return foldLine(s), nil
-}
-
-// foldLine is taskdoc.FoldLine without its allocations for text that is
-// already folded, as the items of a checkpoint read back are.
-func foldLine(s string) string {
-	prevSpace := true // no space at the start
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				return taskdoc.FoldLine(s)
-			}
-			i += n - 1
-			prevSpace = false
-			continue
-		}
-		space := c == ' ' || c >= '\t' && c <= '\r'
-		if space && (c != ' ' || prevSpace) {
-			return taskdoc.FoldLine(s)
-		}
-		prevSpace = space
-	}
-	if prevSpace && s != "" {
-		return taskdoc.FoldLine(s)
-	}
-	return s
 }
 
 // normalText checks the Markdown text of a section and returns it with LF
@@ -376,28 +339,28 @@ func foldLine(s string) string {
 // would read as a level-2 heading (a section of its own) and a code fence
 // left open (which would hide the sections after it) are refused.
 func normalText(what, s string) (string, error) {
-	if err := CheckText(what, s, true); err != nil {
+	if err := mdtext.CheckText(what, s, true); err != nil {
 		return "", err
 	}
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Split(s, "\n")
-	for len(lines) > 0 && isBlank(lines[0]) {
+	for len(lines) > 0 && mdtext.IsBlank(lines[0]) {
 		lines = lines[1:]
 	}
-	for len(lines) > 0 && isBlank(lines[len(lines)-1]) {
+	for len(lines) > 0 && mdtext.IsBlank(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]
 	}
-	var open *fence
+	var open *mdtext.Fence
 	for i, t := range lines {
 		switch {
 		case open != nil:
-			if open.closedBy(t) {
+			if open.ClosedBy(t) {
 				open = nil
 			}
 		case isSectionHeading(t):
 			return "", invalid(fmt.Sprintf("line %d of %s reads as a section heading (%q): use ### or deeper", i+1, what, t))
 		default:
-			if f, ok := openFence(t); ok {
+			if f, ok := mdtext.OpenFence(t); ok {
 				open = &f
 			}
 		}
@@ -410,6 +373,10 @@ func normalText(what, s string) (string, error) {
 
 // isSectionHeading reports a level-2 ATX heading: the start of a section.
 func isSectionHeading(t string) bool {
-	level, _ := headingText(t)
+	level, _ := mdtext.HeadingText(t)
 	return level == 2
+}
+
+func invalid(msg string) error {
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
 }

@@ -1,4 +1,4 @@
-package checkpoint_test
+package journal_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -35,23 +35,23 @@ func Example() {
 	defer ws.Close()
 
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	j := checkpoint.New(ws, checkpoint.WithClock(func() time.Time { return now }))
+	j := journal.New(ws, journal.WithClock(func() time.Time { return now }))
 	ctx := context.Background()
 	const task = "/api/auth.md#implement-jwt-signing"
 
-	if _, err := j.Add(ctx, task, checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeProgress,
+	if _, err := j.Add(ctx, task, journal.Entry{Agent: "worker-1", Type: journal.TypeProgress,
 		Summary: "Installed the JWT library", FilesChanged: []string{"go.mod", "go.sum"}}); err != nil {
 		log.Fatal(err)
 	}
 	now = now.Add(5 * time.Minute)
-	if _, err := j.Add(ctx, task, checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeDecision,
+	if _, err := j.Add(ctx, task, journal.Entry{Agent: "worker-1", Type: journal.TypeDecision,
 		Summary: "Chose JWT over session cookies for stateless auth",
 		Detail:  `{"reason": "Better for API-first architecture"}`, Key: "req-2"}); err != nil {
 		log.Fatal(err)
 	}
 
 	// After a context reset: the whole history, newest first.
-	entries, err := j.List(ctx, task, checkpoint.Query{})
+	entries, err := j.List(ctx, task, journal.Query{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,11 +59,11 @@ func Example() {
 		fmt.Printf("%d %s %s: %s\n", e.Sequence, e.Time.Format(time.Kitchen), e.Type, e.Summary)
 	}
 
-	journal, err := os.ReadFile(filepath.Join(root, "checkpoints", "tasks", "api", "auth.md", "implement-jwt-signing.md"))
+	file, err := os.ReadFile(filepath.Join(root, "checkpoints", "tasks", "api", "auth.md", "implement-jwt-signing.md"))
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("\n%s", journal)
+	fmt.Printf("\n%s", file)
 	// Output:
 	// 2 10:05AM decision: Chose JWT over session cookies for stateless auth
 	// 1 10:00AM progress: Installed the JWT library
@@ -106,10 +106,10 @@ func ExampleJournal_Add_retry() {
 		log.Fatal(err)
 	}
 	defer ws.Close()
-	j := checkpoint.New(ws)
+	j := journal.New(ws)
 	ctx := context.Background()
 
-	e := checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Migrated the users table", Key: "call-42"}
+	e := journal.Entry{Type: journal.TypeProgress, Summary: "Migrated the users table", Key: "call-42"}
 	first, err := j.Add(ctx, "/plan.md#migrate", e)
 	if err != nil {
 		log.Fatal(err)
@@ -118,7 +118,7 @@ func ExampleJournal_Add_retry() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	all, err := j.List(ctx, "/plan.md#migrate", checkpoint.Query{})
+	all, err := j.List(ctx, "/plan.md#migrate", journal.Query{})
 	if err != nil {
 		log.Fatal(err)
 	}

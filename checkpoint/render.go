@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/taskmd/taskmd/internal/mdtext"
 )
 
 // Render writes c as a checkpoint document (see the package doc's "Worker
@@ -12,10 +14,10 @@ import (
 // something in them, in a fixed order, with LF line endings. It checks c
 // first: a value Save would refuse is refused here with the same error
 // (INVALID_ARGUMENTS, INVALID_UTF8, CONTROL_CHARACTER), except that the
-// worker id may be empty. ParseWorkerCheckpoint reads what Render writes
+// worker id may be empty. Parse reads what Render writes
 // back as c, in the normal form Render wrote it in (items folded onto one
 // line, text without blank lines around it, "" status as PARTIAL).
-func (c WorkerCheckpoint) Render() ([]byte, error) {
+func (c Checkpoint) Render() ([]byte, error) {
 	n, err := c.normal()
 	if err != nil {
 		return nil, err
@@ -24,7 +26,7 @@ func (c WorkerCheckpoint) Render() ([]byte, error) {
 }
 
 // render writes c, which is normal.
-func (c WorkerCheckpoint) render() []byte {
+func (c Checkpoint) render() []byte {
 	var b strings.Builder
 	b.Grow(1024 + 64*(len(c.Completed)+len(c.InProgress)+len(c.Remaining)+len(c.FilesChanged)) +
 		len(c.OriginalTask) + len(c.Notes) + len(c.Resumption))
@@ -75,7 +77,7 @@ func (c WorkerCheckpoint) render() []byte {
 	if len(c.FilesChanged) > 0 {
 		b.WriteString("\n## " + headFiles + "\n\n")
 		for _, f := range c.FilesChanged {
-			b.WriteString("- " + codeSpan(f.Path))
+			b.WriteString("- " + mdtext.CodeSpan(f.Path))
 			if f.Note != "" {
 				b.WriteString(" (" + f.Note + ")")
 			}
@@ -154,7 +156,7 @@ func escapeItem(s string) string {
 // unescapeItem undoes escapeItem, and reads a person's backslash escape
 // of the first character the same way.
 func unescapeItem(s string) string {
-	if len(s) >= 2 && s[0] == '\\' && isPunct(s[1]) {
+	if len(s) >= 2 && s[0] == '\\' && mdtext.IsPunct(s[1]) {
 		return s[1:]
 	}
 	return s

@@ -37,7 +37,7 @@ func TestParseWorkerCheckpointErrors(t *testing.T) {
 		{"unclosed fence, CRLF", "## Notes\r\n\r\n```go\r\n", taskdoc.CodeParse, 3, 1, "never closed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := checkpoint.ParseWorkerCheckpoint([]byte(tc.src))
+			_, err := checkpoint.Parse([]byte(tc.src))
 			e := requireCode(t, err, tc.code)
 			if tc.line > 0 {
 				assert.Equal(t, tc.line, e.Line, "%v", err)
@@ -53,36 +53,36 @@ func TestParseWorkerCheckpointErrors(t *testing.T) {
 func TestParseWorkerCheckpointHandEdits(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
-		want      checkpoint.WorkerCheckpoint
+		want      checkpoint.Checkpoint
 	}{
-		{"empty document", "", checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial}},
+		{"empty document", "", checkpoint.Checkpoint{Status: checkpoint.StatusPartial}},
 		{"BOM, lone CR, YAML scalars unquoted", "\uFEFF---\rworker: 123\rphase: yes\rsequence: \"7\"\r---\r## Done\r- a\r",
-			checkpoint.WorkerCheckpoint{Worker: "123", Phase: "true", Sequence: 7, Status: checkpoint.StatusPartial,
+			checkpoint.Checkpoint{Worker: "123", Phase: "true", Sequence: 7, Status: checkpoint.StatusPartial,
 				Completed: []string{"a"}}},
 		{"TOML front matter", "+++\nworker = \"w\"\nstatus = \"done\"\ntime = 2026-01-18T11:15:23+01:00\n+++\n",
-			checkpoint.WorkerCheckpoint{Worker: "w", Status: checkpoint.StatusDone, Time: pivotedCheckpoint.Time}},
+			checkpoint.Checkpoint{Worker: "w", Status: checkpoint.StatusDone, Time: pivotedCheckpoint.Time}},
 		{"front matter status wins over the heading", "---\nstatus: DONE\n---\n## Status: BLOCKED\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusDone}},
+			checkpoint.Checkpoint{Status: checkpoint.StatusDone}},
 		{"status under its heading", "## Status\n\nblocked\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusBlocked}},
+			checkpoint.Checkpoint{Status: checkpoint.StatusBlocked}},
 		{"two sections of one name are joined", "## Notes\none\n## Remaining\n- [ ] a\n## NOTES\ntwo\n## Remaining:\n- b\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial, Notes: "one\n\ntwo", Remaining: []string{"a", "b"}}},
+			checkpoint.Checkpoint{Status: checkpoint.StatusPartial, Notes: "one\n\ntwo", Remaining: []string{"a", "b"}}},
 		{"checked items leave In Progress and Remaining", "## Remaining\n- [x] r\n- [ ] s\n## In Progress\n- [X] p\n## Completed\n- [ ] c\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial, Completed: []string{"c", "p", "r"},
+			checkpoint.Checkpoint{Status: checkpoint.StatusPartial, Completed: []string{"c", "p", "r"},
 				Remaining: []string{"s"}}},
 		{"paragraphs, sub-headings and code in a list are skipped", "## Blocked\n\nIntro.\n\n- a\n  wrapped\n\n   indented after a blank\n\nOutro\n### Sub\n```\n- not an item\n```\n- b\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial, Blocked: []string{"a wrapped indented after a blank", "b"}}},
+			checkpoint.Checkpoint{Status: checkpoint.StatusPartial, Blocked: []string{"a wrapped indented after a blank", "b"}}},
 		{"empty items and '##' alone are skipped", "## Decisions\n- [ ]\n-  \n- d\n##\n\nlost\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial, Decisions: []string{"d"}}},
+			checkpoint.Checkpoint{Status: checkpoint.StatusPartial, Decisions: []string{"d"}}},
 		{"files in the ways people write them", "## Files\n- `a.go`\n- b.go (new)\n- c (1).go\n- `d.go` — gone\n- [x] `e.go` (deleted)\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial, FilesChanged: []checkpoint.FileChange{
+			checkpoint.Checkpoint{Status: checkpoint.StatusPartial, FilesChanged: []checkpoint.FileChange{
 				{Path: "a.go"}, {Path: "b.go", Note: "new"}, {Path: "c (1).go"}, {Path: "d.go", Note: "— gone"}, {Path: "e.go", Note: "deleted"}}}},
 		{"other headings are kept as extra sections", "# Title\n\n## Parallel work\n* p\n## Review  comments\n\n  text  \n\n",
-			checkpoint.WorkerCheckpoint{Status: checkpoint.StatusPartial, ParallelWork: []string{"p"},
+			checkpoint.Checkpoint{Status: checkpoint.StatusPartial, ParallelWork: []string{"p"},
 				Extra: []checkpoint.Section{{Heading: "Review comments", Body: "  text  "}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := checkpoint.ParseWorkerCheckpoint([]byte(tc.src))
+			got, err := checkpoint.Parse([]byte(tc.src))
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
@@ -104,7 +104,7 @@ func TestParseWorkerCheckpointJSONErrors(t *testing.T) {
 		{"resume instructions a number", `{"resumeInstructions": 3}`, taskdoc.CodeParse, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := checkpoint.ParseWorkerCheckpointJSON([]byte(tc.src))
+			_, err := checkpoint.ParseJSON([]byte(tc.src))
 			e := requireCode(t, err, tc.code)
 			if tc.line > 0 {
 				assert.Equal(t, tc.line, e.Line, "%v", err)

@@ -12,7 +12,7 @@ import (
 )
 
 func TestDiff(t *testing.T) {
-	a := checkpoint.WorkerCheckpoint{
+	a := checkpoint.Checkpoint{
 		Worker: "w", Sequence: 1, Status: checkpoint.StatusPartial, Phase: "working",
 		Completed:    []string{"Read the logs"},
 		InProgress:   []string{"Supervision"},
@@ -21,7 +21,7 @@ func TestDiff(t *testing.T) {
 		FilesChanged: []checkpoint.FileChange{{Path: "a.go", Note: "new"}},
 		Decisions:    []string{"One actor per watcher"},
 	}
-	b := checkpoint.WorkerCheckpoint{
+	b := checkpoint.Checkpoint{
 		Worker: "w", Sequence: 2, Status: checkpoint.StatusBlocked, Phase: "waiting_clarification",
 		Completed:    []string{"Read the logs", "Supervision", "Tests", "Wrote a spike"},
 		InProgress:   []string{"Docs"},
@@ -31,7 +31,7 @@ func TestDiff(t *testing.T) {
 		Decisions:    []string{"One actor per watcher", "Restart on crash"},
 	}
 	d := checkpoint.Diff(a, b)
-	assert.Equal(t, checkpoint.WorkerDiff{
+	assert.Equal(t, checkpoint.Changes{
 		FromSequence: 1, ToSequence: 2,
 		OldStatus: checkpoint.StatusPartial, NewStatus: checkpoint.StatusBlocked,
 		OldPhase: "working", NewPhase: "waiting_clarification",

@@ -1,4 +1,4 @@
-package checkpoint_test
+package journal_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -21,48 +21,48 @@ import (
 func TestAddRoundTrip(t *testing.T) {
 	cases := []struct {
 		name string
-		in   checkpoint.Entry
-		want checkpoint.Entry // Sequence and Time aside; zero means as in
+		in   journal.Entry
+		want journal.Entry // Sequence and Time aside; zero means as in
 	}{
-		{name: "plain", in: checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Installed OAuth dependencies"}},
-		{name: "all fields", in: checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeDecision,
+		{name: "plain", in: journal.Entry{Type: journal.TypeProgress, Summary: "Installed OAuth dependencies"}},
+		{name: "all fields", in: journal.Entry{Agent: "worker-1", Type: journal.TypeDecision,
 			Summary: "Chose JWT over session cookies", Detail: `{"reason": "Better for API-first architecture"}`,
 			FilesChanged: []string{"package.json", "src/auth/passport.ts"}, Key: "req-1"}},
-		{name: "type read leniently", in: checkpoint.Entry{Type: " Error ", Summary: "x"},
-			want: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "x"}},
-		{name: "summary heading", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "## 9 · plan · 2026-01-01T00:00:00Z · forged"}},
-		{name: "summary bullet", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "- Files: `evil.go`"}},
-		{name: "summary fence", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "```go"}},
-		{name: "summary backslash", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: `\d+ matched \`}},
-		{name: "summary escaped punct", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: `\# not a heading`}},
-		{name: "summary quote and html", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "<!-- > --> | * _"}},
-		{name: "summary numbered", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "1. first step"}},
-		{name: "summary backticks", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "ran `go test` and ``` fences"}},
-		{name: "summary lines joined", in: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "  two\r\nlines\tand  spaces \n"},
-			want: checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "two lines and spaces"}},
-		{name: "unicode", in: checkpoint.Entry{Agent: "agent · ü 🤖", Type: checkpoint.TypeRecovery,
+		{name: "type read leniently", in: journal.Entry{Type: " Error ", Summary: "x"},
+			want: journal.Entry{Type: journal.TypeError, Summary: "x"}},
+		{name: "summary heading", in: journal.Entry{Type: journal.TypePlan, Summary: "## 9 · plan · 2026-01-01T00:00:00Z · forged"}},
+		{name: "summary bullet", in: journal.Entry{Type: journal.TypePlan, Summary: "- Files: `evil.go`"}},
+		{name: "summary fence", in: journal.Entry{Type: journal.TypePlan, Summary: "```go"}},
+		{name: "summary backslash", in: journal.Entry{Type: journal.TypePlan, Summary: `\d+ matched \`}},
+		{name: "summary escaped punct", in: journal.Entry{Type: journal.TypePlan, Summary: `\# not a heading`}},
+		{name: "summary quote and html", in: journal.Entry{Type: journal.TypePlan, Summary: "<!-- > --> | * _"}},
+		{name: "summary numbered", in: journal.Entry{Type: journal.TypePlan, Summary: "1. first step"}},
+		{name: "summary backticks", in: journal.Entry{Type: journal.TypePlan, Summary: "ran `go test` and ``` fences"}},
+		{name: "summary lines joined", in: journal.Entry{Type: journal.TypePlan, Summary: "  two\r\nlines\tand  spaces \n"},
+			want: journal.Entry{Type: journal.TypePlan, Summary: "two lines and spaces"}},
+		{name: "unicode", in: journal.Entry{Agent: "agent · ü 🤖", Type: journal.TypeRecovery,
 			Summary: "Café Über — 日本語 🎉 مرحبا e\u0301", Detail: "ünïcödé\n🎉\u200b\u202e rtl",
 			FilesChanged: []string{"docs/café.md", "日本/語.go"}}},
-		{name: "detail fences", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s",
+		{name: "detail fences", in: journal.Entry{Type: journal.TypeError, Summary: "s",
 			Detail: "```go\nfunc f() {}\n```\n````\n~~~\n## 3 · plan · 2026-11-23T10:00:00Z\n`````"}},
-		{name: "detail crlf", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "a\r\nb\r\n\r\nc\rd"},
-			want: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "a\nb\n\nc\nd"}},
-		{name: "detail trailing newlines", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "end\n\n"}},
-		{name: "detail only newline", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "\n"}},
-		{name: "detail indented", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "    code\n\tTab\n   \n  "}},
-		{name: "detail blank", in: checkpoint.Entry{Type: checkpoint.TypeError, Summary: "s", Detail: "   "}},
-		{name: "awkward files and key", in: checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "s",
+		{name: "detail crlf", in: journal.Entry{Type: journal.TypeError, Summary: "s", Detail: "a\r\nb\r\n\r\nc\rd"},
+			want: journal.Entry{Type: journal.TypeError, Summary: "s", Detail: "a\nb\n\nc\nd"}},
+		{name: "detail trailing newlines", in: journal.Entry{Type: journal.TypeError, Summary: "s", Detail: "end\n\n"}},
+		{name: "detail only newline", in: journal.Entry{Type: journal.TypeError, Summary: "s", Detail: "\n"}},
+		{name: "detail indented", in: journal.Entry{Type: journal.TypeError, Summary: "s", Detail: "    code\n\tTab\n   \n  "}},
+		{name: "detail blank", in: journal.Entry{Type: journal.TypeError, Summary: "s", Detail: "   "}},
+		{name: "awkward files and key", in: journal.Entry{Type: journal.TypeProgress, Summary: "s",
 			FilesChanged: []string{"a, b.go", "`tick", "tick`", "``", "x`y``z", "_under_*star*", "  padded  "},
 			Key:          "` key, with ``ticks`"},
-			want: checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "s",
+			want: journal.Entry{Type: journal.TypeProgress, Summary: "s",
 				FilesChanged: []string{"a, b.go", "`tick", "tick`", "``", "x`y``z", "_under_*star*", "padded"},
 				Key:          "` key, with ``ticks`"}},
-		{name: "empty files", in: checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done", FilesChanged: []string{}},
-			want: checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done"}},
+		{name: "empty files", in: journal.Entry{Type: journal.TypeComplete, Summary: "done", FilesChanged: []string{}},
+			want: journal.Entry{Type: journal.TypeComplete, Summary: "done"}},
 	}
 	j, root := setup(t, nil)
 	ctx := context.Background()
-	var added []checkpoint.Entry
+	var added []journal.Entry
 	for _, c := range cases {
 		want := c.want
 		if want.Type == "" {
@@ -74,7 +74,7 @@ func TestAddRoundTrip(t *testing.T) {
 		assert.Equal(t, want, got, c.name)
 		added = append(added, got)
 	}
-	listed, err := j.List(ctx, task, checkpoint.Query{})
+	listed, err := j.List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	slices.Reverse(listed)
 	require.Len(t, listed, len(cases))
@@ -87,14 +87,14 @@ func TestAddSequenceAndTime(t *testing.T) {
 	j, root := setup(t, nil)
 	ctx := context.Background()
 	for i := 1; i <= 3; i++ {
-		e, err := j.Add(ctx, task, checkpoint.Entry{Sequence: 99, Time: time.Unix(1, 0),
-			Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("step %d", i)})
+		e, err := j.Add(ctx, task, journal.Entry{Sequence: 99, Time: time.Unix(1, 0),
+			Type: journal.TypeProgress, Summary: fmt.Sprintf("step %d", i)})
 		require.NoError(t, err)
 		assert.Equal(t, i, e.Sequence, "Add assigns the sequence")
 		assert.Equal(t, start.Add(time.Duration(i-1)*time.Minute), e.Time, "Add assigns the time")
 	}
 	// Another task of the same document has its own numbering.
-	e, err := j.Add(ctx, "/api/auth.md#add-token-validation", checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "validate"})
+	e, err := j.Add(ctx, "/api/auth.md#add-token-validation", journal.Entry{Type: journal.TypePlan, Summary: "validate"})
 	require.NoError(t, err)
 	assert.Equal(t, 1, e.Sequence)
 	assert.Contains(t, filetest.Snapshot(t, root), "checkpoints/tasks/api/auth.md/add-token-validation.md")
@@ -106,15 +106,15 @@ func TestClock(t *testing.T) {
 	_, root := setup(t, nil)
 	ws := openWorkspace(t, root)
 	zone := time.FixedZone("X", 5*3600)
-	j := checkpoint.New(ws, checkpoint.Option{}, checkpoint.WithClock(func() time.Time {
+	j := journal.New(ws, journal.Option{}, journal.WithClock(func() time.Time {
 		return time.Date(2026, 1, 2, 8, 4, 5, 999_999_999, zone)
-	}), checkpoint.WithClock(nil))
-	e, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	}), journal.WithClock(nil))
+	e, err := j.Add(context.Background(), task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 	require.NoError(t, err)
 	assert.Equal(t, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), e.Time)
 	assert.Contains(t, filetest.Read(t, root, journalFile), "## 1 · plan · 2026-01-02T03:04:05Z\n")
 
-	e, err = checkpoint.New(ws).Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	e, err = journal.New(ws).Add(context.Background(), task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 	require.NoError(t, err)
 	assert.WithinDuration(t, time.Now(), e.Time, time.Minute, "time.Now by default")
 }
@@ -122,11 +122,11 @@ func TestClock(t *testing.T) {
 func TestAddKeyReplay(t *testing.T) {
 	j, root := setup(t, nil)
 	ctx := context.Background()
-	entry := checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeProgress, Summary: "Installed deps",
+	entry := journal.Entry{Agent: "worker-1", Type: journal.TypeProgress, Summary: "Installed deps",
 		Detail: "npm i\r\n", FilesChanged: []string{"package.json"}, Key: "req-1"}
 	first, err := j.Add(ctx, task, entry)
 	require.NoError(t, err)
-	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "other", Key: "req-2"})
+	_, err = j.Add(ctx, task, journal.Entry{Type: journal.TypePlan, Summary: "other", Key: "req-2"})
 	require.NoError(t, err)
 	before := filetest.Snapshot(t, root)
 
@@ -143,12 +143,12 @@ func TestAddKeyReplay(t *testing.T) {
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	// The key with another entry is a caller's mistake.
-	for _, change := range []func(*checkpoint.Entry){
-		func(e *checkpoint.Entry) { e.Summary = "Installed other deps" },
-		func(e *checkpoint.Entry) { e.Type = checkpoint.TypeError },
-		func(e *checkpoint.Entry) { e.Detail = "" },
-		func(e *checkpoint.Entry) { e.FilesChanged = nil },
-		func(e *checkpoint.Entry) { e.Agent = "worker-2" },
+	for _, change := range []func(*journal.Entry){
+		func(e *journal.Entry) { e.Summary = "Installed other deps" },
+		func(e *journal.Entry) { e.Type = journal.TypeError },
+		func(e *journal.Entry) { e.Detail = "" },
+		func(e *journal.Entry) { e.FilesChanged = nil },
+		func(e *journal.Entry) { e.Agent = "worker-2" },
 	} {
 		changed := entry
 		change(&changed)
@@ -161,43 +161,43 @@ func TestAddKeyReplay(t *testing.T) {
 
 	// Entries without a key are never replays.
 	for range 2 {
-		_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "Installed deps"})
+		_, err = j.Add(ctx, task, journal.Entry{Type: journal.TypeProgress, Summary: "Installed deps"})
 		require.NoError(t, err)
 	}
-	all, err := j.List(ctx, task, checkpoint.Query{})
+	all, err := j.List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	assert.Len(t, all, 4)
 }
 
 func TestAddInvalidEntry(t *testing.T) {
-	ok := checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "s"}
-	with := func(f func(*checkpoint.Entry)) checkpoint.Entry {
+	ok := journal.Entry{Type: journal.TypeProgress, Summary: "s"}
+	with := func(f func(*journal.Entry)) journal.Entry {
 		e := ok
 		f(&e)
 		return e
 	}
 	cases := []struct {
 		name string
-		e    checkpoint.Entry
+		e    journal.Entry
 		code taskdoc.Code
 		msg  string
 	}{
-		{"unknown type", with(func(e *checkpoint.Entry) { e.Type = "milestone" }), taskdoc.CodeInvalidArguments, `unknown checkpoint type "milestone": use one of plan, progress, decision, error, recovery, complete`},
-		{"no type", with(func(e *checkpoint.Entry) { e.Type = "" }), taskdoc.CodeInvalidArguments, "unknown checkpoint type"},
-		{"no summary", with(func(e *checkpoint.Entry) { e.Summary = "" }), taskdoc.CodeInvalidArguments, "needs a summary"},
-		{"blank summary", with(func(e *checkpoint.Entry) { e.Summary = " \n\t " }), taskdoc.CodeInvalidArguments, "needs a summary"},
-		{"control in summary", with(func(e *checkpoint.Entry) { e.Summary = "a\x1b[31m" }), taskdoc.CodeControlCharacter, "U+001B"},
-		{"C1 in summary", with(func(e *checkpoint.Entry) { e.Summary = "a\u0085b" }), taskdoc.CodeControlCharacter, "U+0085"},
-		{"NUL in detail", with(func(e *checkpoint.Entry) { e.Detail = "a\x00" }), taskdoc.CodeControlCharacter, "detail"},
-		{"DEL in file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{"a\x7f"} }), taskdoc.CodeControlCharacter, "file 1"},
-		{"bad UTF-8 in summary", with(func(e *checkpoint.Entry) { e.Summary = "a\xff" }), taskdoc.CodeInvalidUTF8, "summary"},
-		{"bad UTF-8 in detail", with(func(e *checkpoint.Entry) { e.Detail = "\xc3(" }), taskdoc.CodeInvalidUTF8, "detail"},
-		{"bad UTF-8 in agent", with(func(e *checkpoint.Entry) { e.Agent = "\xed\xa0\x80" }), taskdoc.CodeInvalidUTF8, "agent"},
-		{"bad UTF-8 in key", with(func(e *checkpoint.Entry) { e.Key = "\xff" }), taskdoc.CodeInvalidUTF8, "key"},
-		{"two-line agent", with(func(e *checkpoint.Entry) { e.Agent = "a\nb" }), taskdoc.CodeInvalidArguments, "the agent must be one line"},
-		{"two-line key", with(func(e *checkpoint.Entry) { e.Key = "a\rb" }), taskdoc.CodeInvalidArguments, "the key must be one line"},
-		{"two-line file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{"ok", "a\nb"} }), taskdoc.CodeInvalidArguments, "the file 2 must be one line"},
-		{"empty file", with(func(e *checkpoint.Entry) { e.FilesChanged = []string{" "} }), taskdoc.CodeInvalidArguments, "file 1 of the changed files is empty"},
+		{"unknown type", with(func(e *journal.Entry) { e.Type = "milestone" }), taskdoc.CodeInvalidArguments, `unknown checkpoint type "milestone": use one of plan, progress, decision, error, recovery, complete`},
+		{"no type", with(func(e *journal.Entry) { e.Type = "" }), taskdoc.CodeInvalidArguments, "unknown checkpoint type"},
+		{"no summary", with(func(e *journal.Entry) { e.Summary = "" }), taskdoc.CodeInvalidArguments, "needs a summary"},
+		{"blank summary", with(func(e *journal.Entry) { e.Summary = " \n\t " }), taskdoc.CodeInvalidArguments, "needs a summary"},
+		{"control in summary", with(func(e *journal.Entry) { e.Summary = "a\x1b[31m" }), taskdoc.CodeControlCharacter, "U+001B"},
+		{"C1 in summary", with(func(e *journal.Entry) { e.Summary = "a\u0085b" }), taskdoc.CodeControlCharacter, "U+0085"},
+		{"NUL in detail", with(func(e *journal.Entry) { e.Detail = "a\x00" }), taskdoc.CodeControlCharacter, "detail"},
+		{"DEL in file", with(func(e *journal.Entry) { e.FilesChanged = []string{"a\x7f"} }), taskdoc.CodeControlCharacter, "file 1"},
+		{"bad UTF-8 in summary", with(func(e *journal.Entry) { e.Summary = "a\xff" }), taskdoc.CodeInvalidUTF8, "summary"},
+		{"bad UTF-8 in detail", with(func(e *journal.Entry) { e.Detail = "\xc3(" }), taskdoc.CodeInvalidUTF8, "detail"},
+		{"bad UTF-8 in agent", with(func(e *journal.Entry) { e.Agent = "\xed\xa0\x80" }), taskdoc.CodeInvalidUTF8, "agent"},
+		{"bad UTF-8 in key", with(func(e *journal.Entry) { e.Key = "\xff" }), taskdoc.CodeInvalidUTF8, "key"},
+		{"two-line agent", with(func(e *journal.Entry) { e.Agent = "a\nb" }), taskdoc.CodeInvalidArguments, "the agent must be one line"},
+		{"two-line key", with(func(e *journal.Entry) { e.Key = "a\rb" }), taskdoc.CodeInvalidArguments, "the key must be one line"},
+		{"two-line file", with(func(e *journal.Entry) { e.FilesChanged = []string{"ok", "a\nb"} }), taskdoc.CodeInvalidArguments, "the file 2 must be one line"},
+		{"empty file", with(func(e *journal.Entry) { e.FilesChanged = []string{" "} }), taskdoc.CodeInvalidArguments, "file 1 of the changed files is empty"},
 	}
 	j, root := setup(t, nil)
 	before := filetest.Snapshot(t, root)
@@ -239,10 +239,10 @@ func TestBadTask(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.task, func(t *testing.T) {
-			_, err := j.Add(ctx, c.task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+			_, err := j.Add(ctx, c.task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 			e := requireCode(t, err, c.code)
 			assert.Contains(t, e.Error(), c.msg)
-			_, err = j.List(ctx, c.task, checkpoint.Query{})
+			_, err = j.List(ctx, c.task, journal.Query{})
 			requireCode(t, err, c.code)
 			assert.Equal(t, before, filetest.Snapshot(t, root), "nothing written")
 		})
@@ -260,7 +260,7 @@ func TestAddLeavesPlanUnchanged(t *testing.T) {
 	}
 	plan, mtime := info()
 	for i := range 5 {
-		_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: fmt.Sprintf("done %d", i), Key: fmt.Sprint(i % 2)})
+		_, err := j.Add(ctx, task, journal.Entry{Type: journal.TypeComplete, Summary: fmt.Sprintf("done %d", i), Key: fmt.Sprint(i % 2)})
 		if i >= 2 {
 			requireCode(t, err, taskdoc.CodeConflict)
 			continue
@@ -276,28 +276,28 @@ func TestAddLeavesPlanUnchanged(t *testing.T) {
 func TestList(t *testing.T) {
 	j, _ := setup(t, nil)
 	ctx := context.Background()
-	kinds := []checkpoint.Type{checkpoint.TypePlan, checkpoint.TypeProgress, checkpoint.TypeDecision,
-		checkpoint.TypeProgress, checkpoint.TypeError, checkpoint.TypeRecovery, checkpoint.TypeProgress, checkpoint.TypeComplete}
+	kinds := []journal.Type{journal.TypePlan, journal.TypeProgress, journal.TypeDecision,
+		journal.TypeProgress, journal.TypeError, journal.TypeRecovery, journal.TypeProgress, journal.TypeComplete}
 	for i, k := range kinds {
-		_, err := j.Add(ctx, task, checkpoint.Entry{Type: k, Summary: fmt.Sprintf("entry %d", i+1)})
+		_, err := j.Add(ctx, task, journal.Entry{Type: k, Summary: fmt.Sprintf("entry %d", i+1)})
 		require.NoError(t, err)
 	}
 	cases := []struct {
 		name string
-		q    checkpoint.Query
+		q    journal.Query
 		want []int
 	}{
-		{"all, newest first", checkpoint.Query{}, []int{8, 7, 6, 5, 4, 3, 2, 1}},
-		{"limit", checkpoint.Query{Limit: 3}, []int{8, 7, 6}},
-		{"limit over count", checkpoint.Query{Limit: 100}, []int{8, 7, 6, 5, 4, 3, 2, 1}},
-		{"types", checkpoint.Query{Types: []checkpoint.Type{checkpoint.TypeProgress}}, []int{7, 4, 2}},
-		{"types read leniently", checkpoint.Query{Types: []checkpoint.Type{" DECISION", "error"}}, []int{5, 3}},
-		{"types and limit", checkpoint.Query{Types: []checkpoint.Type{checkpoint.TypeProgress}, Limit: 2}, []int{7, 4}},
-		{"since", checkpoint.Query{SinceSequence: 5}, []int{8, 7, 6}},
-		{"since the last", checkpoint.Query{SinceSequence: 8}, []int{}},
-		{"since past the last", checkpoint.Query{SinceSequence: 80}, []int{}},
-		{"since, types, limit", checkpoint.Query{SinceSequence: 2, Types: []checkpoint.Type{checkpoint.TypeProgress, checkpoint.TypePlan}, Limit: 1}, []int{7}},
-		{"no match", checkpoint.Query{Types: []checkpoint.Type{checkpoint.TypePlan}, SinceSequence: 1}, []int{}},
+		{"all, newest first", journal.Query{}, []int{8, 7, 6, 5, 4, 3, 2, 1}},
+		{"limit", journal.Query{Limit: 3}, []int{8, 7, 6}},
+		{"limit over count", journal.Query{Limit: 100}, []int{8, 7, 6, 5, 4, 3, 2, 1}},
+		{"types", journal.Query{Types: []journal.Type{journal.TypeProgress}}, []int{7, 4, 2}},
+		{"types read leniently", journal.Query{Types: []journal.Type{" DECISION", "error"}}, []int{5, 3}},
+		{"types and limit", journal.Query{Types: []journal.Type{journal.TypeProgress}, Limit: 2}, []int{7, 4}},
+		{"since", journal.Query{SinceSequence: 5}, []int{8, 7, 6}},
+		{"since the last", journal.Query{SinceSequence: 8}, []int{}},
+		{"since past the last", journal.Query{SinceSequence: 80}, []int{}},
+		{"since, types, limit", journal.Query{SinceSequence: 2, Types: []journal.Type{journal.TypeProgress, journal.TypePlan}, Limit: 1}, []int{7}},
+		{"no match", journal.Query{Types: []journal.Type{journal.TypePlan}, SinceSequence: 1}, []int{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -312,7 +312,7 @@ func TestList(t *testing.T) {
 			assert.Equal(t, c.want, seqs)
 		})
 	}
-	for _, q := range []checkpoint.Query{{Limit: -1}, {SinceSequence: -1}, {Types: []checkpoint.Type{"progress", "done"}}} {
+	for _, q := range []journal.Query{{Limit: -1}, {SinceSequence: -1}, {Types: []journal.Type{"progress", "done"}}} {
 		_, err := j.List(ctx, task, q)
 		requireCode(t, err, taskdoc.CodeInvalidArguments)
 	}
@@ -323,34 +323,34 @@ func TestList(t *testing.T) {
 func TestListWithoutJournal(t *testing.T) {
 	j, root := setup(t, nil)
 	ctx := context.Background()
-	got, err := j.List(ctx, task, checkpoint.Query{})
+	got, err := j.List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	assert.NotNil(t, got)
 	assert.Empty(t, got)
-	_, err = j.List(ctx, task, checkpoint.Query{Limit: -1})
+	_, err = j.List(ctx, task, journal.Query{Limit: -1})
 	requireCode(t, err, taskdoc.CodeInvalidArguments)
 
-	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done"})
+	_, err = j.Add(ctx, task, journal.Entry{Type: journal.TypeComplete, Summary: "done"})
 	require.NoError(t, err)
 	filetest.WriteAll(t, root, map[string]string{"docs/api/auth.md": "# Authentication\n\n## Tasks\n"})
-	got, err = j.List(ctx, task, checkpoint.Query{})
+	got, err = j.List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	assert.Len(t, got, 1)
-	_, err = j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "again"})
+	_, err = j.Add(ctx, task, journal.Entry{Type: journal.TypeComplete, Summary: "again"})
 	requireCode(t, err, taskdoc.CodeTaskNotFound)
 }
 
 func TestParseType(t *testing.T) {
-	for in, want := range map[string]checkpoint.Type{
-		"plan": checkpoint.TypePlan, " Progress ": checkpoint.TypeProgress, "DECISION": checkpoint.TypeDecision,
-		"error": checkpoint.TypeError, "recovery": checkpoint.TypeRecovery, "complete": checkpoint.TypeComplete,
+	for in, want := range map[string]journal.Type{
+		"plan": journal.TypePlan, " Progress ": journal.TypeProgress, "DECISION": journal.TypeDecision,
+		"error": journal.TypeError, "recovery": journal.TypeRecovery, "complete": journal.TypeComplete,
 	} {
-		got, err := checkpoint.ParseType(in)
+		got, err := journal.ParseType(in)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 	}
 	for _, in := range []string{"", "completed", "pro gress", "plan\n"} {
-		_, err := checkpoint.ParseType(in)
+		_, err := journal.ParseType(in)
 		if strings.TrimSpace(in) == "plan" {
 			require.NoError(t, err)
 			continue
@@ -364,9 +364,9 @@ func TestLongSlug(t *testing.T) {
 	title := strings.TrimSpace(strings.Repeat("Überlang ", 40))
 	j, root := setup(t, map[string]string{"docs/api/auth.md": "## Tasks\n\n### " + title + "\n"})
 	address := "/api/auth.md#" + taskdoc.Slug(title)
-	_, err := j.Add(context.Background(), address, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	_, err := j.Add(context.Background(), address, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 	require.NoError(t, err)
-	got, err := j.List(context.Background(), address, checkpoint.Query{})
+	got, err := j.List(context.Background(), address, journal.Query{})
 	require.NoError(t, err)
 	assert.Len(t, got, 1)
 	var names []string
@@ -386,9 +386,9 @@ func TestCancelled(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	_, err := j.Add(ctx, task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 	require.ErrorIs(t, err, context.Canceled)
-	_, err = j.List(ctx, task, checkpoint.Query{})
+	_, err = j.List(ctx, task, journal.Query{})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 }

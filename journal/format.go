@@ -1,4 +1,4 @@
-package checkpoint
+package journal
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/mdtext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -47,15 +48,15 @@ func renderEntry(e Entry, eol string) string {
 	if len(e.FilesChanged) > 0 {
 		spans := make([]string, len(e.FilesChanged))
 		for i, f := range e.FilesChanged {
-			spans[i] = codeSpan(f)
+			spans[i] = mdtext.CodeSpan(f)
 		}
 		lines = append(lines, "- Files: "+strings.Join(spans, ", "))
 	}
 	if e.Key != "" {
-		lines = append(lines, "- Key: "+codeSpan(e.Key))
+		lines = append(lines, "- Key: "+mdtext.CodeSpan(e.Key))
 	}
 	if e.Detail != "" {
-		fence := strings.Repeat("`", max(3, longestRun(e.Detail, '`')+1))
+		fence := strings.Repeat("`", max(3, mdtext.LongestRun(e.Detail, '`')+1))
 		lines = append(lines, "", fence+infoString(e.Detail))
 		lines = append(lines, strings.Split(e.Detail, "\n")...)
 		lines = append(lines, fence)
@@ -71,34 +72,17 @@ const fieldSep = " · "
 // item, a fence, a quote or an HTML block, in this package or in any
 // Markdown viewer (which shows the character without the backslash).
 func escapeSummary(s string) string {
-	if s != "" && isPunct(s[0]) {
+	if s != "" && mdtext.IsPunct(s[0]) {
 		return `\` + s
 	}
 	return s
 }
 
 func unescapeSummary(s string) string {
-	if len(s) >= 2 && s[0] == '\\' && isPunct(s[1]) {
+	if len(s) >= 2 && s[0] == '\\' && mdtext.IsPunct(s[1]) {
 		return s[1:]
 	}
 	return s
-}
-
-// isPunct reports ASCII punctuation, the characters a backslash escapes
-// in CommonMark.
-func isPunct(c byte) bool {
-	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
-}
-
-// codeSpan writes s as a Markdown code span: delimited by one backtick
-// more than its longest run of backticks, and padded with a space when it
-// starts or ends with a backtick. s has no surrounding spaces.
-func codeSpan(s string) string {
-	ticks := strings.Repeat("`", longestRun(s, '`')+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return ticks + s + ticks
 }
 
 // readSpans reads a value written as code spans separated by commas
@@ -119,7 +103,7 @@ func readSpans(v string) []string {
 			}
 			return out
 		}
-		content, rest, ok := cutSpan(v)
+		content, rest, ok := mdtext.CutSpan(v)
 		if !ok { // an unclosed span is text, as in CommonMark
 			return append(out, v)
 		}
@@ -134,57 +118,11 @@ func readSpans(v string) []string {
 func readSpan(v string) string {
 	v = strings.TrimSpace(v)
 	if strings.HasPrefix(v, "`") {
-		if content, rest, ok := cutSpan(v); ok && strings.TrimSpace(rest) == "" {
+		if content, rest, ok := mdtext.CutSpan(v); ok && strings.TrimSpace(rest) == "" {
 			return content
 		}
 	}
 	return v
-}
-
-// cutSpan reads the code span v starts with and returns its content and
-// what follows it.
-func cutSpan(v string) (content, rest string, ok bool) {
-	n := runAt(v, 0, '`')
-	for i := n; i < len(v); {
-		if v[i] != '`' {
-			i++
-			continue
-		}
-		m := runAt(v, i, '`')
-		if m == n {
-			content = v[n:i]
-			if len(content) >= 2 && content[0] == ' ' && content[len(content)-1] == ' ' && strings.Trim(content, " ") != "" {
-				content = content[1 : len(content)-1]
-			}
-			return content, v[i+m:], true
-		}
-		i += m
-	}
-	return "", "", false
-}
-
-// runAt is the length of the run of c starting at s[i].
-func runAt(s string, i int, c byte) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == c {
-		n++
-	}
-	return n
-}
-
-// longestRun is the length of the longest run of c in s.
-func longestRun(s string, c byte) int {
-	longest := 0
-	for i := 0; i < len(s); {
-		if s[i] != c {
-			i++
-			continue
-		}
-		n := runAt(s, i, c)
-		longest = max(longest, n)
-		i += n
-	}
-	return longest
 }
 
 // infoString labels a detail's fence for viewers: json when it is a JSON

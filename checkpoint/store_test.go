@@ -21,21 +21,21 @@ import (
 
 // setupWorkers returns the worker checkpoints of a fresh workspace on the
 // test clock (start, then a minute later at each reading), and the root.
-func setupWorkers(t testing.TB) (*checkpoint.Workers, string) {
+func setupWorkers(t testing.TB) (*checkpoint.Store, string) {
 	t.Helper()
 	root := t.TempDir()
 	clock := &testClock{t: start}
-	return checkpoint.NewWorkers(openWorkspace(t, root), checkpoint.WithClock(clock.now)), root
+	return checkpoint.New(openWorkspace(t, root), checkpoint.WithClock(clock.now)), root
 }
 
-func workerCheckpoint(worker string) checkpoint.WorkerCheckpoint {
+func workerCheckpoint(worker string) checkpoint.Checkpoint {
 	c := pivotedCheckpoint
 	c.Worker = worker
 	c.Time, c.Sequence = time.Time{}, 0
 	return c
 }
 
-func TestWorkersSaveHistory(t *testing.T) {
+func TestStoreSaveHistory(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
 
@@ -54,7 +54,7 @@ func TestWorkersSaveHistory(t *testing.T) {
 	assert.Equal(t, start.Add(time.Minute), second.Time)
 
 	// Both files are there, each as Render writes it.
-	for _, c := range []checkpoint.WorkerCheckpoint{first, second} {
+	for _, c := range []checkpoint.Checkpoint{first, second} {
 		want, err := c.Render()
 		require.NoError(t, err)
 		assert.Equal(t, string(want), filetest.Read(t, root, fmt.Sprintf("checkpoints/workers/worker-1/%06d.md", c.Sequence)))
@@ -69,10 +69,10 @@ func TestWorkersSaveHistory(t *testing.T) {
 
 	history, err := w.List(ctx, "worker-1", 0)
 	require.NoError(t, err)
-	assert.Equal(t, []checkpoint.WorkerCheckpoint{second, first}, history)
+	assert.Equal(t, []checkpoint.Checkpoint{second, first}, history)
 	history, err = w.List(ctx, "worker-1", 1)
 	require.NoError(t, err)
-	assert.Equal(t, []checkpoint.WorkerCheckpoint{second}, history)
+	assert.Equal(t, []checkpoint.Checkpoint{second}, history)
 	none, err := w.List(ctx, "worker-2", 0)
 	require.NoError(t, err)
 	assert.Empty(t, none)
@@ -86,7 +86,7 @@ func TestWorkersSaveHistory(t *testing.T) {
 
 // A retry (the same content) writes nothing and returns the current one;
 // content that differs only in its normal form is a retry too.
-func TestWorkersSaveRetry(t *testing.T) {
+func TestStoreSaveRetry(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
 	saved, err := w.Save(ctx, workerCheckpoint("worker-1"))
@@ -117,7 +117,7 @@ func TestWorkersSaveRetry(t *testing.T) {
 
 // Saves of one worker from many goroutines get distinct sequences, 1 to n,
 // and every file reads.
-func TestWorkersSaveConcurrent(t *testing.T) {
+func TestStoreSaveConcurrent(t *testing.T) {
 	w, _ := setupWorkers(t)
 	ctx := context.Background()
 	const n = 24
@@ -148,7 +148,7 @@ func TestWorkersSaveConcurrent(t *testing.T) {
 
 // Get names the file's worker and sequence whatever its front matter says,
 // reads a hand-edited checkpoint, and points at the line of a broken one.
-func TestWorkersGetHandEdited(t *testing.T) {
+func TestStoreGetHandEdited(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
 	edited := readGolden(t, "handedited.md")
@@ -189,7 +189,7 @@ func TestWorkersGetHandEdited(t *testing.T) {
 	assert.Equal(t, 7, saved.Sequence)
 }
 
-func TestWorkersNotFound(t *testing.T) {
+func TestStoreNotFound(t *testing.T) {
 	w, _ := setupWorkers(t)
 	ctx := context.Background()
 	_, err := w.Get(ctx, "worker-1", 0)
@@ -204,53 +204,53 @@ func TestWorkersNotFound(t *testing.T) {
 }
 
 // Bad input is refused with its code, and nothing is written.
-func TestWorkersBadInput(t *testing.T) {
+func TestStoreBadInput(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
-	with := func(f func(*checkpoint.WorkerCheckpoint)) checkpoint.WorkerCheckpoint {
+	with := func(f func(*checkpoint.Checkpoint)) checkpoint.Checkpoint {
 		c := workerCheckpoint("worker-1")
 		f(&c)
 		return c
 	}
 	for _, tc := range []struct {
 		name string
-		c    checkpoint.WorkerCheckpoint
+		c    checkpoint.Checkpoint
 		code taskdoc.Code
 	}{
-		{"no worker", with(func(c *checkpoint.WorkerCheckpoint) { c.Worker = "" }), taskdoc.CodeInvalidArguments},
-		{"upper-case worker", with(func(c *checkpoint.WorkerCheckpoint) { c.Worker = "Worker" }), taskdoc.CodeInvalidArguments},
-		{"worker with a slash", with(func(c *checkpoint.WorkerCheckpoint) { c.Worker = "a/b" }), taskdoc.CodeInvalidArguments},
-		{"worker starting with '-'", with(func(c *checkpoint.WorkerCheckpoint) { c.Worker = "-w" }), taskdoc.CodeInvalidArguments},
-		{"worker of 65 bytes", with(func(c *checkpoint.WorkerCheckpoint) { c.Worker = strings.Repeat("a", 65) }), taskdoc.CodeInvalidArguments},
-		{"unknown status", with(func(c *checkpoint.WorkerCheckpoint) { c.Status = "HALF" }), taskdoc.CodeInvalidArguments},
-		{"phase with a space", with(func(c *checkpoint.WorkerCheckpoint) { c.Phase = "waiting for" }), taskdoc.CodeInvalidArguments},
-		{"phase with a dash", with(func(c *checkpoint.WorkerCheckpoint) { c.Phase = "waiting-x" }), taskdoc.CodeInvalidArguments},
-		{"unknown pivot mode", with(func(c *checkpoint.WorkerCheckpoint) { c.PivotMode = "soft" }), taskdoc.CodeInvalidArguments},
-		{"bad task address", with(func(c *checkpoint.WorkerCheckpoint) { c.Task = "/api/auth.txt#x" }), taskdoc.CodeInvalidArguments},
-		{"empty item", with(func(c *checkpoint.WorkerCheckpoint) { c.Remaining = []string{" \n "} }), taskdoc.CodeInvalidArguments},
-		{"file without a path", with(func(c *checkpoint.WorkerCheckpoint) {
+		{"no worker", with(func(c *checkpoint.Checkpoint) { c.Worker = "" }), taskdoc.CodeInvalidArguments},
+		{"upper-case worker", with(func(c *checkpoint.Checkpoint) { c.Worker = "Worker" }), taskdoc.CodeInvalidArguments},
+		{"worker with a slash", with(func(c *checkpoint.Checkpoint) { c.Worker = "a/b" }), taskdoc.CodeInvalidArguments},
+		{"worker starting with '-'", with(func(c *checkpoint.Checkpoint) { c.Worker = "-w" }), taskdoc.CodeInvalidArguments},
+		{"worker of 65 bytes", with(func(c *checkpoint.Checkpoint) { c.Worker = strings.Repeat("a", 65) }), taskdoc.CodeInvalidArguments},
+		{"unknown status", with(func(c *checkpoint.Checkpoint) { c.Status = "HALF" }), taskdoc.CodeInvalidArguments},
+		{"phase with a space", with(func(c *checkpoint.Checkpoint) { c.Phase = "waiting for" }), taskdoc.CodeInvalidArguments},
+		{"phase with a dash", with(func(c *checkpoint.Checkpoint) { c.Phase = "waiting-x" }), taskdoc.CodeInvalidArguments},
+		{"unknown pivot mode", with(func(c *checkpoint.Checkpoint) { c.PivotMode = "soft" }), taskdoc.CodeInvalidArguments},
+		{"bad task address", with(func(c *checkpoint.Checkpoint) { c.Task = "/api/auth.txt#x" }), taskdoc.CodeInvalidArguments},
+		{"empty item", with(func(c *checkpoint.Checkpoint) { c.Remaining = []string{" \n "} }), taskdoc.CodeInvalidArguments},
+		{"file without a path", with(func(c *checkpoint.Checkpoint) {
 			c.FilesChanged = []checkpoint.FileChange{{Note: "new"}}
 		}), taskdoc.CodeInvalidArguments},
-		{"path on two lines", with(func(c *checkpoint.WorkerCheckpoint) {
+		{"path on two lines", with(func(c *checkpoint.Checkpoint) {
 			c.FilesChanged = []checkpoint.FileChange{{Path: "a\nb"}}
 		}), taskdoc.CodeInvalidArguments},
-		{"clarification on two lines", with(func(c *checkpoint.WorkerCheckpoint) { c.Clarification = "a\nb" }), taskdoc.CodeInvalidArguments},
-		{"notes with a section heading", with(func(c *checkpoint.WorkerCheckpoint) { c.Notes = "x\n## Completed\n" }), taskdoc.CodeInvalidArguments},
-		{"notes with an open fence", with(func(c *checkpoint.WorkerCheckpoint) { c.Notes = "```\ncode" }), taskdoc.CodeInvalidArguments},
-		{"extra section named Notes", with(func(c *checkpoint.WorkerCheckpoint) {
+		{"clarification on two lines", with(func(c *checkpoint.Checkpoint) { c.Clarification = "a\nb" }), taskdoc.CodeInvalidArguments},
+		{"notes with a section heading", with(func(c *checkpoint.Checkpoint) { c.Notes = "x\n## Completed\n" }), taskdoc.CodeInvalidArguments},
+		{"notes with an open fence", with(func(c *checkpoint.Checkpoint) { c.Notes = "```\ncode" }), taskdoc.CodeInvalidArguments},
+		{"extra section named Notes", with(func(c *checkpoint.Checkpoint) {
 			c.Extra = []checkpoint.Section{{Heading: "notes:"}}
 		}), taskdoc.CodeInvalidArguments},
-		{"extra section named Status", with(func(c *checkpoint.WorkerCheckpoint) {
+		{"extra section named Status", with(func(c *checkpoint.Checkpoint) {
 			c.Extra = []checkpoint.Section{{Heading: "Status: done"}}
 		}), taskdoc.CodeInvalidArguments},
-		{"extra section without heading", with(func(c *checkpoint.WorkerCheckpoint) {
+		{"extra section without heading", with(func(c *checkpoint.Checkpoint) {
 			c.Extra = []checkpoint.Section{{Body: "x"}}
 		}), taskdoc.CodeInvalidArguments},
-		{"control character in an item", with(func(c *checkpoint.WorkerCheckpoint) { c.Completed = []string{"a\x1bb"} }), taskdoc.CodeControlCharacter},
-		{"NUL in the notes", with(func(c *checkpoint.WorkerCheckpoint) { c.Notes = "a\x00" }), taskdoc.CodeControlCharacter},
-		{"C1 control in the reason", with(func(c *checkpoint.WorkerCheckpoint) { c.PivotReason = "a\u0085b" }), taskdoc.CodeControlCharacter},
-		{"invalid UTF-8 in the task text", with(func(c *checkpoint.WorkerCheckpoint) { c.OriginalTask = "a\xffb" }), taskdoc.CodeInvalidUTF8},
-		{"invalid UTF-8 in a path", with(func(c *checkpoint.WorkerCheckpoint) {
+		{"control character in an item", with(func(c *checkpoint.Checkpoint) { c.Completed = []string{"a\x1bb"} }), taskdoc.CodeControlCharacter},
+		{"NUL in the notes", with(func(c *checkpoint.Checkpoint) { c.Notes = "a\x00" }), taskdoc.CodeControlCharacter},
+		{"C1 control in the reason", with(func(c *checkpoint.Checkpoint) { c.PivotReason = "a\u0085b" }), taskdoc.CodeControlCharacter},
+		{"invalid UTF-8 in the task text", with(func(c *checkpoint.Checkpoint) { c.OriginalTask = "a\xffb" }), taskdoc.CodeInvalidUTF8},
+		{"invalid UTF-8 in a path", with(func(c *checkpoint.Checkpoint) {
 			c.FilesChanged = []checkpoint.FileChange{{Path: "\xc3"}}
 		}), taskdoc.CodeInvalidUTF8},
 	} {
@@ -284,7 +284,7 @@ func TestWorkersBadInput(t *testing.T) {
 }
 
 // A cancelled context writes nothing.
-func TestWorkersSaveCancelled(t *testing.T) {
+func TestStoreSaveCancelled(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -296,7 +296,7 @@ func TestWorkersSaveCancelled(t *testing.T) {
 
 // ListAll lists every worker's checkpoints, the workers by id, each
 // newest first, at most limit of each (10 by default).
-func TestWorkersListAll(t *testing.T) {
+func TestStoreListAll(t *testing.T) {
 	w, root := setupWorkers(t)
 	ctx := context.Background()
 	all, err := w.ListAll(ctx, 0)
@@ -316,7 +316,7 @@ func TestWorkersListAll(t *testing.T) {
 	save("w1", 12)
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "checkpoints", "workers", "w3", "clarifications"), 0o755))
 
-	names := func(list []checkpoint.WorkerCheckpoint) []string {
+	names := func(list []checkpoint.Checkpoint) []string {
 		var out []string
 		for _, c := range list {
 			out = append(out, checkpoint.WorkerFile(c.Worker, c.Sequence))

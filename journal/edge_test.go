@@ -1,4 +1,4 @@
-package checkpoint_test
+package journal_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -29,9 +29,9 @@ func TestDotDotDocumentHasJournal(t *testing.T) {
 			j, _ := setup(t, map[string]string{"docs" + doc: edgeDoc})
 			ctx := context.Background()
 			addr := doc + "#do-it"
-			_, err := j.List(ctx, addr, checkpoint.Query{})
+			_, err := j.List(ctx, addr, journal.Query{})
 			require.NoError(t, err, "List")
-			e, err := j.Add(ctx, addr, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+			e, err := j.Add(ctx, addr, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 			require.NoError(t, err, "Add")
 			assert.Equal(t, 1, e.Sequence)
 		})
@@ -47,9 +47,9 @@ func TestJournalPathsCollide(t *testing.T) {
 		"docs/api/auth/x.md.md": edgeDoc,
 	})
 	ctx := context.Background()
-	_, err := j.Add(ctx, "/api/auth.md#x", checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "one"})
+	_, err := j.Add(ctx, "/api/auth.md#x", journal.Entry{Type: journal.TypePlan, Summary: "one"})
 	require.NoError(t, err)
-	_, err = j.Add(ctx, "/api/auth/x.md.md#do-it", checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "two"})
+	_, err = j.Add(ctx, "/api/auth/x.md.md#do-it", journal.Entry{Type: journal.TypePlan, Summary: "two"})
 	require.NoError(t, err)
 }
 
@@ -60,11 +60,11 @@ func TestJournalPathsCollide(t *testing.T) {
 func TestKeyReplayAfterTaskLeftPlan(t *testing.T) {
 	j, root := setup(t, nil)
 	ctx := context.Background()
-	entry := checkpoint.Entry{Agent: "w", Type: checkpoint.TypeComplete, Summary: "done", Key: "req-9"}
+	entry := journal.Entry{Agent: "w", Type: journal.TypeComplete, Summary: "done", Key: "req-9"}
 	first, err := j.Add(ctx, task, entry)
 	require.NoError(t, err)
 	filetest.WriteAll(t, root, map[string]string{"docs/api/auth.md": strings.Replace(planDoc, "### Implement JWT signing", "### Implement JWT signing v2", 1)})
-	listed, err := j.List(ctx, task, checkpoint.Query{})
+	listed, err := j.List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	require.Len(t, listed, 1)
 	again, err := j.Add(ctx, task, entry)
@@ -75,29 +75,29 @@ func TestKeyReplayAfterTaskLeftPlan(t *testing.T) {
 // A hand-edited journal whose last sequence is the largest int: Add refuses
 // and writes nothing, instead of a sequence the journal cannot read back.
 func TestSequenceOverflowWritesUnreadableJournal(t *testing.T) {
-	journal := "# Checkpoints: " + task + "\n\n## " + strconv.Itoa(math.MaxInt) + " · plan · 2026-11-23T10:00:00Z\n\nbig\n"
-	j, root := setup(t, map[string]string{journalFile: journal})
+	file := "# Checkpoints: " + task + "\n\n## " + strconv.Itoa(math.MaxInt) + " · plan · 2026-11-23T10:00:00Z\n\nbig\n"
+	j, root := setup(t, map[string]string{journalFile: file})
 	ctx := context.Background()
-	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "next"})
+	_, err := j.Add(ctx, task, journal.Entry{Type: journal.TypePlan, Summary: "next"})
 	if err == nil {
-		_, lerr := j.List(ctx, task, checkpoint.Query{})
-		require.NoError(t, lerr, "Add wrote a journal that List cannot read:\n%s", filetest.Read(t, root, journalFile))
+		_, lerr := j.List(ctx, task, journal.Query{})
+		require.NoError(t, lerr, "Add wrote a file that List cannot read:\n%s", filetest.Read(t, root, journalFile))
 	}
-	assert.Equal(t, journal, filetest.Read(t, root, journalFile))
+	assert.Equal(t, file, filetest.Read(t, root, journalFile))
 }
 
 // A clock past year 9999: Add refuses a time RFC 3339 cannot hold, and
 // writes nothing.
 func TestClockBeyond9999WritesUnreadableJournal(t *testing.T) {
 	_, root := setup(t, nil)
-	j := checkpoint.New(openWorkspace(t, root), checkpoint.WithClock(func() time.Time {
+	j := journal.New(openWorkspace(t, root), journal.WithClock(func() time.Time {
 		return time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}))
 	ctx := context.Background()
-	_, err := j.Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	_, err := j.Add(ctx, task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 	if err == nil {
-		_, lerr := j.List(ctx, task, checkpoint.Query{})
-		require.NoError(t, lerr, "Add wrote a journal that List cannot read:\n%s", filetest.Read(t, root, journalFile))
+		_, lerr := j.List(ctx, task, journal.Query{})
+		require.NoError(t, lerr, "Add wrote a file that List cannot read:\n%s", filetest.Read(t, root, journalFile))
 	}
 }
 
@@ -105,16 +105,16 @@ func TestClockBeyond9999WritesUnreadableJournal(t *testing.T) {
 // section still comes after a blank line, in the file's own line endings,
 // not fused into a CRLF.
 func TestAppendAfterLoneCR(t *testing.T) {
-	journal := "# Checkpoints: " + task + "\n\nnote\r"
-	j, root := setup(t, map[string]string{journalFile: journal})
-	_, err := j.Add(context.Background(), task, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "s"})
+	file := "# Checkpoints: " + task + "\n\nnote\r"
+	j, root := setup(t, map[string]string{journalFile: file})
+	_, err := j.Add(context.Background(), task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
 	require.NoError(t, err)
 	got := filetest.Read(t, root, journalFile)
-	require.True(t, strings.HasPrefix(got, journal))
+	require.True(t, strings.HasPrefix(got, file))
 	i := strings.Index(got, "## 1 ")
 	require.Greater(t, i, 0)
 	// Lines between "note" and the heading, split as the package splits them.
-	between := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(got[len(journal)-1 : i])
+	between := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(got[len(file)-1 : i])
 	assert.GreaterOrEqual(t, strings.Count(between, "\n"), 2, "no blank line before the appended heading: %q", got)
 }
 
@@ -129,9 +129,9 @@ func TestLongSlugJournalCollides(t *testing.T) {
 	require.Equal(t, short, taskdoc.Slug(short))
 	j, _ := setup(t, map[string]string{"docs/api/auth.md": "## Tasks\n\n### " + long + "\n\n### " + short + "\n"})
 	ctx := context.Background()
-	_, err := j.Add(ctx, "/api/auth.md#"+long, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "for the long task"})
+	_, err := j.Add(ctx, "/api/auth.md#"+long, journal.Entry{Type: journal.TypePlan, Summary: "for the long task"})
 	require.NoError(t, err)
-	got, err := j.List(ctx, "/api/auth.md#"+short, checkpoint.Query{})
+	got, err := j.List(ctx, "/api/auth.md#"+short, journal.Query{})
 	require.NoError(t, err)
 	assert.Empty(t, got, "the other task's entry is listed as this task's")
 }
