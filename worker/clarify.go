@@ -138,10 +138,10 @@ type PollOptions struct {
 // Suspended is a suspended worker whose answer has arrived: the parent
 // resumes it (ResumePrompt).
 type Suspended struct {
-	Worker        string                      `json:"worker"`
+	Worker        string                `json:"worker"`
 	Checkpoint    checkpoint.Checkpoint `json:"checkpoint"` // its current checkpoint, waiting for the request (the checkpoint-resume protocol's JSON form)
-	Clarification Clarification               `json:"clarification"`
-	Answer        Answer                      `json:"answer"`
+	Clarification Clarification         `json:"clarification"`
+	Answer        Answer                `json:"answer"`
 }
 
 // Clarifications gives workers and their parents the clarification

@@ -22,7 +22,7 @@ type Paused struct {
 	// Checkpoint is the checkpoint, nil when there is none or it does not
 	// read (Problem says why).
 	Checkpoint *checkpoint.Checkpoint `json:"checkpoint,omitempty"`
-	Problem    string                       `json:"problem,omitempty"`
+	Problem    string                 `json:"problem,omitempty"`
 }
 
 // ResumeQueue lists the paused tasks of every plan under docs/ with their
