@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/taskmd/taskmd/archive"
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
-	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )

@@ -3,7 +3,7 @@ package journal_test
 import (
 	"testing"
 
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/workspace"
 )

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 )
 
 // Calls sent again after a lost answer are answered with the earlier

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/internal/floor"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"

@@ -12,7 +12,7 @@ import (
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/internal/claims"
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"

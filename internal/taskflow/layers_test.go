@@ -25,11 +25,7 @@ var layers = map[string][]string{
 	"internal/parsecount": nil,
 	"internal/affix":      nil,
 	"internal/hooks":      nil,
-	"internal/procs":      nil,
-	"internal/floor":      nil,
-	"internal/filetest":   nil, // a test helper: files written, read and listed
 	"internal/watch":      nil,
-	"internal/zerotest":   {"taskdoc", "agent"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
 	"internal/mdtext":     {"taskdoc"}, // the Markdown text rules of journals and worker checkpoints
 	"taskdoc":             {"internal/parsecount", "internal/affix"},
@@ -53,15 +49,26 @@ var layers = map[string][]string{
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "journal"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
-	// The benchmark suite measures the library from above.
-	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal", "internal/procs", "internal/floor"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
 		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
+
+	// The test kits: only tests, benchmarks, the examples and other kits
+	// import them (TestLayers checks that no library file does).
+	"internal/testkit":          nil,
+	"internal/testkit/procs":    nil,
+	"internal/testkit/floor":    nil,
+	"internal/testkit/filetest": nil,                  // files written, read and listed
+	"internal/testkit/zerotest": {"taskdoc", "agent"}, // values made without a workspace
+	// The benchmark suite measures the library from above.
+	"internal/testkit/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal",
+		"internal/testkit/procs", "internal/testkit/floor"},
 }
 
 // TestLayers reads the imports of every package's non-test files and
-// checks them against layers; a new package must be given its place.
+// checks them against layers; a new package must be given its place. No
+// library file imports a test kit (internal/testkit/...), whatever layers
+// says.
 func TestLayers(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -92,6 +99,8 @@ func TestLayers(t *testing.T) {
 			require.NoError(t, err)
 			if dep, ok := strings.CutPrefix(p, module); ok {
 				assert.True(t, slices.Contains(allowed, dep), "%s imports %s, which it may not (layers: %v)", rel, dep, allowed)
+				assert.False(t, isTestKit(dep) && !isTestKit(pkg), "%s imports the test kit %s in %s: "+
+					"only tests, benchmarks, the examples and other kits may", rel, dep, name)
 			}
 		}
 		return nil
@@ -100,4 +109,9 @@ func TestLayers(t *testing.T) {
 	for pkg := range layers {
 		assert.True(t, seen[pkg], "package %s is gone: update layers", pkg)
 	}
+}
+
+// isTestKit reports whether pkg is internal/testkit or one of its kits.
+func isTestKit(pkg string) bool {
+	return pkg == "internal/testkit" || strings.HasPrefix(pkg, "internal/testkit/")
 }

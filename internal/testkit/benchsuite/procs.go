@@ -12,8 +12,8 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/internal/floor"
-	"github.com/taskmd/taskmd/internal/procs"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
+	"github.com/taskmd/taskmd/internal/testkit/procs"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"

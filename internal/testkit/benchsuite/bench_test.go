@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/internal/benchsuite"
+	"github.com/taskmd/taskmd/internal/testkit/benchsuite"
 )
 
 func TestMain(m *testing.M) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/taskmd/taskmd/coordinator"
-	"github.com/taskmd/taskmd/internal/floor"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
