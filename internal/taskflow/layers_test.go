@@ -18,7 +18,7 @@ const module = "github.com/taskmd/taskmd/"
 
 // layers is what each package of the library may import from the module:
 // taskdoc ← workspace ← taskcontext ← subagent, coordinator, agent,
-// journal, checkpoint ← archive, plan ← examples, with the internal helpers beside
+// journal, checkpoint ← plan ← examples, with the internal helpers beside
 // them. No import points back
 // up, and the two task systems do not import each other.
 var layers = map[string][]string{
@@ -34,7 +34,6 @@ var layers = map[string][]string{
 	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext"},
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
-	"archive":             {"taskdoc", "workspace", "coordinator", "query", "internal/claims"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
 	"internal/claims":     {"taskdoc", "workspace"},
 	"journal":             {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "internal/mdtext"},
@@ -50,7 +49,7 @@ var layers = map[string][]string{
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
 	// The MCP tools sit above every library package, below the examples.
-	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
+	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "query",
 		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
 
 	// The test kits: only tests, benchmarks, the examples and other kits

@@ -5,9 +5,11 @@
 package filetest
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +71,25 @@ func Snapshot(t testing.TB, root string) map[string]string {
 	})
 	require.NoError(t, err)
 	return files
+}
+
+// Under lists the files below dir (root-relative), root-relative and
+// sorted; a missing dir has none.
+func Under(t testing.TB, root, dir string) []string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(dir)), func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		names = append(names, filepath.ToSlash(rel))
+		return err
+	})
+	require.NoError(t, err)
+	sort.Strings(names)
+	return names
 }

@@ -1,4 +1,4 @@
-package archive
+package subagent
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// Document moves a docs document to archived/docs/ by hand, keeping its path:
+// Archive moves a docs document to archived/docs/ by hand, keeping its path:
 // "/api/auth.md" (the address of <root>/docs/api/auth.md) goes to
 // archived/docs/api/auth.md, or auth-2.md, auth-3.md, ... when that name is
 // taken. It returns the archive's root-relative name. The document is moved
@@ -24,11 +25,14 @@ import (
 // under /coordinator/ or /archived/ is INVALID_ADDRESS; a missing document is
 // DOCUMENT_NOT_FOUND.
 //
-// As with Coordinator, the copy is durable before the document is removed
-// (workspace.Tx.MoveAside). If a crash leaves both, calling Document again
-// finds the archive with identical bytes, keeps it and only removes the
-// document.
-func Document(ctx context.Context, ws *workspace.Workspace, document string) (string, error) {
+// As with the coordinator's list (coordinator.List.Archive), the copy is
+// durable before the document is removed (workspace.Tx.MoveAside), and the
+// document is removed only if it still holds the archived bytes (an edit
+// saved meanwhile is kept, CONFLICT). If a crash leaves both, calling
+// Archive again finds the archive with identical bytes, keeps it and only
+// removes the document. query.ArchivedDocuments lists the archived
+// documents, query.ReadArchived reads one.
+func (s *Tasks) Archive(ctx context.Context, document string) (string, error) {
 	addr, err := taskdoc.ParseAddress(document)
 	if err != nil {
 		return "", err
@@ -41,18 +45,18 @@ func Document(ctx context.Context, ws *workspace.Workspace, document string) (st
 		}
 	}
 	source := addr.File()
-	base := path.Join(docsDir, strings.TrimSuffix(strings.TrimPrefix(addr.Path, "/"), ".md"))
-	claimsName, err := claims.Name(ws, source)
+	base := path.Join(taskflow.FolderArchivedDocs, strings.TrimSuffix(strings.TrimPrefix(addr.Path, "/"), ".md"))
+	claimsName, err := claims.Name(s.ws, source)
 	if err != nil {
 		return "", err
 	}
 	var name string
-	err = ws.Lock(ctx, []string{source, claimsName}, func(tx *workspace.Tx) error {
+	err = s.ws.Lock(ctx, []string{source, claimsName}, func(tx *workspace.Tx) error {
 		data, err := tx.ReadData(source)
 		if err != nil {
 			return err
 		}
-		if err := checkFree(tx, ws, addr.Path, source, claimsName, data); err != nil {
+		if err := checkFree(tx, s.ws, addr.Path, source, claimsName, data); err != nil {
 			return err
 		}
 		name, err = tx.MoveAside(source, data, base)
