@@ -347,3 +347,44 @@ func ExampleList_Recover() {
 	// Output:
 	// 1 archive; list removed: true
 }
+
+// When completing the last task cannot archive the list (here
+// archived/coordinator is a file), the completion is written and the call
+// succeeds, saying the archive failed; it never fails after writing.
+func TestCompleteLastTaskArchiveFailureAfterWrite(t *testing.T) {
+	list, _, root := openList(t, nil)
+	_, err := list.Create(bg, first("Only"))
+	require.NoError(t, err)
+	filetest.Write(t, root, "archived/coordinator", "not a folder\n")
+	before := mustRead(t, root, activeFile)
+
+	done, err := list.Complete(bg, "done", coordinator.CompleteOptions{})
+	after, _ := readFile(t, root, activeFile)
+	if err != nil {
+		require.Equal(t, before, after, "Complete failed (%v) but rewrote %s", err, activeFile)
+		return
+	}
+	require.Equal(t, taskdoc.StatusCompleted, done.Task.Status)
+	require.Error(t, done.ArchiveError)
+	assert.Empty(t, done.ArchivedTo)
+	assert.Equal(t, taskdoc.StatusCompleted, statuses(t, root, activeFile)["only"])
+}
+
+// An error about an archive file names that file, not the list: a failed
+// archive write must not read as "no list".
+func TestArchiveErrorKeepsItsPath(t *testing.T) {
+	list, _, root := openList(t, map[string]string{
+		activeFile:             "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: completed\n- Main-Workflow: tdd\n- Completed: 2026-11-21\n- Note: n\n\nDo a.\n",
+		"archived/coordinator": "not a folder\n",
+	})
+	_, err := list.Create(bg, first("Next"))
+	require.Error(t, err)
+	var e *taskdoc.Error
+	require.ErrorAs(t, err, &e)
+	_, statErr := os.Stat(filepath.Join(root, activeFile))
+	require.NoError(t, statErr, "the list exists")
+	if e.Code == taskdoc.CodeDocumentNotFound {
+		require.NotEqual(t, coordinator.Address, e.Path,
+			"%v: the list exists; the missing thing is under %s", err, "archived/coordinator")
+	}
+}

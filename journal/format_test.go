@@ -137,3 +137,20 @@ func TestParseErrorPosition(t *testing.T) {
 	assert.Equal(t, strings.Index(file, "## 2"), e.Offset)
 	assert.Equal(t, "## 2 · plan · 2026-11-20", e.Excerpt)
 }
+
+// A journal with LF endings whose last line ends with a lone CR: the new
+// section still comes after a blank line, in the file's own line endings,
+// not fused into a CRLF.
+func TestAppendAfterLoneCR(t *testing.T) {
+	file := "# Checkpoints: " + task + "\n\nnote\r"
+	j, root := setup(t, map[string]string{journalFile: file})
+	_, err := j.Add(context.Background(), task, journal.Entry{Type: journal.TypePlan, Summary: "s"})
+	require.NoError(t, err)
+	got := filetest.Read(t, root, journalFile)
+	require.True(t, strings.HasPrefix(got, file))
+	i := strings.Index(got, "## 1 ")
+	require.Greater(t, i, 0)
+	// Lines between "note" and the heading, split as the package splits them.
+	between := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(got[len(file)-1 : i])
+	assert.GreaterOrEqual(t, strings.Count(between, "\n"), 2, "no blank line before the appended heading: %q", got)
+}

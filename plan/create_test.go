@@ -168,3 +168,12 @@ func TestCreateRefusals(t *testing.T) {
 		})
 	}
 }
+
+// Create refuses a document that is not a plan.
+func TestCreateOverANonPlanDocument(t *testing.T) {
+	p, root := setup(t, newClock(), map[string]string{"docs/notes.md": "# Notes\n\nJust notes.\n"})
+	before := filetest.Snapshot(t, root)
+	_, err := p.Create(ctx, plan.NewPlan{Path: "/notes.md", Name: "Notes"})
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+}

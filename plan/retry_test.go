@@ -236,3 +236,25 @@ func TestBadInputWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// A retried SetPlan is answered once its tasks have moved on.
+func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, nil)
+	tasks := []plan.PlannedTask{{Title: "A", Description: "do a"}, {Title: "B", DependsOn: []string{"A"}, Workflow: "tdd"}}
+	_, err := p.SetPlan(ctx, "/p.md", tasks)
+	require.NoError(t, err)
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/p.md#a", a)
+	require.NoError(t, err)
+	_, err = p.SetTaskPlan(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
+	require.NoError(t, err)
+	before := filetest.Snapshot(t, root)
+	again, err := p.SetPlan(ctx, "/p.md", tasks)
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusPlanning, again[0].Status)
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+	tasks[1].Description = "changed"
+	_, err = p.SetPlan(ctx, "/p.md", tasks)
+	assert.Equal(t, taskdoc.CodeDuplicateTask, taskdoc.CodeOf(err))
+}

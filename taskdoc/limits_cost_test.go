@@ -29,19 +29,6 @@ func TestDeepOnEveryLineIsRefused(t *testing.T) {
 	require.ErrorIs(t, err, taskdoc.ErrTooComplex, "an edit may not pass the limit either")
 }
 
-// The C1 controls U+0080 to U+009F are control characters too (Unicode Cc),
-// invisible in a title, and U+009B is CSI for 8-bit terminals: edits write
-// none of them.
-func TestC1ControlCharacterInTitleIsRefused(t *testing.T) {
-	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\nbody\n"))
-	for _, title := range []string{"X\u009bY", "X\u0085Y"} {
-		_, _, err := doc.EditTask("a", taskdoc.Edit{Title: title})
-		require.ErrorIs(t, err, taskdoc.ErrControlCharacter, "title %q", title)
-		_, _, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "text " + title})
-		require.ErrorIs(t, err, taskdoc.ErrControlCharacter, "content %q", title)
-	}
-}
-
 // oneLineTasks is a document of n tasks that are a heading each, "### T1",
 // "### T2", ..., their titles padded so that the document is size bytes.
 func oneLineTasks(n, size int) []byte {

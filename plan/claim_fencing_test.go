@@ -184,16 +184,6 @@ func TestTypoSlugIsTaskNotFound(t *testing.T) {
 	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err))
 }
 
-// One finished task's unreadable Depends-On does not hide the plan.
-func TestNextTasksSkipsABadFieldOnAFinishedTask(t *testing.T) {
-	src := "# P\n\n## Tasks\n\n### Old\n- Status: completed\n- Completed: 2026-01-01\n- Note: done\n- Depends-On: see the old tracker, item 12\n\n### New\n- Status: pending\n"
-	p, _ := setup(t, newClock(), map[string]string{"docs/p.md": src})
-	next, err := p.NextTasks(ctx, "/p.md")
-	require.NoError(t, err)
-	require.Len(t, next, 1)
-	assert.Equal(t, "/p.md#new", next[0].ID)
-}
-
 // A claimant's agent id is checked the same way by every write.
 func TestClaimantWithSpaceIsInvalid(t *testing.T) {
 	c := newClock()
@@ -208,37 +198,6 @@ func TestClaimantWithSpaceIsInvalid(t *testing.T) {
 	_, err = p.AddCheckpoint(ctx, "/auth.md#write-docs", bad, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(p.Release(ctx, "/auth.md#write-docs", bad)))
-	assert.Equal(t, before, filetest.Snapshot(t, root))
-}
-
-// A retried SetPlan is answered once its tasks have moved on.
-func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
-	c := newClock()
-	p, root := setup(t, c, nil)
-	tasks := []plan.PlannedTask{{Title: "A", Description: "do a"}, {Title: "B", DependsOn: []string{"A"}, Workflow: "tdd"}}
-	_, err := p.SetPlan(ctx, "/p.md", tasks)
-	require.NoError(t, err)
-	a := register(t, p, "a")
-	r, err := p.Claim(ctx, "/p.md#a", a)
-	require.NoError(t, err)
-	_, err = p.SetTaskPlan(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
-	require.NoError(t, err)
-	before := filetest.Snapshot(t, root)
-	again, err := p.SetPlan(ctx, "/p.md", tasks)
-	require.NoError(t, err)
-	assert.Equal(t, taskdoc.StatusPlanning, again[0].Status)
-	assert.Equal(t, before, filetest.Snapshot(t, root))
-	tasks[1].Description = "changed"
-	_, err = p.SetPlan(ctx, "/p.md", tasks)
-	assert.Equal(t, taskdoc.CodeDuplicateTask, taskdoc.CodeOf(err))
-}
-
-// Create refuses a document that is not a plan.
-func TestCreateOverANonPlanDocument(t *testing.T) {
-	p, root := setup(t, newClock(), map[string]string{"docs/notes.md": "# Notes\n\nJust notes.\n"})
-	before := filetest.Snapshot(t, root)
-	_, err := p.Create(ctx, plan.NewPlan{Path: "/notes.md", Name: "Notes"})
-	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 }
 
@@ -261,17 +220,4 @@ func TestShownHolderFencesUnclaimedWrites(t *testing.T) {
 	rb, err := p.Claim(ctx, "/auth.md#write-docs", b)
 	require.NoError(t, err)
 	assert.Equal(t, plan.ClaimResult{AlreadyClaimedBy: a}, rb)
-}
-
-// A status written by hand that the machine does not know counts as
-// pending and is not a current task.
-func TestUnknownStatusCountsAsPending(t *testing.T) {
-	src := "# P\n\n## Tasks\n\n### A\n- Status: done-ish\n\n### B\n- Status: completed\n- Completed: 2026-01-01\n- Note: ok\n"
-	p, _ := setup(t, newClock(), map[string]string{"docs/p.md": src})
-	pr, err := p.Progress(ctx, "/p.md")
-	require.NoError(t, err)
-	assert.Len(t, pr.Counts, len(taskdoc.Statuses))
-	assert.Equal(t, 1, pr.Counts[taskdoc.StatusPending])
-	assert.Empty(t, pr.Current)
-	assert.Equal(t, taskdoc.StatusInProgress, pr.Status)
 }

@@ -62,10 +62,3 @@ func TestMoveAsideNeverReusesTheOriginal(t *testing.T) {
 		})
 	}
 }
-
-// A nil Option is ignored.
-func TestOpenIgnoresNilOption(t *testing.T) {
-	ws, err := Open(t.TempDir(), nil)
-	require.NoError(t, err)
-	require.NoError(t, ws.Close())
-}

@@ -29,15 +29,15 @@ func openPivots(t *testing.T, root string, now func() time.Time) *worker.Pivots 
 	return worker.New(ws, worker.WithClock(now))
 }
 
-// edgeSetup prepares a workspace (see preparePivot) and opens its pivots.
-func edgeSetup(t *testing.T) (root string, pv *worker.Pivots, me plan.Claimant) {
+// ackSetup prepares a workspace (see preparePivot) and opens its pivots.
+func ackSetup(t *testing.T) (root string, pv *worker.Pivots, me plan.Claimant) {
 	t.Helper()
 	root = t.TempDir()
 	me = preparePivot(t, root)
 	return root, openPivots(t, root, fixedClock), me
 }
 
-func edgeWaitCtx(t *testing.T) context.Context {
+func ackWaitCtx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(ctx, 10*time.Second)
 	t.Cleanup(cancel)
 	return c
@@ -62,13 +62,13 @@ func fieldOf(tk *taskdoc.Task, key string) string {
 // A request replaced while the orchestrator waits for it: Wait says
 // CONFLICT at once instead of running into its timeout.
 func TestWaitForAReplacedRequest(t *testing.T) {
-	_, pv, me := edgeSetup(t)
+	_, pv, me := ackSetup(t)
 	first, err := pv.Pending(ctx, crashWorker)
 	require.NoError(t, err)
 	require.NotNil(t, first)
 	errs := make(chan error, 1)
 	go func() {
-		_, err := pv.Wait(edgeWaitCtx(t), crashWorker, first.ID, time.Minute)
+		_, err := pv.Wait(ackWaitCtx(t), crashWorker, first.ID, time.Minute)
 		errs <- err
 	}()
 	second, err := pv.Request(ctx, crashWorker, worker.Pivot{Mode: checkpoint.PivotImmediate, Reason: "changed my mind"})
@@ -83,10 +83,10 @@ func TestWaitForAReplacedRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, second.ID, ack.ID)
 	assert.Nil(t, ack.NewClaim, "the second request names no new task")
-	got, err := pv.Wait(edgeWaitCtx(t), crashWorker, second.ID, time.Minute)
+	got, err := pv.Wait(ackWaitCtx(t), crashWorker, second.ID, time.Minute)
 	require.NoError(t, err)
 	assert.Equal(t, ack, got)
-	_, err = pv.Wait(edgeWaitCtx(t), crashWorker, first.ID, time.Minute)
+	_, err = pv.Wait(ackWaitCtx(t), crashWorker, first.ID, time.Minute)
 	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
 }
 
@@ -94,7 +94,7 @@ func TestWaitForAReplacedRequest(t *testing.T) {
 // acknowledgement fails with CONFLICT and leaves the replacement pending;
 // acknowledging that one completes it, with the new checkpoint.
 func TestRequestReplacedDuringAcknowledge(t *testing.T) {
-	root, pv, me := edgeSetup(t)
+	root, pv, me := ackSetup(t)
 	agentFile := ".taskmd/agents/" + crashWorker + ".json"
 	replaced := false
 	hooks.Read = func(name string) error {
@@ -134,7 +134,7 @@ func TestRequestReplacedDuringAcknowledge(t *testing.T) {
 // A hard pivot of a worker that works on nothing: nothing is revoked, and
 // the acknowledgement only claims the new task.
 func TestHardPivotWithoutATask(t *testing.T) {
-	root, pv, _ := edgeSetup(t)
+	root, pv, _ := ackSetup(t)
 	before, err := os.ReadFile(filepath.Join(root, "docs", "shop.md"))
 	require.NoError(t, err)
 	req, err := pv.Request(ctx, crashOther, worker.Pivot{Mode: checkpoint.PivotHard, Reason: "idle", NewTask: taskTo})
@@ -163,7 +163,7 @@ func TestHardPivotWithoutATask(t *testing.T) {
 // is lost, retries change nothing, and once the other agent lets go a
 // retry completes the pivot.
 func TestNewTaskHeldByAnotherAgent(t *testing.T) {
-	root, pv, me := edgeSetup(t)
+	root, pv, me := ackSetup(t)
 	res, err := pv.Plans().Claim(ctx, taskTo, crashOther)
 	require.NoError(t, err)
 	require.True(t, res.Success)
@@ -207,7 +207,7 @@ func TestAgentTimeoutDecidesTheNewTasksLease(t *testing.T) {
 		{"default", []worker.Option{worker.WithClock(later)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, pv, me := edgeSetup(t)
+			root, pv, me := ackSetup(t)
 			res, err := pv.Plans().Claim(ctx, taskTo, crashOther)
 			require.NoError(t, err)
 			require.True(t, res.Success)
@@ -232,7 +232,7 @@ func TestAgentTimeoutDecidesTheNewTasksLease(t *testing.T) {
 // the worker acknowledged again: the retry must still complete the pivot,
 // and must leave the other agent's claim alone.
 func TestRetryAfterThePausedTaskWasClaimed(t *testing.T) {
-	root, pv, me := edgeSetup(t)
+	root, pv, me := ackSetup(t)
 	res, err := pv.Plans().Claim(ctx, taskTo, crashOther)
 	require.NoError(t, err)
 	other := plan.Claimant{Agent: crashOther, Token: res.Claim.Token}
@@ -266,7 +266,7 @@ func TestRetryAfterThePausedTaskWasClaimed(t *testing.T) {
 // the task paused, and keeps failing; the orchestrator's next request with
 // an existing task is acknowledged, with the same checkpoint.
 func TestNewTaskThatDoesNotExist(t *testing.T) {
-	root, pv, me := edgeSetup(t)
+	root, pv, me := ackSetup(t)
 	req, err := pv.Request(ctx, crashWorker, worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#no-such-task"})
 	require.NoError(t, err)
 	for range 2 {
@@ -324,7 +324,7 @@ func TestAcknowledgeAfterTakeOver(t *testing.T) {
 
 // Pending is nil once the pivot is acknowledged, and stays nil.
 func TestPendingAfterAcknowledge(t *testing.T) {
-	_, pv, me := edgeSetup(t)
+	_, pv, me := ackSetup(t)
 	_, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
 	require.NoError(t, err)
 	for range 2 {
@@ -338,7 +338,7 @@ func TestPendingAfterAcknowledge(t *testing.T) {
 // result, and one checkpoint is saved.
 func TestConcurrentAcknowledgements(t *testing.T) {
 	for range 5 {
-		root, pv, me := edgeSetup(t)
+		root, pv, me := ackSetup(t)
 		var acks [2]worker.Request
 		var errs [2]error
 		var wg sync.WaitGroup
@@ -361,7 +361,7 @@ func TestConcurrentAcknowledgements(t *testing.T) {
 // name the same one.
 func TestConcurrentAcknowledgementsDiffer(t *testing.T) {
 	for range 5 {
-		root, pv, me := edgeSetup(t)
+		root, pv, me := ackSetup(t)
 		var acks [2]worker.Request
 		var errs [2]error
 		var wg sync.WaitGroup
