@@ -14,9 +14,6 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// task is the task the test checkpoints name.
-const task = "/api/auth.md#implement-jwt-signing"
-
 // start is the first time of the test clock; each reading of the clock
 // is a minute after the one before.
 var start = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
