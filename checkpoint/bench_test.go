@@ -3,125 +3,110 @@ package checkpoint_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/workspace"
 )
 
-// benchPlan is a plan document of 100 tasks (about 12 KB); Add parses it
-// to check that the task exists.
-func benchPlan() string {
-	var b strings.Builder
-	b.WriteString("# Token service\n\n## Tasks\n\n")
-	for i := range 100 {
-		fmt.Fprintf(&b, "### Implement step %d\n\n- Status: pending\n\nImplement step %d of the signing logic and test it.\n\n", i, i)
+// benchWorker is a checkpoint of 200 items (about 16 KB): 80 completed,
+// 20 in progress, 60 remaining, 20 blocked, 20 files, and some text.
+func benchWorker() checkpoint.Checkpoint {
+	c := checkpoint.Checkpoint{Worker: "worker-1", Task: "/api/users.md#add-rate-limiting",
+		Status: checkpoint.StatusPartial, Phase: "working",
+		OriginalTask: "Add rate limiting to every endpoint of the users API, with tests and documentation.",
+		Notes:        "- Redis connection pool may need tuning for high load\n- Left a TODO at line 47 of rateLimit.ts",
+		Resumption:   "1. Read the files listed above\n2. Finish the routes in progress\n3. Run `npm test`"}
+	add := func(list *[]string, n int, what string) {
+		for i := range n {
+			*list = append(*list, fmt.Sprintf("%s %d: wire the limiter into `src/routes/r%d.ts` and test it", what, i, i))
+		}
 	}
-	return b.String()
+	add(&c.Completed, 80, "Route")
+	add(&c.InProgress, 20, "Route")
+	add(&c.Remaining, 60, "Route")
+	add(&c.Blocked, 20, "Route")
+	for i := range 20 {
+		c.FilesChanged = append(c.FilesChanged, checkpoint.FileChange{Path: fmt.Sprintf("src/routes/r%d.ts", i), Note: "modified"})
+	}
+	return c
 }
 
-const benchTask = "/api/auth.md#implement-step-7"
-
-var benchJournal = filepath.FromSlash("checkpoints/tasks/api/auth.md/implement-step-7.md")
-
-// benchEntry is a typical checkpoint: a summary, two files, a JSON detail.
-func benchEntry(i int) checkpoint.Entry {
-	return checkpoint.Entry{Agent: "worker-1", Type: checkpoint.TypeProgress,
-		Summary:      fmt.Sprintf("Step %d: wrote the signer and its table tests", i),
-		FilesChanged: []string{"src/auth/signer.go", "src/auth/signer_test.go"},
-		Detail:       fmt.Sprintf(`{"step": %d, "tests": 14, "passed": 14, "notes": "vectors from RFC 7515 appendix A"}`, i),
-		Key:          fmt.Sprintf("req-%d", i)}
-}
-
-// benchSetup returns a Journal over a workspace with the plan and a
-// journal of n entries, and the journal's bytes.
-func benchSetup(b testing.TB, n int) (*checkpoint.Journal, string, []byte) {
-	j, root := setup(b, map[string]string{"docs/api/auth.md": benchPlan()})
+// Save a 200-item checkpoint: check, lock, list the worker's folder, read
+// and parse the current one to detect a retry, render, durable create.
+// Each save differs from the one before, so each writes a file. The floor
+// is the durable create of the same bytes under the same lock.
+func BenchmarkWorkerSave(b *testing.B) {
 	ctx := context.Background()
-	for i := range n {
-		_, err := j.Add(ctx, benchTask, benchEntry(i))
+	c := benchWorker()
+	b.Run("save", func(b *testing.B) {
+		w, _ := setupWorkers(b)
+		i := 0
+		for b.Loop() {
+			c.Notes = fmt.Sprintf("save %d", i)
+			i++
+			if _, err := w.Save(ctx, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("floor=create", func(b *testing.B) {
+		ws := openWorkspace(b, b.TempDir())
+		data, err := c.Render()
+		require.NoError(b, err)
+		b.SetBytes(int64(len(data)))
+		i := 0
+		for b.Loop() {
+			i++
+			err := ws.Lock(ctx, []string{"checkpoints/workers/worker-1"}, func(tx *workspace.Tx) error {
+				return tx.Create(fmt.Sprintf("checkpoints/workers/worker-1/%06d.md", i), data)
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// Get the current 200-item checkpoint of a worker with 10 in its history:
+// list the folder, read, parse. The floor is the read of the file.
+func BenchmarkWorkerGet(b *testing.B) {
+	ctx := context.Background()
+	w, root := setupWorkers(b)
+	c := benchWorker()
+	for i := range 10 {
+		c.Notes = fmt.Sprintf("save %d", i)
+		_, err := w.Save(ctx, c)
 		require.NoError(b, err)
 	}
-	var journal []byte
-	if n > 0 {
-		var err error
-		journal, err = os.ReadFile(filepath.Join(root, benchJournal))
-		require.NoError(b, err)
-	}
-	return j, root, journal
-}
-
-// Add to a journal of 0 and of 1,000 entries (about 300 KB): read and
-// parse the plan, lock, read and parse the journal, append, durable write.
-// The journal is put back before each Add.
-func BenchmarkAdd(b *testing.B) {
-	for _, n := range []int{0, 1000} {
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			j, root, journal := benchSetup(b, n)
-			path := filepath.Join(root, benchJournal)
-			ctx := context.Background()
-			e := benchEntry(n)
-			b.SetBytes(int64(len(journal)))
-			for b.Loop() {
-				b.StopTimer()
-				if journal == nil {
-					if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-						b.Fatal(err)
-					}
-				} else {
-					require.NoError(b, os.WriteFile(path, journal, 0o644))
-				}
-				b.StartTimer()
-				if _, err := j.Add(ctx, benchTask, e); err != nil {
-					b.Fatal(err)
-				}
+	ws := openWorkspace(b, root)
+	data, _, err := ws.Read(ctx, "checkpoints/workers/worker-1/000010.md")
+	require.NoError(b, err)
+	b.Run("get", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			got, err := w.Get(ctx, "worker-1", 0)
+			if err != nil || len(got.Completed) != 80 {
+				b.Fatal(err)
 			}
-		})
-	}
-}
-
-// List from a journal of 1,000 entries: the newest 5 (a starting agent)
-// and all of them (recovery after a lost context).
-func BenchmarkList(b *testing.B) {
-	j, _, journal := benchSetup(b, 1000)
-	ctx := context.Background()
-	for _, q := range []struct {
-		name string
-		q    checkpoint.Query
-	}{{"limit=5", checkpoint.Query{Limit: 5}}, {"all", checkpoint.Query{}}} {
-		b.Run(q.name, func(b *testing.B) {
-			b.SetBytes(int64(len(journal)))
-			for b.Loop() {
-				got, err := j.List(ctx, benchTask, q.q)
-				if err != nil || len(got) == 0 {
-					b.Fatal(err, len(got))
-				}
+		}
+	})
+	b.Run("floor=read", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, _, err := ws.Read(ctx, "checkpoints/workers/worker-1/000010.md"); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
-}
-
-// BenchmarkListLimit lists the newest 5 entries of a journal of 20,000,
-// beside listing all of them: only the entries returned are parsed.
-func BenchmarkListLimit(b *testing.B) {
-	j, _ := longJournal(b, 20000, 0)
-	ctx := context.Background()
-	for _, q := range []struct {
-		name string
-		q    checkpoint.Query
-	}{{"limit=5", checkpoint.Query{Limit: 5}}, {"all", checkpoint.Query{}}} {
-		b.Run(q.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				got, err := j.List(ctx, benchTask, q.q)
-				if err != nil || len(got) == 0 {
-					b.Fatal(err, len(got))
-				}
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := checkpoint.Parse(data); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }

@@ -10,38 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
-	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
-)
-
-// planDoc is the plan document of the tests, docs/api/auth.md: two tasks,
-// and a "Setup" heading outside the Tasks section that is no task.
-const planDoc = `# Authentication
-
-## Tasks
-
-### Implement JWT signing
-
-- Status: in_progress
-
-Sign tokens with RS256.
-
-### Add token validation
-
-- Status: pending
-
-## Notes
-
-### Setup
-
-Not a task.
-`
-
-const (
-	task        = "/api/auth.md#implement-jwt-signing"
-	journalFile = "checkpoints/tasks/api/auth.md/implement-jwt-signing.md"
 )
 
 // start is the first time of the test clock; each reading of the clock
@@ -59,34 +29,6 @@ func (c *testClock) now() time.Time {
 	t := c.t
 	c.t = c.t.Add(time.Minute)
 	return t
-}
-
-// setup writes files (root-relative name -> content; docs/api/auth.md is
-// planDoc unless given) into a fresh workspace and returns its Journal on
-// the test clock, and the root.
-func setup(t testing.TB, files map[string]string) (*checkpoint.Journal, string) {
-	t.Helper()
-	root := t.TempDir()
-	if _, ok := files["docs/api/auth.md"]; !ok {
-		files = mergeFiles(files, map[string]string{"docs/api/auth.md": planDoc})
-	}
-	filetest.WriteAll(t, root, files)
-	ws, err := workspace.Open(root)
-	require.NoError(t, err)
-	t.Cleanup(func() { ws.Close() })
-	clock := &testClock{t: start}
-	return checkpoint.New(ws, checkpoint.WithClock(clock.now)), root
-}
-
-func mergeFiles(a, b map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
 }
 
 // requireCode checks that err is a *taskdoc.Error with code and returns it.

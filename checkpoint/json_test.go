@@ -11,8 +11,7 @@ import (
 	"github.com/taskmd/taskmd/checkpoint"
 )
 
-// TestJSONNames pins the JSON form of journal entries and worker diffs,
-// and that a WorkerCheckpoint inside another value keeps the checkpoint-resume protocol's form.
+// TestJSONNames pins the JSON form of worker diffs and sections, and that a Checkpoint inside another value keeps the checkpoint-resume protocol's form.
 func TestJSONNames(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	tests := []struct {
@@ -20,12 +19,7 @@ func TestJSONNames(t *testing.T) {
 		in   any
 		want string
 	}{
-		{"entry", checkpoint.Entry{Sequence: 3, Time: at, Agent: "w1", Type: checkpoint.Type("progress"), Summary: "half",
-			Detail: "log", FilesChanged: []string{"a.go"}, Key: "k1"},
-			`{"sequence":3,"time":"2026-11-22T09:30:00Z","agent":"w1","type":"progress","summary":"half","detail":"log","files_changed":["a.go"],"key":"k1"}`},
-		{"bare entry", checkpoint.Entry{Sequence: 1, Time: at, Type: checkpoint.Type("plan"), Summary: "s"},
-			`{"sequence":1,"time":"2026-11-22T09:30:00Z","type":"plan","summary":"s"}`},
-		{"diff", checkpoint.WorkerDiff{FromSequence: 1, ToSequence: 2, OldStatus: "PARTIAL", NewStatus: "DONE",
+		{"diff", checkpoint.Changes{FromSequence: 1, ToSequence: 2, OldStatus: "PARTIAL", NewStatus: "DONE",
 			OldPhase: "working", NewPhase: "done", Finished: []string{"a"}, Started: []string{"b"},
 			Added:        []checkpoint.ItemChange{{Section: "Remaining", Text: "c"}},
 			Dropped:      []checkpoint.ItemChange{{Section: "In Progress", Text: "d"}},
@@ -36,8 +30,8 @@ func TestJSONNames(t *testing.T) {
 			"new_files":[{"path":"x.go","note":"new"},{"path":"y.go"}],"new_decisions":["e"]}`},
 		{"section", checkpoint.Section{Heading: "Links", Body: "- a"}, `{"heading":"Links","body":"- a"}`},
 		{"checkpoint inside a value", struct {
-			Checkpoint checkpoint.WorkerCheckpoint `json:"checkpoint"`
-		}{checkpoint.WorkerCheckpoint{Worker: "w1", Task: "/a.md#x", Status: "PARTIAL", Phase: "working", Time: at, Sequence: 2,
+			Checkpoint checkpoint.Checkpoint `json:"checkpoint"`
+		}{checkpoint.Checkpoint{Worker: "w1", Task: "/a.md#x", Status: "PARTIAL", Phase: "working", Time: at, Sequence: 2,
 			Completed: []string{"a"}, Remaining: []string{"b"}, Decisions: []string{"c"}, Resumption: "go on"}},
 			`{"checkpoint":{"agentId":"w1","timestamp":"2026-11-22T09:30:00Z","phase":"working",
 			"workState":{"completed":["a"],"inProgress":[],"blocked":[],"parallelWorkAvailable":[]},
@@ -57,15 +51,15 @@ func TestJSONNames(t *testing.T) {
 // TestWorkerCheckpointJSONRoundTrip reads back what MarshalJSON writes,
 // and refuses a checkpoint that JSON refuses.
 func TestWorkerCheckpointJSONRoundTrip(t *testing.T) {
-	in := checkpoint.WorkerCheckpoint{Worker: "w1", Status: "BLOCKED", Time: time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC),
+	in := checkpoint.Checkpoint{Worker: "w1", Status: "BLOCKED", Time: time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC),
 		Sequence: 4, Blocked: []string{"the key"}, FilesChanged: []checkpoint.FileChange{{Path: "a.go", Note: "modified"}}}
 	data, err := json.Marshal(in)
 	require.NoError(t, err)
-	var out checkpoint.WorkerCheckpoint
+	var out checkpoint.Checkpoint
 	require.NoError(t, json.Unmarshal(data, &out))
 	assert.Equal(t, in, out)
 
-	_, err = json.Marshal(checkpoint.WorkerCheckpoint{Worker: "Not An Id"})
+	_, err = json.Marshal(checkpoint.Checkpoint{Worker: "Not An Id"})
 	require.Error(t, err)
 	require.Error(t, json.Unmarshal([]byte(`{"agentId": 5}`), &out))
 }

@@ -6,385 +6,460 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/mdtext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// parseJournal reads the entries of a journal, oldest first (see the
-// package doc for the grammar). file names the journal in errors.
-func parseJournal(src []byte, file string) ([]Entry, error) {
-	if len(src) == 0 {
-		return nil, nil
-	}
-	s := string(src)
-	from := 0
-	if strings.HasPrefix(s, "\uFEFF") {
-		from = len("\uFEFF")
-	}
-	p := &parser{src: s, file: file, lines: splitLines(s, from)}
-	return p.parse()
+// Parse reads a checkpoint document: what Render writes,
+// and the same document after a person edited it (see the package doc's
+// "Worker checkpoints" for what is read and what is skipped). The value
+// returned is in the normal form Render writes, so Render takes it.
+//
+// Bytes that are not UTF-8 are INVALID_UTF8 and a control character other
+// than tab and line breaks is CONTROL_CHARACTER; front matter that does not
+// decode, a front matter value that does not pass Render's checks (a
+// worker id, status, phase, pivot mode, address, time or sequence), a
+// "## Status:" line with an unknown status and a code fence never closed
+// (which would hide every section after it) are PARSE_ERROR. Each points at
+// its line and column.
+func Parse(src []byte) (Checkpoint, error) {
+	return parseWorker(src, "")
 }
 
-// line is one line of a journal, without its line ending.
-type line struct {
-	text  string
-	start int // byte offset in the journal
-}
-
-// splitLines splits s[from:] into lines ending at "\n", "\r\n" or a lone
-// "\r", as CommonMark and taskdoc.Position count them.
-func splitLines(s string, from int) []line {
-	out := make([]line, 0, strings.Count(s[from:], "\n")+1)
-	for i := from; i < len(s); {
-		j := strings.IndexByte(s[i:], '\n') // two IndexByte calls beat one IndexAny
-		if j < 0 {
-			j = len(s) - i
-		}
-		if k := strings.IndexByte(s[i:i+j], '\r'); k >= 0 {
-			j = k
-		}
-		out = append(out, line{s[i : i+j], i})
-		if i+j == len(s) {
-			break
-		}
-		i += j + 1
-		if s[i-1] == '\r' && i < len(s) && s[i] == '\n' {
-			i++
-		}
+// parseWorker is Parse; file, when set, names the document
+// in errors.
+func parseWorker(src []byte, file string) (Checkpoint, error) {
+	p := &workerParser{src: src, file: file}
+	if err := p.checkBytes(); err != nil {
+		return Checkpoint{}, err
 	}
-	return out
+	c, body, err := p.frontMatter()
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	p.lines = mdtext.SplitLines(string(src), body)
+	sections, err := p.sections()
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	if err := p.read(&c, sections); err != nil {
+		return Checkpoint{}, err
+	}
+	n, err := c.normal()
+	if err != nil { // the checks above should have caught it
+		return Checkpoint{}, p.errorAt(0, err.Error())
+	}
+	return n, nil
 }
 
-type parser struct {
-	src   string
+type workerParser struct {
+	src   []byte
 	file  string
-	lines []line
-	i     int // the next line to read
+	lines []mdtext.Line
+	fm    []byte // the front matter's bytes; its offset in src is fmAt
+	fmAt  int
 }
 
-func (p *parser) parse() ([]Entry, error) {
-	entries := make([]Entry, 0, strings.Count(p.src, "\n## ")+1)
-	for p.i < len(p.lines) {
-		ln := p.lines[p.i]
-		if isEntryHeading(ln.text) {
-			e, err := p.entry()
-			if err != nil {
-				return nil, err
-			}
-			if n := len(entries); n > 0 && e.Sequence <= entries[n-1].Sequence {
-				return nil, p.errorAt(ln, fmt.Sprintf("entry %d comes after entry %d: sequences must increase down the file", e.Sequence, entries[n-1].Sequence))
-			}
-			entries = append(entries, e)
+// checkBytes refuses bytes that are not UTF-8 and control characters.
+func (p *workerParser) checkBytes() error {
+	if err := taskdoc.CheckUTF8(p.src); err != nil {
+		return p.named(err)
+	}
+	for i, r := range string(p.src) {
+		if r != '\t' && r != '\n' && r != '\r' && taskdoc.IsControl(r) {
+			return p.named(taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeControlCharacter,
+				Msg: fmt.Sprintf("%sthe control character U+%04X is not allowed in a checkpoint", p.prefix(), r)}, p.src, i))
+		}
+	}
+	return nil
+}
+
+// frontMatter reads the machine fields and returns the offset where the
+// Markdown after them starts.
+func (p *workerParser) frontMatter() (Checkpoint, int, error) {
+	var c Checkpoint
+	fm, err := taskdoc.ParseFrontMatter(p.src)
+	if err != nil {
+		return c, 0, p.named(err)
+	}
+	start := 0
+	if strings.HasPrefix(string(p.src), "\uFEFF") {
+		start = len("\uFEFF")
+	}
+	p.fm, p.fmAt = fm.Raw, start
+	fields := []struct {
+		key string
+		set func(*Checkpoint, string)
+	}{
+		{keyWorker, func(c *Checkpoint, v string) { c.Worker = v }},
+		{keyTask, func(c *Checkpoint, v string) { c.Task = v }},
+		{keyStatus, func(c *Checkpoint, v string) { c.Status = Status(v) }},
+		{keyPhase, func(c *Checkpoint, v string) { c.Phase = v }},
+		{keyPivotMode, func(c *Checkpoint, v string) { c.PivotMode = PivotMode(v) }},
+		{keyPivotReason, func(c *Checkpoint, v string) { c.PivotReason = v }},
+		{keyClarification, func(c *Checkpoint, v string) { c.Clarification = v }},
+		{keyTime, nil},
+		{keySequence, nil},
+	}
+	for _, f := range fields {
+		raw, ok := fm.Values[f.key]
+		if !ok || raw == nil {
 			continue
 		}
-		// Anything else is a person's text, read only to step over its
-		// code blocks, where a "## 1 · ..." line is not a heading.
-		if f, ok := openFence(ln.text); ok {
-			end := p.fenceEnd(p.i+1, f)
+		var err error
+		switch f.key {
+		case keyTime:
+			err = p.readTime(&c, raw)
+		case keySequence:
+			err = p.readSequence(&c, raw)
+		default:
+			v, serr := scalar(raw)
+			if serr != nil {
+				err = serr
+				break
+			}
+			// Check the field alone, so that the error points at its key.
+			var probe Checkpoint
+			f.set(&probe, v)
+			if _, err = probe.normal(); err == nil {
+				f.set(&c, v)
+			}
+		}
+		if err != nil {
+			return c, 0, p.errorAt(p.keyAt(f.key), fmt.Sprintf("front matter %s: %v", f.key, message(err)))
+		}
+	}
+	return c, start + len(fm.Raw), nil
+}
+
+func (p *workerParser) readTime(c *Checkpoint, raw any) error {
+	var t time.Time
+	switch v := raw.(type) {
+	case time.Time:
+		t = v
+	case string:
+		var err error
+		if t, err = time.Parse(time.RFC3339, strings.TrimSpace(v)); err != nil {
+			return fmt.Errorf("%q is not a time like 2026-01-18T10:15:23Z", v)
+		}
+	default:
+		return fmt.Errorf("%v is not a time like 2026-01-18T10:15:23Z", raw)
+	}
+	probe := Checkpoint{Time: t}
+	n, err := probe.normal()
+	c.Time = n.Time
+	return err
+}
+
+func (p *workerParser) readSequence(c *Checkpoint, raw any) error {
+	var n int
+	switch v := raw.(type) {
+	case int:
+		n = v
+	case int64:
+		n = int(v)
+	case string:
+		var err error
+		if n, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+			n = -1
+		}
+	default:
+		n = -1
+	}
+	if n < 0 {
+		return fmt.Errorf("%v is not a whole number from 0", raw)
+	}
+	c.Sequence = n
+	return nil
+}
+
+// scalar is a front matter value as a string: a string as it is, a number
+// or boolean a person left unquoted as Go prints it. Lists and maps are
+// refused.
+func scalar(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case int, int64, uint64, float64, bool:
+		return fmt.Sprint(v), nil
+	}
+	return "", fmt.Errorf("must be one value, not %T", v)
+}
+
+// message is err's message without the code a *taskdoc.Error prints.
+func message(err error) string {
+	if e, ok := err.(*taskdoc.Error); ok {
+		return e.Msg
+	}
+	return err.Error()
+}
+
+// keyAt is the offset of the front matter line that sets key, or of the
+// front matter when no line does.
+func (p *workerParser) keyAt(key string) int {
+	for i := 0; i < len(p.fm); {
+		j := i
+		for j < len(p.fm) && p.fm[j] != '\n' && p.fm[j] != '\r' {
+			j++
+		}
+		t := strings.TrimLeft(string(p.fm[i:j]), " ")
+		if rest, ok := strings.CutPrefix(t, key); ok && strings.HasPrefix(strings.TrimLeft(rest, " \t"), ":") {
+			return p.fmAt + i + (j - i - len(t))
+		}
+		i = j + 1
+	}
+	return p.fmAt
+}
+
+// rawSection is a level-2 heading and the lines up to the next one.
+type rawSection struct {
+	head       mdtext.Line
+	text       string // the heading's text
+	start, end int    // its body: p.lines[start:end]
+}
+
+// sections splits the lines into sections at level-2 headings outside
+// code blocks. Lines before the first (the title) are skipped.
+func (p *workerParser) sections() ([]rawSection, error) {
+	var out []rawSection
+	for i := 0; i < len(p.lines); i++ {
+		t := p.lines[i].Text
+		if f, ok := mdtext.OpenFence(t); ok {
+			end := -1
+			for k := i + 1; k < len(p.lines); k++ {
+				if f.ClosedBy(p.lines[k].Text) {
+					end = k
+					break
+				}
+			}
 			if end < 0 {
-				return nil, p.errorAt(ln, "this code fence is never closed, so nothing after it can be read: close it")
+				return nil, p.errorAt(p.lines[i].Start, "this code fence is never closed, so no section after it can be read: close it")
 			}
-			p.i = end + 1
+			i = end
 			continue
 		}
-		p.i++
-	}
-	return entries, nil
-}
-
-// entry reads the entry whose heading is the current line.
-func (p *parser) entry() (Entry, error) {
-	head := p.lines[p.i]
-	e, err := p.heading(head)
-	if err != nil {
-		return Entry{}, err
-	}
-	p.i++
-	p.i = p.nextNonBlank(p.i)
-	first := p.i
-	for p.i < len(p.lines) {
-		t := p.lines[p.i].text
-		if isBlank(t) || isBullet(t) || isHeading(t) {
-			break
-		}
-		if _, ok := openFence(t); ok {
-			break
-		}
-		p.i++
-	}
-	if p.i == first {
-		return Entry{}, p.errorAt(head, fmt.Sprintf("entry %d has no summary: write it as a paragraph under the heading", e.Sequence))
-	}
-	e.Summary = p.lines[first].text
-	if p.i > first+1 {
-		parts := make([]string, 0, p.i-first)
-		for _, ln := range p.lines[first:p.i] {
-			parts = append(parts, strings.TrimSpace(ln.text))
-		}
-		e.Summary = strings.Join(parts, " ")
-	}
-	e.Summary = unescapeSummary(strings.TrimSpace(e.Summary))
-	p.fields(&e)
-	return e, p.detail(&e)
-}
-
-// heading reads "## <sequence> · <type> · <time>[ · <agent>]".
-func (p *parser) heading(ln line) (Entry, error) {
-	_, text := headingText(ln.text)
-	var f [4]string
-	var ok1, ok2 bool
-	f[0], text, ok1 = strings.Cut(text, "·")
-	f[1], text, ok2 = strings.Cut(text, "·")
-	f[2], f[3], _ = strings.Cut(text, "·") // the agent may hold "·"
-	if !ok1 || !ok2 {
-		return Entry{}, p.errorAt(ln, `an entry heading is "## <sequence> · <type> · <time>", then " · <agent>" when it has one`)
-	}
-	seq, err := strconv.Atoi(strings.TrimSpace(f[0]))
-	if err != nil || seq < 1 {
-		return Entry{}, p.errorAt(ln, fmt.Sprintf("the sequence %q of an entry heading is not a whole number from 1", strings.TrimSpace(f[0])))
-	}
-	typ, err := ParseType(strings.TrimSpace(f[1]))
-	if err != nil {
-		return Entry{}, p.errorAt(ln, fmt.Sprintf("entry %d: %v", seq, err))
-	}
-	at, err := time.Parse(time.RFC3339, strings.TrimSpace(f[2]))
-	if err != nil {
-		return Entry{}, p.errorAt(ln, fmt.Sprintf("entry %d: the time %q is not written like 2026-11-23T10:00:00Z", seq, strings.TrimSpace(f[2])))
-	}
-	e := Entry{Sequence: seq, Type: typ, Time: at.UTC()}
-	e.Agent = strings.TrimSpace(f[3])
-	return e, nil
-}
-
-// fields reads the "- Name: value" items after the summary: Files and Key
-// (the first of each; names in any case). Other items are a person's and
-// are skipped.
-func (p *parser) fields(e *Entry) {
-	var files, key bool
-	for {
-		k := p.nextNonBlank(p.i)
-		if k == len(p.lines) || !isBullet(p.lines[k].text) {
-			return
-		}
-		item := strings.TrimLeft(p.lines[k].text, " ")[1:]
-		name, value, _ := strings.Cut(item, ":")
-		switch name = strings.TrimSpace(name); {
-		case strings.EqualFold(name, "files"):
-			if !files {
-				e.FilesChanged, files = readSpans(value), true
+		if level, text := mdtext.HeadingText(t); level == 2 {
+			if n := len(out); n > 0 {
+				out[n-1].end = i
 			}
-		case strings.EqualFold(name, "key"):
-			if !key {
-				e.Key, key = readSpan(value), true
-			}
+			out = append(out, rawSection{head: p.lines[i], text: text, start: i + 1, end: len(p.lines)})
 		}
-		p.i = k + 1
 	}
+	return out, nil
 }
 
-// detail reads the code block after the fields, if one comes next.
-func (p *parser) detail(e *Entry) error {
-	k := p.nextNonBlank(p.i)
-	if k == len(p.lines) {
-		return nil
+// read fills c with the sections.
+func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
+	var checkedInProgress, checkedRemaining []string
+	statusSet := c.Status != ""
+	for _, s := range sections {
+		body := p.lines[s.start:s.end]
+		key := sectionKey(s.text)
+		switch name := sectionNames[key]; {
+		case key == "status":
+			if statusSet {
+				continue
+			}
+			v := ""
+			if _, after, ok := strings.Cut(s.text, ":"); ok {
+				v = after
+			} else if text := bodyText(body); text != "" {
+				v, _, _ = strings.Cut(text, "\n")
+			}
+			st, err := ParseStatus(v)
+			if err != nil {
+				return p.errorAt(s.head.Start, message(err))
+			}
+			c.Status, statusSet = st, true
+		case name == headOriginalTask:
+			c.OriginalTask = joinText(c.OriginalTask, bodyText(body))
+		case name == headNotes:
+			c.Notes = joinText(c.Notes, bodyText(body))
+		case name == headResumption:
+			c.Resumption = joinText(c.Resumption, bodyText(body))
+		case name == headFiles:
+			for _, it := range listItems(body) {
+				if f, ok := readFileChange(it.text); ok {
+					c.FilesChanged = append(c.FilesChanged, f)
+				}
+			}
+		case name != "":
+			for _, it := range listItems(body) {
+				text := mdtext.FoldLine(it.text)
+				if text == "" {
+					continue
+				}
+				switch {
+				case name == headCompleted:
+					c.Completed = append(c.Completed, text)
+				case name == headInProgress && it.checked:
+					checkedInProgress = append(checkedInProgress, text)
+				case name == headInProgress:
+					c.InProgress = append(c.InProgress, text)
+				case name == headRemaining && it.checked:
+					checkedRemaining = append(checkedRemaining, text)
+				case name == headRemaining:
+					c.Remaining = append(c.Remaining, text)
+				case name == headBlocked:
+					c.Blocked = append(c.Blocked, text)
+				case name == headParallel:
+					c.ParallelWork = append(c.ParallelWork, text)
+				case name == headDecisions:
+					c.Decisions = append(c.Decisions, text)
+				}
+			}
+		default:
+			heading := taskdoc.FoldLine(s.text)
+			if heading == "" {
+				continue // "##" alone names nothing
+			}
+			c.Extra = append(c.Extra, Section{Heading: heading, Body: bodyText(body)})
+		}
 	}
-	f, ok := openFence(p.lines[k].text)
-	if !ok {
-		return nil
+	c.Completed = append(append(c.Completed, checkedInProgress...), checkedRemaining...)
+	return nil
+}
+
+// bodyText is the text of a section: its lines without blank lines around
+// them, joined by LF.
+func bodyText(body []mdtext.Line) string {
+	for len(body) > 0 && mdtext.IsBlank(body[0].Text) {
+		body = body[1:]
 	}
-	end := p.fenceEnd(k+1, f)
-	if end < 0 {
-		return p.errorAt(p.lines[k], fmt.Sprintf("the detail of entry %d is a code fence that is never closed: close it with %s", e.Sequence, strings.Repeat(string(f.char), f.n)))
-	}
-	body := p.lines[k+1 : end]
-	p.i = end + 1
-	if len(body) == 0 {
-		return nil
-	}
-	// The common case, LF endings and no indent, is the source as it is.
-	whole := p.src[body[0].start : body[len(body)-1].start+len(body[len(body)-1].text)]
-	if f.indent == 0 && !strings.Contains(whole, "\r") {
-		e.Detail = whole
-		return nil
+	for len(body) > 0 && mdtext.IsBlank(body[len(body)-1].Text) {
+		body = body[:len(body)-1]
 	}
 	var b strings.Builder
 	for i, ln := range body {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		t := ln.text
-		for n := 0; n < f.indent && strings.HasPrefix(t, " "); n++ {
-			t = t[1:]
+		b.WriteString(ln.Text)
+	}
+	return b.String()
+}
+
+// joinText joins the texts of two sections of one name.
+func joinText(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n\n" + b
+}
+
+// item is a list item of a section, its lines joined.
+type item struct {
+	text    string
+	checked bool
+}
+
+// listItems reads the items of a list section: bullet ("-", "*", "+") and
+// ordered ("1.", "1)") items, each with an optional checkbox, continued
+// by the lines a person wrapped it onto (the next lines, or indented lines
+// after a blank one). Paragraphs, headings and code blocks between them
+// are skipped.
+func listItems(body []mdtext.Line) []item {
+	var out []item
+	open, blank := false, false
+	for i := 0; i < len(body); i++ {
+		t := body[i].Text
+		if f, ok := mdtext.OpenFence(t); ok {
+			for i++; i < len(body) && !f.ClosedBy(body[i].Text); i++ {
+			}
+			open = false
+			continue
 		}
-		b.WriteString(t)
-	}
-	e.Detail = b.String()
-	return nil
-}
-
-func (p *parser) nextNonBlank(i int) int {
-	for i < len(p.lines) && isBlank(p.lines[i].text) {
-		i++
-	}
-	return i
-}
-
-// fenceEnd is the index of the line from i on that closes f, or -1.
-func (p *parser) fenceEnd(i int, f fence) int {
-	for ; i < len(p.lines); i++ {
-		if f.closedBy(p.lines[i].text) {
-			return i
-		}
-	}
-	return -1
-}
-
-// errorAt is a PARSE_ERROR pointing at the start of ln.
-func (p *parser) errorAt(ln line, msg string) error {
-	return taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeParse, Path: p.file, Msg: p.file + ": " + msg},
-		[]byte(p.src), ln.start)
-}
-
-// fence is an opening code fence.
-type fence struct {
-	char   byte // '`' or '~'
-	n      int  // its length
-	indent int  // spaces before it
-}
-
-// openFence reads a line that opens a fenced code block: up to three
-// spaces, then three or more backticks (with no backtick after them) or
-// tildes.
-func openFence(t string) (fence, bool) {
-	indent := runAt(t, 0, ' ')
-	if indent > 3 || indent == len(t) || (t[indent] != '`' && t[indent] != '~') {
-		return fence{}, false
-	}
-	c := t[indent]
-	n := runAt(t, indent, c)
-	if n < 3 || (c == '`' && strings.IndexByte(t[indent+n:], '`') >= 0) {
-		return fence{}, false
-	}
-	return fence{char: c, n: n, indent: indent}, true
-}
-
-// closedBy reports whether t closes f: up to three spaces, at least as
-// many of f's characters, then only spaces.
-func (f fence) closedBy(t string) bool {
-	indent := runAt(t, 0, ' ')
-	if indent > 3 {
-		return false
-	}
-	n := runAt(t, indent, f.char)
-	return n >= f.n && strings.TrimRight(t[indent+n:], " \t") == ""
-}
-
-// headingText returns the level and the text of an ATX heading line, or
-// level 0.
-func headingText(t string) (int, string) {
-	indent := runAt(t, 0, ' ')
-	if indent > 3 {
-		return 0, ""
-	}
-	n := runAt(t, indent, '#')
-	rest := t[indent+n:]
-	if n == 0 || n > 6 || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
-		return 0, ""
-	}
-	return n, strings.TrimSpace(rest)
-}
-
-func isHeading(t string) bool {
-	level, _ := headingText(t)
-	return level > 0
-}
-
-// isEntryHeading reports a level-2 heading whose text starts with a digit:
-// the heading of an entry, or of one a person broke.
-func isEntryHeading(t string) bool {
-	level, text := headingText(t)
-	return level == 2 && text != "" && text[0] >= '0' && text[0] <= '9'
-}
-
-// isBullet reports a bullet list item: up to three spaces, '-', '*' or
-// '+', then a space or tab.
-func isBullet(t string) bool {
-	t = strings.TrimLeft(t, " ")
-	return len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
-}
-
-func isBlank(t string) bool { return strings.Trim(t, " \t") == "" }
-
-// parseNewest reads the entries of a journal newest first, as List
-// returns them, handing each to take until take says to stop. Only the
-// entries handed over are parsed: a first pass finds where entries begin
-// (stepping over code fences as parse does, without building anything but
-// their offsets), and each is then read on its own. A damaged entry older
-// than the last one handed over is not noticed (parseJournal, which Add
-// and a List without a limit use, reports it).
-func parseNewest(src []byte, file string, take func(Entry) bool) error {
-	s := string(src)
-	from := 0
-	if strings.HasPrefix(s, "\uFEFF") {
-		from = len("\uFEFF")
-	}
-	starts, ok := entryStarts(s, from)
-	if !ok {
-		_, err := parseJournal(src, file) // an unclosed fence: reported where it opens
-		return err
-	}
-	newer := 0
-	for k := len(starts) - 1; k >= 0; k-- {
-		end := len(s)
-		if k+1 < len(starts) {
-			end = starts[k+1]
-		}
-		p := &parser{src: s[:end], file: file, lines: splitLines(s[:end], starts[k])}
-		e, err := p.entry()
-		if err != nil {
-			return err
-		}
-		if newer > 0 && e.Sequence >= newer {
-			return p.errorAt(p.lines[0], fmt.Sprintf("entry %d comes before entry %d: sequences must increase down the file", e.Sequence, newer))
-		}
-		newer = e.Sequence
-		if !take(e) {
-			return nil
-		}
-	}
-	return nil
-}
-
-// entryStarts returns the offsets of the entry headings in s[from:], as
-// parse finds them (not in code fences), and false when a fence is never
-// closed.
-func entryStarts(s string, from int) ([]int, bool) {
-	var starts []int
-	var open fence
-	inFence := false
-	for i := from; i < len(s); {
-		j := strings.IndexByte(s[i:], '\n')
-		if j < 0 {
-			j = len(s) - i
-		}
-		t := s[i : i+j]
-		if k := strings.IndexByte(t, '\r'); k >= 0 {
-			t, j = t[:k], k // a lone "\r" ends the line too
-		}
-		switch {
-		case inFence:
-			inFence = !open.closedBy(t)
-		case isEntryHeading(t):
-			starts = append(starts, i)
+		switch rest, ok := itemText(t); {
+		case mdtext.IsBlank(t):
+			blank = true
+			continue
+		case ok:
+			it := item{text: rest}
+			if box, after, ok := checkbox(rest); ok {
+				it.text, it.checked = after, box
+			}
+			it.text = unescapeItem(strings.TrimSpace(it.text))
+			out = append(out, it)
+			open = true
+		case open && !mdtext.IsHeading(t) && (!blank || strings.HasPrefix(t, "  ") || strings.HasPrefix(t, "\t")):
+			out[len(out)-1].text += " " + strings.TrimSpace(t)
 		default:
-			open, inFence = openFence(t)
+			open = false
 		}
-		if i+j == len(s) {
-			break
-		}
-		i += j + 1
-		if s[i-1] == '\r' && i < len(s) && s[i] == '\n' {
-			i++
-		}
+		blank = false
 	}
-	return starts, !inFence
+	return out
+}
+
+// itemText returns the text after a list item's marker.
+func itemText(t string) (string, bool) {
+	s := strings.TrimLeft(t, " ")
+	if mdtext.IsBullet(s) {
+		return s[2:], true
+	}
+	n := 0
+	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(s) && (s[n] == '.' || s[n] == ')') && (s[n+1] == ' ' || s[n+1] == '\t') {
+		return s[n+2:], true
+	}
+	return "", false
+}
+
+// checkbox reads "[ ]", "[x]" or "[X]" at the start of an item, followed
+// by a space or nothing.
+func checkbox(s string) (checked bool, rest string, ok bool) {
+	s = strings.TrimLeft(s, " \t")
+	if len(s) < 3 || s[0] != '[' || s[2] != ']' || (len(s) > 3 && s[3] != ' ' && s[3] != '\t') {
+		return false, "", false
+	}
+	switch s[1] {
+	case ' ':
+		return false, s[3:], true
+	case 'x', 'X':
+		return true, s[3:], true
+	}
+	return false, "", false
+}
+
+// readFileChange reads "`path` (note)", or a person's "path (note)".
+func readFileChange(text string) (FileChange, bool) {
+	text = strings.TrimSpace(text)
+	var f FileChange
+	rest := ""
+	if content, after, ok := mdtext.CutSpan(text); ok && strings.HasPrefix(text, "`") {
+		f.Path, rest = content, strings.TrimSpace(after)
+	} else if i := strings.LastIndex(text, " ("); i > 0 && strings.HasSuffix(text, ")") {
+		f.Path, rest = text[:i], text[i+1:]
+	} else {
+		f.Path = text
+	}
+	if len(rest) >= 2 && rest[0] == '(' && rest[len(rest)-1] == ')' {
+		rest = rest[1 : len(rest)-1]
+	}
+	f.Path = strings.TrimSpace(f.Path)
+	f.Note = taskdoc.FoldLine(rest)
+	return f, f.Path != ""
+}
+
+// errorAt is a PARSE_ERROR pointing at offset.
+func (p *workerParser) errorAt(offset int, msg string) error {
+	return taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeParse, Path: p.file, Msg: p.prefix() + msg}, p.src, offset)
+}
+
+func (p *workerParser) prefix() string {
+	if p.file == "" {
+		return ""
+	}
+	return p.file + ": "
+}
+
+// named names the file in an error of another package.
+func (p *workerParser) named(err error) error {
+	if e, ok := err.(*taskdoc.Error); ok && p.file != "" && e.Path == "" {
+		e.Path = p.file
+		e.Msg = p.file + ": " + e.Msg
+	}
+	return err
 }

@@ -4,16 +4,13 @@ import (
 	"testing"
 
 	"github.com/taskmd/taskmd/checkpoint"
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// TestNotOpen: journals and worker checkpoints made on a nil or zero
-// workspace answer every call with WORKSPACE_NOT_OPEN, not a nil
-// dereference.
+// TestNotOpen: worker checkpoints made on a nil or zero workspace answer
+// every call with WORKSPACE_NOT_OPEN, not a nil dereference.
 func TestNotOpen(t *testing.T) {
-	zerotest.Methods(t, checkpoint.New(nil), "/a.md#x")
-	zerotest.Methods(t, checkpoint.New(&workspace.Workspace{}), "/a.md#x")
-	zerotest.Methods(t, checkpoint.NewWorkers(nil), "w1")
-	zerotest.Methods(t, checkpoint.NewWorkers(&workspace.Workspace{}), "w1")
+	zerotest.Methods(t, checkpoint.New(nil), "w1")
+	zerotest.Methods(t, checkpoint.New(&workspace.Workspace{}), "w1")
 }

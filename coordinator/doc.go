@@ -88,7 +88,7 @@
 //     section (List.Archive, built on workspace.Tx.MoveAside, and the
 //     archive index below); Completed.ArchivedTo names the archive. The
 //     next Create starts a fresh active.md. List.Archives lists the
-//     archives, newest first.
+//     archives, newest first; query.ReadArchived reads one.
 //   - Clear removes completed tasks. If that removes the first task, its
 //     Main-Workflow moves to the new first task (unless it has its own), so
 //     the list stays valid.

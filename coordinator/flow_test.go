@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
-	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/internal/parsecount"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -186,4 +186,24 @@ func TestNextWithEveryStatus(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, tasks, "a list of completed and skipped tasks is finished, and archived")
 	assert.Len(t, archives(t, root), 1)
+}
+
+// A hand-written "- Status:" with no value reads as pending, for List and
+// for Start and Complete alike: it does not block the list.
+func TestStartBlankStatusReadsAsPending(t *testing.T) {
+	list, _, root := openList(t, map[string]string{
+		activeFile: "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status:\n- Main-Workflow: tdd\n\nDo a.\n\n### B\n\n- Status: pending\n\nDo b.\n",
+	})
+	tasks, err := list.List(bg, taskdoc.StatusPending)
+	require.NoError(t, err)
+	require.Equal(t, []string{"a", "b"}, slugsOf(tasks), "List reads a blank Status as pending")
+
+	started, err := list.Start(bg, coordinator.StartOptions{})
+	require.NoError(t, err, "the first pending task, as List reports it, must start")
+	require.Equal(t, "a", started.Task.Slug)
+	require.Equal(t, taskdoc.StatusInProgress, statuses(t, root, activeFile)["a"])
+
+	done, err := list.Complete(bg, "did a", coordinator.CompleteOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "a", done.Task.Slug)
 }

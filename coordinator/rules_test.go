@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -392,4 +393,17 @@ func TestCompleteReportsTheStoredNote(t *testing.T) {
 	assert.Equal(t, "first line second line", done.Note)
 	assert.Equal(t, done.Note, field(t, parseFile(t, root, activeFile).Tasks[0], "Note"))
 	assert.Equal(t, "2026-11-22", done.Date)
+}
+
+// A coordinator error names the list once (not "/coordinator/active.md:
+// coordinator/active.md: ..."), and its cause stays reachable.
+func TestCoordinatorErrorNamesTheListOnce(t *testing.T) {
+	list, _, _ := openList(t, nil)
+	_, err := list.Create(bg, first("Only"), plain("Two"))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	_, err = list.Start(ctx, coordinator.StartOptions{})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 1, strings.Count(err.Error(), "coordinator/active.md"), "message: %q", err.Error())
 }

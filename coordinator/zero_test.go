@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/taskmd/taskmd/coordinator"
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/workspace"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -22,7 +22,7 @@ const hoverLines = 20
 //     (the Assignee field, and whether the claim's holder is online, as the
 //     plan's claims say), Workflow and Main-Workflow, why it is blocked,
 //     its dependencies each with its status, and its journal's last
-//     checkpoint (package checkpoint);
+//     checkpoint (package journal);
 //   - on an "@/" reference in a task's body, the section it names
 //     (taskdoc.Document.Section), or the first lines of the document when
 //     it names none;
@@ -157,11 +157,11 @@ func (s *Session) holder(ctx context.Context, v *view, task *taskdoc.Task) (stri
 // lastCheckpoint is the newest entry of task's journal, nil when it has
 // none or no journal can be read for it (a task of the coordinator's
 // list, a task not saved yet).
-func (s *Session) lastCheckpoint(ctx context.Context, v *view, task *taskdoc.Task) (*checkpoint.Entry, error) {
+func (s *Session) lastCheckpoint(ctx context.Context, v *view, task *taskdoc.Task) (*journal.Entry, error) {
 	if !strings.HasPrefix(v.Path, taskdoc.FolderDocs+"/") || v.Address == "" {
 		return nil, nil
 	}
-	entries, err := checkpoint.New(s.ws).List(ctx, taskAddress(v, task), checkpoint.Query{Limit: 1})
+	entries, err := journal.New(s.ws).List(ctx, taskAddress(v, task), journal.Query{Limit: 1})
 	if err != nil || len(entries) == 0 {
 		return nil, ctx.Err()
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/editor"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -103,8 +103,8 @@ func TestHoverTask(t *testing.T) {
 	for _, enc := range editor.Encodings {
 		t.Run(string(enc), func(t *testing.T) {
 			s, ws := newTestSession(t, navFiles(), editor.WithEncoding(enc))
-			_, err := checkpoint.New(ws).Add(ctx, "/plan.md#sign--tokens",
-				checkpoint.Entry{Type: checkpoint.TypeProgress, Agent: "worker-1", Summary: "signer done"})
+			_, err := journal.New(ws).Add(ctx, "/plan.md#sign--tokens",
+				journal.Entry{Type: journal.TypeProgress, Agent: "worker-1", Summary: "signer done"})
 			require.NoError(t, err)
 
 			h, err := s.Hover(ctx, "docs/plan.md", pos(t, navPlan, "tokens", 0, 2, enc))

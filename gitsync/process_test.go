@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/gitsync"
-	"github.com/taskmd/taskmd/internal/procs"
+	"github.com/taskmd/taskmd/internal/testkit/procs"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"

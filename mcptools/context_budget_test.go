@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/workspace"
@@ -36,8 +36,8 @@ func TestLoadContextBudgetIsTheAnswer(t *testing.T) {
 	plans := plan.New(ws, plan.WithClock(clock))
 	ctx := context.Background()
 	for i := 1; i <= 12; i++ {
-		_, err := plans.AddCheckpoint(ctx, "/plan.md#work", plan.Claimant{}, checkpoint.Entry{Agent: "worker-1",
-			Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("step %d of the work, with a summary line", i),
+		_, err := plans.AddEntry(ctx, "/plan.md#work", plan.Claimant{}, journal.Entry{Agent: "worker-1",
+			Type: journal.TypeProgress, Summary: fmt.Sprintf("step %d of the work, with a summary line", i),
 			FilesChanged: []string{"src/a.go", "src/b.go", "docs/notes.md"},
 			Detail:       strings.Repeat(fmt.Sprintf("detail %d: what happened & why <here>. ", i), 100)})
 		require.NoError(t, err)

@@ -99,8 +99,8 @@
 //	                     (default true), resume_method, resume_instructions, checkpoint_path
 //
 // and the tools of queries across the workspace and of the operations
-// that agents otherwise do by rewriting a task (see package query and
-// package archive):
+// that agents otherwise do by rewriting a task (see package query, and
+// subagent.Tasks.Archive and coordinator.List.Archives for the archives):
 //
 //	documents_list       (none): documents with their task counts per status
 //	tasks_find           status [...], document (or folder/), workflow, holder, depends_on, fields, text, limit

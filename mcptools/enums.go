@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -21,7 +22,7 @@ var (
 	// taskStatuses are the statuses of the one status machine.
 	taskStatuses = values(taskdoc.Statuses)
 	// checkpointTypes are the types of a task journal's entries.
-	checkpointTypes = values(checkpoint.Types)
+	checkpointTypes = values(journal.Types)
 	// pivotModes are the modes of a pivot.
 	pivotModes = values(checkpoint.PivotModes)
 	// workerStatuses are the statuses of a worker checkpoint.

@@ -186,7 +186,7 @@ func TestLibraryDoesNotCompileTheSDK(t *testing.T) {
 			for _, want := range []string{"taskdoc", "workspace", "coordinator", "query", "internal/taskflow"} {
 				require.Contains(t, library, module+"/"+want, "the library as go list finds it")
 			}
-			require.NotContains(t, library, module+"/internal/zerotest", "a helper of tests is no library")
+			require.NotContains(t, library, module+"/internal/testkit/zerotest", "a helper of tests is no library")
 			deps := goList(goos, append([]string{"-deps"}, library...)...)
 			for _, line := range strings.Fields(deps) {
 				for _, prefix := range sdk {

@@ -165,7 +165,7 @@ func (c clarifyTools) ask(ctx context.Context, req *mcp.CallToolRequest, in clar
 		out.Clarification = asked
 		return nil, out, nil
 	}
-	cp := checkpoint.WorkerCheckpoint{Task: in.TaskID}
+	cp := checkpoint.Checkpoint{Task: in.TaskID}
 	in.Checkpoint.fill(&cp)
 	asked, answer, err := c.clar.AskAndAwait(ctx, me, n, cp, worker.PollOptions{Duration: wait, Interval: min(wait, worker.DefaultPollInterval)})
 	switch {

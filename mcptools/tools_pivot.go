@@ -303,7 +303,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 			return nil, pivotAcknowledgeResult{}, newToolError(argumentError("a %s pivot is acknowledged with your checkpoint: give checkpoint {completed, in_progress, remaining, files_changed, resume_instructions, ...}", pending.Mode))
 		}
 	}
-	var cp checkpoint.WorkerCheckpoint
+	var cp checkpoint.Checkpoint
 	if in.Checkpoint != nil {
 		in.Checkpoint.fill(&cp)
 	}
@@ -333,7 +333,7 @@ func (p pivotTools) acknowledge(ctx context.Context, req *mcp.CallToolRequest, i
 }
 
 // fill sets the sections of c from w.
-func (w *workerSections) fill(c *checkpoint.WorkerCheckpoint) {
+func (w *workerSections) fill(c *checkpoint.Checkpoint) {
 	c.OriginalTask = w.OriginalTask
 	c.Completed = w.Completed
 	c.InProgress = w.InProgress
@@ -353,7 +353,7 @@ func (w *workerSections) fill(c *checkpoint.WorkerCheckpoint) {
 	}
 }
 
-func toWorkerSections(c checkpoint.WorkerCheckpoint) workerSections {
+func toWorkerSections(c checkpoint.Checkpoint) workerSections {
 	w := workerSections{
 		OriginalTask:       c.OriginalTask,
 		Completed:          c.Completed,

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -204,11 +205,11 @@ const (
 // planTools serves the plan tools.
 type planTools struct {
 	plans    *plan.Plans
-	workers  *checkpoint.Workers // for checkpoint_list with worker_id
+	workers  *checkpoint.Store // for checkpoint_list with worker_id
 	sessions *sessions
 }
 
-func addPlanTools(ts *toolBatch, plans *plan.Plans, workers *checkpoint.Workers) error {
+func addPlanTools(ts *toolBatch, plans *plan.Plans, workers *checkpoint.Store) error {
 	p := planTools{plans: plans, workers: workers, sessions: ts.sessions}
 	list, err := inputSchema[workflowListInput](map[string]enum{"status": {values: taskStatuses}})
 	if err != nil {
@@ -415,8 +416,8 @@ func (p planTools) updateStatus(ctx context.Context, req *mcp.CallToolRequest, i
 	}
 	// The completion ended the claim: the checkpoint presents no token,
 	// which the fence lets through while no agent holds the task.
-	e, err := p.plans.AddCheckpoint(ctx, in.ID, plan.Claimant{Agent: c.Agent}, checkpoint.Entry{
-		Type:    checkpoint.TypeComplete,
+	e, err := p.plans.AddEntry(ctx, in.ID, plan.Claimant{Agent: c.Agent}, journal.Entry{
+		Type:    journal.TypeComplete,
 		Summary: in.Outcome,
 		Detail:  detail,
 		Key:     outcomeKey(taskKey(in.ID), in.Outcome, detail),
@@ -439,7 +440,7 @@ func outcomeKey(task, outcome, detail string) string {
 }
 
 func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, in checkpointAddInput) (*mcp.CallToolResult, checkpointResult, error) {
-	typ, err := checkpoint.ParseType(in.Type)
+	typ, err := journal.ParseType(in.Type)
 	if err != nil {
 		return nil, checkpointResult{}, newToolError(err)
 	}
@@ -447,7 +448,7 @@ func (p planTools) addCheckpoint(ctx context.Context, req *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, checkpointResult{}, newToolError(argumentError("detail: %v", err))
 	}
-	e, err := p.plans.AddCheckpoint(ctx, in.TaskID, p.sessions.of(req).claimant(in.TaskID), checkpoint.Entry{
+	e, err := p.plans.AddEntry(ctx, in.TaskID, p.sessions.of(req).claimant(in.TaskID), journal.Entry{
 		Type:         typ,
 		Summary:      in.Summary,
 		Detail:       detail,
@@ -467,9 +468,9 @@ func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, 
 	case in.WorkerID != "":
 		return nil, checkpointListResult{}, newToolError(argumentError("give task_id (a task's journal) or worker_id (a worker's checkpoints), not both"))
 	}
-	q := checkpoint.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
+	q := journal.Query{Limit: in.Limit, SinceSequence: in.SinceSequence}
 	for _, t := range in.Types {
-		q.Types = append(q.Types, checkpoint.Type(t))
+		q.Types = append(q.Types, journal.Type(t))
 	}
 	entries, err := p.plans.Journal().List(ctx, in.TaskID, q)
 	if err != nil {
@@ -483,7 +484,7 @@ func (p planTools) listCheckpoints(ctx context.Context, _ *mcp.CallToolRequest, 
 	return nil, out, nil
 }
 
-func toCheckpointResult(task string, e checkpoint.Entry) checkpointResult {
+func toCheckpointResult(task string, e journal.Entry) checkpointResult {
 	return checkpointResult{
 		TaskID:       task,
 		Sequence:     e.Sequence,

@@ -6,7 +6,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/taskmd/taskmd/archive"
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/subagent"
@@ -245,7 +244,7 @@ func (q queryTools) setStatus(ctx context.Context, _ *mcp.CallToolRequest, in ta
 }
 
 func (q queryTools) archive(ctx context.Context, _ *mcp.CallToolRequest, in documentArchiveInput) (*mcp.CallToolResult, documentArchiveResult, error) {
-	to, err := archive.Document(ctx, q.ws, in.Document)
+	to, err := q.tasks.Archive(ctx, in.Document)
 	if err != nil {
 		return nil, documentArchiveResult{}, addressError(in.Document, err)
 	}
@@ -253,11 +252,11 @@ func (q queryTools) archive(ctx context.Context, _ *mcp.CallToolRequest, in docu
 }
 
 func (q queryTools) archives(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, archivesResult, error) {
-	docs, err := archive.Documents(ctx, q.ws)
+	docs, err := query.ArchivedDocuments(ctx, q.ws)
 	if err != nil {
 		return nil, archivesResult{}, newToolError(err)
 	}
-	lists, err := archive.List(ctx, q.ws)
+	lists, err := q.list.Archives(ctx)
 	if err != nil {
 		return nil, archivesResult{}, newToolError(err)
 	}
@@ -265,7 +264,7 @@ func (q queryTools) archives(ctx context.Context, _ *mcp.CallToolRequest, _ noIn
 }
 
 func (q queryTools) readArchive(ctx context.Context, _ *mcp.CallToolRequest, in archiveReadInput) (*mcp.CallToolResult, archiveReadResult, error) {
-	data, err := archive.Read(ctx, q.ws, in.Name)
+	data, err := query.ReadArchived(ctx, q.ws, in.Name)
 	if err != nil {
 		return nil, archiveReadResult{}, newToolError(err)
 	}

@@ -201,7 +201,7 @@ func (r resumeTools) save(ctx context.Context, req *mcp.CallToolRequest, in chec
 	if err != nil {
 		return nil, workerCheckpoint{}, newToolError(err)
 	}
-	cp := checkpoint.WorkerCheckpoint{Worker: id, Task: in.TaskID, Status: status, Phase: in.Phase,
+	cp := checkpoint.Checkpoint{Worker: id, Task: in.TaskID, Status: status, Phase: in.Phase,
 		PivotMode: mode, PivotReason: in.PivotReason, Clarification: in.ClarificationID}
 	in.fill(&cp)
 	saved, err := r.pivots.Workers().Save(ctx, cp)
@@ -327,7 +327,7 @@ func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListI
 	if len(in.Types) > 0 || in.SinceSequence != 0 {
 		return nil, checkpointListResult{}, newToolError(argumentError("types and since_sequence are for a task's journal (task_id); a worker's checkpoints take limit only"))
 	}
-	var list []checkpoint.WorkerCheckpoint
+	var list []checkpoint.Checkpoint
 	var err error
 	if in.WorkerID != "" {
 		list, err = p.workers.List(ctx, in.WorkerID, in.Limit)
@@ -345,7 +345,7 @@ func (p planTools) listWorkerCheckpoints(ctx context.Context, in checkpointListI
 	return nil, out, nil
 }
 
-func toWorkerCheckpointView(c checkpoint.WorkerCheckpoint) workerCheckpoint {
+func toWorkerCheckpointView(c checkpoint.Checkpoint) workerCheckpoint {
 	return workerCheckpoint{
 		WorkerID:        c.Worker,
 		Sequence:        c.Sequence,

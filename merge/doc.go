@@ -37,7 +37,7 @@
 // neither side has it there, that task is written as a conflict around
 // the whole task instead of a clean merge that drops its metadata.
 //
-// A task journal (package checkpoint) merges entry by entry: both sides'
+// A task journal (package journal) merges entry by entry: both sides'
 // new entries are kept, theirs numbered after ours'. File picks the merge
 // by path: journals, other Markdown (documents, the coordinator list,
 // worker checkpoints) by Tasks, anything else line by line. None of them fails: a version that

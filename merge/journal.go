@@ -7,7 +7,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// journalFile merges three versions of a task journal (package checkpoint):
+// journalFile merges three versions of a task journal (package journal):
 // entries are only ever appended, so the merge keeps base's entries, then
 // the entries ours added, then those theirs added, numbered on from ours'
 // last; an entry both sides added (the same text after its number, or the

@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
-	"github.com/taskmd/taskmd/internal/floor"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -174,12 +174,12 @@ func BenchmarkUpdateStatus(b *testing.B) {
 	}
 }
 
-// AddCheckpoint under a claim (the fence reads the claims file under its
+// AddEntry under a claim (the fence reads the claims file under its
 // lock) against checkpoint's unfenced Add of the same entry, the floor.
 // The journal grows by one entry an iteration in both.
-func BenchmarkAddCheckpointClaimed(b *testing.B) {
-	entry := func(i int) checkpoint.Entry {
-		return checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("step %d: signer written and tested", i),
+func BenchmarkAddEntryClaimed(b *testing.B) {
+	entry := func(i int) journal.Entry {
+		return journal.Entry{Type: journal.TypeProgress, Summary: fmt.Sprintf("step %d: signer written and tested", i),
 			FilesChanged: []string{"src/auth/signer.go", "src/auth/signer_test.go"},
 			Detail:       fmt.Sprintf(`{"step": %d, "tests": 14, "passed": 14}`, i)}
 	}
@@ -192,13 +192,13 @@ func BenchmarkAddCheckpointClaimed(b *testing.B) {
 			me := plan.Claimant{Agent: a, Token: res.Claim.Token}
 			i := 0
 			for b.Loop() {
-				if _, err := p.AddCheckpoint(ctx, bp.task, me, entry(i)); err != nil {
+				if _, err := p.AddEntry(ctx, bp.task, me, entry(i)); err != nil {
 					b.Fatal(err)
 				}
 				i++
 			}
 		})
-		b.Run(bp.name+"/floor: checkpoint.Journal.Add", func(b *testing.B) {
+		b.Run(bp.name+"/floor: journal.Journal.Add", func(b *testing.B) {
 			p, _ := setup(b, newClock(), map[string]string{"docs/auth.md": bp.doc})
 			j := p.Journal()
 			i := 0
@@ -284,7 +284,7 @@ func BenchmarkLoadContext(b *testing.B) {
 			c := newClock()
 			p, root := setup(b, c, map[string]string{"docs/auth.md": bp.doc})
 			for i := range 50 {
-				_, err := p.AddCheckpoint(ctx, bp.task, plan.Claimant{}, checkpoint.Entry{Type: checkpoint.TypeProgress, Agent: "w1",
+				_, err := p.AddEntry(ctx, bp.task, plan.Claimant{}, journal.Entry{Type: journal.TypeProgress, Agent: "w1",
 					Summary: fmt.Sprintf("step %d: signer written and tested", i), FilesChanged: []string{"src/auth/signer.go"},
 					Detail: strings.Repeat(fmt.Sprintf("detail line %d of the step's log. ", i), 17)})
 				require.NoError(b, err)

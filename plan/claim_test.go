@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -64,17 +64,17 @@ func TestClaimLeaseTakeOverAndFence(t *testing.T) {
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	_, err = p.SetApproach(ctx, task, ca, "my way")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
-	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	_, err = p.AddEntry(ctx, task, ca, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	err = p.Release(ctx, task, ca)
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
-	_, err = p.AddCheckpoint(ctx, task, plan.Claimant{Agent: a}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+	_, err = p.AddEntry(ctx, task, plan.Claimant{Agent: a}, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	// b finishes; the claim ends and a retry is answered.
 	cb := plan.Claimant{Agent: b, Token: took.Claim.Token}
-	_, err = p.AddCheckpoint(ctx, task, cb, checkpoint.Entry{Type: checkpoint.TypeRecovery, Summary: "picked up"})
+	_, err = p.AddEntry(ctx, task, cb, journal.Entry{Type: journal.TypeRecovery, Summary: "picked up"})
 	require.NoError(t, err)
 	done, err := p.UpdateStatus(ctx, task, cb, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth ready"})
 	require.NoError(t, err)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -180,9 +180,9 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	if inc.PriorTaskOutcomes {
 		m.Prior = priorOutcomes(t.Path, doc, tk.Slug, deps)
 	}
-	var entries []checkpoint.Entry
+	var entries []journal.Entry
 	if inc.AllCheckpoints || inc.RecentCheckpoints > 0 {
-		q := checkpoint.Query{Limit: inc.RecentCheckpoints}
+		q := journal.Query{Limit: inc.RecentCheckpoints}
 		if inc.AllCheckpoints {
 			q.Limit = 0
 		}
@@ -226,7 +226,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 // an entry (taskcontext.MergeCuts). A budget that not even the smallest
 // answer fits (the task's id, title and status with nothing else) is
 // INVALID_ARGUMENTS naming the smallest budget that does.
-func fitAnswer(base *TaskContext, loaded *taskcontext.Context, m taskcontext.Material, entries []checkpoint.Entry,
+func fitAnswer(base *TaskContext, loaded *taskcontext.Context, m taskcontext.Material, entries []journal.Entry,
 	budget int, estimate taskcontext.Estimator) (*TaskContext, error) {
 	parts := budget
 	for round := 0; ; round++ {
@@ -282,7 +282,7 @@ func measure(out *TaskContext, estimate taskcontext.Estimator) int {
 }
 
 // fill sets the fields of out from the parts the budget kept.
-func fill(out *TaskContext, kept []taskcontext.Part, entries []checkpoint.Entry) {
+func fill(out *TaskContext, kept []taskcontext.Part, entries []journal.Entry) {
 	details := map[string]string{}
 	shown := map[string]bool{}
 	for _, part := range kept {

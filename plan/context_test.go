@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -73,12 +73,12 @@ func ctxSetup(t *testing.T, n int) (*plan.Plans, *clock) {
 		"workflows/tdd.md": "Red, green, refactor.\n",
 	})
 	for i := 1; i <= n; i++ {
-		e := checkpoint.Entry{Agent: "w1", Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("step %d", i),
+		e := journal.Entry{Agent: "w1", Type: journal.TypeProgress, Summary: fmt.Sprintf("step %d", i),
 			FilesChanged: []string{fmt.Sprintf("f%d.go", i)}}
 		if i%2 == 1 {
 			e.Detail = strings.Repeat(fmt.Sprintf("detail of %d ", i), 30)
 		}
-		_, err := p.AddCheckpoint(ctx, "/ctx.md#work", plan.Claimant{}, e)
+		_, err := p.AddEntry(ctx, "/ctx.md#work", plan.Claimant{}, e)
 		require.NoError(t, err)
 		c.Add(time.Minute)
 	}
@@ -376,7 +376,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		n := r.IntN(26)
 		counts[task] = n
 		for range n {
-			e := checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: randomText(r, 1+r.IntN(200), false)}
+			e := journal.Entry{Type: journal.TypeProgress, Summary: randomText(r, 1+r.IntN(200), false)}
 			if r.IntN(2) == 0 {
 				e.Agent = "worker-1"
 			}
@@ -386,7 +386,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 			if r.IntN(2) == 0 {
 				e.Detail = randomText(r, 1+r.IntN(1500), true)
 			}
-			_, err := p.AddCheckpoint(ctx, task, plan.Claimant{}, e)
+			_, err := p.AddEntry(ctx, task, plan.Claimant{}, e)
 			require.NoError(t, err)
 			c.Add(time.Duration(1+r.IntN(100)) * time.Second)
 		}

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -167,4 +167,13 @@ func TestCreateRefusals(t *testing.T) {
 			requireUntouched(t, root, before, tc.name)
 		})
 	}
+}
+
+// Create refuses a document that is not a plan.
+func TestCreateOverANonPlanDocument(t *testing.T) {
+	p, root := setup(t, newClock(), map[string]string{"docs/notes.md": "# Notes\n\nJust notes.\n"})
+	before := filetest.Snapshot(t, root)
+	_, err := p.Create(ctx, plan.NewPlan{Path: "/notes.md", Name: "Notes"})
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err))
+	assert.Equal(t, before, filetest.Snapshot(t, root))
 }

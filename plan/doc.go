@@ -21,7 +21,7 @@
 //	tc, _ := plans.LoadContext(ctx, next[0].ID, plan.ContextOptions{})
 //	plans.SetApproach(ctx, next[0].ID, me, "RS256, keys from the vault")
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
-//	plans.AddCheckpoint(ctx, next[0].ID, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "signer done"})
+//	plans.AddEntry(ctx, next[0].ID, me, journal.Entry{Type: journal.TypeProgress, Summary: "signer done"})
 //	agents.Heartbeat(ctx, a.ID, agent.HeartbeatInfo{CurrentTask: next[0].ID, Status: "busy"})
 //	plans.UpdateStatus(ctx, next[0].ID, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "JWT signing in place"})
 //	agents.Unregister(ctx, a.ID)
@@ -36,7 +36,7 @@
 // offered again by NextTasks and another agent's Claim takes it over, which is
 // recorded. Each claim has a fencing token that grows with every new claim of
 // the task and survives restarts. Every write a claimant makes (UpdateStatus,
-// SetApproach, AddCheckpoint, Release) presents its Claimant (agent and token)
+// SetApproach, AddEntry, Release) presents its Claimant (agent and token)
 // and is checked in the same critical section as the write: a claimant whose
 // claim was taken over, released or replaced gets STALE_CLAIM and nothing is
 // written, so an agent that paused for longer than its lease cannot undo its
@@ -74,7 +74,7 @@
 // per plan, written only under the plan's lock, in the same critical section
 // as the write it guards); agents and heartbeats in .taskmd/agents, so a
 // heartbeat never rewrites a plan; journal entries in the task's journal under
-// checkpoints/ (package checkpoint), so recording one never rewrites the plan
+// checkpoints/ (package journal), so recording one never rewrites the plan
 // either. Delete .taskmd/claims and every token is void: an agent claims its
 // task again (with a new token) before it writes, and another agent gets the
 // task once the agent its Assignee field names is offline.
@@ -101,7 +101,7 @@
 // claim, UpdateStatus to the status the task has, completing with the same
 // outcome, SetApproach with the same approach, Create of an existing plan with the
 // same name and SetPlan of tasks the plan holds as the call would write them
-// are answered without writing, so every call may be retried; AddCheckpoint
+// are answered without writing, so every call may be retried; AddEntry
 // takes a Key for the same purpose.
 //
 // # Concurrency and cost

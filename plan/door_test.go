@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -42,9 +42,9 @@ func TestCallerThatIsNotAnAgentLeavesHeldTasksAlone(t *testing.T) {
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	_, err = p.SetApproach(ctx, task, nobody, "my way")
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	_, err = p.AddCheckpoint(ctx, task, nobody, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "mine"})
+	_, err = p.AddEntry(ctx, task, nobody, journal.Entry{Type: journal.TypeProgress, Summary: "mine"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	_, err = p.Journal().Add(ctx, task, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "mine"})
+	_, err = p.Journal().Add(ctx, task, journal.Entry{Type: journal.TypeProgress, Summary: "mine"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 	assert.Equal(t, before, filetest.Snapshot(t, root), "a refused call writes nothing")
 
@@ -93,7 +93,7 @@ func TestPersonOverridesAClaimOnRecord(t *testing.T) {
 
 	_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "mine"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the claim was taken from its holder")
-	_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "late"})
+	_, err = p.AddEntry(ctx, task, me, journal.Entry{Type: journal.TypeProgress, Summary: "late"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
 }
 
@@ -117,7 +117,7 @@ func TestPauseLetsTheClaimGo(t *testing.T) {
 	before := filetest.Snapshot(t, root)
 
 	for _, who := range []plan.Claimant{me, {Agent: a}} {
-		_, err = p.AddCheckpoint(ctx, task, who, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "still here"})
+		_, err = p.AddEntry(ctx, task, who, journal.Entry{Type: journal.TypeProgress, Summary: "still here"})
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
 		_, err = p.UpdateStatus(ctx, task, who, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%+v", who)
@@ -204,7 +204,7 @@ func TestClaimsCrashedBetweenTheirWrites(t *testing.T) {
 			crashBetween(t, root, ".taskmd/claims", func() { require.NoError(t, op(p, me)) })
 			assert.NotContains(t, filetest.Read(t, root, "docs/auth.md"), "Assignee:", "the plan was written first")
 
-			_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "late"})
+			_, err = p.AddEntry(ctx, task, me, journal.Entry{Type: journal.TypeProgress, Summary: "late"})
 			assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "the plan no longer shows the claim")
 			require.NoError(t, op(p, me), "the retry")
 			_, err = p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
@@ -291,7 +291,7 @@ func TestCheckpointFenceSeesClaimsMadeBefore(t *testing.T) {
 					return
 				default:
 				}
-				_, _ = p.AddCheckpoint(ctx, task, plan.Claimant{Agent: loner}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("loner %d.%d", g, i)})
+				_, _ = p.AddEntry(ctx, task, plan.Claimant{Agent: loner}, journal.Entry{Type: journal.TypeProgress, Summary: fmt.Sprintf("loner %d.%d", g, i)})
 			}
 		}()
 	}
@@ -300,16 +300,16 @@ func TestCheckpointFenceSeesClaimsMadeBefore(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, r.Success)
 		me := plan.Claimant{Agent: holder, Token: r.Claim.Token}
-		_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("hold %d begins", i)})
+		_, err = p.AddEntry(ctx, task, me, journal.Entry{Type: journal.TypeProgress, Summary: fmt.Sprintf("hold %d begins", i)})
 		require.NoError(t, err)
-		_, err = p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: fmt.Sprintf("hold %d ends", i)})
+		_, err = p.AddEntry(ctx, task, me, journal.Entry{Type: journal.TypeProgress, Summary: fmt.Sprintf("hold %d ends", i)})
 		require.NoError(t, err)
 		require.NoError(t, p.Release(ctx, task, me))
 	}
 	close(stop)
 	wg.Wait()
 
-	entries, err := p.Journal().List(ctx, task, checkpoint.Query{})
+	entries, err := p.Journal().List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	held := false
 	loners := 0
@@ -367,7 +367,7 @@ func TestCompletionCrashedBetweenItsWrites(t *testing.T) {
 	})
 	_, err = p.UpdateStatus(ctx, task, me, done)
 	require.NoError(t, err, "the retry")
-	_, err = p.AddCheckpoint(ctx, task, plan.Claimant{Agent: a}, checkpoint.Entry{Type: checkpoint.TypeComplete, Summary: "done", Detail: "more"})
+	_, err = p.AddEntry(ctx, task, plan.Claimant{Agent: a}, journal.Entry{Type: journal.TypeComplete, Summary: "done", Detail: "more"})
 	require.NoError(t, err, "the holder records its outcome's detail after the completion")
 	_, err = tasksOn(t, root).SetStatus(ctx, task, taskdoc.StatusPending, "")
 	assert.NoError(t, err, "a person reopens the completed task: no agent holds it")

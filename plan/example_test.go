@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -59,7 +59,7 @@ func Example() {
 	fmt.Println("context:", tc.Plan.Summary, "/", tc.Tokens, "tokens")
 	must(plans.SetApproach(ctx, next[0].ID, by, "Passport with the Google strategy"))
 	must(plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusInProgress}))
-	must(plans.AddCheckpoint(ctx, next[0].ID, by, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "provider installed"}))
+	must(plans.AddEntry(ctx, next[0].ID, by, journal.Entry{Type: journal.TypeProgress, Summary: "provider installed"}))
 	done := must(plans.UpdateStatus(ctx, next[0].ID, by, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "OAuth set up"}))
 	fmt.Println("done:", done.Status)
 

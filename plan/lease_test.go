@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -118,7 +118,7 @@ func TestLeaseRunsOutAfterTimeout(t *testing.T) {
 			cb := plan.Claimant{Agent: b, Token: took.Claim.Token}
 			_, err = p.SetApproach(ctx, task, cb, "resume from the journal")
 			require.NoError(t, err)
-			_, err = p.AddCheckpoint(ctx, task, cb, checkpoint.Entry{Type: checkpoint.TypeRecovery, Summary: "picked up"})
+			_, err = p.AddEntry(ctx, task, cb, journal.Entry{Type: journal.TypeRecovery, Summary: "picked up"})
 			require.NoError(t, err)
 		})
 	}
@@ -141,8 +141,8 @@ func requireStale(t *testing.T, p *plan.Plans, task string, c plan.Claimant, hol
 	check("UpdateStatus failed", err)
 	_, err = p.SetApproach(ctx, task, c, "the old holder's way")
 	check("SetApproach", err)
-	_, err = p.AddCheckpoint(ctx, task, c, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "old holder's progress", Key: "k1"})
-	check("AddCheckpoint", err)
+	_, err = p.AddEntry(ctx, task, c, journal.Entry{Type: journal.TypeProgress, Summary: "old holder's progress", Key: "k1"})
+	check("AddEntry", err)
 	if c.Token != 0 {
 		check("Release", p.Release(ctx, task, c))
 	}
@@ -219,7 +219,7 @@ func TestReleasedTaskIsFreeAndOldClaimStale(t *testing.T) {
 	requireCode(t, err, plan.CodeStaleClaim)
 	_, err = p.SetApproach(ctx, task, ca, "another way")
 	requireCode(t, err, plan.CodeStaleClaim)
-	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "more"})
+	_, err = p.AddEntry(ctx, task, ca, journal.Entry{Type: journal.TypeProgress, Summary: "more"})
 	requireCode(t, err, plan.CodeStaleClaim)
 	require.NoError(t, p.Release(ctx, task, ca))
 	requireUntouched(t, root, before, "writes of a released claim")
@@ -289,8 +289,8 @@ func TestClaimsFileUnreadableAndRemoved(t *testing.T) {
 	parseError("UpdateStatus", err)
 	_, err = p.SetApproach(ctx, task, ca, "x")
 	parseError("SetApproach", err)
-	_, err = p.AddCheckpoint(ctx, task, ca, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
-	parseError("AddCheckpoint", err)
+	_, err = p.AddEntry(ctx, task, ca, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
+	parseError("AddEntry", err)
 	parseError("Release", p.Release(ctx, task, ca))
 	_, err = p.NextTasks(ctx, "/auth.md")
 	parseError("NextTasks", err)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -286,4 +286,14 @@ func TestNextTasksErrors(t *testing.T) {
 		{ID: "/bad.md#started", Title: "Started", Status: taskdoc.StatusInProgress, DependenciesCompleted: false, CanParallelize: true, Stranded: true},
 	}, next)
 	requireUntouched(t, root, before, "NextTasks")
+}
+
+// One finished task's unreadable Depends-On does not hide the plan.
+func TestNextTasksSkipsABadFieldOnAFinishedTask(t *testing.T) {
+	src := "# P\n\n## Tasks\n\n### Old\n- Status: completed\n- Completed: 2026-01-01\n- Note: done\n- Depends-On: see the old tracker, item 12\n\n### New\n- Status: pending\n"
+	p, _ := setup(t, newClock(), map[string]string{"docs/p.md": src})
+	next, err := p.NextTasks(ctx, "/p.md")
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	assert.Equal(t, "/p.md#new", next[0].ID)
 }

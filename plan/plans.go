@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -22,7 +22,7 @@ type Plans struct {
 	ws      *workspace.Workspace
 	cfg     taskflow.Config
 	agents  *agent.Registry
-	journal *checkpoint.Journal
+	journal *journal.Journal
 }
 
 // An Option configures Plans: WithClock, WithAgentTimeout,
@@ -54,7 +54,7 @@ func New(ws *workspace.Workspace, opts ...Option) *Plans {
 		ws:      ws,
 		cfg:     cfg,
 		agents:  agent.New(ws, agent.WithClock(cfg.Now), agent.WithTimeout(cfg.AgentTimeout)),
-		journal: checkpoint.New(ws, checkpoint.WithClock(cfg.Now)),
+		journal: journal.New(ws, journal.WithClock(cfg.Now)),
 	}
 }
 
@@ -64,7 +64,7 @@ func (p *Plans) Agents() *agent.Registry { return p.agents }
 
 // Journal is the task journal the plans write checkpoints to, with their
 // clock.
-func (p *Plans) Journal() *checkpoint.Journal { return p.journal }
+func (p *Plans) Journal() *journal.Journal { return p.journal }
 
 // Claimant is who makes a write on a task: an agent and the fencing token
 // of its claim on the task (Claim.Token), or 0 when it holds none. The

@@ -195,3 +195,16 @@ func TestListStatuses(t *testing.T) {
 		assert.Equal(t, ps.want, pr.Status, ps.file)
 	}
 }
+
+// A status written by hand that the machine does not know counts as
+// pending and is not a current task.
+func TestUnknownStatusCountsAsPending(t *testing.T) {
+	src := "# P\n\n## Tasks\n\n### A\n- Status: done-ish\n\n### B\n- Status: completed\n- Completed: 2026-01-01\n- Note: ok\n"
+	p, _ := setup(t, newClock(), map[string]string{"docs/p.md": src})
+	pr, err := p.Progress(ctx, "/p.md")
+	require.NoError(t, err)
+	assert.Len(t, pr.Counts, len(taskdoc.Statuses))
+	assert.Equal(t, 1, pr.Counts[taskdoc.StatusPending])
+	assert.Empty(t, pr.Current)
+	assert.Equal(t, taskdoc.StatusInProgress, pr.Status)
+}

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/checkpoint"
-	"github.com/taskmd/taskmd/internal/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -45,11 +45,11 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 		{"UpdateStatus in_progress", func() (any, error) {
 			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 		}},
-		{"AddCheckpoint fenced", func() (any, error) {
-			return p.AddCheckpoint(ctx, task, me, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "SDK in", Key: "k-1"})
+		{"AddEntry fenced", func() (any, error) {
+			return p.AddEntry(ctx, task, me, journal.Entry{Type: journal.TypeProgress, Summary: "SDK in", Key: "k-1"})
 		}},
-		{"AddCheckpoint unfenced", func() (any, error) {
-			return p.AddCheckpoint(ctx, "/auth.md#write-docs", plan.Claimant{}, checkpoint.Entry{Type: checkpoint.TypeDecision, Summary: "markdown", Key: "k-2"})
+		{"AddEntry unfenced", func() (any, error) {
+			return p.AddEntry(ctx, "/auth.md#write-docs", plan.Claimant{}, journal.Entry{Type: journal.TypeDecision, Summary: "markdown", Key: "k-2"})
 		}},
 		{"UpdateStatus paused", func() (any, error) {
 			return p.UpdateStatus(ctx, task, me, plan.StatusUpdate{Status: taskdoc.StatusPaused})
@@ -99,7 +99,7 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 	st := claimsOf(t, root, "docs/auth.md")
 	assert.Equal(t, int64(2), st.LastToken, "two claims: the first, and the one after the release")
 	assert.Empty(t, st.Tasks["setup-oauth"].Agent, "completing ended the claim")
-	entries, err := p.Journal().List(ctx, task, checkpoint.Query{})
+	entries, err := p.Journal().List(ctx, task, journal.Query{})
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "the keyed retry added nothing")
 	assert.Equal(t, a, entries[0].Agent)
@@ -114,7 +114,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 	res, err := p.Claim(ctx, "/auth.md#setup-oauth", a)
 	require.NoError(t, err)
 	me := plan.Claimant{Agent: a, Token: res.Claim.Token}
-	_, err = p.AddCheckpoint(ctx, "/auth.md#setup-oauth", me, checkpoint.Entry{Type: checkpoint.TypePlan, Summary: "the plan"})
+	_, err = p.AddEntry(ctx, "/auth.md#setup-oauth", me, journal.Entry{Type: journal.TypePlan, Summary: "the plan"})
 	require.NoError(t, err)
 	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", me, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
@@ -173,12 +173,12 @@ func TestBadInputWritesNothing(t *testing.T) {
 			_, err := p.SetApproach(ctx, "/auth.md#nope", plan.Claimant{}, "x")
 			return err
 		}},
-		{"AddCheckpoint: no type", taskdoc.CodeInvalidArguments, func() error {
-			_, err := p.AddCheckpoint(ctx, "/auth.md#setup-oauth", me, checkpoint.Entry{Summary: "x"})
+		{"AddEntry: no type", taskdoc.CodeInvalidArguments, func() error {
+			_, err := p.AddEntry(ctx, "/auth.md#setup-oauth", me, journal.Entry{Summary: "x"})
 			return err
 		}},
-		{"AddCheckpoint: no task", taskdoc.CodeTaskNotFound, func() error {
-			_, err := p.AddCheckpoint(ctx, "/auth.md#nope", plan.Claimant{}, checkpoint.Entry{Type: checkpoint.TypeProgress, Summary: "x"})
+		{"AddEntry: no task", taskdoc.CodeTaskNotFound, func() error {
+			_, err := p.AddEntry(ctx, "/auth.md#nope", plan.Claimant{}, journal.Entry{Type: journal.TypeProgress, Summary: "x"})
 			return err
 		}},
 		{"LoadContext: negative max tokens", taskdoc.CodeInvalidArguments, func() error {
@@ -235,4 +235,26 @@ func TestBadInputWritesNothing(t *testing.T) {
 			requireUntouched(t, root, before, tc.name)
 		})
 	}
+}
+
+// A retried SetPlan is answered once its tasks have moved on.
+func TestSetPlanRetryAfterWorkStarted(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, nil)
+	tasks := []plan.PlannedTask{{Title: "A", Description: "do a"}, {Title: "B", DependsOn: []string{"A"}, Workflow: "tdd"}}
+	_, err := p.SetPlan(ctx, "/p.md", tasks)
+	require.NoError(t, err)
+	a := register(t, p, "a")
+	r, err := p.Claim(ctx, "/p.md#a", a)
+	require.NoError(t, err)
+	_, err = p.SetApproach(ctx, "/p.md#a", plan.Claimant{Agent: a, Token: r.Claim.Token}, "quickly")
+	require.NoError(t, err)
+	before := filetest.Snapshot(t, root)
+	again, err := p.SetPlan(ctx, "/p.md", tasks)
+	require.NoError(t, err)
+	assert.Equal(t, taskdoc.StatusPlanning, again[0].Status)
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+	tasks[1].Description = "changed"
+	_, err = p.SetPlan(ctx, "/p.md", tasks)
+	assert.Equal(t, taskdoc.CodeDuplicateTask, taskdoc.CodeOf(err))
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -91,7 +91,7 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 // spaces), and moves a pending task to planning (TASK_BLOCKED while a
 // dependency is not done). The fence is UpdateStatus's. An empty approach is INVALID_ARGUMENTS; the same approach again
 // writes nothing. A multi-line approach is better kept whole in the task's
-// journal as well: AddCheckpoint with checkpoint.TypePlan.
+// journal as well: AddEntry with journal.TypePlan.
 func (p *Plans) SetApproach(ctx context.Context, task string, c Claimant, approach string) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
@@ -135,17 +135,17 @@ func (p *Plans) SetApproach(ctx context.Context, task string, c Claimant, approa
 	return out, nil
 }
 
-// AddCheckpoint records e in the journal of task (the agent protocol's
-// checkpoint_add; see checkpoint.Journal.Add), as c: a fenced claimant's
+// AddEntry records e in the journal of task (the agent protocol's
+// checkpoint_add; see journal.Journal.Add), as c: a fenced claimant's
 // entry is written only under its current claim (STALE_CLAIM otherwise,
-// nothing written; see checkpoint.Journal.AddClaimed), and names it as
+// nothing written; see journal.Journal.AddClaimed), and names it as
 // the entry's agent. Appending never rewrites the plan document.
-func (p *Plans) AddCheckpoint(ctx context.Context, task string, c Claimant, e checkpoint.Entry) (checkpoint.Entry, error) {
+func (p *Plans) AddEntry(ctx context.Context, task string, c Claimant, e journal.Entry) (journal.Entry, error) {
 	if err := c.check(); err != nil {
-		return checkpoint.Entry{}, err
+		return journal.Entry{}, err
 	}
 	if c.Override != "" {
-		return checkpoint.Entry{}, invalid(fmt.Sprintf("a journal entry of %s is the record of the agent holding it: it takes no override", task))
+		return journal.Entry{}, invalid(fmt.Sprintf("a journal entry of %s is the record of the agent holding it: it takes no override", task))
 	}
 	if !c.fenced() {
 		return p.journal.Add(ctx, task, e)

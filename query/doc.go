@@ -10,7 +10,8 @@
 // "/coordinator/active.md"); tasks by their task addresses
 // ("/api/auth.md#implement-jwt-signing"). taskdoc.AddressOfFile and
 // taskdoc.Address.File convert between addresses and file names.
-// Archived documents are listed by package archive.
+// Archived documents are listed by ArchivedDocuments; ReadArchived reads
+// them and the coordinator's archived lists.
 //
 // # Example
 //

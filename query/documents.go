@@ -121,8 +121,8 @@ func summary(file, address string, doc *taskdoc.Document, err error) Document {
 }
 
 // Archived returns the documents under dir, a folder of archived/
-// ("archived/docs"), as Documents lists docs/: package archive lists the
-// documents it archived with it.
+// ("archived/docs"), as Documents lists docs/: ArchivedDocuments lists the
+// documents subagent archived with it.
 func Archived(ctx context.Context, ws *workspace.Workspace, dir string) ([]Document, error) {
 	if !strings.HasPrefix(dir, taskdoc.FolderArchived+"/") && dir != taskdoc.FolderArchived {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: dir,

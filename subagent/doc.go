@@ -99,6 +99,18 @@
 // caller gave (not the file name), matched with errors.Is against the
 // taskdoc sentinels. A call that fails changes no file.
 //
+// # Archiving a document
+//
+// Archive moves a finished document out of docs/ by hand, byte for byte, to
+// archived/docs/ under the same path ("/api/auth.md" to
+// archived/docs/api/auth.md, then auth-2.md, auth-3.md, ... on a clash),
+// unless an agent holds one of its tasks (STALE_CLAIM). The copy is written
+// and synced before the document is removed, and the document is removed
+// only if it still holds the copied bytes (an edit saved meanwhile is kept:
+// CONFLICT), so a crash leaves a duplicate, never a loss, and calling
+// Archive again finishes the job. query.ArchivedDocuments lists the
+// archived documents; query.ReadArchived reads one.
+//
 // # Concurrency
 //
 // A Tasks value holds no state between calls and is safe for concurrent

@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/internal/benchsuite"
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/testkit/benchsuite"
 )
 
 // holderOfAll is the writer of an MCP session whose agent "a" holds task

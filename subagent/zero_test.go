@@ -3,7 +3,7 @@ package subagent_test
 import (
 	"testing"
 
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/workspace"
 )

@@ -10,7 +10,7 @@ import (
 
 // Checkpoint is what Budgeted reads of a checkpoint of the task's journal.
 // Package checkpoint sits above this one (it imports internal/taskflow,
-// which imports taskcontext), so its caller copies its checkpoint.Entry
+// which imports taskcontext), so its caller copies its journal.Entry
 // values into these.
 type Checkpoint struct {
 	Sequence     int       `json:"sequence"`
@@ -34,7 +34,7 @@ type Material struct {
 	Address     string        // the task's address, its Part's Name
 	PlanSummary string        // what the plan is for; "" adds none
 	// Checkpoints are the task's checkpoints, newest first, as
-	// checkpoint.Journal.List returns them.
+	// journal.Journal.List returns them.
 	Checkpoints []Checkpoint
 	// Dependencies are the outcomes of the tasks this one depends on;
 	// Prior the outcomes of tasks completed earlier, newest first.

@@ -81,7 +81,7 @@
 // was dropped or shortened, and by how many tokens, so the caller can tell
 // its agent what it is missing. Budgeted builds the parts from a loaded
 // Context, the task, its checkpoints and the outcomes of other tasks; the
-// caller reads those from package checkpoint and the plan, which sit above
+// caller reads those from package journal and the plan, which sit above
 // this package.
 //
 // # Example

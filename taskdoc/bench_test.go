@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskmd/taskmd/internal/floor"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 

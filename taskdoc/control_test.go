@@ -136,3 +136,16 @@ func TestDocumentTitleRule(t *testing.T) {
 	}
 	assert.Equal(t, "# A B\n\n## Tasks\n", string(taskdoc.NewDocument("A\nB")))
 }
+
+// The C1 controls U+0080 to U+009F are control characters too (Unicode Cc),
+// invisible in a title, and U+009B is CSI for 8-bit terminals: edits write
+// none of them.
+func TestC1ControlCharacterInTitleIsRefused(t *testing.T) {
+	doc := mustParse(t, []byte("# D\n\n## Tasks\n\n### A\n\nbody\n"))
+	for _, title := range []string{"X\u009bY", "X\u0085Y"} {
+		_, _, err := doc.EditTask("a", taskdoc.Edit{Title: title})
+		require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err), "title %q", title)
+		_, _, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "text " + title})
+		require.Equal(t, taskdoc.CodeControlCharacter, taskdoc.CodeOf(err), "content %q", title)
+	}
+}

@@ -48,7 +48,7 @@ func benchRound(i int) worker.Pivot {
 }
 
 // roundCheckpoint differs each round, so that every round saves one.
-func roundCheckpoint(i int) checkpoint.WorkerCheckpoint {
+func roundCheckpoint(i int) checkpoint.Checkpoint {
 	cp := crashCheckpoint
 	cp.Notes = "round " + strconv.Itoa(i)
 	return cp
@@ -172,7 +172,7 @@ func BenchmarkCheckpointSave(b *testing.B) {
 	ws, err := workspace.Open(b.TempDir())
 	require.NoError(b, err)
 	b.Cleanup(func() { ws.Close() })
-	w := checkpoint.NewWorkers(ws, checkpoint.WithClock(fixedClock))
+	w := checkpoint.New(ws, checkpoint.WithClock(fixedClock))
 	i := 0
 	for b.Loop() {
 		cp := roundCheckpoint(i)

@@ -138,10 +138,10 @@ type PollOptions struct {
 // Suspended is a suspended worker whose answer has arrived: the parent
 // resumes it (ResumePrompt).
 type Suspended struct {
-	Worker        string                      `json:"worker"`
-	Checkpoint    checkpoint.WorkerCheckpoint `json:"checkpoint"` // its current checkpoint, waiting for the request (the checkpoint-resume protocol's JSON form)
-	Clarification Clarification               `json:"clarification"`
-	Answer        Answer                      `json:"answer"`
+	Worker        string                `json:"worker"`
+	Checkpoint    checkpoint.Checkpoint `json:"checkpoint"` // its current checkpoint, waiting for the request (the checkpoint-resume protocol's JSON form)
+	Clarification Clarification         `json:"clarification"`
+	Answer        Answer                `json:"answer"`
 }
 
 // Clarifications gives workers and their parents the clarification
@@ -149,7 +149,7 @@ type Suspended struct {
 // its own.
 type Clarifications struct {
 	ws      *workspace.Workspace
-	workers *checkpoint.Workers
+	workers *checkpoint.Store
 	cfg     taskflow.Config
 	timer   watch.Clock
 }
@@ -158,7 +158,7 @@ type Clarifications struct {
 // checkpoints of ws with the same clock.
 func NewClarifications(ws *workspace.Workspace, opts ...Option) *Clarifications {
 	cfg := config(opts)
-	return &Clarifications{ws: ws, workers: checkpoint.NewWorkers(ws, checkpoint.WithClock(cfg.Now)),
+	return &Clarifications{ws: ws, workers: checkpoint.New(ws, checkpoint.WithClock(cfg.Now)),
 		cfg: cfg, timer: watch.RealClock{}}
 }
 
@@ -170,7 +170,7 @@ func (c *Clarifications) WithTimer(t Timer) *Clarifications {
 }
 
 // Workers is the worker checkpoint store the clarifications use.
-func (c *Clarifications) Workers() *checkpoint.Workers { return c.workers }
+func (c *Clarifications) Workers() *checkpoint.Store { return c.workers }
 
 // clarificationsDir is the workspace folder of a worker's clarification
 // requests and answers.
@@ -257,7 +257,7 @@ func (c *Clarifications) ask(ctx context.Context, worker string, req Clarificati
 // answer has arrived, so that no parent sees a question from a call that
 // failed. It returns the request as recorded (with its checkpoint path
 // once suspended) and the answer, or ErrSuspended as Await does.
-func (c *Clarifications) AskAndAwait(ctx context.Context, worker string, n Needed, cp checkpoint.WorkerCheckpoint, po PollOptions) (Clarification, Answer, error) {
+func (c *Clarifications) AskAndAwait(ctx context.Context, worker string, n Needed, cp checkpoint.Checkpoint, po PollOptions) (Clarification, Answer, error) {
 	req, err := c.needed(worker, n)
 	if err != nil {
 		return Clarification{}, Answer{}, err
@@ -402,7 +402,7 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 // cp is checked before the wait, so a checkpoint Save would refuse fails at
 // once (INVALID_ARGUMENTS, ...), as do a missing request
 // (DOCUMENT_NOT_FOUND) and a negative duration or interval.
-func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkpoint.WorkerCheckpoint, po PollOptions) (Answer, error) {
+func (c *Clarifications) Await(ctx context.Context, worker, id string, cp checkpoint.Checkpoint, po PollOptions) (Answer, error) {
 	if err := checkNames(worker, id); err != nil {
 		return Answer{}, err
 	}
@@ -493,7 +493,7 @@ func checkPoll(po PollOptions) error {
 
 // waiting returns cp as the checkpoint of worker waiting for request id,
 // checked as Save checks it.
-func waiting(worker, id string, cp checkpoint.WorkerCheckpoint) (checkpoint.WorkerCheckpoint, error) {
+func waiting(worker, id string, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
 	cp.Worker, cp.Phase, cp.Clarification, cp.Status = worker, PhaseWaitingClarification, id, checkpoint.StatusBlocked
 	_, err := cp.Render()
 	return cp, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/mdtext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -31,9 +32,9 @@ func invalidArg(msg string) error {
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: msg}
 }
 
-// checkText is checkpoint.CheckText with line breaks allowed: the rule of
+// checkText is mdtext.CheckText with line breaks allowed: the rule of
 // every text a clarification stores.
-func checkText(what, s string) error { return checkpoint.CheckText(what, s, true) }
+func checkText(what, s string) error { return mdtext.CheckText(what, s, true) }
 
 // line checks s and folds it onto one line.
 func line(what, s string) (string, error) {

@@ -60,7 +60,7 @@ func TestClarifyAcrossProcesses(t *testing.T) {
 	}
 	awaited, watched := make(chan seen, 1), make(chan seen, 1)
 	go func() {
-		a, err := e.cl.Await(ctx, "w1", "clarif_xyz789", checkpoint.WorkerCheckpoint{}, worker.PollOptions{Duration: 15 * time.Second, Interval: 15 * time.Second})
+		a, err := e.cl.Await(ctx, "w1", "clarif_xyz789", checkpoint.Checkpoint{}, worker.PollOptions{Duration: 15 * time.Second, Interval: 15 * time.Second})
 		awaited <- seen{time.Now(), err, a}
 	}()
 	go func() {

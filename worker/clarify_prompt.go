@@ -33,7 +33,7 @@ func (c *Clarifications) ResumePrompt(ctx context.Context, worker string) (strin
 	return resumePrompt(cp, req, *a), nil
 }
 
-func resumePrompt(cp checkpoint.WorkerCheckpoint, req Clarification, a Answer) string {
+func resumePrompt(cp checkpoint.Checkpoint, req Clarification, a Answer) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("## RESUME FROM CLARIFICATION\n\n")

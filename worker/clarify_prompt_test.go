@@ -93,7 +93,7 @@ func TestClarifyResumePromptGolden(t *testing.T) {
 	_, err = e.cl.ResumePrompt(ctx, w)
 	assert.ErrorIs(t, err, taskdoc.ErrDocumentNotFound)
 
-	_, err = e.cl.WithTimer(&clTimer{fire: true}).Await(ctx, w, "clarif_xyz789", checkpoint.WorkerCheckpoint{
+	_, err = e.cl.WithTimer(&clTimer{fire: true}).Await(ctx, w, "clarif_xyz789", checkpoint.Checkpoint{
 		Task:         "/actors/watcher.md#supervision",
 		OriginalTask: "Implement file watcher with supervision",
 		Completed:    []string{"Read session logs", "Created initial design"},
@@ -126,7 +126,7 @@ func TestClarifyResumePromptGolden(t *testing.T) {
 	assert.Equal(t, wantResumePrompt, got)
 
 	// Resumed and working again: no prompt.
-	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: w, Phase: "working"})
+	_, err = e.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: w, Phase: "working"})
 	require.NoError(t, err)
 	_, err = e.cl.ResumePrompt(ctx, w)
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
@@ -138,7 +138,7 @@ func TestClarifyResumePromptMinimal(t *testing.T) {
 	ctx := clCtx(t, 10*time.Second)
 	_, err := e.cl.Ask(ctx, "w1", worker.Needed{ID: "c1", Questions: []worker.Question{{ID: "color", Text: "Which `color`?"}}})
 	require.NoError(t, err)
-	_, err = e.cl.WithTimer(&clTimer{fire: true}).Await(ctx, "w1", "c1", checkpoint.WorkerCheckpoint{}, worker.PollOptions{Duration: time.Second})
+	_, err = e.cl.WithTimer(&clTimer{fire: true}).Await(ctx, "w1", "c1", checkpoint.Checkpoint{}, worker.PollOptions{Duration: time.Second})
 	require.ErrorIs(t, err, worker.ErrSuspended)
 	_, err = e.cl.Respond(ctx, "w1", "c1", worker.Answer{Responses: []worker.Response{{QuestionID: "color", Answer: "Blue"}}, ResumeSignal: true})
 	require.NoError(t, err)

@@ -80,7 +80,7 @@ func TestClarifyBriefPollThenSuspend(t *testing.T) {
 	require.NoError(t, err)
 	timer := &clTimer{fire: true}
 	e.clock.add(60 * time.Second)
-	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.WorkerCheckpoint{
+	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.Checkpoint{
 		Task:      "/api/watcher.md#supervision",
 		Completed: []string{"Read session logs"},
 		Blocked:   []string{"Supervision pattern selection (needs Q1 answer)"},
@@ -108,7 +108,7 @@ func TestClarifyBriefPollThenSuspend(t *testing.T) {
 	// Other durations: the last wait is what is left; the request's
 	// recorded duration is the default one.
 	timer = &clTimer{fire: true}
-	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.WorkerCheckpoint{}, worker.PollOptions{Duration: 12 * time.Second})
+	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.Checkpoint{}, worker.PollOptions{Duration: 12 * time.Second})
 	require.ErrorIs(t, err, worker.ErrSuspended)
 	assert.Equal(t, []time.Duration{s, s, 2 * time.Second}, timer.waits())
 	n := supervision
@@ -116,7 +116,7 @@ func TestClarifyBriefPollThenSuspend(t *testing.T) {
 	_, err = e.cl.Ask(ctx, "w1", n)
 	require.NoError(t, err)
 	timer = &clTimer{fire: true}
-	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "short", checkpoint.WorkerCheckpoint{}, worker.PollOptions{Interval: time.Second})
+	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "short", checkpoint.Checkpoint{}, worker.PollOptions{Interval: time.Second})
 	require.ErrorIs(t, err, worker.ErrSuspended)
 	assert.Equal(t, []time.Duration{time.Second, 500 * time.Millisecond}, timer.waits())
 	assert.Contains(t, e.read(t, "checkpoints/workers/w1/clarifications/short.json"), `"brief_poll_duration": "1.5s"`)
@@ -145,7 +145,7 @@ func TestClarifyAnswerDuringPoll(t *testing.T) {
 		})
 		assert.NoError(t, err)
 	}()
-	got, err := e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.WorkerCheckpoint{}, worker.PollOptions{})
+	got, err := e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.Checkpoint{}, worker.PollOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []worker.Response{{QuestionID: "Q1", Answer: "One-for-one"}, {QuestionID: "Q2", Answer: "Yes, with backoff"}}, got.Responses)
 	assert.True(t, got.ResumeSignal)
@@ -158,7 +158,7 @@ func TestClarifyAnswerDuringPoll(t *testing.T) {
 	assert.True(t, req.Suspended.IsZero())
 
 	// An answer there already returns before any wait.
-	_, err = e.cl.WithTimer(failTimer{t}).Await(ctx, "w1", "clarif_xyz789", checkpoint.WorkerCheckpoint{}, worker.PollOptions{})
+	_, err = e.cl.WithTimer(failTimer{t}).Await(ctx, "w1", "clarif_xyz789", checkpoint.Checkpoint{}, worker.PollOptions{})
 	require.NoError(t, err)
 }
 
@@ -176,7 +176,7 @@ func TestClarifyRespondRetryAndConflict(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, draft.ResumeSignal)
 	timer := &clTimer{fire: true}
-	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.WorkerCheckpoint{}, worker.PollOptions{Duration: time.Second})
+	_, err = e.cl.WithTimer(timer).Await(ctx, "w1", "clarif_xyz789", checkpoint.Checkpoint{}, worker.PollOptions{Duration: time.Second})
 	require.ErrorIs(t, err, worker.ErrSuspended, "a draft does not wake the worker")
 	open, err := e.cl.Open(ctx)
 	require.NoError(t, err)
@@ -291,15 +291,15 @@ func TestClarifyBadInput(t *testing.T) {
 
 	// Await checks its input before it waits.
 	awaitBad := map[string]struct {
-		cp   checkpoint.WorkerCheckpoint
+		cp   checkpoint.Checkpoint
 		po   worker.PollOptions
 		id   string
 		want taskdoc.Code
 	}{
-		"bad checkpoint":    {checkpoint.WorkerCheckpoint{Completed: []string{"a\x07"}}, worker.PollOptions{}, "clarif_xyz789", taskdoc.CodeControlCharacter},
-		"bad task":          {checkpoint.WorkerCheckpoint{Task: "not an address"}, worker.PollOptions{}, "clarif_xyz789", taskdoc.CodeInvalidArguments},
-		"negative interval": {checkpoint.WorkerCheckpoint{}, worker.PollOptions{Interval: -1}, "clarif_xyz789", taskdoc.CodeInvalidArguments},
-		"unknown request":   {checkpoint.WorkerCheckpoint{}, worker.PollOptions{}, "nope", taskdoc.CodeDocumentNotFound},
+		"bad checkpoint":    {checkpoint.Checkpoint{Completed: []string{"a\x07"}}, worker.PollOptions{}, "clarif_xyz789", taskdoc.CodeControlCharacter},
+		"bad task":          {checkpoint.Checkpoint{Task: "not an address"}, worker.PollOptions{}, "clarif_xyz789", taskdoc.CodeInvalidArguments},
+		"negative interval": {checkpoint.Checkpoint{}, worker.PollOptions{Interval: -1}, "clarif_xyz789", taskdoc.CodeInvalidArguments},
+		"unknown request":   {checkpoint.Checkpoint{}, worker.PollOptions{}, "nope", taskdoc.CodeDocumentNotFound},
 	}
 	for name, c := range awaitBad {
 		_, err := e.cl.WithTimer(failTimer{t}).Await(ctx, "w1", c.id, c.cp, c.po)
@@ -337,11 +337,11 @@ func TestClarifyOpenAndAnswered(t *testing.T) {
 
 	final := worker.Answer{Responses: []worker.Response{{QuestionID: "Q1", Answer: "x"}, {QuestionID: "Q2", Answer: "y"}}, ResumeSignal: true}
 	// w1 suspends; w2 gets its answer to b while it polls.
-	_, err := e.cl.WithTimer(&clTimer{fire: true}).Await(ctx, "w1", "c", checkpoint.WorkerCheckpoint{}, worker.PollOptions{Duration: time.Second})
+	_, err := e.cl.WithTimer(&clTimer{fire: true}).Await(ctx, "w1", "c", checkpoint.Checkpoint{}, worker.PollOptions{Duration: time.Second})
 	require.ErrorIs(t, err, worker.ErrSuspended)
 	_, err = e.cl.Respond(ctx, "w2", "b", final)
 	require.NoError(t, err)
-	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w2", Phase: "working"})
+	_, err = e.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: "w2", Phase: "working"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"w1/c", "w2/a"}, ids())
 	answered, err := e.cl.Answered(ctx)
@@ -360,7 +360,7 @@ func TestClarifyOpenAndAnswered(t *testing.T) {
 	assert.Equal(t, []string{"w2/a"}, ids())
 
 	// The resumed worker's next checkpoint takes it off the list.
-	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Phase: "working"})
+	_, err = e.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: "w1", Phase: "working"})
 	require.NoError(t, err)
 	answered, err = e.cl.Answered(ctx)
 	require.NoError(t, err)

@@ -79,7 +79,7 @@ Limit /users to 100 requests a minute.
 
 // crashCheckpoint is what the worker acknowledges with, in the child and
 // in the parent's retry alike.
-var crashCheckpoint = checkpoint.WorkerCheckpoint{
+var crashCheckpoint = checkpoint.Checkpoint{
 	Completed:  []string{"middleware written"},
 	Remaining:  []string{"tests"},
 	Resumption: "Write the tests of the middleware.",
@@ -211,7 +211,7 @@ func inspectKilled(t *testing.T, root string) int {
 		if strings.HasSuffix(name, ".md") {
 			data, _, err := ws.Read(ctx, name)
 			require.NoError(t, err)
-			_, err = checkpoint.ParseWorkerCheckpoint(data)
+			_, err = checkpoint.Parse(data)
 			require.NoError(t, err, "checkpoint %s is whole", name)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // checkpoint-resume protocol's form.
 func TestJSONNames(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
-	cp := checkpoint.WorkerCheckpoint{Worker: "w1", Status: "PARTIAL", Time: at, Sequence: 1}
+	cp := checkpoint.Checkpoint{Worker: "w1", Status: "PARTIAL", Time: at, Sequence: 1}
 	cpJSON := `{"agentId":"w1","timestamp":"2026-11-22T09:30:00Z",
 		"workState":{"completed":[],"inProgress":[],"blocked":[],"parallelWorkAvailable":[]},"context":{},
 		"metadata":{"status":"PARTIAL","sequence":1}}`

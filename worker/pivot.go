@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/mdtext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/internal/watch"
 	"github.com/taskmd/taskmd/plan"
@@ -59,7 +60,7 @@ type Request struct {
 type Pivots struct {
 	ws      *workspace.Workspace
 	plans   *plan.Plans
-	workers *checkpoint.Workers
+	workers *checkpoint.Store
 	cfg     taskflow.Config
 	timer   watch.Clock
 }
@@ -89,7 +90,7 @@ type Timer = watch.Clock
 func New(ws *workspace.Workspace, opts ...Option) *Pivots {
 	cfg := config(opts)
 	return &Pivots{ws: ws, plans: plan.New(ws, plan.WithClock(cfg.Now), plan.WithAgentTimeout(cfg.AgentTimeout)),
-		workers: checkpoint.NewWorkers(ws, checkpoint.WithClock(cfg.Now)), cfg: cfg, timer: watch.RealClock{}}
+		workers: checkpoint.New(ws, checkpoint.WithClock(cfg.Now)), cfg: cfg, timer: watch.RealClock{}}
 }
 
 // WithTimer returns p with the timer of its waits set to t.
@@ -103,7 +104,7 @@ func (p *Pivots) WithTimer(t Timer) *Pivots {
 func (p *Pivots) Plans() *plan.Plans { return p.plans }
 
 // Workers is the worker checkpoint store the pivots use.
-func (p *Pivots) Workers() *checkpoint.Workers { return p.workers }
+func (p *Pivots) Workers() *checkpoint.Store { return p.workers }
 
 func requestFile(worker string) string {
 	return checkpoint.WorkerDir(worker) + "/pivot.json"
@@ -129,11 +130,11 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 	// The reason is checked by the rule the acknowledgement's checkpoint
 	// checks it with, and the new task (sent to the worker) by the same:
 	// a request no acknowledgement could carry out is never recorded.
-	reason, err := checkpoint.FoldedLine("reason", pv.Reason)
+	reason, err := mdtext.FoldedLine("reason", pv.Reason)
 	if err != nil {
 		return Request{}, err
 	}
-	newTask, err := checkpoint.FoldedLine("new_task", pv.NewTask)
+	newTask, err := mdtext.FoldedLine("new_task", pv.NewTask)
 	if err != nil {
 		return Request{}, err
 	}
@@ -267,7 +268,7 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 // leaves the task to that agent and completes; of acknowledgements running
 // at once with different checkpoints, the one recorded first is the one
 // the task points at.
-func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Claimant, cp checkpoint.WorkerCheckpoint) (Request, error) {
+func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Claimant, cp checkpoint.Checkpoint) (Request, error) {
 	r, err := p.read(ctx, worker)
 	if err != nil {
 		return Request{}, err

@@ -111,7 +111,7 @@ func TestGracefulPivot(t *testing.T) {
 		waited, werr = e.pivots.Wait(wctx, e.worker, req.ID, time.Minute)
 		close(done)
 	}()
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{
 		Completed: []string{"middleware written"}, Remaining: []string{"tests"},
 		Resumption: "Write the tests of the middleware."})
 	require.NoError(t, err)
@@ -130,7 +130,7 @@ func TestGracefulPivot(t *testing.T) {
 	assert.Contains(t, cp, "pivoted")
 	assert.Contains(t, cp, "login is broken in production")
 
-	retry, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
+	retry, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{})
 	require.NoError(t, err)
 	assert.Equal(t, ack, retry, "a retried acknowledgement")
 	none, err := e.pivots.Pending(ctx, e.worker)
@@ -145,7 +145,7 @@ func TestHardPivotTakesTheTaskBack(t *testing.T) {
 	assert.Equal(t, shop, e.read(t, "docs/shop.md"), "the task is pending again, unclaimed")
 	_, err = e.plans.UpdateStatus(ctx, "/shop.md#add-rate-limiting", e.claim, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "late"})
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err))
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{})
 	require.NoError(t, err)
 	assert.Equal(t, req.ID, ack.ID)
 	assert.Empty(t, ack.Checkpoint, "a hard pivot writes no checkpoint")
@@ -157,7 +157,7 @@ func TestImmediatePivotWithFreeTextTask(t *testing.T) {
 	e := setup(t)
 	_, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotImmediate, Reason: "r", NewTask: "review the open pull requests"})
 	require.NoError(t, err)
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Remaining: []string{"all of it"}})
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Remaining: []string{"all of it"}})
 	require.NoError(t, err)
 	assert.Nil(t, ack.NewClaim, "free text is not claimed")
 	assert.Equal(t, checkpoint.PivotImmediate, ack.Mode)
@@ -175,7 +175,7 @@ func TestNoAckAfterTheTimeout(t *testing.T) {
 
 func TestAcknowledgeWithoutRequest(t *testing.T) {
 	e := setup(t)
-	_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{})
+	_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{})
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err))
 	_, err = e.pivots.Request(ctx, "ag_000000000000", worker.Pivot{})
 	assert.Equal(t, agent.CodeAgentNotFound, taskdoc.CodeOf(err))
@@ -201,9 +201,9 @@ func TestPivotChain(t *testing.T) {
 	require.NoError(t, err)
 	ackErrs := make(chan error, 2)
 	go func() {
-		_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Notes: "a"})
+		_, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Notes: "a"})
 		ackErrs <- err
-		_, err = e.pivots.Acknowledge(ctx, b.ID, bClaim, checkpoint.WorkerCheckpoint{Notes: "b"})
+		_, err = e.pivots.Acknowledge(ctx, b.ID, bClaim, checkpoint.Checkpoint{Notes: "b"})
 		ackErrs <- err
 	}()
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -229,7 +229,7 @@ func TestRequestRetriedAfterTheAcknowledgement(t *testing.T) {
 	pv := worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#fix-login-bug"}
 	req, err := e.pivots.Request(ctx, e.worker, pv)
 	require.NoError(t, err)
-	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Remaining: []string{"tests"}})
+	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Remaining: []string{"tests"}})
 	require.NoError(t, err)
 	file := "checkpoints/workers/" + e.worker + "/pivot.json"
 	before := e.read(t, file)
@@ -247,4 +247,52 @@ func TestRequestRetriedAfterTheAcknowledgement(t *testing.T) {
 	got, err := e.pivots.Wait(wctx, e.worker, again.ID, time.Minute)
 	require.NoError(t, err, "the wait ends at once")
 	assert.Equal(t, worker.StateAcknowledged, got.State)
+}
+
+// A request names a task that exists, or is refused before anything is
+// written.
+func TestRequestOfAMissingTask(t *testing.T) {
+	for task, code := range map[string]taskdoc.Code{
+		"not an address":   taskdoc.CodeInvalidAddress,
+		"/nope.md#missing": taskdoc.CodeDocumentNotFound,
+		"/shop.md#nope":    taskdoc.CodeTaskNotFound,
+		"/shop.md":         taskdoc.CodeInvalidAddress,
+	} {
+		e := setup(t)
+		_, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "r", Task: task})
+		assert.Equal(t, code, taskdoc.CodeOf(err), task)
+		_, err = os.Stat(filepath.Join(e.root, "checkpoints"))
+		assert.True(t, os.IsNotExist(err), "nothing written for %q", task)
+	}
+}
+
+// A hard pivot after a graceful one leaves the paused task in the queue:
+// the worker holds it no more.
+func TestHardPivotAfterAGracefulOneKeepsThePausedTask(t *testing.T) {
+	e := setup(t)
+	_, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "r"})
+	require.NoError(t, err)
+	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Completed: []string{"a"}})
+	require.NoError(t, err)
+	_, err = e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotHard, Reason: "stuck"})
+	require.NoError(t, err)
+	q, err := e.pivots.ResumeQueue(ctx)
+	require.NoError(t, err)
+	assert.Len(t, q, 1)
+}
+
+// A retried hard pivot is answered even once another agent claimed the
+// task it took back.
+func TestHardPivotRetryAfterTheTaskWasClaimed(t *testing.T) {
+	e := setup(t)
+	r1, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotHard, Reason: "stuck"})
+	require.NoError(t, err)
+	b, err := e.plans.Agents().Register(ctx, agent.Registration{Name: "w2", Runtime: "test"})
+	require.NoError(t, err)
+	res, err := e.plans.Claim(ctx, "/shop.md#add-rate-limiting", b.ID)
+	require.NoError(t, err)
+	require.True(t, res.Success)
+	r2, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotHard, Reason: "stuck", Task: "/shop.md#add-rate-limiting"})
+	require.NoError(t, err)
+	assert.Equal(t, r1.ID, r2.ID)
 }

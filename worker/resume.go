@@ -21,8 +21,8 @@ type Paused struct {
 	CheckpointPath string `json:"checkpoint_path,omitempty"`
 	// Checkpoint is the checkpoint, nil when there is none or it does not
 	// read (Problem says why).
-	Checkpoint *checkpoint.WorkerCheckpoint `json:"checkpoint,omitempty"`
-	Problem    string                       `json:"problem,omitempty"`
+	Checkpoint *checkpoint.Checkpoint `json:"checkpoint,omitempty"`
+	Problem    string                 `json:"problem,omitempty"`
 }
 
 // ResumeQueue lists the paused tasks of every plan under docs/ with their
@@ -73,17 +73,17 @@ func pausedAt(p Paused) time.Time {
 }
 
 // checkpointAt reads the worker checkpoint at path, a Checkpoint field.
-func (p *Pivots) checkpointAt(ctx context.Context, path string) (checkpoint.WorkerCheckpoint, error) {
+func (p *Pivots) checkpointAt(ctx context.Context, path string) (checkpoint.Checkpoint, error) {
 	return checkpointAt(ctx, p.workers, path)
 }
 
 // checkpointAt reads the worker checkpoint at path, the root-relative path
 // WorkerFile writes: any other path is INVALID_ARGUMENTS, a checkpoint
 // that does not exist DOCUMENT_NOT_FOUND.
-func checkpointAt(ctx context.Context, workers *checkpoint.Workers, path string) (checkpoint.WorkerCheckpoint, error) {
+func checkpointAt(ctx context.Context, workers *checkpoint.Store, path string) (checkpoint.Checkpoint, error) {
 	worker, seq, ok := checkpoint.ParseWorkerFile(path)
 	if !ok {
-		return checkpoint.WorkerCheckpoint{}, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
+		return checkpoint.Checkpoint{}, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
 			Msg: fmt.Sprintf("%q is not the path of a worker checkpoint (checkpoints/workers/<worker>/000001.md, from the workspace's root)", path)}
 	}
 	return workers.Get(ctx, worker, seq)
@@ -102,7 +102,7 @@ func (p *Pivots) Brief(ctx context.Context, task string, maxTokens int) (string,
 	if err != nil {
 		return "", err
 	}
-	var cp *checkpoint.WorkerCheckpoint
+	var cp *checkpoint.Checkpoint
 	if path := tc.CurrentTask.Checkpoint; path != "" {
 		got, err := p.checkpointAt(ctx, path)
 		if err != nil {
@@ -113,7 +113,7 @@ func (p *Pivots) Brief(ctx context.Context, task string, maxTokens int) (string,
 	return renderBrief(tc, cp), nil
 }
 
-func renderBrief(tc *plan.TaskContext, cp *checkpoint.WorkerCheckpoint) string {
+func renderBrief(tc *plan.TaskContext, cp *checkpoint.Checkpoint) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Resume: %s\n\nTask: %s (%s)\n", tc.CurrentTask.Title, tc.CurrentTask.ID, tc.CurrentTask.Status)
 	if cp != nil {

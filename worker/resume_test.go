@@ -1,6 +1,8 @@
 package worker_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,7 +24,7 @@ func TestResumeFromCheckpoint(t *testing.T) {
 
 	_, err = e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "login is broken"})
 	require.NoError(t, err)
-	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{
 		OriginalTask: "Add rate limiting to /users.",
 		Completed:    []string{"middleware written"},
 		Remaining:    []string{"tests", "docs"},
@@ -68,4 +70,25 @@ func TestResumeFromCheckpoint(t *testing.T) {
 	lost, err := e.pivots.Resume(ctx, "/shop.md#add-rate-limiting", e.worker, 0)
 	require.NoError(t, err)
 	assert.Equal(t, b.ID, lost.Claim.AlreadyClaimedBy)
+}
+
+// A Resume whose checkpoint does not read writes nothing: the task stays
+// paused, in the queue.
+func TestResumeWithABrokenCheckpointWritesNothing(t *testing.T) {
+	e := setup(t)
+	_, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "r"})
+	require.NoError(t, err)
+	_, err = e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Completed: []string{"a"}})
+	require.NoError(t, err)
+	cp := filepath.Join(e.root, "checkpoints", "workers", e.worker, "000001.md")
+	require.NoError(t, os.WriteFile(cp, []byte("---\nstatus: WHATEVER\n---\n"), 0o644))
+	before := e.read(t, "docs/shop.md")
+	b, err := e.plans.Agents().Register(ctx, agent.Registration{Name: "w2", Runtime: "test"})
+	require.NoError(t, err)
+	_, err = e.pivots.Resume(ctx, "/shop.md#add-rate-limiting", b.ID, 0)
+	assert.Equal(t, taskdoc.CodeParse, taskdoc.CodeOf(err))
+	assert.Equal(t, before, e.read(t, "docs/shop.md"))
+	q, err := e.pivots.ResumeQueue(ctx)
+	require.NoError(t, err)
+	assert.Len(t, q, 1)
 }

@@ -47,7 +47,7 @@ func TestEveryAcceptedPivotCanBeAcknowledged(t *testing.T) {
 			assert.Contains(t, []taskdoc.Code{taskdoc.CodeControlCharacter, taskdoc.CodeInvalidUTF8}, taskdoc.CodeOf(err), "%q", reason)
 			continue
 		}
-		ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.WorkerCheckpoint{Completed: []string{"a"}})
+		ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Completed: []string{"a"}})
 		require.NoError(t, err, "%q was accepted, so it is acknowledged", reason)
 		assert.Equal(t, req.ID, ack.ID)
 		cp, err := e.pivots.Workers().Get(ctx, e.worker, ack.Sequence)
@@ -59,7 +59,7 @@ func TestEveryAcceptedPivotCanBeAcknowledged(t *testing.T) {
 // An ask whose checkpoint Save would refuse is refused before its request
 // is written: no parent sees a question from a call that failed.
 func TestAskAndAwaitChecksTheCheckpointFirst(t *testing.T) {
-	for name, cp := range map[string]checkpoint.WorkerCheckpoint{
+	for name, cp := range map[string]checkpoint.Checkpoint{
 		"original task": {OriginalTask: "fix\x00it"},
 		"task":          {Task: "not an address"},
 		"heading":       {Notes: "## Completed"},
@@ -84,7 +84,7 @@ func TestAskAndAwaitThatFailsWithdrawsItsRequest(t *testing.T) {
 	e.cl = e.cl.WithTimer(timer)
 	c, cancel := context.WithCancel(clCtx(t, 10*time.Second))
 	go func() { <-timer.started; cancel() }()
-	_, _, err := e.cl.AskAndAwait(c, "w1", supervision, checkpoint.WorkerCheckpoint{Remaining: []string{"a"}}, worker.PollOptions{})
+	_, _, err := e.cl.AskAndAwait(c, "w1", supervision, checkpoint.Checkpoint{Remaining: []string{"a"}}, worker.PollOptions{})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, e.files(t))
 
@@ -92,7 +92,7 @@ func TestAskAndAwaitThatFailsWithdrawsItsRequest(t *testing.T) {
 	require.NoError(t, err)
 	c, cancel = context.WithCancel(clCtx(t, 10*time.Second))
 	go func() { <-timer.started; cancel() }()
-	_, _, err = e.cl.AskAndAwait(c, "w1", supervision, checkpoint.WorkerCheckpoint{Remaining: []string{"a"}}, worker.PollOptions{})
+	_, _, err = e.cl.AskAndAwait(c, "w1", supervision, checkpoint.Checkpoint{Remaining: []string{"a"}}, worker.PollOptions{})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, []string{"w1/clarifications/clarif_xyz789.json"}, e.files(t), "the earlier ask's request stays")
 }
@@ -109,7 +109,7 @@ func TestRespondCheckpointPath(t *testing.T) {
 	other.ID = "cl_other"
 	_, err = e.cl.Ask(ctx, "w1", other)
 	require.NoError(t, err)
-	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Status: checkpoint.StatusPartial, Phase: "working"})
+	_, err = e.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: "w1", Status: checkpoint.StatusPartial, Phase: "working"})
 	require.NoError(t, err)
 	final := worker.Answer{ResumeSignal: true, Responses: []worker.Response{
 		{QuestionID: "Q1", Answer: "One-for-one"}, {QuestionID: "Q2", Answer: "Yes"}}}
@@ -137,7 +137,7 @@ func TestRespondCheckpointPath(t *testing.T) {
 	written := e.read(t, file)
 	// The worker saves its checkpoint waiting for the request since: the
 	// same answer again is still a retry, with the path it had.
-	_, err = e.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Status: checkpoint.StatusBlocked,
+	_, err = e.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: "w1", Status: checkpoint.StatusBlocked,
 		Phase: worker.PhaseWaitingClarification, Clarification: "clarif_xyz789"})
 	require.NoError(t, err)
 	again, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", final)
@@ -154,7 +154,7 @@ func TestRespondCheckpointPath(t *testing.T) {
 	c2 := clSetup(t)
 	_, err = c2.cl.Ask(ctx, "w1", other)
 	require.NoError(t, err)
-	_, err = c2.cl.Workers().Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w1", Status: checkpoint.StatusPartial, Phase: "working"})
+	_, err = c2.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: "w1", Status: checkpoint.StatusPartial, Phase: "working"})
 	require.NoError(t, err)
 	a.ResumeInstructions.CheckpointPath = "checkpoints/workers/w1/000001.md"
 	got, err = c2.cl.Respond(ctx, "w1", "cl_other", a)
@@ -170,7 +170,7 @@ func TestRespondNamesTheSuspendedCheckpoint(t *testing.T) {
 	e := clSetup(t)
 	ctx := clCtx(t, 10*time.Second)
 	_, _, err := e.cl.WithTimer(&clTimer{fire: true}).AskAndAwait(ctx, "w1", supervision,
-		checkpoint.WorkerCheckpoint{Remaining: []string{"a"}}, worker.PollOptions{Duration: time.Second})
+		checkpoint.Checkpoint{Remaining: []string{"a"}}, worker.PollOptions{Duration: time.Second})
 	require.ErrorIs(t, err, worker.ErrSuspended)
 	got, err := e.cl.Respond(ctx, "w1", "clarif_xyz789", worker.Answer{ResumeSignal: true, Responses: []worker.Response{
 		{QuestionID: "Q1", Answer: "One-for-one"}, {QuestionID: "Q2", Answer: "Yes"}}})

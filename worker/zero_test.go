@@ -3,7 +3,7 @@ package worker_test
 import (
 	"testing"
 
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/worker"
 	"github.com/taskmd/taskmd/workspace"
 )

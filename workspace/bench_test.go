@@ -15,7 +15,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/stretchr/testify/require"
-	"github.com/taskmd/taskmd/internal/floor"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 

@@ -133,10 +133,10 @@
 // copy never replaces a file, and the original is removed only if it still
 // holds the bytes copied (CONFLICT otherwise). A crash between the two
 // steps leaves a duplicate, and calling MoveAside again finishes the move.
-// The coordinator archives its finished lists with it, and package archive
-// moves documents aside by hand. What a task needs to be worked on
-// (workflows, referenced documents) is loaded by package taskcontext, above
-// this one.
+// The coordinator archives its finished lists with it, and
+// subagent.Tasks.Archive moves documents aside by hand. What a task needs
+// to be worked on (workflows, referenced documents) is loaded by package
+// taskcontext, above this one.
 //
 // # Supported systems
 //

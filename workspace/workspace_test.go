@@ -431,3 +431,10 @@ func TestLockIsReleasedWhenFnPanics(t *testing.T) {
 	defer cancel()
 	assert.NoError(t, ws.Lock(ctx, names, func(*Tx) error { return nil }))
 }
+
+// A nil Option is ignored.
+func TestOpenIgnoresNilOption(t *testing.T) {
+	ws, err := Open(t.TempDir(), nil)
+	require.NoError(t, err)
+	require.NoError(t, ws.Close())
+}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/taskmd/taskmd/internal/zerotest"
+	"github.com/taskmd/taskmd/internal/testkit/zerotest"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )

@@ -16,7 +16,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/taskmd/taskmd/internal/benchsuite"
+	"github.com/taskmd/taskmd/internal/testkit/benchsuite"
 )
 
 func main() {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskmd/taskmd/internal/benchsuite"
-	"github.com/taskmd/taskmd/internal/filetest"
-	"github.com/taskmd/taskmd/internal/floor"
+	"github.com/taskmd/taskmd/internal/testkit/benchsuite"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 )
 
 // BenchmarkCompleteSubagentTask measures complete_subagent_task through a

@@ -256,7 +256,7 @@ func runWorker(ctx context.Context, dir, id, script string) error {
 		if _, err := nextPivot("/shop.md#add-rate-limiting"); err != nil {
 			return err
 		}
-		ack, err := pivots.Acknowledge(ctx, id, by, checkpoint.WorkerCheckpoint{
+		ack, err := pivots.Acknowledge(ctx, id, by, checkpoint.Checkpoint{
 			OriginalTask: "Limit /users to 100 requests a minute.",
 			Completed:    []string{"token bucket middleware"},
 			Remaining:    []string{"tests", "wire it to /users"},
@@ -277,7 +277,7 @@ func runWorker(ctx context.Context, dir, id, script string) error {
 			return err
 		}
 		fmt.Println("asked")
-		if _, err := clar.Await(ctx, id, q.ID, checkpoint.WorkerCheckpoint{Task: "/shop.md#fix-login-bug", Remaining: []string{"the fix"}},
+		if _, err := clar.Await(ctx, id, q.ID, checkpoint.Checkpoint{Task: "/shop.md#fix-login-bug", Remaining: []string{"the fix"}},
 			worker.PollOptions{Duration: time.Minute}); err != nil {
 			return err
 		}
@@ -292,7 +292,7 @@ func runWorker(ctx context.Context, dir, id, script string) error {
 		if _, err := nextPivot("/shop.md#write-docs"); err != nil {
 			return err
 		}
-		_, err = pivots.Acknowledge(ctx, id, by, checkpoint.WorkerCheckpoint{})
+		_, err = pivots.Acknowledge(ctx, id, by, checkpoint.Checkpoint{})
 		return err
 	case "suspend":
 		if _, err := claimStart("/shop.md#update-changelog"); err != nil {
@@ -303,7 +303,7 @@ func runWorker(ctx context.Context, dir, id, script string) error {
 		if err != nil {
 			return err
 		}
-		_, err = clar.Await(ctx, id, q.ID, checkpoint.WorkerCheckpoint{Task: "/shop.md#update-changelog",
+		_, err = clar.Await(ctx, id, q.ID, checkpoint.Checkpoint{Task: "/shop.md#update-changelog",
 			OriginalTask: "Update the changelog for the release.", Completed: []string{"entries collected"},
 			Remaining: []string{"the version heading"}, Resumption: "Write the heading with the version, then complete the task."},
 			worker.PollOptions{})

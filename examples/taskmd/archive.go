@@ -5,7 +5,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/taskmd/taskmd/archive"
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/query"
+	"github.com/taskmd/taskmd/subagent"
 )
 
 func cmdArchive(e *env, args []string) error {
@@ -21,7 +23,7 @@ func cmdArchive(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := archive.Document(e.ctx, ws, doc)
+	name, err := subagent.New(ws).Archive(e.ctx, doc)
 	if err != nil {
 		return err
 	}
@@ -44,8 +46,8 @@ func cmdArchives(e *env, args []string) error {
 // archives is what archives list prints: the coordinator lists, newest
 // first, and the documents archived by hand.
 type archives struct {
-	Lists     []archive.Entry         `json:"lists"`
-	Documents []archive.DocumentEntry `json:"documents"`
+	Lists     []coordinator.Archived `json:"lists"`
+	Documents []query.Document       `json:"documents"`
 }
 
 func archivesList(e *env, args []string) error {
@@ -57,10 +59,10 @@ func archivesList(e *env, args []string) error {
 		return err
 	}
 	var res archives
-	if res.Lists, err = archive.List(e.ctx, ws); err != nil {
+	if res.Lists, err = coordinator.New(ws).Archives(e.ctx); err != nil {
 		return err
 	}
-	if res.Documents, err = archive.Documents(e.ctx, ws); err != nil {
+	if res.Documents, err = query.ArchivedDocuments(e.ctx, ws); err != nil {
 		return err
 	}
 	return e.print(res, func(w io.Writer) {
@@ -90,7 +92,7 @@ func archivesShow(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := archive.Read(e.ctx, ws, pos[0])
+	b, err := query.ReadArchived(e.ctx, ws, pos[0])
 	if err != nil {
 		return err
 	}

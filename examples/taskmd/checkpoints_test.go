@@ -19,7 +19,7 @@ func TestCheckpointListOfEveryWorker(t *testing.T) {
 	workerState(t, root)
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
-	_, err = checkpoint.NewWorkers(ws).Save(context.Background(), checkpoint.WorkerCheckpoint{Worker: "w1", Phase: "working",
+	_, err = checkpoint.New(ws).Save(context.Background(), checkpoint.Checkpoint{Worker: "w1", Phase: "working",
 		Completed: []string{"setup"}})
 	require.NoError(t, err)
 	require.NoError(t, ws.Close())

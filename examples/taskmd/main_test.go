@@ -196,12 +196,12 @@ func workerState(t *testing.T, root string) {
 	require.NoError(t, err)
 	defer ws.Close()
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-	cps := checkpoint.NewWorkers(ws, checkpoint.WithClock(now))
+	cps := checkpoint.New(ws, checkpoint.WithClock(now))
 	ctx := context.Background()
-	_, err = cps.Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w2", Task: "/shop/cart.md#fix-login-bug", Phase: "working",
+	_, err = cps.Save(ctx, checkpoint.Checkpoint{Worker: "w2", Task: "/shop/cart.md#fix-login-bug", Phase: "working",
 		OriginalTask: "Fix the login bug.", InProgress: []string{"reproduce"}, Remaining: []string{"fix", "test"}})
 	require.NoError(t, err)
-	_, err = cps.Save(ctx, checkpoint.WorkerCheckpoint{Worker: "w2", Task: "/shop/cart.md#fix-login-bug", Phase: "working",
+	_, err = cps.Save(ctx, checkpoint.Checkpoint{Worker: "w2", Task: "/shop/cart.md#fix-login-bug", Phase: "working",
 		OriginalTask: "Fix the login bug.", Completed: []string{"reproduce"}, InProgress: []string{"fix"}, Remaining: []string{"test"},
 		FilesChanged: []checkpoint.FileChange{{Path: "login.go", Note: "modified"}}, Decisions: []string{"keep sessions"}})
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
 )
@@ -90,7 +91,7 @@ func checkpointAdd(e *env, args []string) error {
 	fs := e.flags("checkpoint add")
 	var c claimFlags
 	c.add(fs)
-	var en checkpoint.Entry
+	var en journal.Entry
 	typ := fs.String("type", "", "")
 	fs.StringVar(&en.Summary, "summary", "", "")
 	fs.StringVar(&en.Detail, "detail", "", "")
@@ -100,7 +101,7 @@ func checkpointAdd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if en.Type, err = checkpoint.ParseType(*typ); err != nil {
+	if en.Type, err = journal.ParseType(*typ); err != nil {
 		return err
 	}
 	en.FilesChanged = splitList(*files)
@@ -108,7 +109,7 @@ func checkpointAdd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	got, err := p.AddCheckpoint(e.ctx, pos[0], c.claimant(), en)
+	got, err := p.AddEntry(e.ctx, pos[0], c.claimant(), en)
 	if err != nil {
 		return err
 	}
@@ -134,9 +135,9 @@ func checkpointList(e *env, args []string) error {
 	if len(pos) == 0 {
 		return e.workerCheckpoints(*id, *limit)
 	}
-	q := checkpoint.Query{Limit: *limit, SinceSequence: *since}
+	q := journal.Query{Limit: *limit, SinceSequence: *since}
 	for _, t := range splitList(*types) {
-		typ, err := checkpoint.ParseType(t)
+		typ, err := journal.ParseType(t)
 		if err != nil {
 			return err
 		}
@@ -166,7 +167,7 @@ func (e *env) workerCheckpoints(id string, limit int) error {
 	if err != nil {
 		return err
 	}
-	var list []checkpoint.WorkerCheckpoint
+	var list []checkpoint.Checkpoint
 	if id != "" {
 		list, err = p.Workers().List(e.ctx, id, limit)
 	} else {
@@ -189,12 +190,12 @@ func (e *env) workerCheckpoints(id string, limit int) error {
 }
 
 // protocolCheckpoint is a worker checkpoint in the checkpoint-resume protocol's JSON form
-// (WorkerCheckpoint.JSON), the form --json prints.
-type protocolCheckpoint struct{ c checkpoint.WorkerCheckpoint }
+// (Checkpoint.JSON), the form --json prints.
+type protocolCheckpoint struct{ c checkpoint.Checkpoint }
 
 func (s protocolCheckpoint) MarshalJSON() ([]byte, error) { return s.c.JSON() }
 
-func protocolJSON(list []checkpoint.WorkerCheckpoint) []protocolCheckpoint {
+func protocolJSON(list []checkpoint.Checkpoint) []protocolCheckpoint {
 	out := make([]protocolCheckpoint, 0, len(list))
 	for _, c := range list {
 		out = append(out, protocolCheckpoint{c})
@@ -257,7 +258,7 @@ func checkpointDiff(e *env, args []string) error {
 	return e.print(d, func(w io.Writer) { writeDiff(w, d) })
 }
 
-func writeDiff(w io.Writer, d checkpoint.WorkerDiff) {
+func writeDiff(w io.Writer, d checkpoint.Changes) {
 	fmt.Fprintf(w, "checkpoint %d -> %d\n", d.FromSequence, d.ToSequence)
 	if d.OldStatus != d.NewStatus {
 		fmt.Fprintf(w, "status: %s -> %s\n", d.OldStatus, d.NewStatus)

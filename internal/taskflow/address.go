@@ -49,3 +49,8 @@ func ParseDocs(address string) (Target, error) {
 	}
 	return t, nil
 }
+
+// FolderArchivedDocs is the root-relative folder of documents archived by
+// hand from docs/ (subagent.Tasks.Archive writes it, query.ArchivedDocuments
+// lists it): "archived/docs", keeping each document's path under docs/.
+const FolderArchivedDocs = taskdoc.FolderArchived + "/" + taskdoc.FolderDocs

@@ -18,48 +18,56 @@ const module = "github.com/taskmd/taskmd/"
 
 // layers is what each package of the library may import from the module:
 // taskdoc ← workspace ← taskcontext ← subagent, coordinator, agent,
-// checkpoint ← archive, plan ← examples, with the internal helpers beside
+// journal, checkpoint ← plan ← examples, with the internal helpers beside
 // them. No import points back
 // up, and the two task systems do not import each other.
 var layers = map[string][]string{
 	"internal/parsecount": nil,
 	"internal/affix":      nil,
 	"internal/hooks":      nil,
-	"internal/procs":      nil,
-	"internal/floor":      nil,
-	"internal/filetest":   nil, // a test helper: files written, read and listed
 	"internal/watch":      nil,
-	"internal/zerotest":   {"taskdoc", "agent"}, // a test helper: values made without a workspace
 	"internal/git":        {"taskdoc"},
+	"internal/mdtext":     {"taskdoc"}, // the Markdown text rules of journals and worker checkpoints
 	"taskdoc":             {"internal/parsecount", "internal/affix"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
 	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext"},
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
-	"archive":             {"taskdoc", "workspace", "coordinator", "query", "internal/claims"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
 	"internal/claims":     {"taskdoc", "workspace", "internal/taskflow"},
-	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/claims"},
-	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "checkpoint", "plan"},
-	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "checkpoint"},
+	"journal":             {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "internal/mdtext"},
+	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/mdtext"},
+	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "internal/mdtext", "checkpoint", "plan"},
+	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "journal"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow"},
 	// The editor's view sits beside the MCP tools, on the library.
 	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",
-		"query", "plan", "agent", "checkpoint", "internal/affix"},
+		"query", "plan", "agent", "journal", "internal/affix"},
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
-	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "checkpoint"},
+	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "journal"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
-	// The benchmark suite measures the library from above.
-	"internal/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "checkpoint", "internal/procs", "internal/floor"},
 	// The MCP tools sit above every library package, below the examples.
-	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "archive", "query",
-		"checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
+	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "query",
+		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
+
+	// The test kits: only tests, benchmarks, the examples and other kits
+	// import them (TestLayers checks that no library file does).
+	"internal/testkit":          nil,
+	"internal/testkit/procs":    nil,
+	"internal/testkit/floor":    nil,
+	"internal/testkit/filetest": nil,                  // files written, read and listed
+	"internal/testkit/zerotest": {"taskdoc", "agent"}, // values made without a workspace
+	// The benchmark suite measures the library from above.
+	"internal/testkit/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal",
+		"internal/testkit/procs", "internal/testkit/floor"},
 }
 
 // TestLayers reads the imports of every package's non-test files and
-// checks them against layers; a new package must be given its place.
+// checks them against layers; a new package must be given its place. No
+// library file imports a test kit (internal/testkit/...), whatever layers
+// says.
 func TestLayers(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -90,6 +98,8 @@ func TestLayers(t *testing.T) {
 			require.NoError(t, err)
 			if dep, ok := strings.CutPrefix(p, module); ok {
 				assert.True(t, slices.Contains(allowed, dep), "%s imports %s, which it may not (layers: %v)", rel, dep, allowed)
+				assert.False(t, isTestKit(dep) && !isTestKit(pkg), "%s imports the test kit %s in %s: "+
+					"only tests, benchmarks, the examples and other kits may", rel, dep, name)
 			}
 		}
 		return nil
@@ -98,4 +108,9 @@ func TestLayers(t *testing.T) {
 	for pkg := range layers {
 		assert.True(t, seen[pkg], "package %s is gone: update layers", pkg)
 	}
+}
+
+// isTestKit reports whether pkg is internal/testkit or one of its kits.
+func isTestKit(pkg string) bool {
+	return pkg == "internal/testkit" || strings.HasPrefix(pkg, "internal/testkit/")
 }

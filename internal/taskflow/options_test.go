@@ -19,8 +19,8 @@ import (
 // with a list of options (%s), and one option of the package.
 var optionPackages = []struct{ pkg, call, option string }{
 	{"agent", "agent.New(nil, %s)", "agent.WithTimeout(1)"},
+	{"journal", "journal.New(nil, %s)", "journal.WithClock(nil)"},
 	{"checkpoint", "checkpoint.New(nil, %s)", "checkpoint.WithClock(nil)"},
-	{"checkpoint", "checkpoint.NewWorkers(nil, %s)", "checkpoint.WithClock(nil)"},
 	{"coordinator", "coordinator.New(nil, %s)", "coordinator.WithClock(nil)"},
 	{"editor", "_, _ = editor.New(nil, %s)", "editor.WithClock(nil)"},
 	{"gitsync", "_, _ = gitsync.New(nil, nil, nil, %s)", `gitsync.WithRemote("")`},
@@ -114,7 +114,7 @@ func compile(t *testing.T, goTool, root string, lines []string) (out string, fir
 	var b strings.Builder
 	b.WriteString("package optioncheck\n\nimport (\n")
 	for _, pkg := range []string{"agent", "checkpoint", "coordinator", "editor", "gitsync", "internal/taskflow",
-		"mcptools", "merge", "plan", "query", "subagent", "worker", "workspace", "worktree"} {
+		"journal", "mcptools", "merge", "plan", "query", "subagent", "worker", "workspace", "worktree"} {
 		fmt.Fprintf(&b, "\t%q\n", "github.com/taskmd/taskmd/"+pkg)
 	}
 	b.WriteString(")\n\n")
