@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/filetest"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -57,4 +58,39 @@ func TestCompleteNamedTaskAgainIsARetry(t *testing.T) {
 	_, err = list.Complete(bg, "another note", coordinator.CompleteOptions{Slug: "a"})
 	requireCode(t, err, taskdoc.CodeInvalidTransition)
 	assert.Equal(t, written, mustRead(t, root, coordinator.File))
+}
+
+// TestCompleteNamedLastTaskAgainIsARetry: the completion of the list's
+// last task finishes and archives it; the same call again (its answer was
+// lost) is answered with that completion from the archive, as a request
+// key's retry is, and writes nothing, also once a new list was created.
+func TestCompleteNamedLastTaskAgainIsARetry(t *testing.T) {
+	text := "# Coordinator Tasks\n\n## Tasks\n\n### A\n\n- Status: pending\n\n### B\n\n- Status: in_progress\n- Main-Workflow: m\n"
+	list, _, root := openList(t, map[string]string{coordinator.File: text})
+	_, err := list.Complete(bg, "did b", coordinator.CompleteOptions{Slug: "b"})
+	require.NoError(t, err)
+	first, err := list.Complete(bg, "did a", coordinator.CompleteOptions{Slug: "a"})
+	require.NoError(t, err)
+	require.NotEmpty(t, first.ArchivedTo)
+
+	for _, step := range []string{"no list", "a new list"} {
+		if step == "a new list" {
+			_, err := list.Create(bg, taskdoc.NewTask{Title: "C", Content: "- Status: pending\n- Main-Workflow: m\n"})
+			require.NoError(t, err)
+		}
+		files := filetest.Snapshot(t, root)
+		again, err := list.Complete(bg, "did a", coordinator.CompleteOptions{Slug: "a"})
+		require.NoError(t, err, step)
+		assert.True(t, again.Replayed, step)
+		assert.Equal(t, "a", again.Task.Slug, step)
+		assert.Equal(t, taskdoc.StatusCompleted, again.Task.Status, step)
+		assert.Equal(t, first.ArchivedTo, again.ArchivedTo, step)
+		assert.Equal(t, first.Note, again.Note, step)
+		assert.Equal(t, first.Date, again.Date, step)
+		assert.Nil(t, again.Next, step)
+		assert.Equal(t, files, filetest.Snapshot(t, root), "%s: a retry writes nothing", step)
+	}
+
+	_, err = list.Complete(bg, "another note", coordinator.CompleteOptions{Slug: "a"})
+	requireCode(t, err, taskdoc.CodeInvalidTransition)
 }

@@ -45,9 +45,10 @@ type CompleteOptions struct {
 	// caller that read the list earlier never completes a task it did not
 	// mean to because another process completed the one it read. When the
 	// task it names is completed already with the same note (as recorded,
-	// on one line), the call is a retry of the one that completed it: it is
-	// answered with that completion (Completed.Replayed) and nothing is
-	// written.
+	// on one line), in the list or, once that completion finished and
+	// archived it, in the newest archive, the call is a retry of the one
+	// that completed it: it is answered with that completion
+	// (Completed.Replayed) and nothing is written.
 	Slug string
 }
 
@@ -221,9 +222,14 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 				return err
 			}
 		}
-		if done := named(s.doc, opt.Slug); done != nil && taskflow.Replays(done, note) {
-			res.Task, res.Replayed, res.ArchiveError = *done, true, s.archiveErr
+		if done, archived := c.named(ctx, s, opt.Slug); done != nil && taskflow.Replays(done, note) {
+			res.Task, res.Replayed = *done, true
 			res.Note, res.Date = taskflow.CompletedFields(done, note, now)
+			if archived != "" { // the completion finished the list, which was archived
+				res.ArchivedTo = archived
+				return nil
+			}
+			res.ArchiveError = s.archiveErr
 			return c.replayNext(ctx, s, opt, &res)
 		}
 		if s.archiveErr != nil {
@@ -387,6 +393,12 @@ func (c *List) replayNext(ctx context.Context, s *state, opt CompleteOptions, re
 // archivedTask reads the archive name and returns its task that records
 // key, or nil.
 func (c *List) archivedTask(tx *workspace.Tx, name, key string) *taskdoc.Task {
+	return taskflow.Requested(readArchive(tx, name), key)
+}
+
+// readArchive reads and parses the archive name; nil when it does not
+// read.
+func readArchive(tx *workspace.Tx, name string) *taskdoc.Document {
 	data, err := tx.ReadData(name)
 	if err != nil {
 		return nil
@@ -395,7 +407,7 @@ func (c *List) archivedTask(tx *workspace.Tx, name, key string) *taskdoc.Task {
 	if err != nil {
 		return nil
 	}
-	return taskflow.Requested(doc, key)
+	return doc
 }
 
 // confirm marks the record of a keyed completion done once the list is
@@ -516,15 +528,27 @@ func slugOf(slug string) string {
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(slug), "#"))
 }
 
-// named is the task of doc that slug (CompleteOptions.Slug) names, or nil
-// when it names none.
-func named(doc *taskdoc.Document, slug string) *taskdoc.Task {
-	if slug = slugOf(slug); slug == "" || doc == nil {
-		return nil
+// named is the task that slug (CompleteOptions.Slug) names: the list's
+// (s.doc), or, when the list holds none by that slug, the newest
+// archive's, which archived names (a completion that finished the list
+// archived it); nil when there is none or the archives do not read.
+func (c *List) named(ctx context.Context, s *state, slug string) (task *taskdoc.Task, archived string) {
+	if slug = slugOf(slug); slug == "" {
+		return nil, ""
 	}
-	t, err := doc.Task(slug)
-	if err != nil {
-		return nil
+	if s.doc != nil {
+		if t, err := s.doc.Task(slug); err == nil {
+			return t, ""
+		}
 	}
-	return t
+	all, err := c.Archives(ctx)
+	if err != nil || len(all) == 0 {
+		return nil, ""
+	}
+	if doc := readArchive(s.tx, all[0].Name); doc != nil {
+		if t, err := doc.Task(slug); err == nil {
+			return t, all[0].Name
+		}
+	}
+	return nil, ""
 }
