@@ -206,9 +206,10 @@ func (f Flow) notStartable(task *taskdoc.Task) error {
 }
 
 // CheckNote refuses an empty note (NOTE_REQUIRED) before any file is read;
-// slug is "" when the task is not known yet.
+// slug is "" when the task is not known yet. It is the one check of the
+// note: every face calls it before its lock, and Complete does not again.
 func (f Flow) CheckNote(note, slug string) error {
-	if strings.TrimSpace(note) != "" {
+	if taskdoc.FoldLine(note) != "" { // as the note is recorded
 		return nil
 	}
 	what := fmt.Sprintf("task %q in %s", slug, f.Path)
@@ -219,13 +220,10 @@ func (f Flow) CheckNote(note, slug string) error {
 		Msg: fmt.Sprintf("completing %s needs a note saying what was done", what)}
 }
 
-// Complete marks the task completed with the date (in UTC) and the note.
-// A completed task is INVALID_TRANSITION: it keeps its first note (see
+// Complete marks the task completed with the date (in UTC) and the note,
+// which the caller checked (CheckNote) before taking its lock. A completed task is INVALID_TRANSITION: it keeps its first note (see
 // Replays for a retry of the call that completed it).
 func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time) (*taskdoc.Document, *taskdoc.Task, error) {
-	if err := f.CheckNote(note, slug); err != nil {
-		return nil, nil, err
-	}
 	task, err := f.task(doc, slug)
 	if err != nil {
 		return nil, nil, err
