@@ -45,7 +45,7 @@
 //
 // # As a git merge driver
 //
-// The taskmd command (examples/taskmd) runs File as git's merge driver:
+// The taskmd command (cmd/taskmd) runs File as git's merge driver:
 //
 //	taskmd git-setup
 //
