@@ -47,7 +47,7 @@ var (
 )
 `
 
-// TestGoSamplesCompile type-checks every ` + "```go" + ` block of README.md
+// TestGoSamplesCompile type-checks every go-fenced block of README.md
 // and docs/*.md against the module's packages as they are built now.
 func TestGoSamplesCompile(t *testing.T) {
 	root := repoRoot(t)
