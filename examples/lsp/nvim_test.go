@@ -41,7 +41,7 @@ vim.ui.select = function(items, opts, on_choice)
   on_choice(nil, nil)
 end
 
--- The client side of taskmd.complete, as the README gives it: ask for
+-- The client side of taskmd.complete, as docs/editors.md gives it: ask for
 -- the note, then execute the command with it.
 vim.lsp.commands['taskmd.complete'] = function(command, ctx)
   local arg = vim.deepcopy(command.arguments[1])

@@ -59,6 +59,7 @@ var layers = map[string][]string{
 	"internal/testkit/floor":    nil,
 	"internal/testkit/filetest": nil,                  // files written, read and listed
 	"internal/testkit/zerotest": {"taskdoc", "agent"}, // values made without a workspace
+	"internal/testkit/doccheck": nil,                  // README.md and docs/*.md checked against the code
 	// The benchmark suite measures the library from above.
 	"internal/testkit/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal",
 		"internal/testkit/procs", "internal/testkit/floor"},
