@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -59,6 +60,7 @@ func (s *Session) Diagnostics(ctx context.Context, path string) ([]Diagnostic, e
 	}
 	c.mainWorkflow()
 	c.crossLinks()
+	c.misplaced()
 	steps := []func() error{c.workflows, c.references, c.dependencies, c.claims}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -196,6 +198,21 @@ func (c *checker) crossLinks() {
 		}
 		c.add(c.t.span(l.Span), SeverityWarning, CodeCrossTaskLink, msg,
 			Related{Location: Location{Path: c.v.Path, Range: c.t.span(l.Outside)}, Message: about})
+	}
+}
+
+// misplaced reports what taskdoc's Document.Diagnostics reports (a
+// metadata list written after the description), from the start of the
+// place it names to the end of that line.
+func (c *checker) misplaced() {
+	for _, d := range c.v.Doc.Diagnostics() {
+		line := d.Line - 1
+		at, end := c.t.lines.Start(line), c.t.lines.End(line)
+		for col := 1; col < d.Column && at < end; col++ {
+			_, size := utf8.DecodeRune(c.t.src[at:end])
+			at += size
+		}
+		c.add(c.t.span(taskdoc.Span{Start: at, End: end}), SeverityError, d.Code, d.Msg)
 	}
 }
 

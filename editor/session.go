@@ -381,6 +381,22 @@ func (s *Session) views(ctx context.Context) ([]*view, error) {
 	return out, nil
 }
 
+// Documents returns the paths of the workspace's documents (docs/**.md and
+// the coordinator's list), open ones included, sorted: the paths that
+// Diagnostics judges. It reads every document once; Diagnostics of each
+// then reads none again.
+func (s *Session) Documents(ctx context.Context) ([]string, error) {
+	vs, err := s.views(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Path
+	}
+	return out, nil
+}
+
 // isDocument reports whether path holds tasks: a Markdown file under docs/
 // that an address names, or the coordinator's list.
 func isDocument(path string) bool {
