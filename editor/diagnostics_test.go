@@ -67,9 +67,9 @@ func TestDiagnostics(t *testing.T) {
 			},
 		},
 		{
-			name: "a metadata list after the description, indented",
+			name:  "a metadata list after the description, indented",
 			files: map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### Café\n\nThe description.\n\n  - Status: in_progress\n\n### B\n\n- Status: pending\n"},
-			path: "docs/a.md",
+			path:  "docs/a.md",
 			want: []found{
 				{taskdoc.CodeMisplacedMetadata, errorSev, span(8, 2, 8, 23), nil},
 			},
