@@ -77,8 +77,6 @@ type checker struct {
 	v   *view
 	t   *text
 	out []Diagnostic
-	// docs are the workspace's documents by path, read on first need.
-	docs map[string]*view
 }
 
 func (c *checker) add(r Range, sev Severity, code taskdoc.Code, msg string, related ...Related) {
@@ -303,18 +301,7 @@ func (c *checker) document(file string) (*view, bool, error) {
 		return c.v, true, nil
 	}
 	if isDocument(file) {
-		if c.docs == nil {
-			vs, err := c.s.views(c.ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			c.docs = make(map[string]*view, len(vs))
-			for _, v := range vs {
-				c.docs[v.Path] = v
-			}
-		}
-		v, ok := c.docs[file]
-		return v, ok, nil
+		return c.s.lookup(c.ctx, file)
 	}
 	// Not a task document (under archived/, say): read it on its own.
 	v, err := c.s.view(c.ctx, file)

@@ -397,6 +397,28 @@ func (s *Session) Documents(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
+// lookup is the document at path, a task document's path, as views
+// has it (the open buffer, else the file), and whether there is one,
+// without listing them all: a diagnostic looks up many.
+func (s *Session) lookup(ctx context.Context, path string) (*view, bool, error) {
+	s.mu.Lock()
+	all := s.all
+	s.mu.Unlock()
+	if !all {
+		if _, err := s.views(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	s.mu.Lock()
+	b, open := s.open[path]
+	v, ok := s.disk[path]
+	s.mu.Unlock()
+	if open {
+		return b.view(), true, nil
+	}
+	return v, ok, nil
+}
+
 // isDocument reports whether path holds tasks: a Markdown file under docs/
 // that an address names, or the coordinator's list.
 func isDocument(path string) bool {
