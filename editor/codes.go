@@ -28,6 +28,9 @@ import "github.com/taskmd/taskmd/taskdoc"
 //     start (Error, on the Depends-On entry that leads on along the cycle,
 //     one diagnostic per task of the cycle in the document; Related are the
 //     other tasks of the cycle).
+//   - taskdoc.CodeMisplacedMetadata: a task's metadata list is written
+//     after its description, where it is not read (Error, from the list to
+//     the end of its first line; see taskdoc.Document.Diagnostics).
 //   - taskdoc.CodeMainWorkflowRequired: the first task of the coordinator's
 //     list has no Main-Workflow field (Error, on its heading).
 //

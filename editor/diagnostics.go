@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -59,6 +60,7 @@ func (s *Session) Diagnostics(ctx context.Context, path string) ([]Diagnostic, e
 	}
 	c.mainWorkflow()
 	c.crossLinks()
+	c.misplaced()
 	steps := []func() error{c.workflows, c.references, c.dependencies, c.claims}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -75,8 +77,6 @@ type checker struct {
 	v   *view
 	t   *text
 	out []Diagnostic
-	// docs are the workspace's documents by path, read on first need.
-	docs map[string]*view
 }
 
 func (c *checker) add(r Range, sev Severity, code taskdoc.Code, msg string, related ...Related) {
@@ -199,6 +199,21 @@ func (c *checker) crossLinks() {
 	}
 }
 
+// misplaced reports what taskdoc's Document.Diagnostics reports (a
+// metadata list written after the description), from the start of the
+// place it names to the end of that line.
+func (c *checker) misplaced() {
+	for _, d := range c.v.Doc.Diagnostics() {
+		line := d.Line - 1
+		at, end := c.t.lines.Start(line), c.t.lines.End(line)
+		for col := 1; col < d.Column && at < end; col++ {
+			_, size := utf8.DecodeRune(c.t.src[at:end])
+			at += size
+		}
+		c.add(c.t.span(taskdoc.Span{Start: at, End: end}), SeverityError, d.Code, d.Msg)
+	}
+}
+
 // workflows reports Workflow and Main-Workflow values that name no
 // workflow file.
 func (c *checker) workflows() error {
@@ -286,18 +301,7 @@ func (c *checker) document(file string) (*view, bool, error) {
 		return c.v, true, nil
 	}
 	if isDocument(file) {
-		if c.docs == nil {
-			vs, err := c.s.views(c.ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			c.docs = make(map[string]*view, len(vs))
-			for _, v := range vs {
-				c.docs[v.Path] = v
-			}
-		}
-		v, ok := c.docs[file]
-		return v, ok, nil
+		return c.s.lookup(c.ctx, file)
 	}
 	// Not a task document (under archived/, say): read it on its own.
 	v, err := c.s.view(c.ctx, file)

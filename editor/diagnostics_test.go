@@ -67,6 +67,14 @@ func TestDiagnostics(t *testing.T) {
 			},
 		},
 		{
+			name:  "a metadata list after the description, indented",
+			files: map[string]string{"docs/a.md": "# A\n\n## Tasks\n\n### Café\n\nThe description.\n\n  - Status: in_progress\n\n### B\n\n- Status: pending\n"},
+			path:  "docs/a.md",
+			want: []found{
+				{taskdoc.CodeMisplacedMetadata, errorSev, span(8, 2, 8, 23), nil},
+			},
+		},
+		{
 			name:  "a heading like a task's outside the Tasks section is no duplicate",
 			files: map[string]string{"docs/a.md": "# A\n\n## Notes\n\n### Setup\n\n## Tasks\n\n### Setup\n\n- Status: PENDING\n"},
 			path:  "docs/a.md",

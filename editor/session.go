@@ -381,6 +381,44 @@ func (s *Session) views(ctx context.Context) ([]*view, error) {
 	return out, nil
 }
 
+// Documents returns the paths of the workspace's documents (docs/**.md and
+// the coordinator's list), open ones included, sorted: the paths that
+// Diagnostics judges. It reads every document once; Diagnostics of each
+// then reads none again.
+func (s *Session) Documents(ctx context.Context) ([]string, error) {
+	vs, err := s.views(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Path
+	}
+	return out, nil
+}
+
+// lookup is the document at path, a task document's path, as views
+// has it (the open buffer, else the file), and whether there is one,
+// without listing them all: a diagnostic looks up many.
+func (s *Session) lookup(ctx context.Context, path string) (*view, bool, error) {
+	s.mu.Lock()
+	all := s.all
+	s.mu.Unlock()
+	if !all {
+		if _, err := s.views(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	s.mu.Lock()
+	b, open := s.open[path]
+	v, ok := s.disk[path]
+	s.mu.Unlock()
+	if open {
+		return b.view(), true, nil
+	}
+	return v, ok, nil
+}
+
 // isDocument reports whether path holds tasks: a Markdown file under docs/
 // that an address names, or the coordinator's list.
 func isDocument(path string) bool {

@@ -26,6 +26,10 @@
 // while a change is made, merged and pushed, and put back afterwards, so
 // that only the change is committed and the edits stay uncommitted.
 //
+// SetUp prepares a repository for taskmd once: package merge's task-aware
+// merge as git's merge driver for the task documents (what the taskmd
+// command's git-setup does), and the state folder ignored.
+//
 // Every operation of one clone runs under one workspace lock, across
 // goroutines and processes. Git is driven through its command line; a
 // git command that fails is GIT_ERROR (worktree.CodeGit), and errors.As

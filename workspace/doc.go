@@ -114,7 +114,8 @@
 // names' temporary files there that have not changed for a minute, at most
 // 16 per operation and at most once a minute per folder for each Workspace
 // value, so that the cost stays bounded and out of the hot path. Sweep
-// removes them all, in a folder and the folders below it, at once. The
+// removes them all, in a folder and the folders below it, at once;
+// Leftovers lists them without removing any. The
 // minute of grace protects writes in progress, in any process, but a
 // sweep may still remove a writer's file: one that replaced an old
 // leftover of the same name while the sweep was deciding to remove it, or

@@ -127,18 +127,47 @@ func (w *Workspace) removeStale(name string, cutoff time.Time) (bool, error) {
 // once. It takes no lock. It stops at the first file it cannot examine or
 // remove, and checks ctx before every file.
 func (w *Workspace) Sweep(ctx context.Context, dir string) (removed int, err error) {
+	err = w.leftovers(ctx, dir, func(name string, cutoff time.Time) error {
+		ok, err := w.removeStale(name, cutoff)
+		if ok {
+			removed++
+		}
+		return err
+	})
+	return removed, err
+}
+
+// Leftovers lists the temporary files that Sweep would remove from dir and
+// the folders below it ("." is the whole root), as slash-separated paths
+// relative to the root, in lexical order; it removes nothing.
+func (w *Workspace) Leftovers(ctx context.Context, dir string) ([]string, error) {
+	var out []string
+	err := w.leftovers(ctx, dir, func(name string, cutoff time.Time) error {
+		info, err := w.root.Lstat(name)
+		if err == nil && info.Mode().IsRegular() && info.ModTime().Before(cutoff) {
+			out = append(out, name)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// leftovers calls fn with each temporary file in dir and the folders
+// below it, and the time before which one is a crash's leftover: the walk
+// of Sweep and Leftovers.
+func (w *Workspace) leftovers(ctx context.Context, dir string, fn func(name string, cutoff time.Time) error) error {
 	if err := w.Check(); err != nil {
-		return 0, err
+		return err
 	}
 	if err := ctxErr(ctx, dir); err != nil {
-		return 0, err
+		return err
 	}
-	dir, err = checkDir(dir)
+	dir, err := checkDir(dir)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	cutoff := w.now().Add(-sweepGrace)
-	err = fs.WalkDir(w.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(w.FS(), dir, func(name string, d fs.DirEntry, err error) error {
 		if cerr := ctxErr(ctx, name); cerr != nil {
 			return cerr
 		}
@@ -158,11 +187,6 @@ func (w *Workspace) Sweep(ctx context.Context, dir string) (removed int, err err
 		if !d.Type().IsRegular() || !isTemp(d.Name()) {
 			return nil
 		}
-		ok, err := w.removeStale(name, cutoff)
-		if ok {
-			removed++
-		}
-		return err
+		return fn(name, cutoff)
 	})
-	return removed, err
 }

@@ -157,9 +157,18 @@ func TestSweep(t *testing.T) {
 	lockTmp := crashTemp(t, root, lockDir+"/x", now.Add(-time.Hour))
 	kept = append(kept, lockTmp)
 
+	listed, err := ws.Leftovers(ctx, "archived")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, old, listed, "Leftovers lists what Sweep removes")
+	for _, name := range old {
+		assert.FileExists(t, filepath.Join(root, filepath.FromSlash(name)), "Leftovers removes nothing")
+	}
 	removed, err := ws.Sweep(ctx, "archived")
 	require.NoError(t, err)
 	assert.Equal(t, len(old), removed)
+	listed, err = ws.Leftovers(ctx, ".")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, outside, listed)
 	for _, name := range old {
 		assert.NoFileExists(t, filepath.Join(root, filepath.FromSlash(name)))
 	}

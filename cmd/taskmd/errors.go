@@ -70,6 +70,7 @@ var exitCodes = map[taskdoc.Code]int{
 	taskdoc.CodeOutsideRoot:          exitInvalid,
 	taskdoc.CodeSymlink:              exitInvalid,
 	taskdoc.CodeFileTooLarge:         exitInvalid,
+	codeProblems:                     exitInvalid,
 
 	worker.CodeSuspended: exitSuspended,
 	worker.CodeNoAck:     exitNoAck,

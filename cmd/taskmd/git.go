@@ -8,24 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/gitsync"
 	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
-
-// attributes are the .gitattributes lines that send taskmd's Markdown to
-// the merge driver: task documents, the coordinator list, journals and
-// worker checkpoints.
-var attributes = []string{
-	"docs/**/*.md merge=taskmd",
-	"coordinator/*.md merge=taskmd",
-	"checkpoints/**/*.md merge=taskmd",
-}
-
-// driverArgs are the merge driver's placeholders as git fills them in:
-// ancestor, current (the result goes there), other, the path in the
-// repository and the conflict marker size.
-const driverArgs = "merge-driver %O %A %B %P %L"
 
 // merged is what merge-driver prints with --json.
 type merged struct {
@@ -130,52 +116,34 @@ func replace(name string, data []byte) error {
 	return os.Rename(tmp.Name(), name)
 }
 
-// gitSetup is what git-setup prints: what it set and added.
-type gitSetup struct {
-	Driver           string `json:"driver"`
-	AttributesAdded  bool   `json:"attributes_added"`
-	IgnoreStateAdded bool   `json:"ignore_state_added"`
-}
-
 // cmdGitSetup configures the repository of the workspace for taskmd: the
 // merge driver in its git config, the .gitattributes lines that use it,
-// and .taskmd/ in .gitignore. Running it again changes nothing.
+// and .taskmd/ in .gitignore (gitsync.SetUp). Running it again changes
+// nothing.
 func cmdGitSetup(e *env, args []string) error {
 	fs := e.flags("git-setup")
 	command := fs.String("command", "taskmd", "")
 	if _, err := parseN(fs, args); err != nil {
 		return err
 	}
-	if strings.TrimSpace(*command) == "" || strings.ContainsAny(*command, "\r\n") {
-		return usagef("git-setup: --command must be one line naming the taskmd binary")
-	}
 	ws, err := e.workspace()
 	if err != nil {
 		return err
 	}
-	if _, _, err := git.TopLevel(e.ctx, ws.Root()); err != nil {
-		return err // GIT_ERROR: not a git repository
-	}
-	res := gitSetup{Driver: *command + " " + driverArgs}
-	if _, err := git.Run(e.ctx, ws.Root(), "config", "merge.taskmd.name", "taskmd: merge task documents task by task"); err != nil {
+	res, err := gitsync.SetUp(e.ctx, ws, *command)
+	if err != nil {
 		return err
 	}
-	if _, err := git.Run(e.ctx, ws.Root(), "config", "merge.taskmd.driver", res.Driver); err != nil {
-		return err
+	return e.print(res, func(w io.Writer) { printSetup(w, res) })
+}
+
+// printSetup writes what gitsync.SetUp set and added.
+func printSetup(w io.Writer, res gitsync.Setup) {
+	fmt.Fprintf(w, "%s = %s\n", gitsync.DriverKey, res.Driver)
+	if res.AttributesAdded {
+		fmt.Fprintln(w, ".gitattributes: added", strings.Join(gitsync.Attributes, ", "))
 	}
-	if res.AttributesAdded, err = ws.EnsureLines(e.ctx, ".gitattributes", attributes...); err != nil {
-		return err
+	if res.IgnoreStateAdded {
+		fmt.Fprintln(w, ".gitignore: added .taskmd/")
 	}
-	if res.IgnoreStateAdded, err = ws.IgnoreState(e.ctx); err != nil {
-		return err
-	}
-	return e.print(res, func(w io.Writer) {
-		fmt.Fprintf(w, "merge.taskmd.driver = %s\n", res.Driver)
-		if res.AttributesAdded {
-			fmt.Fprintln(w, ".gitattributes: added", strings.Join(attributes, ", "))
-		}
-		if res.IgnoreStateAdded {
-			fmt.Fprintln(w, ".gitignore: added .taskmd/")
-		}
-	})
 }

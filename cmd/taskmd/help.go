@@ -40,6 +40,8 @@ func init() {
 		"watch":        cmdWatch,
 		"merge-driver": cmdMergeDriver,
 		"git-setup":    cmdGitSetup,
+		"check":        cmdCheck,
+		"doctor":       cmdCheck,
 		"help":         cmdHelp,
 	}
 }
@@ -104,6 +106,11 @@ Workers (pivots, worker checkpoints, clarifications)
   resume-brief ADDRESS [--worker ID] [--max-tokens N]   with --worker: claim and resume
   questions                            open clarification requests
   answer --worker ID --id REQUEST [--draft] [--checkpoint-path P] [QID=]TEXT...
+Check (alias doctor)
+  check [PATH] [--fix [--command taskmd]]
+                                       problems in documents, claims, temporary files and the
+                                       git setup, one a line (FILE:LINE:COL: CODE: message);
+                                       --fix: sweep, .gitignore, merge driver; any left: exit 5
 Watch
   watch                                one line per changed document until interrupted
 Git
@@ -118,7 +125,7 @@ Git
   {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
   ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, TASK_BLOCKED, MERGE_CONFLICT),
-  5 invalid input, 6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
+  5 invalid input (check: PROBLEMS_FOUND), 6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
 TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
 `
 
