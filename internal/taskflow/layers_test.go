@@ -48,6 +48,8 @@ var layers = map[string][]string{
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "journal"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
 	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
+	// The workspace check reads what the editor and git see.
+	"check": {"taskdoc", "workspace", "editor", "gitsync", "internal/git"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "query",
 		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims"},
