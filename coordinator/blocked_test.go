@@ -42,10 +42,10 @@ func TestDependenciesBlockCoordinatorStart(t *testing.T) {
 
 	before := filetest.Snapshot(t, root)
 	_, err = list.Start(bg, coordinator.StartOptions{})
-	e := requireCode(t, err, coordinator.CodeTaskBlocked)
+	e := requireCode(t, err, taskdoc.CodeTaskBlocked)
 	assert.Contains(t, e.Error(), "/api.md#spec (pending)")
 	_, err = list.SetStatus(bg, "build", taskdoc.StatusInProgress, "")
-	requireCode(t, err, coordinator.CodeTaskBlocked)
+	requireCode(t, err, taskdoc.CodeTaskBlocked)
 	assert.Equal(t, before, filetest.Snapshot(t, root))
 
 	st, err := list.Start(bg, coordinator.StartOptions{Force: true})

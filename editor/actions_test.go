@@ -424,7 +424,7 @@ func TestActionsUnreadable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, acts)
 	_, err = s.Apply(ctx, editor.ActionRequest{Name: editor.ActionStart, Path: planPath, Slug: "a"})
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidUTF8)
+	assert.Equal(t, taskdoc.CodeInvalidUTF8, taskdoc.CodeOf(err))
 }
 
 // Every answer reads one version of the buffer while the editor types.

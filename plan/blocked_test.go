@@ -49,8 +49,8 @@ func TestDependenciesBlockClaimAndMoves(t *testing.T) {
 	}
 	for name, call := range calls {
 		err := call()
-		requireCode(t, err, plan.CodeTaskBlocked, name)
-		assert.ErrorIs(t, err, plan.ErrTaskBlocked, name)
+		requireCode(t, err, taskdoc.CodeTaskBlocked, name)
+		assert.ErrorIs(t, err, taskdoc.ErrTaskBlocked, name)
 		for _, want := range []string{"/release.md#first (pending)", "/other.md#x (in_progress)", "/plans/nope.md#z (no document)"} {
 			assert.Contains(t, err.Error(), want, name)
 		}
@@ -68,7 +68,7 @@ func TestDependenciesDoneAllowClaim(t *testing.T) {
 	p, _ := setup(t, c, map[string]string{"docs/auth.md": authPlan})
 	me := register(t, p, "worker")
 	_, err := p.Claim(ctx, "/auth.md#implement-jwt-signing", me)
-	requireCode(t, err, plan.CodeTaskBlocked)
+	requireCode(t, err, taskdoc.CodeTaskBlocked)
 	_, err = p.UpdateStatus(ctx, "/auth.md#setup-oauth", plan.Claimant{}, plan.StatusUpdate{Status: taskdoc.StatusSkipped})
 	require.NoError(t, err)
 	res, err := p.Claim(ctx, "/auth.md#implement-jwt-signing", me)

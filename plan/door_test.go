@@ -413,9 +413,9 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		s := tasksOn(t, root)
 		before := filetest.Snapshot(t, root)
 		_, err := s.Edit(ctx, jwt, taskdoc.Edit{Content: "- Status: in_progress\n- Depends-On: #setup-oauth\n"})
-		assert.Equal(t, plan.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
 		_, err = s.Create(ctx, "/auth.md", taskdoc.NewTask{Title: "Early", Content: "- Status: planning\n- Depends-On: #setup-oauth\n"})
-		assert.Equal(t, plan.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
 		assert.Equal(t, before, filetest.Snapshot(t, root))
 		got, err := tasksOn(t, root, subagent.WithOverride("alice")).Edit(ctx, jwt, taskdoc.Edit{Content: "- Status: in_progress\n- Depends-On: #setup-oauth\n"})
 		require.NoError(t, err, "a person's override")
@@ -435,7 +435,7 @@ func TestTaskSystemWritesFollowTheRule(t *testing.T) {
 		}
 		assert.Equal(t, before, filetest.Snapshot(t, root))
 		_, err := p.Claim(ctx, jwt, a)
-		assert.Equal(t, plan.CodeTaskBlocked, taskdoc.CodeOf(err))
+		assert.Equal(t, taskdoc.CodeTaskBlocked, taskdoc.CodeOf(err))
 	})
 	t.Run("a person's override ends the claim on record", func(t *testing.T) {
 		p, root := setup(t, newClock(), map[string]string{"docs/auth.md": authPlan})

@@ -43,7 +43,7 @@ func TestDependenciesBlockStartAndMoves(t *testing.T) {
 	}
 	for name, call := range calls {
 		err := call()
-		require.ErrorIs(t, err, subagent.ErrTaskBlocked, name)
+		require.ErrorIs(t, err, taskdoc.ErrTaskBlocked, name)
 		assert.Contains(t, err.Error(), "/release.md#first (pending)", name)
 		assert.NotContains(t, err.Error(), "/other.md#x", name+": a completed dependency is not named")
 		assert.Equal(t, before, filetest.Snapshot(t, root), name)

@@ -126,7 +126,7 @@ func NewDocument(title string) []byte {
 
 // DocumentTitle is the rule for the title of a new document, which every
 // creator of one follows: title folded onto one line (FoldLine), refused
-// when it is not valid UTF-8 (ErrInvalidUTF8), holds a control character
+// when it is not valid UTF-8 (CodeInvalidUTF8), holds a control character
 // but tab and line breaks (CONTROL_CHARACTER, as edits refuse them), or
 // is empty once folded (INVALID_ARGUMENTS).
 func DocumentTitle(title string) (string, error) {

@@ -179,19 +179,19 @@ func TestAddTasksErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		tasks []taskdoc.NewTask
-		want  *taskdoc.Error
+		want  taskdoc.Code
 	}{
-		{"duplicate in batch", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New A!"}}, taskdoc.ErrDuplicateTask},
-		{"duplicate of existing", []taskdoc.NewTask{{Title: "New A"}, {Title: "Implement token step 3"}}, taskdoc.ErrDuplicateTask},
-		{"heading in third content", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New C", Content: "Body\n\n## Too high"}}, taskdoc.ErrInvalidTask},
-		{"invalid UTF-8 in third content", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New C", Content: "\xff"}}, taskdoc.ErrInvalidUTF8},
-		{"multi-line third title", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New\nC"}}, taskdoc.ErrInvalidTask},
-		{"after unknown task", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B", After: "no-such-task"}}, taskdoc.ErrTaskNotFound},
+		{"duplicate in batch", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New A!"}}, taskdoc.CodeDuplicateTask},
+		{"duplicate of existing", []taskdoc.NewTask{{Title: "New A"}, {Title: "Implement token step 3"}}, taskdoc.CodeDuplicateTask},
+		{"heading in third content", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New C", Content: "Body\n\n## Too high"}}, taskdoc.CodeInvalidTask},
+		{"invalid UTF-8 in third content", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New C", Content: "\xff"}}, taskdoc.CodeInvalidUTF8},
+		{"multi-line third title", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B"}, {Title: "New\nC"}}, taskdoc.CodeInvalidTask},
+		{"after unknown task", []taskdoc.NewTask{{Title: "New A"}, {Title: "New B", After: "no-such-task"}}, taskdoc.CodeTaskNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			nd, added, err := doc.AddTasks(tt.tasks)
-			require.ErrorIs(t, err, tt.want)
+			require.Equal(t, tt.want, taskdoc.CodeOf(err))
 			require.Nil(t, nd)
 			require.Nil(t, added)
 		})

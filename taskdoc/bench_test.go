@@ -2,7 +2,6 @@ package taskdoc_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -153,7 +152,7 @@ func BenchmarkRefuseDeepList(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
+		if _, err := taskdoc.Parse(src); taskdoc.CodeOf(err) != taskdoc.CodeTooComplex {
 			b.Fatal(err)
 		}
 	}
@@ -168,7 +167,7 @@ func BenchmarkRefuseManyTasks(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
+		if _, err := taskdoc.Parse(src); taskdoc.CodeOf(err) != taskdoc.CodeTooComplex {
 			b.Fatal(err)
 		}
 	}
@@ -192,7 +191,7 @@ func BenchmarkRefuseManyLines(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := taskdoc.Parse(src); !errors.Is(err, taskdoc.ErrTooComplex) {
+				if _, err := taskdoc.Parse(src); taskdoc.CodeOf(err) != taskdoc.CodeTooComplex {
 					b.Fatal(err)
 				}
 			}

@@ -228,9 +228,9 @@ func TestThematicBreakThatLooksLikeFrontMatter(t *testing.T) {
 	require.Nil(t, doc.FrontMatter.Raw)
 
 	_, _, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: "x\n\n---"})
-	require.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+	require.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 	_, _, err = doc.EditTask("a", taskdoc.Edit{Content: "---\nk: v"})
-	require.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+	require.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 
 	nd, task, err := doc.SetStatus("a", taskdoc.StatusBlocked)
 	require.NoError(t, err)

@@ -22,7 +22,7 @@ type Diagnostic struct {
 //     in_progress") rather than right under its heading. It is not read
 //     as metadata (the task reads as it would without it: pending when it
 //     has no Status above), and the edits that write metadata refuse the
-//     task with ErrMisplacedMetadata rather than add a second list above
+//     task with CodeMisplacedMetadata rather than add a second list above
 //     it, until the list is moved above the description.
 //
 // It costs nothing but for the tasks that have one.

@@ -84,7 +84,7 @@
 // column), and the edits refuse to answer it with a second list: those
 // that write a task's metadata refuse such a task, and AddTask and
 // EditTask refuse content written that way into a task that did not have
-// it, with ErrMisplacedMetadata saying to move the list above the
+// it, with CodeMisplacedMetadata saying to move the list above the
 // description (EditTask of such a task writes its new content as given:
 // a round trip changes nothing).
 //
@@ -110,7 +110,7 @@
 // most MaxHeadings lines that may be a heading (and so at most that many
 // tasks), MaxListItems list items and MaxLines lines; a document with more
 // is to be split. Parse refuses a document
-// past them with ErrTooComplex, pointing at the line where the limit is
+// past them with CodeTooComplex, pointing at the line where the limit is
 // passed, after a scan of its lines and before any Markdown parse, so a
 // pathological file costs microseconds per kilobyte. A heading whose text
 // holds more than MaxHeadingMarkup markup characters is read as plain text.
@@ -143,7 +143,7 @@
 // but for RemoveTask, the task as it reads there; the Document edited is
 // not changed. Each edit splices bytes into the range of one task, then
 // reparses that range and returns no document and an error when anything
-// outside it changed meaning or the edit does not show: ErrInvalidTask
+// outside it changed meaning or the edit does not show: CodeInvalidTask
 // when the caller's text is to blame (content holding a heading at the
 // task's level or above, or an unclosed code fence or HTML comment that
 // would swallow the next task), ErrEditChangedOutside otherwise. The check
@@ -178,7 +178,7 @@
 // where it is in that text. A title or content that EditTask writes in
 // place of the task's own may keep the control characters that held (as
 // many of each), so that a task's Content written back is accepted. An edit whose result would pass a limit is
-// ErrTooComplex, so that every Document an edit returns parses.
+// CodeTooComplex, so that every Document an edit returns parses.
 //
 // New lines follow the document: its line ending (that of its first line,
 // written so that it cannot join a different one next to it into one
@@ -236,13 +236,13 @@
 // any code with CodeOf (CodeOf(err) == CodeInvalidArguments). Errors
 // point at the byte where the parser knows it: Offset, Line, Column (in
 // characters, lines ended as in CommonMark, see Position) and an Excerpt
-// of that line, which Error prints. Parse reports invalid UTF-8 (ErrInvalidUTF8) at the first
-// bad byte and a document past a limit (ErrTooComplex) at the line that
+// of that line, which Error prints. Parse reports invalid UTF-8 (CodeInvalidUTF8) at the first
+// bad byte and a document past a limit (CodeTooComplex) at the line that
 // passes it, and refuses nothing else; front matter that does not decode
 // is ErrParse at the line the decoder names, in FrontMatter.Err. Task
 // reports a missing slug with the slugs that exist in Error.Available,
 // and a repeated one as ErrDuplicateTask at its second task's heading. An
-// edit refused for the heading or block it would write (ErrInvalidTask,
+// edit refused for the heading or block it would write (CodeInvalidTask,
 // ErrEditChangedOutside) points at it in the document it would have
 // written, one refused for a link reference label at the text outside the
 // task that uses it. Parse never panics.

@@ -92,7 +92,7 @@ func (d *Document) editTask(i int, cs []change, content bool, check func(*Task) 
 // with the same bullet), nor removed ones turn body text into metadata.
 //
 // A task whose metadata list is written after its description (see
-// Diagnostics) is refused (ErrMisplacedMetadata): the edit would add a
+// Diagnostics) is refused (CodeMisplacedMetadata): the edit would add a
 // second list above the one the writer meant, which says otherwise.
 // Refusing, rather than reading that list as the metadata, keeps one
 // reading of the format for Parse, the edits and every tool that reads
@@ -279,7 +279,7 @@ func checkText(slug string, texts ...callerText) error {
 }
 
 // CheckText refuses text a caller gives to be written into a document
-// that is not valid UTF-8 (ErrInvalidUTF8) or holds a control character
+// that is not valid UTF-8 (CodeInvalidUTF8) or holds a control character
 // but tab and line breaks (CONTROL_CHARACTER), by the rule edits follow;
 // what names the text in the message ("title", "summary").
 func CheckText(what, text string) error {

@@ -212,7 +212,7 @@ func TestAddTaskAfterUnclosedFenceAtEnd(t *testing.T) {
 	nd, task, err := doc.AddTask(taskdoc.NewTask{Title: "B"})
 	requireTypedError(t, err, nd)
 	assert.Nil(t, task)
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+	assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 }
 
 func TestDocumentIsSafeForConcurrentUse(t *testing.T) {

@@ -15,8 +15,7 @@ type Code string
 
 // Error codes of documents, addresses and the files that hold them. Each
 // package above declares the codes of its own rules as Codes too: agent
-// (AGENT_NOT_FOUND), plan (STALE_CLAIM, TASK_BLOCKED), subagent and
-// coordinator (TASK_BLOCKED), worker (NO_ACK, SUSPENDED), worktree
+// (AGENT_NOT_FOUND), plan (STALE_CLAIM), worker (NO_ACK, SUSPENDED), worktree
 // (WORKTREE_NOT_FOUND, and GIT_ERROR for every git failure, gitsync's
 // too) and merge (MERGE_CONFLICT). Every error the library returns carries
 // a Code.
@@ -35,6 +34,10 @@ const (
 	CodeControlCharacter     Code = "CONTROL_CHARACTER"
 	CodeTooComplex           Code = "DOCUMENT_TOO_COMPLEX"
 	CodeDependencyCycle      Code = "DEPENDENCY_CYCLE"
+	// CodeTaskBlocked: a task's Depends-On are not all done (completed or
+	// skipped), so it is not claimed, started or completed yet; the message
+	// names them. Every task system answers it.
+	CodeTaskBlocked Code = "TASK_BLOCKED"
 
 	// Tasks and documents.
 	CodeTaskNotFound         Code = "TASK_NOT_FOUND"
@@ -225,17 +228,14 @@ func (e *Error) Is(target error) bool {
 // IO_ERROR, ...) are reported rather than handled, and have none: match
 // any code with CodeOf(err) == CodeInvalidArguments.
 var (
-	ErrInvalidTask        = &Error{Code: CodeInvalidTask}
-	ErrInvalidUTF8        = &Error{Code: CodeInvalidUTF8}
 	ErrParse              = &Error{Code: CodeParse}
-	ErrTooComplex         = &Error{Code: CodeTooComplex}
 	ErrTaskNotFound       = &Error{Code: CodeTaskNotFound}
 	ErrDuplicateTask      = &Error{Code: CodeDuplicateTask}
 	ErrDocumentNotFound   = &Error{Code: CodeDocumentNotFound}
 	ErrInvalidTransition  = &Error{Code: CodeInvalidTransition}
+	ErrTaskBlocked        = &Error{Code: CodeTaskBlocked}
 	ErrNoAvailableTasks   = &Error{Code: CodeNoAvailableTasks}
 	ErrEditChangedOutside = &Error{Code: CodeEditChangedOutside}
-	ErrMisplacedMetadata  = &Error{Code: CodeMisplacedMetadata}
 	ErrConflict           = &Error{Code: CodeConflict}
 	ErrNotOpen            = &Error{Code: CodeNotOpen}
 )

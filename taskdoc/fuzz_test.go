@@ -209,7 +209,7 @@ func FuzzParse(f *testing.F) {
 		doc, err := taskdoc.Parse(src)
 		require.Equal(t, orig, src, "Parse modified its input")
 		if !utf8.Valid(src) {
-			require.ErrorIs(t, err, taskdoc.ErrInvalidUTF8)
+			require.Equal(t, taskdoc.CodeInvalidUTF8, taskdoc.CodeOf(err))
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)
 			require.Positive(t, e.Line)

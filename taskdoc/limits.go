@@ -18,7 +18,7 @@ import (
 // list or a code fence), and 700 more for each list item: 16 MiB of "a"
 // lines, one paragraph, take 2.4 GB, and of "- a" lines 1.7 GB. Documents
 // past MaxNesting, MaxNestingWork, MaxDefinitions, MaxHeadings,
-// MaxListItems or MaxLines are refused with ErrTooComplex by Parse and
+// MaxListItems or MaxLines are refused with CodeTooComplex by Parse and
 // every edit, found by a scan of the lines before goldmark runs; a
 // heading past MaxHeadingMarkup is read without its markup. No document a
 // person writes comes near them.

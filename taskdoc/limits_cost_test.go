@@ -20,13 +20,13 @@ func TestDeepOnEveryLineIsRefused(t *testing.T) {
 	line := strings.Repeat("- ", taskdoc.MaxNesting) + "a\n"
 	deep := "# D\n\n" + strings.Repeat(line, 20000) + "\n## Tasks\n\n### A\n"
 	_, err := taskdoc.Parse([]byte(deep))
-	require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+	require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err))
 
 	some := "# D\n\n" + strings.Repeat(line, 1000) + "\n## Tasks\n\n### A\n"
 	doc, err := taskdoc.Parse([]byte(some))
 	require.NoError(t, err, "1,000 lines 100 deep are within MaxNestingWork")
 	_, _, err = doc.AddTask(taskdoc.NewTask{Title: "B", Content: strings.Repeat(line, 1500)})
-	require.ErrorIs(t, err, taskdoc.ErrTooComplex, "an edit may not pass the limit either")
+	require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err), "an edit may not pass the limit either")
 }
 
 // oneLineTasks is a document of n tasks that are a heading each, "### T1",
@@ -55,7 +55,7 @@ func TestManyTasksAreRefusedCheaply(t *testing.T) {
 	require.Equal(t, 16<<20, len(src))
 	var err error
 	allocated := allocatedBy(func() { _, err = taskdoc.Parse(src) })
-	require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+	require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err))
 	var e *taskdoc.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, taskdoc.CodeTooComplex, e.Code)
@@ -140,7 +140,7 @@ func TestManyLinesAndItemsAreRefusedCheaply(t *testing.T) {
 			require.Equal(t, 16<<20, len(src))
 			var err error
 			allocated := allocatedBy(func() { _, err = taskdoc.Parse(src) })
-			require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+			require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err))
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, taskdoc.CodeTooComplex, e.Code)
@@ -188,7 +188,7 @@ func TestDocumentsAtItemAndLineLimitsAreRead(t *testing.T) {
 
 			over := []byte(tt.prefix + strings.Repeat(tt.line, tt.times+1) + tt.suffix)
 			_, err = taskdoc.Parse(over)
-			require.ErrorIs(t, err, taskdoc.ErrTooComplex, "one more is refused")
+			require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err), "one more is refused")
 			assert.Contains(t, err.Error(), strconv.Itoa(tt.limit))
 		})
 	}
@@ -202,7 +202,7 @@ func TestEditsKeepLineAndItemCounts(t *testing.T) {
 	src := "# D\n" + strings.Repeat("\n", taskdoc.MaxLines-6) + "## Tasks\n\n### A\n\n### B\n"
 	doc := mustParse(t, []byte(src))
 	_, _, err := doc.AddTask(taskdoc.NewTask{Title: "C"})
-	require.ErrorIs(t, err, taskdoc.ErrTooComplex, "no room at the limit")
+	require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err), "no room at the limit")
 
 	nd, err := doc.RemoveTask("b")
 	require.NoError(t, err)
@@ -211,14 +211,14 @@ func TestEditsKeepLineAndItemCounts(t *testing.T) {
 	_, err = taskdoc.Parse(nd.Source)
 	require.NoError(t, err, "the edited document is read")
 	_, _, err = nd.AddTask(taskdoc.NewTask{Title: "D"})
-	require.ErrorIs(t, err, taskdoc.ErrTooComplex, "the added task's lines are counted")
+	require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err), "the added task's lines are counted")
 
 	items := "# D\n\n" + strings.Repeat("- T\n", taskdoc.MaxListItems-1) + "\n## Tasks\n\n### A\n\n### B\n"
 	doc = mustParse(t, []byte(items))
 	nd, _, err = doc.SetStatus("a", taskdoc.StatusBlocked)
 	require.NoError(t, err, "the last item within the limit")
 	_, _, err = nd.SetStatus("b", taskdoc.StatusBlocked)
-	require.ErrorIs(t, err, taskdoc.ErrTooComplex, "the added Status field is counted")
+	require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err), "the added Status field is counted")
 	nd, _, err = nd.SetStatus("a", taskdoc.StatusPending)
 	require.NoError(t, err, "a status changed at the limit")
 	_, err = taskdoc.Parse(nd.Source)

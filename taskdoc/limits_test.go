@@ -95,7 +95,7 @@ func TestLimitsRefusePathologicalDocuments(t *testing.T) {
 			}
 			requireTypedError(t, err, nil)
 			require.Nil(t, doc)
-			require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+			require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err))
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.line, e.Line, "%v", err)
@@ -210,7 +210,7 @@ func TestEditsRespectLimits(t *testing.T) {
 				return
 			}
 			requireTypedError(t, err, nd)
-			require.ErrorIs(t, err, taskdoc.ErrTooComplex)
+			require.Equal(t, taskdoc.CodeTooComplex, taskdoc.CodeOf(err))
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.slug, e.Slug)

@@ -21,8 +21,8 @@ func Position(src []byte, offset int) (line, column int) {
 	return line, 1 + utf8.RuneCount(src[startOfLine(src, offset):offset])
 }
 
-// CheckUTF8 returns nil when src is valid UTF-8, and otherwise an
-// ErrInvalidUTF8 *Error that points at the first invalid byte (Offset,
+// CheckUTF8 returns nil when src is valid UTF-8, and otherwise an *Error with
+// CodeInvalidUTF8 that points at the first invalid byte (Offset,
 // Line, Column, Excerpt).
 func CheckUTF8(src []byte) error {
 	if utf8.Valid(src) {

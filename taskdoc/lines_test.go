@@ -56,7 +56,7 @@ func TestCheckUTF8(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := taskdoc.CheckUTF8([]byte(tt.src))
-			require.ErrorIs(t, err, taskdoc.ErrInvalidUTF8)
+			require.Equal(t, taskdoc.CodeInvalidUTF8, taskdoc.CodeOf(err))
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.line, e.Line)

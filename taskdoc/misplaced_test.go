@@ -73,7 +73,7 @@ func TestMisplacedMetadataIsNeverAnsweredByASecondList(t *testing.T) {
 			nd, task, err := edit()
 			requireTypedError(t, err, nd)
 			assert.Nil(t, task)
-			require.ErrorIs(t, err, taskdoc.ErrMisplacedMetadata)
+			require.Equal(t, taskdoc.CodeMisplacedMetadata, taskdoc.CodeOf(err))
 			assert.Contains(t, err.Error(), "move the list above the description")
 			var e *taskdoc.Error
 			require.ErrorAs(t, err, &e)

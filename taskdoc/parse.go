@@ -61,10 +61,10 @@ var inlineParser = goldmark.New().Parser()
 
 var bom = []byte("\ufeff")
 
-// Parse reads a document. It validates UTF-8 (ErrInvalidUTF8 with the line
+// Parse reads a document. It validates UTF-8 (CodeInvalidUTF8 with the line
 // and column of the first bad byte), decodes front matter (keeping it as
 // bytes, with FrontMatter.Err, when it is not valid YAML or TOML), applies
-// the limits (ErrTooComplex, see MaxNesting to MaxLines), builds the outline from
+// the limits (CodeTooComplex, see MaxNesting to MaxLines), builds the outline from
 // goldmark's AST and finds the Tasks section and its tasks. Parse never
 // panics and does not modify src; Document.Source is src.
 func Parse(src []byte) (*Document, error) {

@@ -20,7 +20,7 @@ import (
 var owners = map[string]string{
 	"AGENT_NOT_FOUND":    "agent",
 	"STALE_CLAIM":        "internal/claims",
-	"TASK_BLOCKED":       "internal/taskflow",
+	"TASK_BLOCKED":       "taskdoc",
 	"NO_ACK":             "worker",
 	"SUSPENDED":          "worker",
 	"GIT_ERROR":          "internal/git",

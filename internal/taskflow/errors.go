@@ -48,12 +48,3 @@ func at(err error, path, file, slug string) error {
 	}
 	return &copied
 }
-
-// CodeTaskBlocked: a task's Depends-On are not all done (completed or
-// skipped), so it is not claimed, started or completed yet; the message
-// names them. Resolver.CheckReady answers it; packages subagent,
-// coordinator and plan export it.
-const CodeTaskBlocked taskdoc.Code = "TASK_BLOCKED"
-
-// ErrTaskBlocked matches every TASK_BLOCKED with errors.Is.
-var ErrTaskBlocked = &taskdoc.Error{Code: CodeTaskBlocked}

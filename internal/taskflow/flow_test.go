@@ -111,11 +111,11 @@ func TestCompleteDatesInUTC(t *testing.T) {
 // Create reads its tasks back: unknown and completed statuses are refused.
 func TestFlowCreate(t *testing.T) {
 	_, _, err := flow.Create(parse(t), []taskdoc.NewTask{{Title: "New", Content: "- Status: completed"}})
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+	assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 	_, _, err = flow.Create(parse(t), []taskdoc.NewTask{{Title: "New", Content: "- Status: soon"}})
 	assert.Equal(t, taskdoc.CodeUnknownStatus, taskdoc.CodeOf(err))
 	_, _, err = flow.Create(parse(t), nil)
-	assert.ErrorIs(t, err, taskdoc.ErrInvalidTask)
+	assert.Equal(t, taskdoc.CodeInvalidTask, taskdoc.CodeOf(err))
 	nd, added, err := flow.Create(parse(t), []taskdoc.NewTask{{Title: "Fix [it](x)"}, {Title: "B"}})
 	require.NoError(t, err)
 	require.Len(t, added, 2)

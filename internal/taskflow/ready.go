@@ -192,7 +192,7 @@ func (r *Resolver) checkDone(doc *taskdoc.Document, task *taskdoc.Task, force bo
 	}
 	list := strings.Join(unmet, ", ")
 	if !force {
-		return nil, &taskdoc.Error{Code: CodeTaskBlocked, Path: r.flow.Path, Slug: slug,
+		return nil, &taskdoc.Error{Code: taskdoc.CodeTaskBlocked, Path: r.flow.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s waits for dependencies that are not done: %s; complete or skip them first (a person may override: taskmd start --force)",
 				slug, r.flow.Path, list)}
 	}
