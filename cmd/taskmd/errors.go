@@ -48,7 +48,7 @@ var exitCodes = map[taskdoc.Code]int{
 	codeAlreadyClaimed:            exitConflict,
 	taskdoc.CodeDuplicateTask:     exitConflict,
 	taskdoc.CodeInvalidTransition: exitConflict,
-	taskdoc.CodeTaskBlocked:          exitConflict,
+	taskdoc.CodeTaskBlocked:       exitConflict,
 	merge.CodeMergeConflict:       exitConflict,
 
 	taskdoc.CodeInvalidAddress:       exitInvalid,
