@@ -42,6 +42,7 @@ func init() {
 		"merge-driver": cmdMergeDriver,
 		"git-setup":    cmdGitSetup,
 		"help":         cmdHelp,
+		"instructions": cmdInstructions,
 	}
 }
 
@@ -114,6 +115,8 @@ Workers (pivots, worker checkpoints, clarifications)
   CHECKPOINT: --completed S --in-progress S --remaining S --blocked S --decisions S
     --files-changed PATH --parallel-work-available S (each once per item) --original-task S
     --notes S --resume-instructions S, or --checkpoint-file F|- (Markdown or JSON)
+Agents' instructions
+  instructions [--role worker|orchestrator]   the text for AGENTS.md or CLAUDE.md
 Watch
   watch                                one line per changed document until interrupted
 Git
