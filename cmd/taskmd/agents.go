@@ -92,7 +92,7 @@ func agentHeartbeat(e *env, args []string) error {
 			if req.NewTask != "" {
 				fmt.Fprintf(w, "; new task: %s", req.NewTask)
 			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "\nstop and acknowledge: taskmd pivot acknowledge --worker %s --token N CHECKPOINT (taskmd help)\n", req.Worker)
 		}
 	})
 }

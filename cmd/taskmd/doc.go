@@ -31,7 +31,12 @@
 //     gone);
 //   - workers: pivot (with --wait, until the worker acknowledges or
 //     NO_ACK), checkpoint list|show|diff --worker (list without it: every
-//     worker's), resume-brief, questions, answer;
+//     worker's), resume-brief, questions, answer; the worker's side: pivot
+//     acknowledge and ask with its checkpoint (flags or a Markdown or JSON
+//     file), ask ending SUSPENDED (exit 6) when no answer comes within
+//     --wait, resume-brief --worker ID once the answer is in;
+//   - instructions [--role worker|orchestrator]: the text for AGENTS.md or
+//     CLAUDE.md;
 //   - watch: one line per changed document until interrupted.
 //
 // # Output

@@ -36,6 +36,7 @@ func init() {
 		"pivot":        cmdPivot,
 		"resume-brief": cmdResumeBrief,
 		"answer":       cmdAnswer,
+		"ask":          cmdAsk,
 		"questions":    cmdQuestions,
 		"watch":        cmdWatch,
 		"merge-driver": cmdMergeDriver,
@@ -43,6 +44,7 @@ func init() {
 		"check":        cmdCheck,
 		"doctor":       cmdCheck,
 		"help":         cmdHelp,
+		"instructions": cmdInstructions,
 	}
 }
 
@@ -100,17 +102,28 @@ Agents and plans (a plan is a DOC; claims are leases kept alive by heartbeats)
 Workers (pivots, worker checkpoints, clarifications)
   pivot --worker ID --mode graceful|immediate|hard --reason R [--new-task T] [--task T]
         [--wait [--timeout 60s]]       --wait: until acknowledged, else NO_ACK (exit 7)
+  pivot acknowledge --worker ID [--token N] CHECKPOINT
+                                       the worker: save CHECKPOINT, let go of the task
+  ask --worker ID [--id ID] [--task ADDRESS] [--blocked-at S] [--reason R]
+      [--wait 60s] CHECKPOINT QUESTION...   the worker: no answer within --wait:
+                                       CHECKPOINT saved, SUSPENDED (exit 6)
   checkpoint list [--worker ID] [--limit N] | show --worker ID [--sequence N]
                                        no --worker: every worker's (newest 10 of each)
   checkpoint diff --worker ID [--from N] [--to N]
   resume-brief ADDRESS [--worker ID] [--max-tokens N]   with --worker: claim and resume
+  resume-brief --worker ID             a worker suspended by ask: its state and the answers
   questions                            open clarification requests
   answer --worker ID --id REQUEST [--draft] [--checkpoint-path P] [QID=]TEXT...
+  CHECKPOINT: --completed S --in-progress S --remaining S --blocked S --decisions S
+    --files-changed PATH --parallel-work-available S (each once per item) --original-task S
+    --notes S --resume-instructions S, or --checkpoint-file F|- (Markdown or JSON)
 Check (alias doctor)
   check [PATH] [--fix [--command taskmd]]
                                        problems in documents, claims, temporary files and the
                                        git setup, one a line (FILE:LINE:COL: CODE: message);
                                        --fix: sweep, .gitignore, merge driver; any left: exit 5
+Agents' instructions
+  instructions [--role worker|orchestrator]   the text for AGENTS.md or CLAUDE.md
 Watch
   watch                                one line per changed document until interrupted
 Git

@@ -107,6 +107,12 @@ func (e *env) content(text, file string) (string, error) {
 	if text != "" {
 		return "", usagef("--content and --content-file exclude each other")
 	}
+	b, err := e.readInput("--content-file", file)
+	return string(b), err
+}
+
+// readInput reads the file a flag names, or stdin for "-".
+func (e *env) readInput(flag, file string) ([]byte, error) {
 	var b []byte
 	var err error
 	if file == "-" {
@@ -115,9 +121,9 @@ func (e *env) content(text, file string) (string, error) {
 		b, err = os.ReadFile(file)
 	}
 	if err != nil {
-		return "", &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "--content-file", Err: err}
+		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: flag, Err: err}
 	}
-	return string(b), nil
+	return b, nil
 }
 
 // created prints the tasks a create made.

@@ -29,6 +29,9 @@ func (e *env) clarifications() (*worker.Clarifications, error) {
 }
 
 func cmdPivot(e *env, args []string) error {
+	if len(args) > 0 && args[0] == "acknowledge" {
+		return pivotAcknowledge(e, args[1:])
+	}
 	fs := e.flags("pivot")
 	id := fs.String("worker", "", "")
 	mode := fs.String("mode", "graceful", "")
@@ -296,9 +299,15 @@ func cmdResumeBrief(e *env, args []string) error {
 	fs := e.flags("resume-brief")
 	id := fs.String("worker", "", "")
 	maxTokens := fs.Int("max-tokens", 0, "")
-	pos, err := parseN(fs, args, "ADDRESS [--worker ID] [--max-tokens N]")
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if len(pos) == 0 && *id != "" && *maxTokens == 0 {
+		return e.resumePrompt(*id)
+	}
+	if len(pos) != 1 {
+		return usagef("usage: taskmd resume-brief ADDRESS [--worker ID] [--max-tokens N] | --worker ID")
 	}
 	p, err := e.pivots()
 	if err != nil {
