@@ -38,8 +38,8 @@ var exitMeaning = map[int]string{
 // the command (its flag set) or group (its subcommands) is printed, and
 // the tool exits 0.
 type helpAsked struct {
-	path string                              // "list", "agent list", "agent"
-	fs   *flag.FlagSet                       // the command's flags; nil for a group
+	path string                                // "list", "agent list", "agent"
+	fs   *flag.FlagSet                         // the command's flags; nil for a group
 	cmds map[string]func(*env, []string) error // a group's subcommands
 }
 
