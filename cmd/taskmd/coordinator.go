@@ -142,7 +142,7 @@ func coordStart(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(st, func(w io.Writer) { writeStarted(w, st) })
+	return e.print(coordStarted(st), func(w io.Writer) { writeStarted(w, st) })
 }
 
 func writeStarted(w io.Writer, st *coordinator.Started) {
@@ -169,7 +169,7 @@ func coordComplete(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(done, func(w io.Writer) {
+	return e.print(coordCompleted(done), func(w io.Writer) {
 		fmt.Fprintf(w, "completed %s %s\n", taskdoc.Address{Path: coordinator.Address, Slug: done.Task.Slug}, done.Date)
 		switch {
 		case done.ArchivedTo != "":

@@ -113,9 +113,10 @@ Git
                                        git's %O %A %B %P %L: merges task by task into
                                        CURRENT; conflicts left: exit 4 (MERGE_CONFLICT)
 
---json: one line of JSON on stdout: an array where results may be several (list,
-  find, ready, show, create, ...), else one object (watch: one per change); errors as
-  {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
+--json: one line on stdout, one object with "schema_version":1 (watch: one per change);
+  a task is one object, address first, under "task" or in "tasks"; errors as
+  {"schema_version":1,"code","message",...,"exit"} on stderr (docs/schema/).
+  Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
   ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, TASK_BLOCKED, MERGE_CONFLICT),
   5 invalid input, 6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
