@@ -206,3 +206,36 @@ func TestFlagsAnywhere(t *testing.T) {
 	assert.Contains(t, run("list", "--json", "-C", root), "documents")
 	assert.Contains(t, run("agent", "-C", root, "list", "--json"), "agents")
 }
+
+// docs/cli.md is the help of every command, as the tool prints it: -update
+// writes it, and the test fails when it is stale.
+func TestCLIReference(t *testing.T) {
+	words, _, err := completions()
+	require.NoError(t, err)
+	var paths []string
+	for p := range words {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	var b strings.Builder
+	b.WriteString("# taskmd command-line reference\n\n")
+	b.WriteString("Generated from the tool's own help (`go test ./cmd/taskmd -run TestCLIReference -update`); do not edit.\n")
+	b.WriteString("The JSON every command prints with --json is described by [schema/taskmd.schema.json](schema/taskmd.schema.json).\n\n")
+	b.WriteString("## taskmd\n\n```text\n" + help + "```\n")
+	for _, p := range paths {
+		h, err := describe(strings.Fields(p))
+		require.NoError(t, err)
+		b.WriteString("\n## taskmd " + p + "\n\n```text\n")
+		writeHelp(&b, h)
+		b.WriteString("```\n")
+	}
+	const file = "../../docs/cli.md"
+	if *update {
+		require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
+	}
+	want, err := os.ReadFile(file)
+	require.NoError(t, err, "run go test ./cmd/taskmd -run TestCLIReference -update")
+	assert.Equal(t, string(want), b.String(), "docs/cli.md is stale: run go test ./cmd/taskmd -run TestCLIReference -update")
+}
