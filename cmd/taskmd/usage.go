@@ -45,9 +45,6 @@ type helpAsked struct {
 
 func (h *helpAsked) Error() string { return "help requested for " + h.path }
 
-// isHelp reports whether a is a request for help.
-func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "-help" }
-
 // describe finds what the command at path ("agent list") takes by running
 // it with -h: every command parses its flags before it reads or writes
 // anything, and returns its flag set or, for a group, its subcommands.
@@ -90,12 +87,6 @@ func flagNames(fs *flag.FlagSet) []string {
 		}
 	})
 	return out
-}
-
-// isSwitch reports whether the flag name of fs takes no value.
-func isSwitch(fs *flag.FlagSet, name string) bool {
-	b, ok := fs.Lookup(name).Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
 }
 
 // writeHelp writes the help of h: usage, what it does, flags (or a group's
