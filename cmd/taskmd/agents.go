@@ -126,7 +126,9 @@ func agentList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(list, func(w io.Writer) {
+	return e.print(struct {
+		Agents []agent.Agent `json:"agents"`
+	}{list}, func(w io.Writer) {
 		rows := make([][]string, 0, len(list))
 		for _, a := range list {
 			state := "offline"
@@ -200,7 +202,11 @@ func cmdNext(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(next, func(w io.Writer) { table(w, nextRows(next)) })
+	ready, err := e.readyTasks(next)
+	if err != nil {
+		return err
+	}
+	return e.print(ready, func(w io.Writer) { table(w, nextRows(next)) })
 }
 
 // nextRows are the lines of next and ready: address, title, and whether
@@ -237,7 +243,11 @@ func cmdProgress(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(pr, func(w io.Writer) {
+	out, err := e.progressOf(pr)
+	if err != nil {
+		return err
+	}
+	return e.print(out, func(w io.Writer) {
 		fmt.Fprintf(w, "%s  %s  %s  %d%% of %d\n", pr.Plan, pr.Title, pr.Status, pr.Percent, pr.Total)
 		fmt.Fprintln(w, countsLine(pr.Counts))
 		rows := make([][]string, 0, len(pr.Current))

@@ -37,10 +37,7 @@ var archivesCommands = map[string]func(*env, []string) error{
 }
 
 func cmdArchives(e *env, args []string) error {
-	if len(args) == 0 {
-		return archivesList(e, args)
-	}
-	return e.sub("archives", archivesCommands, args)
+	return e.subOr("archives", archivesCommands, "list", args)
 }
 
 // archives is what archives list prints: the coordinator lists, newest

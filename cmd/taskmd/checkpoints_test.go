@@ -28,9 +28,11 @@ func TestCheckpointListOfEveryWorker(t *testing.T) {
 		t.Helper()
 		r := taskmd(t, root, "", append([]string{"--json", "checkpoint", "list"}, args...)...)
 		require.Equal(t, 0, r.exit, r.stderr)
-		var out []map[string]any
+		var out struct {
+			Checkpoints []map[string]any `json:"checkpoints"`
+		}
 		require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
-		return out
+		return out.Checkpoints
 	}
 	w1, w2 := list("--worker", "w1"), list("--worker", "w2")
 	require.Len(t, w1, 1)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 
@@ -26,6 +28,23 @@ func cmdCoordinator(e *env, args []string) error {
 
 // sub runs the subcommand args[0] of group.
 func (e *env) sub(group string, cmds map[string]func(*env, []string) error, args []string) error {
+	return e.subOr(group, cmds, "", args)
+}
+
+// subOr runs the subcommand of group named after the global flags
+// ("agent --json list"), or def when none is named and def is not "".
+func (e *env) subOr(group string, cmds map[string]func(*env, []string) error, def string, args []string) error {
+	fs := e.flags(group)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return &helpAsked{path: group, cmds: cmds}
+		}
+		return usagef("%s: %v", group, err)
+	}
+	args = fs.Args()
+	if len(args) == 0 && def != "" {
+		args = []string{def}
+	}
 	if len(args) == 0 {
 		return usagef("usage: taskmd %s %s", group, names(cmds))
 	}
@@ -123,7 +142,7 @@ func coordStart(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(st, func(w io.Writer) { writeStarted(w, st) })
+	return e.print(coordStarted(st), func(w io.Writer) { writeStarted(w, st) })
 }
 
 func writeStarted(w io.Writer, st *coordinator.Started) {
@@ -150,7 +169,7 @@ func coordComplete(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(done, func(w io.Writer) {
+	return e.print(coordCompleted(done), func(w io.Writer) {
 		fmt.Fprintf(w, "completed %s %s\n", taskdoc.Address{Path: coordinator.Address, Slug: done.Task.Slug}, done.Date)
 		switch {
 		case done.ArchivedTo != "":

@@ -6,7 +6,10 @@
 //
 //	taskmd [-C DIR] [--json] COMMAND [ARGS]
 //
-// "taskmd help" prints every command and flag. Flags may come before or
+// "taskmd help" prints every command; "taskmd help CMD" (or "taskmd CMD
+// -h") a command's flags, an example and its exit statuses. "taskmd
+// --version" reads the build information; "taskmd completion bash|zsh|fish"
+// prints a completion script made from the same command table. Flags may come before or
 // after the command and between its arguments; "--" ends them. -C names the
 // workspace root (default "."). A task is named by its address,
 // "/api/auth.md#implement-jwt-signing" (docs/api/auth.md); a document by
@@ -43,16 +46,16 @@
 //
 // Text output is short and stable: lists are aligned columns (status,
 // address, title), a task is printed as the Markdown it is in its document
-// under its address. With --json every command prints one line of JSON: an
-// array from the commands whose results may be several (list, find, ready,
-// show, create, workflows, next, questions, the list commands of agent,
-// checkpoint and coordinator), one object from the others: the library's
-// result types (query.Match for tasks,
-// subagent.Started, plan.NextTask, worker.Request, ...; worker checkpoints
-// in the checkpoint-resume protocol's JSON form). watch --json prints one object per changed
-// document, first {"event":"watching"} once it sees every change:
+// under its address. With --json every command prints one line of JSON,
+// one object that starts with "schema_version":1 (docs/schema/taskmd.schema.json).
+// A task is always the same object (taskJSON: address, document, then the
+// task's fields), alone under "task" or in a list under "tasks"; ready,
+// next and progress add their fields beside it. Other lists are named
+// ("documents", "agents", "checkpoints", ...; worker checkpoints in the
+// checkpoint-resume protocol's JSON form). watch --json prints one object
+// per changed document, first {"event":"watching"} once it sees every change:
 //
-//	{"event":"changed","document":"/api/auth.md","tasks":[{"address":"/api/auth.md#sign","change":"status","from":"pending","to":"in_progress"}]}
+//	{"schema_version":1,"event":"changed","document":"/api/auth.md","tasks":[{"address":"/api/auth.md#sign","change":"status","from":"pending","to":"in_progress"}]}
 //
 // # Errors and exit status
 //

@@ -78,15 +78,16 @@ var exitCodes = map[taskdoc.Code]int{
 
 // errorJSON is an error as --json prints it on stderr.
 type errorJSON struct {
-	Code      taskdoc.Code `json:"code"`
-	Message   string       `json:"message"`
-	Path      string       `json:"path,omitempty"`
-	Slug      string       `json:"slug,omitempty"`
-	Line      int          `json:"line,omitempty"`
-	Column    int          `json:"column,omitempty"`
-	Excerpt   string       `json:"excerpt,omitempty"`
-	Available []string     `json:"available,omitempty"`
-	Exit      int          `json:"exit"`
+	SchemaVersion int          `json:"schema_version"`
+	Code          taskdoc.Code `json:"code"`
+	Message       string       `json:"message"`
+	Path          string       `json:"path,omitempty"`
+	Slug          string       `json:"slug,omitempty"`
+	Line          int          `json:"line,omitempty"`
+	Column        int          `json:"column,omitempty"`
+	Excerpt       string       `json:"excerpt,omitempty"`
+	Available     []string     `json:"available,omitempty"`
+	Exit          int          `json:"exit"`
 }
 
 // fail prints err on stderr ("taskmd: CODE: message", or one JSON object
@@ -108,7 +109,7 @@ func (e *env) fail(err error) int {
 		fmt.Fprintf(e.stderr, "taskmd: %s: %v\n", code, err)
 		return exit
 	}
-	out := errorJSON{Code: code, Message: err.Error(), Exit: exit}
+	out := errorJSON{SchemaVersion: schemaVersion, Code: code, Message: err.Error(), Exit: exit}
 	var te *taskdoc.Error
 	if errors.As(err, &te) {
 		out.Path, out.Slug, out.Available = te.Path, te.Slug, te.Available

@@ -34,10 +34,12 @@ func TestListShowsBrokenDocuments(t *testing.T) {
 	})
 	r := taskmd(t, root, "", "--json", "list")
 	require.Equal(t, 0, r.exit, r.stderr)
-	var docs []map[string]any
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &docs))
+	var list struct {
+		Documents []map[string]any `json:"documents"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
 	byFile := map[string]map[string]any{}
-	for _, d := range docs {
+	for _, d := range list.Documents {
 		byFile[d["file"].(string)] = d
 	}
 	require.Contains(t, byFile, "docs/coordinator/x.md")
@@ -45,7 +47,7 @@ func TestListShowsBrokenDocuments(t *testing.T) {
 	assert.Equal(t, "INVALID_ADDRESS", byFile["docs/coordinator/x.md"]["code"])
 	require.Contains(t, byFile, "docs/bad.md")
 	assert.Equal(t, "INVALID_UTF8", byFile["docs/bad.md"]["code"])
-	assert.Len(t, docs, 3)
+	assert.Len(t, list.Documents, 3)
 
 	r = taskmd(t, root, "", "list")
 	require.Equal(t, 0, r.exit, r.stderr)

@@ -80,7 +80,7 @@ func TestGitSetupIdempotent(t *testing.T) {
 	gitIn(t, dir, "init", "-q")
 	r := taskmd(t, dir, "", "--json", "git-setup")
 	require.Equal(t, 0, r.exit, r.stderr)
-	assert.JSONEq(t, `{"driver":"taskmd merge-driver %O %A %B %P %L","attributes_added":true,"ignore_state_added":true}`, r.stdout)
+	assert.JSONEq(t, `{"schema_version":1,"driver":"taskmd merge-driver %O %A %B %P %L","attributes_added":true,"ignore_state_added":true}`, r.stdout)
 	assert.Equal(t, "taskmd merge-driver %O %A %B %P %L\n", gitIn(t, dir, "config", "merge.taskmd.driver"))
 	attrs, err := os.ReadFile(filepath.Join(dir, ".gitattributes"))
 	require.NoError(t, err)
@@ -91,7 +91,7 @@ func TestGitSetupIdempotent(t *testing.T) {
 
 	r = taskmd(t, dir, "", "--json", "git-setup")
 	require.Equal(t, 0, r.exit, r.stderr)
-	assert.JSONEq(t, `{"driver":"taskmd merge-driver %O %A %B %P %L","attributes_added":false,"ignore_state_added":false}`, r.stdout)
+	assert.JSONEq(t, `{"schema_version":1,"driver":"taskmd merge-driver %O %A %B %P %L","attributes_added":false,"ignore_state_added":false}`, r.stdout)
 	again, err := os.ReadFile(filepath.Join(dir, ".gitattributes"))
 	require.NoError(t, err)
 	assert.Equal(t, attrs, again)

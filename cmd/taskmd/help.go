@@ -45,6 +45,8 @@ func init() {
 		"doctor":       cmdCheck,
 		"help":         cmdHelp,
 		"instructions": cmdInstructions,
+		"version":      cmdVersion,
+		"completion":   cmdCompletion,
 	}
 }
 
@@ -62,6 +64,7 @@ const help = `taskmd: tasks in Markdown files (docs/**/*.md, coordinator/active.
 usage: taskmd [-C DIR] [--json] COMMAND [ARGS]
 A task is ADDRESS /api/auth.md#slug (docs/api/auth.md); a document DOC /api/auth.md.
 Flags go anywhere; -C DIR is the workspace root (default .).
+taskmd help COMMAND (or COMMAND -h): its flags, an example and its exit statuses.
 
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)
@@ -76,9 +79,6 @@ Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, 
   complete ADDRESS --note N [--agent A --token N | --force]
   status ADDRESS STATUS [--reason R] [--error E] [--note N] [--agent A --token N | --force]
                                        block, unblock (to pending...), reopen, fail, skip...
-                                       --note: for completed, what was done (alias --outcome)
-                                       --force: yours over an agent's claim (ends it) or over
-                                       unmet dependencies (TASK_BLOCKED, exit 4), on record
   rm ADDRESS [--force] [--if-version V]
   workflows                            workflows/*.md: name, title, description
 Coordinator (coordinator/active.md, sequential, no slugs)
@@ -133,20 +133,38 @@ Git
                                        git's %O %A %B %P %L: merges task by task into
                                        CURRENT; conflicts left: exit 4 (MERGE_CONFLICT)
 
---json: one line of JSON on stdout: an array where results may be several (list,
-  find, ready, show, create, ...), else one object (watch: one per change); errors as
-  {"code","message",...,"exit"} on stderr. Text errors: "taskmd: CODE: message".
+--json: one line on stdout, one object with "schema_version":1 (watch: one per change);
+  a task is one object, address first, under "task" or in "tasks"; errors as
+  {"schema_version":1,"code","message",...,"exit"} on stderr (docs/schema/).
+  Text errors: "taskmd: CODE: message".
 Exit: 0 ok, 1 other, 2 usage, 3 not found, 4 conflict (CONFLICT, STALE_CLAIM,
   ALREADY_CLAIMED, DUPLICATE_TASK, INVALID_TRANSITION, TASK_BLOCKED, MERGE_CONFLICT),
   5 invalid input (check: PROBLEMS_FOUND), 6 SUSPENDED, 7 NO_ACK, 130 interrupted (SIGINT; 143 SIGTERM).
 TASKMD_NOW=2026-01-02T03:04:05Z fixes the clock (tests, scripts).
+Also: taskmd --version, taskmd completion bash|zsh|fish.
+Example: taskmd ready --json
 `
 
+// cmdHelp prints the commands, or with a command (and subcommand) its
+// help, as CMD -h does.
 func cmdHelp(e *env, args []string) error {
-	if _, err := parseN(e.flags("help"), args); err != nil {
+	path, err := parse(e.flags("help"), args)
+	if err != nil {
 		return err
 	}
-	return e.print(struct {
-		Help string `json:"help"`
-	}{help}, func(w io.Writer) { fmt.Fprint(w, help) })
+	if len(path) == 0 {
+		return e.print(helpOf{Help: help}, func(w io.Writer) { fmt.Fprint(w, help) })
+	}
+	h, err := describe(path)
+	if err != nil {
+		return err
+	}
+	return e.printHelp(h)
+}
+
+// printHelp prints the help of a command or group.
+func (e *env) printHelp(h *helpAsked) error {
+	var b strings.Builder
+	writeHelp(&b, h)
+	return e.print(helpOf{Command: h.path, Help: b.String()}, func(w io.Writer) { fmt.Fprint(w, b.String()) })
 }

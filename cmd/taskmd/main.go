@@ -75,10 +75,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // dispatch reads the global flags before the command and runs it.
 func (e *env) dispatch(args []string) error {
 	fs := e.flags("taskmd")
+	version := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cmdHelp(e, nil)
+		}
 		return usagef("%v", err)
 	}
 	args = fs.Args()
+	if *version {
+		return cmdVersion(e, args)
+	}
 	if len(args) == 0 {
 		return usagef("no command; run taskmd help")
 	}
@@ -90,7 +97,12 @@ func (e *env) dispatch(args []string) error {
 	if !ok {
 		return usagef("unknown command %q; run taskmd help", name)
 	}
-	return cmd(e, rest)
+	err := cmd(e, rest)
+	var h *helpAsked
+	if errors.As(err, &h) {
+		return e.printHelp(h)
+	}
+	return err
 }
 
 // clock reads TASKMD_NOW (RFC 3339) when it is set.
@@ -160,7 +172,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, usagef("run taskmd help for the flags of %s", fs.Name())
+				return nil, &helpAsked{path: fs.Name(), fs: fs}
 			}
 			return nil, usagef("%s: %v", fs.Name(), err)
 		}

@@ -327,12 +327,15 @@ func TestJSONTasks(t *testing.T) {
 	r := taskmd(t, root, "", "list", "/api/auth.md", "--json")
 	require.Equal(t, 0, r.exit, r.stderr)
 	assert.Equal(t, 1, strings.Count(r.stdout, "\n"))
-	var got []map[string]any
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+	var list struct {
+		Tasks []map[string]any `json:"tasks"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+	got := list.Tasks
 	require.Len(t, got, 2)
 	assert.Equal(t, "/api/auth.md#setup-oauth", got[0]["address"])
 	assert.Equal(t, "/api/auth.md", got[0]["document"])
-	assert.NotNil(t, got[0]["task"])
+	assert.Equal(t, "Setup OAuth", got[0]["title"])
 }
 
 // Content comes from stdin with --content-file -.

@@ -41,7 +41,9 @@ func cmdList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(docs, func(w io.Writer) {
+	return e.print(struct {
+		Documents []query.Document `json:"documents"`
+	}{docs}, func(w io.Writer) {
 		rows := make([][]string, 0, len(docs))
 		for _, d := range docs {
 			if d.Error != "" {
@@ -163,7 +165,9 @@ func cmdWorkflows(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(list, func(w io.Writer) {
+	return e.print(struct {
+		Workflows []query.Workflow `json:"workflows"`
+	}{list}, func(w io.Writer) {
 		rows := make([][]string, 0, len(list))
 		for _, wf := range list {
 			about := wf.Description
@@ -219,5 +223,9 @@ func cmdReady(e *env, args []string) error {
 		}
 		ready = append(ready, next...)
 	}
-	return e.print(ready, func(w io.Writer) { table(w, nextRows(ready)) })
+	out, err := e.readyTasks(ready)
+	if err != nil {
+		return err
+	}
+	return e.print(out, func(w io.Writer) { table(w, nextRows(ready)) })
 }

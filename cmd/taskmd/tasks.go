@@ -50,7 +50,7 @@ func (e *env) printTasks(tasks []query.Match, full bool) error {
 	if tasks == nil {
 		tasks = []query.Match{}
 	}
-	return e.print(tasks, func(w io.Writer) {
+	return e.print(tasksOf(tasks), func(w io.Writer) {
 		if !full {
 			table(w, taskRows(tasks))
 			return
@@ -128,7 +128,7 @@ func (e *env) readInput(flag, file string) ([]byte, error) {
 
 // created prints the tasks a create made.
 func (e *env) created(tasks []query.Match) error {
-	return e.print(tasks, func(w io.Writer) {
+	return e.print(tasksOf(tasks), func(w io.Writer) {
 		for _, t := range tasks {
 			fmt.Fprintf(w, "created %s\n", t.Address)
 		}
@@ -183,7 +183,11 @@ func cmdStart(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(st, func(w io.Writer) {
+	out := struct {
+		Task taskJSON `json:"task"`
+		*subagent.Started
+	}{taskOf(st.Document, st.Task), st}
+	return e.print(out, func(w io.Writer) {
 		writeTask(w, at(st.Document, []taskdoc.Task{st.Task})[0])
 		writeContext(w, st.Workflow, st.References, st.Missing)
 	})
@@ -216,7 +220,11 @@ func (e *env) complete(address, note string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(done, func(w io.Writer) {
+	out := struct {
+		Task taskJSON `json:"task"`
+		*subagent.Completed
+	}{taskOf(done.Document, done.Task), done}
+	return e.print(out, func(w io.Writer) {
 		addr := taskdoc.Address{Path: done.Document, Slug: done.Task.Slug}.String()
 		fmt.Fprintf(w, "completed %s %s\n", addr, done.Date)
 	})
@@ -321,7 +329,7 @@ func (e *env) updateStatus(address string, c claimFlags, u plan.StatusUpdate) er
 }
 
 func (e *env) printStatus(m query.Match) error {
-	return e.print(m, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", m.Task.Status, m.Address) })
+	return e.print(oneTask{taskOf(m.Document, m.Task)}, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", m.Task.Status, m.Address) })
 }
 
 func cmdRemove(e *env, args []string) error {
@@ -358,5 +366,5 @@ func cmdRemove(e *env, args []string) error {
 		}
 	}
 	m := at(a.Path, []taskdoc.Task{t})[0]
-	return e.print(m, func(w io.Writer) { fmt.Fprintf(w, "removed %s\n", m.Address) })
+	return e.print(oneTask{taskOf(m.Document, m.Task)}, func(w io.Writer) { fmt.Fprintf(w, "removed %s\n", m.Address) })
 }

@@ -51,7 +51,7 @@ func TestWatchSeesAnotherProcess(t *testing.T) {
 			return ""
 		}
 	}
-	assert.JSONEq(t, `{"event":"watching","root":"`+root+`"}`, next(10*time.Second))
+	assert.JSONEq(t, `{"schema_version":1,"event":"watching","root":"`+root+`"}`, next(10*time.Second))
 
 	// The test process changes a task's status and adds a task.
 	p := filepath.Join(root, "docs", "api", "auth.md")

@@ -154,7 +154,9 @@ func checkpointList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(list, func(w io.Writer) {
+	return e.print(struct {
+		Checkpoints []journal.Entry `json:"checkpoints"`
+	}{list}, func(w io.Writer) {
 		rows := make([][]string, 0, len(list))
 		for _, c := range list {
 			rows = append(rows, []string{fmt.Sprint(c.Sequence), c.Time.UTC().Format(time.RFC3339), string(c.Type), c.Agent, c.Summary})
@@ -179,7 +181,9 @@ func (e *env) workerCheckpoints(id string, limit int) error {
 	if err != nil {
 		return err
 	}
-	return e.print(protocolJSON(list), func(w io.Writer) {
+	return e.print(struct {
+		Checkpoints []protocolCheckpoint `json:"checkpoints"`
+	}{protocolJSON(list)}, func(w io.Writer) {
 		rows := make([][]string, 0, len(list))
 		for _, c := range list {
 			row := []string{fmt.Sprint(c.Sequence), c.Time.UTC().Format(time.RFC3339), string(c.Status), c.Phase, c.Task}
@@ -443,7 +447,9 @@ func cmdQuestions(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(open, func(w io.Writer) {
+	return e.print(struct {
+		Questions []worker.Clarification `json:"questions"`
+	}{open}, func(w io.Writer) {
 		for _, r := range open {
 			fmt.Fprintf(w, "%s %s", r.AgentID, r.ID)
 			if r.BlockedAt != "" {
