@@ -10,6 +10,7 @@ import (
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
+	"github.com/taskmd/taskmd/workspace"
 	"github.com/taskmd/taskmd/worktree"
 )
 
@@ -42,6 +43,7 @@ var exitCodes = map[taskdoc.Code]int{
 	agent.CodeAgentNotFound:       exitNotFound,
 	taskdoc.CodeNoAvailableTasks:  exitNotFound,
 	worktree.CodeWorktreeNotFound: exitNotFound,
+	workspace.CodeNoWorkspace:     exitNotFound,
 
 	taskdoc.CodeConflict:          exitConflict,
 	plan.CodeStaleClaim:           exitConflict,

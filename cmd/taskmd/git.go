@@ -139,12 +139,21 @@ type gitSetup struct {
 
 // cmdGitSetup configures the repository of the workspace for taskmd: the
 // merge driver in its git config, the .gitattributes lines that use it,
-// and .taskmd/ in .gitignore. Running it again changes nothing.
+// and .taskmd/ in .gitignore. Running it again changes nothing. The driver
+// runs this binary by its absolute path (links resolved), so that merges
+// work whatever PATH git runs with; --command names another.
 func cmdGitSetup(e *env, args []string) error {
 	fs := e.flags("git-setup")
-	command := fs.String("command", "taskmd", "")
+	command := fs.String("command", "", "")
 	if _, err := parseN(fs, args); err != nil {
 		return err
+	}
+	if *command == "" {
+		self, err := selfPath()
+		if err != nil {
+			return err
+		}
+		*command = shellQuote(self)
 	}
 	if strings.TrimSpace(*command) == "" || strings.ContainsAny(*command, "\r\n") {
 		return usagef("git-setup: --command must be one line naming the taskmd binary")
@@ -178,4 +187,27 @@ func cmdGitSetup(e *env, args []string) error {
 			fmt.Fprintln(w, ".gitignore: added .taskmd/")
 		}
 	})
+}
+
+// selfPath is the absolute path of the running binary, symbolic links
+// resolved.
+func selfPath() (string, error) {
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Err: err,
+			Msg: "cannot find the path of this binary (" + err.Error() + "): name it with --command PATH"}
+	}
+	return self, nil
+}
+
+// shellQuote quotes s for sh, which git runs a merge driver with, when it
+// holds anything but letters, digits and -_./+,:@%.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+,:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -30,7 +30,7 @@ const nowVar = "TASKMD_NOW"
 // workspace, opened on first use.
 type env struct {
 	ctx    context.Context
-	root   string // -C
+	root   string // -C; "" when not given
 	json   bool   // --json
 	stdin  io.Reader
 	stdout io.Writer
@@ -59,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	e := &env{ctx: ctx, root: ".", stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	err := e.dispatch(args)
 	if e.ws != nil {
 		e.ws.Close()
@@ -123,12 +123,38 @@ func (e *env) forceFlag(fs *flag.FlagSet) func() {
 	}
 }
 
-// workspace opens the workspace at -C once.
+// rootVar names the environment variable that, like -C, names the folder
+// the workspace is found from; -C wins over it.
+const rootVar = "TASKMD_ROOT"
+
+// workspace opens the workspace once: the one found from -C, else
+// TASKMD_ROOT, else the current folder (workspace.Find). A folder named by
+// -C or TASKMD_ROOT in which Find finds nothing is the root as given if it
+// is empty (a new workspace); otherwise Find's NO_WORKSPACE stands.
 func (e *env) workspace() (*workspace.Workspace, error) {
 	if e.ws != nil {
 		return e.ws, nil
 	}
-	ws, err := workspace.Open(e.root)
+	start, explicit := e.root, e.root != ""
+	if !explicit {
+		start, explicit = os.Getenv(rootVar), true
+		if start == "" {
+			start, explicit = ".", false
+		}
+	}
+	root, err := workspace.Find(start)
+	if taskdoc.CodeOf(err) == workspace.CodeNoWorkspace && explicit {
+		if entries, rerr := os.ReadDir(start); rerr == nil && len(entries) == 0 {
+			root, err = start, nil
+		} else {
+			err = &taskdoc.Error{Code: workspace.CodeNoWorkspace, Path: start,
+				Msg: fmt.Sprintf("no taskmd workspace in %s or any parent: run `taskmd init %s` to make it one", start, start)}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	ws, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
