@@ -7,8 +7,10 @@
 //	taskmd [-C DIR] [--json] COMMAND [ARGS]
 //
 // "taskmd help" prints every command and flag. Flags may come before or
-// after the command and between its arguments; "--" ends them. -C names the
-// workspace root (default "."). A task is named by its address,
+// after the command and between its arguments; "--" ends them. The
+// workspace root is found upward from the current folder, or from -C DIR
+// (else TASKMD_ROOT), by workspace.Find: the nearest folder holding
+// taskmd.toml, else docs/ or coordinator/; "taskmd init" makes one. A task is named by its address,
 // "/api/auth.md#implement-jwt-signing" (docs/api/auth.md); a document by
 // "/api/auth.md"; a folder by "/api/" ("api" and "api/" read the same).
 // Subagent tasks are started and completed by address; the coordinator
@@ -32,7 +34,9 @@
 //   - workers: pivot (with --wait, until the worker acknowledges or
 //     NO_ACK), checkpoint list|show|diff --worker (list without it: every
 //     worker's), resume-brief, questions, answer;
-//   - watch: one line per changed document until interrupted.
+//   - watch: one line per changed document until interrupted;
+//   - init [DIR]; mcp [-root DIR] (the MCP server on stdin/stdout); lsp
+//     (runs taskmd-lsp, cmd/taskmd-lsp, from PATH).
 //
 // # Output
 //

@@ -42,6 +42,7 @@ func init() {
 		"git-setup":    cmdGitSetup,
 		"help":         cmdHelp,
 		"init":         cmdInit,
+		"mcp":          cmdMcp,
 	}
 }
 
@@ -65,6 +66,9 @@ Flags go anywhere. The root is found upward from the current folder, as git does
 Workspace
   init [DIR]                           taskmd.toml (settings), docs/, .taskmd/ in .gitignore;
                                        each only if missing (again: changes nothing)
+  mcp [-root DIR]                      the MCP server on stdin/stdout (-root: as given, no
+                                       search); toolsets from taskmd.toml [mcp]
+  lsp [ARGS]                           the language server: runs taskmd-lsp from PATH
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)
   list [FOLDER]                        documents with task counts (FOLDER: /api/, api)

@@ -37,6 +37,9 @@ type env struct {
 	stderr io.Writer
 	now    func() time.Time // nil: the real clock
 	ws     *workspace.Workspace
+	// signalEnds: the command ends on SIGINT or SIGTERM as on success,
+	// with status 0 (mcp: the way clients stop a server).
+	signalEnds bool
 	// override is the person whose writes go over agents' claims
 	// (--force); "" for none.
 	override string
@@ -64,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if e.ws != nil {
 		e.ws.Close()
 	}
-	if s, ok := sig.Load().(syscall.Signal); ok && (err == nil || errors.Is(err, context.Canceled)) {
+	if s, ok := sig.Load().(syscall.Signal); ok && !e.signalEnds && (err == nil || errors.Is(err, context.Canceled)) {
 		// Interrupted, as a shell reports it: 128 + the signal's number
 		// (130 for SIGINT, 143 for SIGTERM). watch ends this way.
 		return 128 + int(s)
