@@ -44,6 +44,7 @@ var exitCodes = map[taskdoc.Code]int{
 	taskdoc.CodeNoAvailableTasks:  exitNotFound,
 	worktree.CodeWorktreeNotFound: exitNotFound,
 	workspace.CodeNoWorkspace:     exitNotFound,
+	codeNotInstalled:              exitNotFound,
 
 	taskdoc.CodeConflict:          exitConflict,
 	plan.CodeStaleClaim:           exitConflict,
@@ -96,6 +97,10 @@ type errorJSON struct {
 func (e *env) fail(err error) int {
 	if err == nil {
 		return exitOK
+	}
+	var status exitStatus
+	if errors.As(err, &status) {
+		return int(status) // the program the tool ran has said why
 	}
 	code := taskdoc.CodeOf(err)
 	if code == "" {

@@ -43,6 +43,7 @@ func init() {
 		"help":         cmdHelp,
 		"init":         cmdInit,
 		"mcp":          cmdMcp,
+		"lsp":          cmdLsp,
 	}
 }
 

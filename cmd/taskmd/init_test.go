@@ -18,6 +18,12 @@ import (
 // added to the environment (TASKMD_ROOT removed unless env sets it).
 func taskmdIn(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
+	return taskmdStdin(t, dir, env, "", args...)
+}
+
+// taskmdStdin is taskmdIn with stdin.
+func taskmdStdin(t *testing.T, dir string, env []string, stdin string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
@@ -28,6 +34,7 @@ func taskmdIn(t *testing.T, dir string, env []string, args ...string) result {
 		}
 	}
 	cmd.Env = append(append(cmd.Env, nowVar+"="+testNow), env...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
