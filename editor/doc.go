@@ -33,6 +33,6 @@
 // that bring its buffer to the file, one with unsaved changes a
 // diagnostic saying the buffer and the file disagree.
 //
-// examples/lsp is a Language Server Protocol server built on this
+// cmd/taskmd-lsp is a Language Server Protocol server built on this
 // package.
 package editor

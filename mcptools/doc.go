@@ -1,8 +1,8 @@
 // Package mcptools serves taskmd's task tools to AI agents over the Model
 // Context Protocol: Register adds them to a caller's *mcp.Server, next to
 // the caller's own tools, and NewServer makes a server of them alone (the
-// one examples/mcpserver runs on stdin/stdout). Only this package and the
-// examples import the MCP SDK; a program that uses the library packages
+// one `taskmd mcp` runs on stdin/stdout). Only this package, the taskmd
+// command and the examples import the MCP SDK; a program that uses the library packages
 // without it never compiles the SDK.
 //
 //	server := mcp.NewServer(&mcp.Implementation{Name: "my-server", Version: "v1"}, nil)

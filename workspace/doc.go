@@ -13,7 +13,11 @@
 //	.taskmd/locks/*.lock     one lock file per name ever locked or created (never *.md)
 //
 // Nothing is created by Open; directories appear with the first file
-// written into them. .taskmd/ (StateDir) holds the state of the library
+// written into them. MarkerFile (taskmd.toml) at the root marks a
+// workspace; Find looks for the root upward from a folder, as git does
+// (the nearest marker, else the nearest folder holding docs/ or
+// coordinator/), Init makes a folder one, and ReadConfig reads the
+// marker's settings. .taskmd/ (StateDir) holds the state of the library
 // and of the packages above it that is not content (locks, agents,
 // claims); it is never committed, and IgnoreState adds the line that
 // makes git ignore it to the root's .gitignore.

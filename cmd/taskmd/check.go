@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 
 	"github.com/taskmd/taskmd/check"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -38,7 +36,11 @@ func cmdCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := []check.Option{check.WithClock(e.now), check.WithCommand(driverCommand(*command))}
+	driver, err := driverCommand(*command)
+	if err != nil {
+		return err
+	}
+	opts := []check.Option{check.WithClock(e.now), check.WithCommand(driver)}
 	if len(pos) == 1 {
 		opts = append(opts, check.Under(pos[0]))
 	}
@@ -107,18 +109,17 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// driverCommand is the taskmd binary --fix sets up as git's merge driver:
-// --command when given, else "taskmd" when that is on the PATH, else this
-// binary's own path.
-func driverCommand(flag string) string {
+// driverCommand is the command git runs as the merge driver, as git-setup
+// and check --fix set it up: --command when given, else this binary by its
+// absolute path (links resolved), so that merges work whatever PATH git
+// runs with.
+func driverCommand(flag string) (string, error) {
 	if flag != "" {
-		return flag
+		return flag, nil
 	}
-	if _, err := exec.LookPath("taskmd"); err == nil {
-		return "taskmd"
+	self, err := selfPath()
+	if err != nil {
+		return "", err
 	}
-	if self, err := os.Executable(); err == nil {
-		return self
-	}
-	return "taskmd"
+	return shellQuote(self), nil
 }

@@ -10,8 +10,10 @@
 // -h") a command's flags, an example and its exit statuses. "taskmd
 // --version" reads the build information; "taskmd completion bash|zsh|fish"
 // prints a completion script made from the same command table. Flags may come before or
-// after the command and between its arguments; "--" ends them. -C names the
-// workspace root (default "."). A task is named by its address,
+// after the command and between its arguments; "--" ends them. The
+// workspace root is found upward from the current folder, or from -C DIR
+// (else TASKMD_ROOT), by workspace.Find: the nearest folder holding
+// taskmd.toml, else docs/ or coordinator/; "taskmd init" makes one. A task is named by its address,
 // "/api/auth.md#implement-jwt-signing" (docs/api/auth.md); a document by
 // "/api/auth.md"; a folder by "/api/" ("api" and "api/" read the same).
 // Subagent tasks are started and completed by address; the coordinator
@@ -40,7 +42,9 @@
 //     --wait, resume-brief --worker ID once the answer is in;
 //   - instructions [--role worker|orchestrator]: the text for AGENTS.md or
 //     CLAUDE.md;
-//   - watch: one line per changed document until interrupted.
+//   - watch: one line per changed document until interrupted;
+//   - init [DIR]; mcp [-root DIR] (the MCP server on stdin/stdout); lsp
+//     (runs taskmd-lsp, cmd/taskmd-lsp, from PATH).
 //
 // # Output
 //

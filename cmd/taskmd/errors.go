@@ -10,6 +10,7 @@ import (
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
+	"github.com/taskmd/taskmd/workspace"
 	"github.com/taskmd/taskmd/worktree"
 )
 
@@ -42,6 +43,8 @@ var exitCodes = map[taskdoc.Code]int{
 	agent.CodeAgentNotFound:       exitNotFound,
 	taskdoc.CodeNoAvailableTasks:  exitNotFound,
 	worktree.CodeWorktreeNotFound: exitNotFound,
+	workspace.CodeNoWorkspace:     exitNotFound,
+	codeNotInstalled:              exitNotFound,
 
 	taskdoc.CodeConflict:          exitConflict,
 	plan.CodeStaleClaim:           exitConflict,
@@ -96,6 +99,10 @@ type errorJSON struct {
 func (e *env) fail(err error) int {
 	if err == nil {
 		return exitOK
+	}
+	var status exitStatus
+	if errors.As(err, &status) {
+		return int(status) // the program the tool ran has said why
 	}
 	code := taskdoc.CodeOf(err)
 	if code == "" {

@@ -119,18 +119,24 @@ func replace(name string, data []byte) error {
 // cmdGitSetup configures the repository of the workspace for taskmd: the
 // merge driver in its git config, the .gitattributes lines that use it,
 // and .taskmd/ in .gitignore (gitsync.SetUp). Running it again changes
-// nothing.
+// nothing. The driver runs this binary by its absolute path (links
+// resolved), so that merges work whatever PATH git runs with; --command
+// names another.
 func cmdGitSetup(e *env, args []string) error {
 	fs := e.flags("git-setup")
-	command := fs.String("command", "taskmd", "")
+	command := fs.String("command", "", "")
 	if _, err := parseN(fs, args); err != nil {
+		return err
+	}
+	driver, err := driverCommand(*command)
+	if err != nil {
 		return err
 	}
 	ws, err := e.workspace()
 	if err != nil {
 		return err
 	}
-	res, err := gitsync.SetUp(e.ctx, ws, *command)
+	res, err := gitsync.SetUp(e.ctx, ws, driver)
 	if err != nil {
 		return err
 	}
@@ -146,4 +152,27 @@ func printSetup(w io.Writer, res gitsync.Setup) {
 	if res.IgnoreStateAdded {
 		fmt.Fprintln(w, ".gitignore: added .taskmd/")
 	}
+}
+
+// selfPath is the absolute path of the running binary, symbolic links
+// resolved.
+func selfPath() (string, error) {
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err != nil {
+		return "", &taskdoc.Error{Code: taskdoc.CodeIO, Err: err,
+			Msg: "cannot find the path of this binary (" + err.Error() + "): name it with --command PATH"}
+	}
+	return self, nil
+}
+
+// shellQuote quotes s for sh, which git runs a merge driver with, when it
+// holds anything but letters, digits and -_./+,:@%.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+,:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

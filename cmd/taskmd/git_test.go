@@ -23,23 +23,35 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 func gitTry(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "PATH="+gitPath)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
 
-// mergeRepo is a repository set up by git-setup with the built binary as
-// its merge driver, holding base at docs/plan.md on main, with branch a
+// gitPath is the PATH git runs with: the folders of git and sh only, so
+// that a merge driver named "taskmd" is not found there.
+var gitPath = func() string {
+	var dirs []string
+	for _, prog := range []string{"git", "sh"} {
+		if p, err := exec.LookPath(prog); err == nil {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+	}
+	return strings.Join(dirs, string(os.PathListSeparator))
+}()
+
+// mergeRepo is a repository set up by git-setup (its default command, the
+// built binary by its absolute path) as its merge driver, holding base at docs/plan.md on main, with branch a
 // changing it to ours and branch b to theirs; it merges b into a and
 // returns the repository, the file after it and the merge's error.
 func mergeRepo(t *testing.T, base, ours, theirs string) (dir, got string, mergeErr error) {
 	t.Helper()
 	dir = t.TempDir()
 	gitIn(t, dir, "init", "-q")
-	r := taskmd(t, dir, "", "git-setup", "--command", binary)
-	require.Equal(t, 0, r.exit, r.stderr)
 	file := filepath.Join(dir, "docs", "plan.md")
 	require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o755))
+	r := taskmd(t, dir, "", "git-setup")
+	require.Equal(t, 0, r.exit, r.stderr)
 	commit := func(content, msg string) {
 		require.NoError(t, os.WriteFile(file, []byte(content), 0o644))
 		gitIn(t, dir, "add", "-A")
@@ -78,7 +90,8 @@ Do two.
 func TestGitSetupIdempotent(t *testing.T) {
 	dir := t.TempDir()
 	gitIn(t, dir, "init", "-q")
-	r := taskmd(t, dir, "", "--json", "git-setup")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "docs"), 0o755))
+	r := taskmd(t, dir, "", "--json", "git-setup", "--command", "taskmd")
 	require.Equal(t, 0, r.exit, r.stderr)
 	assert.JSONEq(t, `{"schema_version":1,"driver":"taskmd merge-driver %O %A %B %P %L","attributes_added":true,"ignore_state_added":true}`, r.stdout)
 	assert.Equal(t, "taskmd merge-driver %O %A %B %P %L\n", gitIn(t, dir, "config", "merge.taskmd.driver"))
@@ -89,7 +102,7 @@ func TestGitSetupIdempotent(t *testing.T) {
 	assert.Equal(t, "checkpoints/tasks/plan.md/one.md: merge: taskmd\n", gitIn(t, dir, "check-attr", "merge", "--", "checkpoints/tasks/plan.md/one.md"))
 	assert.Equal(t, "README.md: merge: unspecified\n", gitIn(t, dir, "check-attr", "merge", "--", "README.md"))
 
-	r = taskmd(t, dir, "", "--json", "git-setup")
+	r = taskmd(t, dir, "", "--json", "git-setup", "--command", "taskmd")
 	require.Equal(t, 0, r.exit, r.stderr)
 	assert.JSONEq(t, `{"schema_version":1,"driver":"taskmd merge-driver %O %A %B %P %L","attributes_added":false,"ignore_state_added":false}`, r.stdout)
 	again, err := os.ReadFile(filepath.Join(dir, ".gitattributes"))
@@ -105,6 +118,31 @@ func TestGitSetupNotARepository(t *testing.T) {
 	assert.Contains(t, r.stderr, "not a git repository")
 	_, err := os.Stat(filepath.Join(dir, ".gitattributes"))
 	assert.True(t, os.IsNotExist(err), "a failed setup writes nothing")
+}
+
+// Without --command the driver is the running binary by its absolute path,
+// so a merge works when taskmd is not on git's PATH.
+func TestGitSetupDriverIsThisBinary(t *testing.T) {
+	for _, d := range filepath.SplitList(gitPath) {
+		_, err := os.Stat(filepath.Join(d, "taskmd"))
+		require.True(t, os.IsNotExist(err), "taskmd is in %s, on git's PATH", d)
+	}
+	self, err := filepath.EvalSymlinks(binary)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	gitIn(t, dir, "init", "-q")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "docs"), 0o755))
+	r := taskmd(t, dir, "", "--json", "git-setup")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Equal(t, self+" merge-driver %O %A %B %P %L\n", gitIn(t, dir, "config", "merge.taskmd.driver"))
+
+	ours := strings.Replace(planBase, "- Status: in_progress\n\nDo one.", "- Status: completed\n- Completed: 2026-01-02\n- Note: one done\n\nDo one.", 1)
+	theirs := strings.Replace(planBase, "- Status: in_progress\n\nDo two.", "- Status: completed\n- Completed: 2026-01-03\n- Note: two done\n\nDo two.", 1)
+	_, got, mergeErr := mergeRepo(t, planBase, ours, theirs)
+	require.NoError(t, mergeErr)
+	assert.NotContains(t, got, "<<<<<<<")
+	assert.Contains(t, got, "- Note: one done")
+	assert.Contains(t, got, "- Note: two done")
 }
 
 // Plain git conflicts here: the two completions touch lines three apart.

@@ -47,6 +47,9 @@ func init() {
 		"instructions": cmdInstructions,
 		"version":      cmdVersion,
 		"completion":   cmdCompletion,
+		"init":         cmdInit,
+		"mcp":          cmdMcp,
+		"lsp":          cmdLsp,
 	}
 }
 
@@ -63,9 +66,17 @@ func names(cmds map[string]func(*env, []string) error) string {
 const help = `taskmd: tasks in Markdown files (docs/**/*.md, coordinator/active.md).
 usage: taskmd [-C DIR] [--json] COMMAND [ARGS]
 A task is ADDRESS /api/auth.md#slug (docs/api/auth.md); a document DOC /api/auth.md.
-Flags go anywhere; -C DIR is the workspace root (default .).
+Flags go anywhere. The root is found upward from the current folder, as git does:
+  the nearest folder with taskmd.toml, else with docs/ or coordinator/ (never inside
+  docs/); -C DIR or TASKMD_ROOT=DIR start from DIR (an empty DIR is used as given).
 taskmd help COMMAND (or COMMAND -h): its flags, an example and its exit statuses.
 
+Workspace
+  init [DIR]                           taskmd.toml (settings), docs/, .taskmd/ in .gitignore;
+                                       each only if missing (again: changes nothing)
+  mcp [-root DIR]                      the MCP server on stdin/stdout (-root: as given, no
+                                       search); toolsets from taskmd.toml [mcp]
+  lsp [ARGS]                           the language server: runs taskmd-lsp from PATH
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)
   list [FOLDER]                        documents with task counts (FOLDER: /api/, api)
@@ -127,8 +138,9 @@ Agents' instructions
 Watch
   watch                                one line per changed document until interrupted
 Git
-  git-setup [--command taskmd]         the merge driver in .git/config, .gitattributes
-                                       lines for it, .taskmd/ in .gitignore (once)
+  git-setup [--command CMD]            the merge driver in .git/config (this binary by its
+                                       absolute path, or CMD), .gitattributes lines for it,
+                                       .taskmd/ in .gitignore (once)
   merge-driver BASE CURRENT OTHER [PATH] [MARKER_SIZE]
                                        git's %O %A %B %P %L: merges task by task into
                                        CURRENT; conflicts left: exit 4 (MERGE_CONFLICT)

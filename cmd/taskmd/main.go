@@ -30,13 +30,16 @@ const nowVar = "TASKMD_NOW"
 // workspace, opened on first use.
 type env struct {
 	ctx    context.Context
-	root   string // -C
+	root   string // -C; "" when not given
 	json   bool   // --json
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 	now    func() time.Time // nil: the real clock
 	ws     *workspace.Workspace
+	// signalEnds: the command ends on SIGINT or SIGTERM as on success,
+	// with status 0 (mcp: the way clients stop a server).
+	signalEnds bool
 	// override is the person whose writes go over agents' claims
 	// (--force); "" for none.
 	override string
@@ -59,12 +62,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	e := &env{ctx: ctx, root: ".", stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	err := e.dispatch(args)
 	if e.ws != nil {
 		e.ws.Close()
 	}
-	if s, ok := sig.Load().(syscall.Signal); ok && (err == nil || errors.Is(err, context.Canceled)) {
+	if s, ok := sig.Load().(syscall.Signal); ok && !e.signalEnds && (err == nil || errors.Is(err, context.Canceled)) {
 		// Interrupted, as a shell reports it: 128 + the signal's number
 		// (130 for SIGINT, 143 for SIGTERM). watch ends this way.
 		return 128 + int(s)
@@ -135,12 +138,38 @@ func (e *env) forceFlag(fs *flag.FlagSet) func() {
 	}
 }
 
-// workspace opens the workspace at -C once.
+// rootVar names the environment variable that, like -C, names the folder
+// the workspace is found from; -C wins over it.
+const rootVar = "TASKMD_ROOT"
+
+// workspace opens the workspace once: the one found from -C, else
+// TASKMD_ROOT, else the current folder (workspace.Find). A folder named by
+// -C or TASKMD_ROOT in which Find finds nothing is the root as given if it
+// is empty (a new workspace); otherwise Find's NO_WORKSPACE stands.
 func (e *env) workspace() (*workspace.Workspace, error) {
 	if e.ws != nil {
 		return e.ws, nil
 	}
-	ws, err := workspace.Open(e.root)
+	start, explicit := e.root, e.root != ""
+	if !explicit {
+		start, explicit = os.Getenv(rootVar), true
+		if start == "" {
+			start, explicit = ".", false
+		}
+	}
+	root, err := workspace.Find(start)
+	if taskdoc.CodeOf(err) == workspace.CodeNoWorkspace && explicit {
+		if entries, rerr := os.ReadDir(start); rerr == nil && len(entries) == 0 {
+			root, err = start, nil
+		} else {
+			err = &taskdoc.Error{Code: workspace.CodeNoWorkspace, Path: start,
+				Msg: fmt.Sprintf("no taskmd workspace in %s or any parent: run `taskmd init %s` to make it one", start, start)}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	ws, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}

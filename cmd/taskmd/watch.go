@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -52,10 +51,7 @@ func cmdWatch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := filepath.Abs(e.root)
-	if err != nil {
-		return err
-	}
+	root := ws.Root()
 	var seen map[string]docState
 	check := func() (bool, error) {
 		now, err := snapshot(e, ws)
@@ -64,7 +60,7 @@ func cmdWatch(e *env, args []string) error {
 		}
 		if seen == nil {
 			seen = now
-			return false, e.print(watching{"watching", e.root}, func(w io.Writer) { fmt.Fprintf(w, "watching %s\n", e.root) })
+			return false, e.print(watching{"watching", root}, func(w io.Writer) { fmt.Fprintf(w, "watching %s\n", root) })
 		}
 		for _, c := range changes(seen, now) {
 			if err := e.print(c, func(w io.Writer) { writeChange(w, c) }); err != nil {

@@ -1,3 +1,13 @@
+// Command mcpserver is the smallest MCP server that embeds taskmd's tools:
+// it opens a workspace and serves mcptools.NewServer on stdin/stdout.
+//
+//	go run ./examples/mcpserver -root DIR
+//
+// It is an example of embedding: the server to run is `taskmd mcp`
+// (cmd/taskmd), which also finds the workspace, reads taskmd.toml's
+// toolsets, survives malformed lines and answers the calls in flight when
+// the client closes stdin. A Go MCP server that wants taskmd's tools next
+// to its own calls mcptools.Register on its *mcp.Server instead.
 package main
 
 import (
@@ -5,47 +15,35 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/mcptools"
 	"github.com/taskmd/taskmd/workspace"
 )
 
 func main() {
-	root := flag.String("root", "", "workspace `directory` that holds docs/, coordinator/, workflows/ and archived/")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpserver -root DIR\n\nServes the taskmd task tools over MCP on stdin/stdout.\n\n")
-		flag.PrintDefaults()
-	}
+	root := flag.String("root", "", "the workspace `directory` (holding docs/)")
 	flag.Parse()
 	if *root == "" || flag.NArg() > 0 {
-		flag.Usage()
+		fmt.Fprintln(os.Stderr, "usage: mcpserver -root DIR")
 		os.Exit(2)
 	}
-	// stdout carries the protocol and nothing else: anything that prints
-	// to os.Stdout from here on (a dependency, a stray debug line) goes to
-	// stderr instead of corrupting the stream.
-	stdout := os.Stdout
-	os.Stdout = os.Stderr
-	logger := log.New(os.Stderr, "mcpserver: ", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *root, os.Stdin, stdout, logger); err != nil {
-		logger.Print(err)
+	if err := serve(ctx, *root); err != nil {
+		log.Print(err)
 		stop()
 		os.Exit(1)
 	}
 }
 
-// run serves MCP on in and out until the client closes in or ctx ends
-// (SIGINT, SIGTERM). Calls in flight then see their context cancelled: the
-// library gives up waiting for locks, and an update is either written whole
-// or not at all.
-func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *log.Logger) error {
+// serve runs the server on root until the client closes stdin or ctx ends.
+func serve(ctx context.Context, root string) error {
 	ws, err := workspace.Open(root)
 	if err != nil {
 		return err
@@ -55,7 +53,7 @@ func run(ctx context.Context, root string, in io.Reader, out io.Writer, logger *
 	if err != nil {
 		return err
 	}
-	err = server.Run(ctx, &lineTransport{in: in, out: out, log: logger})
+	err = server.Run(ctx, &mcp.StdioTransport{})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -15,7 +15,7 @@ import (
 // (the field names agents know), not taken from the server, so that a
 // renamed or extra field fails the decoding in client.ok.
 
-type taskJSON struct {
+type mcpTask struct {
 	Slug  string `json:"slug"`
 	Title string `json:"title"`
 }
@@ -29,7 +29,7 @@ type summaryJSON struct {
 type operationJSON struct {
 	Operation string        `json:"operation"`
 	Status    string        `json:"status"`
-	Task      *taskJSON     `json:"task"`
+	Task      *mcpTask     `json:"task"`
 	Count     *int          `json:"count"`
 	Tasks     []summaryJSON `json:"tasks"`
 	Removed   *int          `json:"removed"`
@@ -159,7 +159,7 @@ func TestCoordinatorScenario(t *testing.T) {
 	}}, &created)
 	assert.Equal(t, 3, created.OperationsCompleted)
 	require.Len(t, created.Results, 3)
-	assert.Equal(t, &taskJSON{Slug: "research-authentication-approaches", Title: "Research authentication approaches"}, created.Results[0].Task)
+	assert.Equal(t, &mcpTask{Slug: "research-authentication-approaches", Title: "Research authentication approaches"}, created.Results[0].Task)
 	assert.Equal(t, "implement-chosen-auth-system", created.Results[1].Task.Slug)
 	assert.Equal(t, "write-integration-tests", created.Results[2].Task.Slug)
 	assert.True(t, created.Success)
@@ -343,7 +343,7 @@ func TestSubagentScenario(t *testing.T) {
 	require.Len(t, listed.Results, 3)
 	assert.Equal(t, []summaryJSON{{Slug: "handle-token-refresh", Title: "Handle token refresh", Status: "in_progress"}}, listed.Results[0].Tasks)
 	assert.Equal(t, 1, *listed.Results[0].Count)
-	assert.Equal(t, &taskJSON{Slug: "validate-tokens", Title: "Validate tokens"}, listed.Results[1].Task)
+	assert.Equal(t, &mcpTask{Slug: "validate-tokens", Title: "Validate tokens"}, listed.Results[1].Task)
 	assert.Equal(t, 3, *listed.Results[2].Count)
 
 	// On disk: a document titled after its file, each task in the state the

@@ -1,7 +1,9 @@
-// Command lsp is a Language Server Protocol server for the tasks of a
-// taskmd workspace, on stdin and stdout:
+// Command taskmd-lsp is a Language Server Protocol server for the tasks of
+// a taskmd workspace, on stdin and stdout. It is a module of its own, so
+// that the library and the taskmd command never depend on an LSP library;
+// from a clone of taskmd (its go.mod points at the library beside it):
 //
-//	go build -o taskmd-lsp . && taskmd-lsp
+//	cd cmd/taskmd-lsp && go install .   # then: taskmd-lsp, or taskmd lsp
 //
 // An editor starts it on a workspace folder (the first workspace folder of
 // the initialize request, or its rootUri) and gets, in the Markdown files

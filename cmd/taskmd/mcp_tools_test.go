@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -107,13 +112,67 @@ func TestToolList(t *testing.T) {
 	assert.Len(t, got, len(want))
 }
 
-// Without -root the server does not start: it prints its usage and exits 2.
-func TestUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"-root", t.TempDir(), "extra"}} {
-		out, err := exec.Command(serverBinary, args...).CombinedOutput()
+// A bad command line is a usage error (exit 2); without -root and with no
+// workspace to find, the server does not start either (exit 3, naming
+// init). Nothing is written on stdout.
+func TestMcpUsage(t *testing.T) {
+	empty := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		exit int
+		want string
+	}{
+		{[]string{"mcp", "-root", empty, "extra"}, exitUsage, "usage: taskmd mcp"},
+		{[]string{"mcp", "-nosuchflag"}, exitUsage, "flag provided but not defined"},
+		{[]string{"mcp"}, exitNotFound, "run `taskmd init` here"},
+	} {
+		cmd := exec.Command(binary, tt.args...)
+		cmd.Dir = empty
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
 		var exit *exec.ExitError
-		require.True(t, errors.As(err, &exit), "args %q: %v", args, err)
-		assert.Equal(t, 2, exit.ExitCode(), "args %q", args)
-		assert.Contains(t, string(out), "usage: mcpserver -root DIR", "args %q", args)
+		require.True(t, errors.As(err, &exit), "args %q: %v", tt.args, err)
+		assert.Equal(t, tt.exit, exit.ExitCode(), "args %q", tt.args)
+		assert.Contains(t, stderr.String(), tt.want, "args %q", tt.args)
+		assert.Empty(t, stdout.String(), "args %q", tt.args)
 	}
+}
+
+// Without -root the server finds the workspace as every command does (here
+// from docs/api), and serves the toolsets that taskmd.toml names; a
+// toolset name it does not know stops it before it serves anything.
+func TestMcpFindsWorkspaceAndReadsToolsets(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs", "api"), 0o755))
+	marker := filepath.Join(root, "taskmd.toml")
+	require.NoError(t, os.WriteFile(marker, []byte("[mcp]\ntoolsets = [\"agents\"]\n"), 0o644))
+	cmd := exec.Command(binary, "mcp")
+	cmd.Dir = filepath.Join(root, "docs", "api")
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "v0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	session, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	list, err := session.ListTools(ctx, nil)
+	require.NoError(t, err)
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	assert.Equal(t, []string{"agent_heartbeat", "agent_register", "agent_unregister"}, names)
+	require.NoError(t, session.Close())
+
+	require.NoError(t, os.WriteFile(marker, []byte("[mcp]\ntoolsets = [\"agentz\"]\n"), 0o644))
+	bad := exec.Command(binary, "mcp")
+	bad.Dir = root
+	var stdout, stderr strings.Builder
+	bad.Stdout, bad.Stderr = &stdout, &stderr
+	err = bad.Run()
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "%v", err)
+	assert.NotEqual(t, 0, exit.ExitCode())
+	assert.Contains(t, stderr.String(), "agentz")
+	assert.Empty(t, stdout.String())
 }

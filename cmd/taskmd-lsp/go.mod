@@ -1,4 +1,4 @@
-module github.com/taskmd/taskmd/examples/lsp
+module github.com/taskmd/taskmd/cmd/taskmd-lsp
 
 go 1.26
 

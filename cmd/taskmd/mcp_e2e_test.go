@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,34 +15,9 @@ import (
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
 )
 
-// The tests drive the real server: TestMain builds it once, and every test
-// starts it as a subprocess and talks to it through the SDK's client over
-// stdin/stdout, as an MCP client would.
-
-var serverBinary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpserver-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	serverBinary = filepath.Join(dir, "mcpserver")
-	args := []string{"build", "-o", serverBinary}
-	if raceEnabled {
-		// The server then reports its own data races on stderr and fails.
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the server: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// The tests drive the real server: `taskmd mcp` (the binary TestMain
+// builds), started as a subprocess per test and talked to through the SDK's
+// client over stdin/stdout, as an MCP client would.
 
 // client is one server process and the SDK client session talking to it.
 type client struct {
@@ -59,7 +31,7 @@ type client struct {
 func startServer(t testing.TB, root string) *client {
 	t.Helper()
 	stderr := &lockedBuffer{}
-	cmd := exec.Command(serverBinary, "-root", root)
+	cmd := exec.Command(binary, "mcp", "-root", root)
 	cmd.Stderr = stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "v0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

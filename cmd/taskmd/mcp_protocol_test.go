@@ -38,7 +38,7 @@ type rawServer struct {
 func startRaw(t *testing.T, root string) *rawServer {
 	t.Helper()
 	s := &rawServer{t: t, stderr: &lockedBuffer{}}
-	s.cmd = exec.Command(serverBinary, "-root", root)
+	s.cmd = exec.Command(binary, "mcp", "-root", root)
 	s.cmd.Stderr = s.stderr
 	var err error
 	s.stdin, err = s.cmd.StdinPipe()
@@ -259,26 +259,27 @@ func holdLock(t *testing.T, root, name string) (release func(), held <-chan stru
 }
 
 // -root must name an existing directory; otherwise the server says why on
-// stderr, writes nothing on stdout and exits 1.
+// stderr, writes nothing on stdout and exits 3 (missing: not found) or 1.
 func TestRootMustBeADirectory(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file.md")
 	require.NoError(t, os.WriteFile(file, []byte("# x\n"), 0o644))
 	tests := []struct {
 		name, root, want string
+		exit             int
 	}{
-		{"missing", filepath.Join(dir, "missing"), "does not exist"},
-		{"a file", file, "is not a directory"},
+		{"missing", filepath.Join(dir, "missing"), "does not exist", exitNotFound},
+		{"a file", file, "is not a directory", exitOther},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(serverBinary, "-root", tt.root)
+			cmd := exec.Command(binary, "mcp", "-root", tt.root)
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
 			var exit *exec.ExitError
 			require.True(t, errors.As(err, &exit), "%v", err)
-			assert.Equal(t, 1, exit.ExitCode())
+			assert.Equal(t, tt.exit, exit.ExitCode())
 			assert.Empty(t, stdout.String())
 			assert.Contains(t, stderr.String(), tt.want)
 			assert.Contains(t, stderr.String(), fmt.Sprint(tt.root))

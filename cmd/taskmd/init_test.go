@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// taskmdIn runs the binary with dir as its current folder, no -C, and env
+// added to the environment (TASKMD_ROOT removed unless env sets it).
+func taskmdIn(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	return taskmdStdin(t, dir, env, "", args...)
+}
+
+// taskmdStdin is taskmdIn with stdin.
+func taskmdStdin(t *testing.T, dir string, env []string, stdin string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, rootVar+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, nowVar+"="+testNow), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	exit := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		require.True(t, ok, "running taskmd %v: %v", args, err)
+		exit = ee.ExitCode()
+	}
+	return result{out.String(), errOut.String(), exit}
+}
+
+// tree returns every file under dir with its content, for comparing
+// before and after.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			files[rel+"/"] = ""
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		files[rel] = string(b)
+		return err
+	}))
+	return files
+}
+
+func TestInitNewWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	r := taskmdIn(t, dir, nil, "--json", "init")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.JSONEq(t, `{"root":"`+dir+`","marker":true,"docs":true,"ignore_state":true,"existing":false,"already_there":false}`, r.stdout)
+	marker, err := os.ReadFile(filepath.Join(dir, "taskmd.toml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(marker), "# agent_timeout = \"60s\"")
+	info, err := os.Stat(filepath.Join(dir, "docs"))
+	require.NoError(t, err)
+	assert.True(t, info.IsDir())
+	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	require.NoError(t, err)
+	assert.Equal(t, ".taskmd/\n", string(ignore))
+
+	before := tree(t, dir)
+	r = taskmdIn(t, dir, nil, "init")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Equal(t, dir+" is a taskmd workspace already; nothing changed\n", r.stdout)
+	assert.Equal(t, before, tree(t, dir), "a second init changes nothing")
+}
+
+func TestInitNamedFolderIsMade(t *testing.T) {
+	parent := t.TempDir()
+	r := taskmdIn(t, parent, nil, "init", "proj")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.FileExists(t, filepath.Join(parent, "proj", "taskmd.toml"))
+	assert.NoFileExists(t, filepath.Join(parent, "taskmd.toml"))
+
+	r = taskmdIn(t, parent, nil, "init", "no/such/proj")
+	assert.Equal(t, exitOther, r.exit, r.stderr)
+	assert.NoDirExists(t, filepath.Join(parent, "no"))
+}
+
+// In a workspace made before the marker (docs/ and coordinator/ there),
+// init adds the marker and the .gitignore line, nothing else; an existing
+// .gitignore keeps its lines and gets .taskmd/ once.
+func TestInitExistingWorkspaceOnlyAddsMarker(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "coordinator"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("bin/\n"), 0o644))
+	r := taskmdIn(t, dir, nil, "--json", "init")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.JSONEq(t, `{"root":"`+dir+`","marker":true,"docs":false,"ignore_state":true,"existing":true,"already_there":false}`, r.stdout)
+	assert.NoDirExists(t, filepath.Join(dir, "docs"))
+	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	require.NoError(t, err)
+	assert.Equal(t, "bin/\n.taskmd/\n", string(ignore))
+}
+
+func TestInitRefusesBadMarker(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "taskmd.toml"), []byte("agent_timeout = \"soon\"\n"), 0o644))
+	before := tree(t, dir)
+	r := taskmdIn(t, dir, nil, "init")
+	assert.Equal(t, exitInvalid, r.exit)
+	assert.Contains(t, r.stderr, "agent_timeout")
+	assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
+}
+
+const authDoc = "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"
+
+// Every command finds the root upward from the current folder: create run
+// from docs/api writes docs/auth.md at the root, not docs/api/docs/auth.md.
+func TestDiscoveryFromSubfolder(t *testing.T) {
+	root := t.TempDir()
+	require.Equal(t, 0, taskmdIn(t, root, nil, "init").exit)
+	api := filepath.Join(root, "docs", "api")
+	require.NoError(t, os.MkdirAll(api, 0o755))
+	r := taskmdIn(t, api, nil, "create", "/auth.md", "--title", "T")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.FileExists(t, filepath.Join(root, "docs", "auth.md"))
+	assert.NoDirExists(t, filepath.Join(api, "docs"))
+
+	r = taskmdIn(t, api, nil, "--json", "list")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Contains(t, r.stdout, `"/auth.md"`)
+}
+
+// A workspace without the marker is found by its docs/ folder; from inside
+// docs/ the root is the folder above it.
+func TestDiscoveryLegacyWorkspace(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs", "docs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "auth.md"), []byte(authDoc), 0o644))
+	for _, from := range []string{root, filepath.Join(root, "docs"), filepath.Join(root, "docs", "docs")} {
+		r := taskmdIn(t, from, nil, "--json", "show", "/auth.md#sign")
+		require.Equal(t, 0, r.exit, "from %s: %s", from, r.stderr)
+	}
+}
+
+// -C and TASKMD_ROOT change the folder discovery starts from, as git -C
+// does: -C ws/docs finds ws, so /x.md is ws/docs/x.md (not
+// ws/docs/docs/x.md).
+func TestDiscoveryFromDashC(t *testing.T) {
+	parent := t.TempDir()
+	ws := filepath.Join(parent, "ws")
+	require.Equal(t, 0, taskmdIn(t, parent, nil, "init", "ws").exit)
+	r := taskmdIn(t, parent, nil, "-C", "ws/docs", "create", "/x.md", "--title", "X")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.FileExists(t, filepath.Join(ws, "docs", "x.md"))
+	assert.NoDirExists(t, filepath.Join(ws, "docs", "docs"))
+
+	r = taskmdIn(t, parent, []string{rootVar + "=" + filepath.Join(ws, "docs")}, "create", "/y.md", "--title", "Y")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.FileExists(t, filepath.Join(ws, "docs", "y.md"))
+
+	// -C wins over TASKMD_ROOT.
+	other := t.TempDir()
+	r = taskmdIn(t, parent, []string{rootVar + "=" + other}, "-C", ws, "create", "/z.md", "--title", "Z")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.FileExists(t, filepath.Join(ws, "docs", "z.md"))
+	assert.NoDirExists(t, filepath.Join(other, "docs"))
+}
+
+// No workspace up from the current folder: exit 3 naming init, nothing
+// written.
+func TestDiscoveryNoWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"list"}, {"create", "/a.md", "--title", "A"}} {
+		r := taskmdIn(t, dir, nil, args...)
+		assert.Equal(t, exitNotFound, r.exit, "%v", args)
+		assert.Equal(t, "taskmd: NO_WORKSPACE: no taskmd workspace in "+dir+" or any parent: run `taskmd init` here, or pass -C DIR\n", r.stderr)
+		assert.Equal(t, map[string]string{"./": ""}, tree(t, dir), "nothing written")
+	}
+}
+
+// An explicit folder that is no workspace is used as given only when it is
+// empty; any other is refused, naming init.
+func TestDiscoveryExplicitFolder(t *testing.T) {
+	r := taskmdIn(t, t.TempDir(), nil, "-C", "/etc", "list")
+	assert.Equal(t, exitNotFound, r.exit, r.stdout)
+	assert.Contains(t, r.stderr, "NO_WORKSPACE")
+	assert.Contains(t, r.stderr, "taskmd init /etc")
+
+	empty := t.TempDir()
+	r = taskmdIn(t, t.TempDir(), nil, "-C", empty, "create", "/a.md", "--title", "A")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.FileExists(t, filepath.Join(empty, "docs", "a.md"))
+}
