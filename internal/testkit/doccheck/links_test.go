@@ -14,17 +14,6 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// laterPages are pages the README links to that are written beside this
-// test and arrive with the command-line tool's own pages. A link to one of
-// them is not an error while it is missing; once it exists it is checked
-// like any other.
-var laterPages = map[string]bool{
-	"docs/cli.md":       true,
-	"docs/workspace.md": true,
-	"docs/check.md":     true,
-	"docs/workers.md":   true,
-}
-
 // TestRelativeLinksExist checks that every relative link of README.md and
 // docs/*.md names a file or folder of the repository, and that a #fragment
 // into a Markdown page names one of its headings.
@@ -56,9 +45,7 @@ func TestRelativeLinksExist(t *testing.T) {
 				continue
 			}
 			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(target))); err != nil {
-				if !laterPages[target] {
-					t.Errorf("%s:%d: link %q: no file %s", p.name, l.line, l.dest, target)
-				}
+				t.Errorf("%s:%d: link %q: no file %s", p.name, l.line, l.dest, target)
 				continue
 			}
 			if u.Fragment != "" && strings.HasSuffix(target, ".md") {
