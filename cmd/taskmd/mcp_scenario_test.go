@@ -29,7 +29,7 @@ type summaryJSON struct {
 type operationJSON struct {
 	Operation string        `json:"operation"`
 	Status    string        `json:"status"`
-	Task      *mcpTask     `json:"task"`
+	Task      *mcpTask      `json:"task"`
 	Count     *int          `json:"count"`
 	Tasks     []summaryJSON `json:"tasks"`
 	Removed   *int          `json:"removed"`
