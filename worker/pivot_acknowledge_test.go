@@ -379,3 +379,76 @@ func TestConcurrentAcknowledgementsDiffer(t *testing.T) {
 		assert.Equal(t, acks[0].Checkpoint, fieldOf(planTask(t, root, "add-rate-limiting"), taskdoc.KeyCheckpoint))
 	}
 }
+
+// Every refusal of an acknowledgement is decided before the first byte is
+// written: the call fails and leaves every file as it was (no checkpoint
+// saved, the task the worker's), and the request stays pending.
+func TestRefusedAcknowledgeChangesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		prepare func(t *testing.T, root string, pv *worker.Pivots, me plan.Claimant)
+		claim   func(me plan.Claimant) plan.Claimant
+		code    taskdoc.Code
+	}{
+		{name: "wrong token", claim: func(me plan.Claimant) plan.Claimant { me.Token++; return me }, code: plan.CodeStaleClaim},
+		{name: "no token", claim: func(plan.Claimant) plan.Claimant { return plan.Claimant{} }, code: plan.CodeStaleClaim},
+		{name: "new task blocked", code: taskdoc.CodeTaskBlocked,
+			prepare: func(t *testing.T, root string, pv *worker.Pivots, _ plan.Claimant) {
+				f, err := os.OpenFile(filepath.Join(root, "docs", "shop.md"), os.O_APPEND|os.O_WRONLY, 0)
+				require.NoError(t, err)
+				_, err = f.WriteString("\n### Deploy\n- Status: pending\n- Depends-On: #add-rate-limiting\n")
+				require.NoError(t, err)
+				require.NoError(t, f.Close())
+				_, err = pv.Request(ctx, crashWorker, worker.Pivot{Reason: "ship it", NewTask: "/shop.md#deploy"})
+				require.NoError(t, err)
+			}},
+		{name: "task done since the request", code: taskdoc.CodeInvalidTransition,
+			prepare: func(t *testing.T, _ string, pv *worker.Pivots, me plan.Claimant) {
+				_, err := pv.Plans().UpdateStatus(ctx, taskFrom, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
+				require.NoError(t, err)
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, pv, me := ackSetup(t)
+			if tc.prepare != nil {
+				tc.prepare(t, root, pv, me)
+			}
+			claim := me
+			if tc.claim != nil {
+				claim = tc.claim(me)
+			}
+			pending, err := pv.Pending(ctx, crashWorker)
+			require.NoError(t, err)
+			require.NotNil(t, pending)
+			before := filetest.Snapshot(t, root)
+			for range 2 {
+				_, err := pv.Acknowledge(ctx, crashWorker, claim, crashCheckpoint)
+				assert.Equal(t, tc.code, taskdoc.CodeOf(err), "%v", err)
+				assert.Equal(t, before, filetest.Snapshot(t, root), "a refused acknowledgement writes nothing")
+			}
+			again, err := pv.Pending(ctx, crashWorker)
+			require.NoError(t, err)
+			assert.Equal(t, pending, again)
+		})
+	}
+}
+
+// A refused acknowledgement retried once the refusal is gone (the right
+// token) saves one checkpoint, the first.
+func TestAcknowledgeRetriedWithTheRightToken(t *testing.T) {
+	root, pv, me := ackSetup(t)
+	wrong := me
+	wrong.Token++
+	_, err := pv.Acknowledge(ctx, crashWorker, wrong, crashCheckpoint)
+	require.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	retry := crashCheckpoint
+	retry.Notes = "the second try"
+	ack, err := pv.Acknowledge(ctx, crashWorker, me, retry)
+	require.NoError(t, err)
+	assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), ack.Checkpoint)
+	cps, err := pv.Workers().List(ctx, crashWorker, 0)
+	require.NoError(t, err)
+	require.Len(t, cps, 1)
+	assert.Equal(t, "the second try", cps[0].Notes)
+	assert.Equal(t, ack.Checkpoint, fieldOf(planTask(t, root, "add-rate-limiting"), taskdoc.KeyCheckpoint))
+}
