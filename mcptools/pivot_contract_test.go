@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 )
 
 // pivot_worker refuses a reason or new_task with a control character,
@@ -131,4 +133,49 @@ func TestCheckpointListOfEveryWorker(t *testing.T) {
 	}
 	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_list", map[string]any{"types": []string{"decision"}}))
 	assert.Equal(t, "INVALID_ARGUMENTS", e.orch.fail("checkpoint_list", map[string]any{"limit": -1}))
+}
+
+// pivot_acknowledge refused (the new task blocked, or held by another
+// agent) leaves every file as it was: no checkpoint saved, the worker's
+// task still in progress under its claim.
+func TestPivotAcknowledgeRefusedChangesNothing(t *testing.T) {
+	for name, want := range map[string]string{"blocked": "TASK_BLOCKED", "held": "CONFLICT"} {
+		t.Run(name, func(t *testing.T) {
+			e := setupPivot(t, 3)
+			newTask := e.fixLogin
+			if name == "blocked" {
+				newTask = "/shop.md#deploy"
+				filetest.Write(t, e.root, "docs/shop.md", filetest.Read(t, e.root, "docs/shop.md")+
+					"\n### Deploy\n- Status: pending\n- Depends-On: #add-rate-limiting\n")
+			} else {
+				id := e.others[0].register("worker-2")
+				var claim claimJSON
+				e.others[0].ok("task_claim", map[string]any{"task_id": e.fixLogin, "agent_id": id}, &claim)
+				require.True(t, claim.Success)
+			}
+			e.orch.ok("pivot_worker", map[string]any{"worker_id": e.worker, "reason": "stop", "new_task": newTask, "wait_seconds": 0}, nil)
+			before := filetest.Snapshot(t, e.root)
+			for range 2 {
+				assert.Equal(t, want, e.wk.fail("pivot_acknowledge", map[string]any{"checkpoint": map[string]any{"completed": []string{"half"}}}))
+				assert.Equal(t, before, filetest.Snapshot(t, e.root), "a refused acknowledgement writes nothing")
+			}
+		})
+	}
+}
+
+// pivot_worker without task_id, for a worker whose last heartbeat names a
+// task it has completed since, pivots it from no task: the worker's
+// pivot_acknowledge claims the new task instead of ending in STALE_CLAIM.
+func TestPivotWorkerAfterTheHeartbeatTaskIsDone(t *testing.T) {
+	e := setupPivot(t, 2)
+	e.wk.ok("task_update_status", map[string]any{"id": e.rateLimiting, "status": "completed", "outcome": "done"}, nil)
+	var res pivotWorkerJSON
+	e.orch.ok("pivot_worker", map[string]any{"worker_id": e.worker, "reason": "stop", "new_task": e.fixLogin, "wait_seconds": 0}, &res)
+	require.Len(t, res.Pivots, 1)
+	assert.Empty(t, res.Pivots[0].Request.TaskID)
+	var ack pivotAckJSON
+	e.wk.ok("pivot_acknowledge", map[string]any{"checkpoint": map[string]any{"completed": []string{"rate limiting"}}}, &ack)
+	assert.Equal(t, "acknowledged", ack.Request.State)
+	require.NotNil(t, ack.Request.NewClaim)
+	assert.Equal(t, e.fixLogin, ack.Request.NewClaim.TaskID)
 }

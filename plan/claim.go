@@ -57,6 +57,19 @@ type ClaimResult struct {
 // agent that is not registered is AGENT_NOT_FOUND, a task that does not
 // exist TASK_NOT_FOUND or DOCUMENT_NOT_FOUND; nothing is written then.
 func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, error) {
+	return p.claim(ctx, task, agentID, false)
+}
+
+// CheckClaim answers what Claim of task for agentID would answer, the
+// holder that keeps it and every refusal, and writes nothing: a caller
+// that writes something else first (a pivot's checkpoint and pause) asks
+// it before, so that a refused claim leaves every file as it was.
+func (p *Plans) CheckClaim(ctx context.Context, task, agentID string) (ClaimResult, error) {
+	return p.claim(ctx, task, agentID, true)
+}
+
+// claim is Claim, or with check its answer alone (claims.Change.Check).
+func (p *Plans) claim(ctx context.Context, task, agentID string, check bool) (ClaimResult, error) {
 	t, err := taskTarget(task)
 	if err != nil {
 		return ClaimResult{}, err
@@ -66,7 +79,7 @@ func (p *Plans) Claim(ctx context.Context, task, agentID string) (ClaimResult, e
 	}
 	var res ClaimResult
 	ch := p.change(t, Claimant{})
-	ch.Unfenced = true // who may claim is Claim's own rule
+	ch.Unfenced, ch.Check = true, check // who may claim is Claim's own rule
 	ch.Apply = func(doc *taskdoc.Document, tk *taskdoc.Task, st *claims.File) (*taskdoc.Document, error) {
 		if tk.Status.Final() {
 			return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: t.Path, Slug: t.Slug,

@@ -60,7 +60,9 @@
 // Anything else is STALE_CLAIM naming the holder, and nothing is written.
 // Pause, Release and Revoke let the claim go: its token lets no write
 // through afterwards, so a worker that was pivoted away cannot take its
-// task back out of the resume queue.
+// task back out of the resume queue. CheckPause and CheckClaim answer what
+// Pause and Claim would, by the same rules, and write nothing: a caller
+// that must write something else first asks them before.
 //
 // # Where the state lives
 //

@@ -20,6 +20,20 @@ import (
 // pending task (claimed, not started) stays pending; a task that is not
 // pending, planning, in progress or paused is INVALID_TRANSITION.
 func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint string) (taskdoc.Task, error) {
+	return p.pause(ctx, task, c, checkpoint, false)
+}
+
+// CheckPause answers whether Pause of task by c would be made, with the
+// error Pause would return, and writes nothing: a caller that writes
+// something else first (a worker's checkpoint) asks it before, so that a
+// refused pause leaves every file as it was.
+func (p *Plans) CheckPause(ctx context.Context, task string, c Claimant) error {
+	_, err := p.pause(ctx, task, c, "", true)
+	return err
+}
+
+// pause is Pause, or with check its answer alone (claims.Change.Check).
+func (p *Plans) pause(ctx context.Context, task string, c Claimant, checkpoint string, check bool) (taskdoc.Task, error) {
 	t, err := taskTarget(task)
 	if err != nil {
 		return taskdoc.Task{}, err
@@ -34,7 +48,7 @@ func (p *Plans) Pause(ctx context.Context, task string, c Claimant, checkpoint s
 	// worker.Pivots.Acknowledge); any other write of that claim is
 	// STALE_CLAIM. A pause takes no override.
 	ch := p.change(t, Claimant{Agent: c.Agent, Token: c.Token})
-	ch.To = taskdoc.StatusPaused
+	ch.To, ch.Check = taskdoc.StatusPaused, check
 	ch.Retried = func(st *claims.File, tk *taskdoc.Task) bool {
 		return st.ReleasedBy(t.Slug, c.Agent, c.Token) && tk.Status == taskdoc.StatusPaused
 	}

@@ -7,7 +7,10 @@
 //
 // An orchestrator calls Pivots.Request for a worker (an agent id) with a
 // mode, a reason and optionally a new task (a task address, which is claimed
-// for the worker, or free text):
+// for the worker, or free text). The worker is pivoted from the task the
+// request names, or else from the current task of its last heartbeat, or
+// from none when that task is done already (a done task named is
+// INVALID_TRANSITION):
 //
 //   - graceful (the default): the worker finishes its current step, then
 //     acknowledges;
@@ -41,7 +44,10 @@
 //
 // # Failures and retries
 //
-// Each step of Acknowledge is idempotent and they run in an order that is
+// Acknowledge first decides every refusal (plan.Plans.CheckPause and
+// CheckClaim: a stale or missing claim, a task done already, a new task
+// missing, blocked or held by another agent) and a refused call writes
+// nothing. Each step is idempotent and they run in an order that is
 // safe to stop anywhere: the checkpoint is saved first (whole or not at all),
 // then the task is paused and let go in one locked update, then the new task
 // is claimed, then the request is marked acknowledged. A worker killed

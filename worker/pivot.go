@@ -34,7 +34,9 @@ type Pivot struct {
 	Reason  string               `json:"reason"`             // why; one line
 	NewTask string               `json:"new_task,omitempty"` // optional: a task address (claimed for the worker) or free text
 	// Task is the task the worker is pivoted from; "" takes the current
-	// task of the worker's last heartbeat.
+	// task of the worker's last heartbeat, or none when that task is
+	// completed or skipped. A named task that is completed or skipped is
+	// INVALID_TRANSITION: the worker has nothing left to let go of.
 	Task string `json:"task,omitempty"`
 }
 
@@ -147,8 +149,15 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 		task = a.CurrentTask
 	}
 	if task != "" {
-		if err := p.checkTask(ctx, task); err != nil {
+		done, err := p.checkTask(ctx, task)
+		switch {
+		case err != nil:
 			return Request{}, err
+		case done && pv.Task != "":
+			return Request{}, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition,
+				Msg: fmt.Sprintf("task %s is done already: there is nothing to pivot worker %s from; name its current task, or none", task, worker)}
+		case done:
+			task = "" // the heartbeat is older than the task's end: the worker works on nothing
 		}
 	}
 	req := Request{Worker: worker, Task: task, Mode: mode, Reason: reason, NewTask: newTask, State: StatePending}
@@ -195,22 +204,26 @@ func samePending(old, req Request) bool {
 
 // checkTask checks that task is the address of a task of a plan that
 // exists, before a request names it (INVALID_ADDRESS, DOCUMENT_NOT_FOUND,
-// TASK_NOT_FOUND otherwise).
-func (p *Pivots) checkTask(ctx context.Context, task string) error {
+// TASK_NOT_FOUND otherwise), and reports whether it is done (completed or
+// skipped): no pause lets it go any more.
+func (p *Pivots) checkTask(ctx context.Context, task string) (done bool, err error) {
 	t, err := taskflow.ParseDocs(task)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if t.Slug == "" {
-		return &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: t.Path,
+		return false, &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: t.Path,
 			Msg: fmt.Sprintf("%q names a plan, not the task the worker is pivoted from", task)}
 	}
 	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
 	if err != nil {
-		return t.Flow().At(err, t.Slug)
+		return false, t.Flow().At(err, t.Slug)
 	}
-	_, err = snap.Doc.Task(t.Slug)
-	return t.Flow().At(err, t.Slug)
+	tk, err := snap.Doc.Task(t.Slug)
+	if err != nil {
+		return false, t.Flow().At(err, t.Slug)
+	}
+	return tk.Status.Final(), nil
 }
 
 // RequestAll asks several workers to pivot (the protocol's pivot chains), in
@@ -262,12 +275,15 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 // task it was pivoted from under claim (its claim of that task; without
 // an Agent the worker writes as itself with no token, which pauses only a
 // task no agent holds), claims the new task when it is an address,
-// and records the acknowledgement. A request acknowledged already is
-// returned as it is (a retry); no request is INVALID_ARGUMENTS. A retry
-// whose task an earlier try paused, and another agent has claimed since,
-// leaves the task to that agent and completes; of acknowledgements running
-// at once with different checkpoints, the one recorded first is the one
-// the task points at.
+// and records the acknowledgement. Every refusal of the pause and of the
+// claim (STALE_CLAIM, INVALID_TRANSITION, TASK_BLOCKED, TASK_NOT_FOUND, a
+// new task another agent holds: CONFLICT) is decided before the checkpoint
+// is saved, and leaves every file as it was. A request acknowledged
+// already is returned as it is (a retry); no request is INVALID_ARGUMENTS.
+// A retry whose task an earlier try paused, and another agent has claimed
+// since, leaves the task to that agent and completes with the earlier
+// try's checkpoint; of acknowledgements running at once with different
+// checkpoints, the one recorded first is the one the task points at.
 func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Claimant, cp checkpoint.Checkpoint) (Request, error) {
 	r, err := p.read(ctx, worker)
 	if err != nil {
@@ -280,8 +296,19 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 	case r.State == StateAcknowledged:
 		return *r, nil
 	}
+	if claim.Agent == "" {
+		claim.Agent = worker // the worker writes as itself: fenced even without a token
+	}
 	ack := *r
-	if r.Mode != checkpoint.PivotHard {
+	earlier, err := p.checkAck(ctx, *r, claim)
+	if err != nil {
+		return Request{}, err
+	}
+	switch {
+	case r.Mode == checkpoint.PivotHard:
+	case earlier.Sequence > 0:
+		ack.Sequence, ack.Checkpoint = earlier.Sequence, checkpoint.WorkerFile(worker, earlier.Sequence)
+	default:
 		cp.Worker, cp.Task, cp.Phase = worker, r.Task, "pivoted"
 		cp.PivotMode, cp.PivotReason = r.Mode, r.Reason
 		saved, err := p.workers.Save(ctx, cp)
@@ -291,11 +318,8 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 		ack.Sequence = saved.Sequence
 		ack.Checkpoint = checkpoint.WorkerFile(worker, saved.Sequence)
 		if r.Task != "" {
-			if claim.Agent == "" {
-				claim.Agent = worker // the worker writes as itself: fenced even without a token
-			}
 			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil &&
-				(taskdoc.CodeOf(err) != plan.CodeStaleClaim || !p.pausedWith(ctx, r.Task, ack.Checkpoint)) {
+				(taskdoc.CodeOf(err) != plan.CodeStaleClaim || p.pausedWith(ctx, r.Task) != ack.Checkpoint) {
 				return Request{}, err
 			}
 		}
@@ -306,8 +330,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 			return Request{}, err
 		}
 		if !res.Success {
-			return Request{}, &taskdoc.Error{Code: taskdoc.CodeConflict,
-				Msg: fmt.Sprintf("the new task %s is held by agent %s: the pivot is not acknowledged; ask the orchestrator for another task", r.NewTask, res.AlreadyClaimedBy)}
+			return Request{}, heldBy(*r, res)
 		}
 		ack.NewClaim = res.Claim
 	}
@@ -340,25 +363,74 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 	return ack, nil
 }
 
-// pausedWith reports whether task's Checkpoint field reads path: an
-// earlier try of this acknowledgement paused it (and let it go), so a
-// STALE_CLAIM from pausing it again means another agent has claimed it
-// since, not that the worker lost it before the pause.
-func (p *Pivots) pausedWith(ctx context.Context, task, path string) bool {
+// checkAck decides, before Acknowledge writes anything, whether the pause
+// and the claim of request r would be made: it returns their refusal, or
+// the checkpoint of an earlier try of r whose pause went through and
+// whose task another agent has claimed since (Sequence 0 for none: the
+// checkpoint is saved and the task paused now).
+func (p *Pivots) checkAck(ctx context.Context, r Request, claim plan.Claimant) (earlier checkpoint.Checkpoint, err error) {
+	if r.Mode != checkpoint.PivotHard && r.Task != "" {
+		if err := p.plans.CheckPause(ctx, r.Task, claim); err != nil {
+			if taskdoc.CodeOf(err) != plan.CodeStaleClaim {
+				return earlier, err
+			}
+			if earlier = p.pausedBy(ctx, r); earlier.Sequence == 0 {
+				return earlier, err
+			}
+		}
+	}
+	if isTask(r.NewTask) {
+		res, err := p.plans.CheckClaim(ctx, r.NewTask, r.Worker)
+		if err != nil {
+			return earlier, err
+		}
+		if !res.Success {
+			return earlier, heldBy(r, res)
+		}
+	}
+	return earlier, nil
+}
+
+// heldBy is the CONFLICT of r's new task held by another agent.
+func heldBy(r Request, res plan.ClaimResult) error {
+	return &taskdoc.Error{Code: taskdoc.CodeConflict,
+		Msg: fmt.Sprintf("the new task %s is held by agent %s: the pivot is not acknowledged; ask the orchestrator for another task", r.NewTask, res.AlreadyClaimedBy)}
+}
+
+// pausedBy returns the checkpoint an earlier try of r saved and paused
+// r's task with (the task's Checkpoint field names a pivoted checkpoint of
+// r's worker, from r's task, mode and reason), or one with Sequence 0: a
+// STALE_CLAIM from the pause then means another agent has claimed the
+// task since that try, not that the worker lost it before.
+func (p *Pivots) pausedBy(ctx context.Context, r Request) checkpoint.Checkpoint {
+	w, seq, ok := checkpoint.ParseWorkerFile(p.pausedWith(ctx, r.Task))
+	if !ok || w != r.Worker {
+		return checkpoint.Checkpoint{}
+	}
+	cp, err := p.workers.Get(ctx, w, seq)
+	if err != nil || cp.Phase != "pivoted" || cp.Task != r.Task || cp.PivotMode != r.Mode || cp.PivotReason != r.Reason {
+		return checkpoint.Checkpoint{}
+	}
+	return cp
+}
+
+// pausedWith returns task's Checkpoint field, "" when it has none or
+// cannot be read.
+func (p *Pivots) pausedWith(ctx context.Context, task string) string {
 	t, err := taskflow.ParseDocs(task)
 	if err != nil {
-		return false
+		return ""
 	}
 	snap, err := taskflow.ReadSnapshot(ctx, p.ws, t.File)
 	if err != nil {
-		return false
+		return ""
 	}
 	tk, err := snap.Doc.Task(t.Slug)
 	if err != nil {
-		return false
+		return ""
 	}
 	v, _ := tk.Field(taskdoc.KeyCheckpoint)
-	return v == path
+	return v
 }
 
 // Wait waits for the acknowledgement of request id of worker, up to

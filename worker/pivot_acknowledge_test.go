@@ -14,6 +14,7 @@ import (
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/internal/hooks"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
@@ -98,7 +99,8 @@ func TestRequestReplacedDuringAcknowledge(t *testing.T) {
 	agentFile := ".taskmd/agents/" + crashWorker + ".json"
 	replaced := false
 	hooks.Read = func(name string) error {
-		// Claim reads the worker's agent file, after the pause.
+		// The check of the new task's claim reads the worker's agent
+		// file first: the acknowledgement goes on with the request it read.
 		if name == agentFile && !replaced {
 			replaced = true
 			_, err := pv.Request(ctx, crashWorker, worker.Pivot{Reason: "another reason", NewTask: taskTo})
@@ -159,9 +161,9 @@ func TestHardPivotWithoutATask(t *testing.T) {
 }
 
 // The new task is held by another online agent: the acknowledgement fails
-// with CONFLICT after the checkpoint is saved and the task paused; nothing
-// is lost, retries change nothing, and once the other agent lets go a
-// retry completes the pivot.
+// with CONFLICT before anything is written (the worker keeps its task and
+// saves no checkpoint), retries change nothing, and once the other agent
+// lets go a retry completes the pivot with one checkpoint.
 func TestNewTaskHeldByAnotherAgent(t *testing.T) {
 	root, pv, me := ackSetup(t)
 	res, err := pv.Plans().Claim(ctx, taskTo, crashOther)
@@ -169,23 +171,12 @@ func TestNewTaskHeldByAnotherAgent(t *testing.T) {
 	require.True(t, res.Success)
 	other := plan.Claimant{Agent: crashOther, Token: res.Claim.Token}
 
+	before := filetest.Snapshot(t, root)
 	for range 2 {
 		_, err = pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
 		assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
 		assert.Contains(t, err.Error(), crashOther)
-		// What is left: the pivot pending, the progress in the checkpoint
-		// the paused task points at, the new task the other agent's.
-		pending, err := pv.Pending(ctx, crashWorker)
-		require.NoError(t, err)
-		require.NotNil(t, pending)
-		cps, err := pv.Workers().List(ctx, crashWorker, 0)
-		require.NoError(t, err)
-		require.Len(t, cps, 1, "a retry saves no second checkpoint")
-		from := planTask(t, root, "add-rate-limiting")
-		assert.Equal(t, taskdoc.StatusPaused, from.Status)
-		assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), fieldOf(from, taskdoc.KeyCheckpoint))
-		assert.Empty(t, fieldOf(from, taskdoc.KeyAssignee))
-		assert.Equal(t, crashOther, fieldOf(planTask(t, root, "fix-login-bug"), taskdoc.KeyAssignee))
+		assert.Equal(t, before, filetest.Snapshot(t, root), "a refused acknowledgement writes nothing")
 	}
 
 	require.NoError(t, pv.Plans().Release(ctx, taskTo, other))
@@ -227,29 +218,46 @@ func TestAgentTimeoutDecidesTheNewTasksLease(t *testing.T) {
 	}
 }
 
-// A worker whose acknowledgement stopped after the pause (killed, or the
-// new task was held) and whose paused task another agent claimed before
-// the worker acknowledged again: the retry must still complete the pivot,
+// pausedByAnEarlierTry leaves root as an acknowledgement killed after its
+// pause leaves it (TestKilledAtEveryRead's stage "paused"): the worker's
+// pivoted checkpoint saved, its task paused pointing at it and let go.
+func pausedByAnEarlierTry(t *testing.T, pv *worker.Pivots, me plan.Claimant) {
+	t.Helper()
+	req, err := pv.Pending(ctx, crashWorker)
+	require.NoError(t, err)
+	require.NotNil(t, req)
+	cp := crashCheckpoint
+	cp.Worker, cp.Task, cp.Phase, cp.PivotMode, cp.PivotReason = crashWorker, taskFrom, "pivoted", req.Mode, req.Reason
+	saved, err := pv.Workers().Save(ctx, cp)
+	require.NoError(t, err)
+	_, err = pv.Plans().Pause(ctx, taskFrom, me, checkpoint.WorkerFile(crashWorker, saved.Sequence))
+	require.NoError(t, err)
+}
+
+// A worker whose acknowledgement stopped after the pause (killed) and
+// whose paused task another agent claimed before the worker acknowledged
+// again: the retry must still complete the pivot, with the earlier try's
+// checkpoint and no second one, whatever checkpoint the retry carries,
 // and must leave the other agent's claim alone.
 func TestRetryAfterThePausedTaskWasClaimed(t *testing.T) {
 	root, pv, me := ackSetup(t)
-	res, err := pv.Plans().Claim(ctx, taskTo, crashOther)
-	require.NoError(t, err)
-	other := plan.Claimant{Agent: crashOther, Token: res.Claim.Token}
-	_, err = pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
-	require.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
-	require.NoError(t, pv.Plans().Release(ctx, taskTo, other))
+	pausedByAnEarlierTry(t, pv, me)
 
 	// The other agent resumes the paused task from its checkpoint.
-	res, err = pv.Plans().Claim(ctx, taskFrom, crashOther)
+	res, err := pv.Plans().Claim(ctx, taskFrom, crashOther)
 	require.NoError(t, err)
 	require.True(t, res.Success)
-	other = plan.Claimant{Agent: crashOther, Token: res.Claim.Token}
+	other := plan.Claimant{Agent: crashOther, Token: res.Claim.Token}
 	_, err = pv.Plans().UpdateStatus(ctx, taskFrom, other, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
 
-	ack, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+	retry := crashCheckpoint
+	retry.Notes = "written again, a little differently"
+	ack, err := pv.Acknowledge(ctx, crashWorker, me, retry)
 	require.NoError(t, err)
+	cps, err := pv.Workers().List(ctx, crashWorker, 0)
+	require.NoError(t, err)
+	assert.Len(t, cps, 1, "a retry saves no second checkpoint")
 	assert.Equal(t, worker.StateAcknowledged, ack.State)
 	assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), ack.Checkpoint)
 	require.NotNil(t, ack.NewClaim)
@@ -262,20 +270,19 @@ func TestRetryAfterThePausedTaskWasClaimed(t *testing.T) {
 }
 
 // A new task that does not exist: Request takes it (it does not look the
-// task up), the acknowledgement fails after the checkpoint is saved and
-// the task paused, and keeps failing; the orchestrator's next request with
-// an existing task is acknowledged, with the same checkpoint.
+// task up), the acknowledgement fails before anything is written, and
+// keeps failing; the orchestrator's next request with an existing task is
+// acknowledged, with the first checkpoint.
 func TestNewTaskThatDoesNotExist(t *testing.T) {
 	root, pv, me := ackSetup(t)
 	req, err := pv.Request(ctx, crashWorker, worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#no-such-task"})
 	require.NoError(t, err)
+	before := filetest.Snapshot(t, root)
 	for range 2 {
 		_, err = pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
 		assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err), "%v", err)
+		assert.Equal(t, before, filetest.Snapshot(t, root), "a refused acknowledgement writes nothing")
 	}
-	from := planTask(t, root, "add-rate-limiting")
-	assert.Equal(t, taskdoc.StatusPaused, from.Status)
-	assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), fieldOf(from, taskdoc.KeyCheckpoint))
 	pending, err := pv.Pending(ctx, crashWorker)
 	require.NoError(t, err)
 	require.NotNil(t, pending)
@@ -287,9 +294,9 @@ func TestNewTaskThatDoesNotExist(t *testing.T) {
 }
 
 // A worker whose claim another agent took over (the worker went offline)
-// acknowledges: Pause refuses its stale claim. The checkpoint is saved
-// before, and stays as the worker's history; the task, the new holder's,
-// does not point at it; the request stays pending.
+// acknowledges: the pause would be refused (its claim is stale), so
+// nothing is written: no checkpoint, the task the new holder's, the
+// request pending.
 func TestAcknowledgeAfterTakeOver(t *testing.T) {
 	root := t.TempDir()
 	me := preparePivot(t, root)
@@ -306,20 +313,15 @@ func TestAcknowledgeAfterTakeOver(t *testing.T) {
 	require.True(t, res.Success)
 	require.Equal(t, crashWorker, res.Claim.TookOverFrom)
 
+	before := filetest.Snapshot(t, root)
 	_, err = pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
 	assert.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
-	cps, err := pv.Workers().List(ctx, crashWorker, 0)
-	require.NoError(t, err)
-	require.Len(t, cps, 1, "the checkpoint was saved before the pause was refused")
-	assert.Equal(t, "pivoted", cps[0].Phase)
+	assert.Equal(t, before, filetest.Snapshot(t, root), "a refused acknowledgement writes nothing")
 	from := planTask(t, root, "add-rate-limiting")
-	assert.Equal(t, taskdoc.StatusInProgress, from.Status)
 	assert.Equal(t, crashOther, fieldOf(from, taskdoc.KeyAssignee))
-	assert.Empty(t, fieldOf(from, taskdoc.KeyCheckpoint))
 	pending, err := pv.Pending(ctx, crashWorker)
 	require.NoError(t, err)
 	assert.NotNil(t, pending)
-	assert.Empty(t, fieldOf(planTask(t, root, "fix-login-bug"), taskdoc.KeyAssignee), "the new task is not claimed")
 }
 
 // Pending is nil once the pivot is acknowledged, and stays nil.
@@ -376,4 +378,77 @@ func TestConcurrentAcknowledgementsDiffer(t *testing.T) {
 		assert.Equal(t, acks[0], acks[1])
 		assert.Equal(t, acks[0].Checkpoint, fieldOf(planTask(t, root, "add-rate-limiting"), taskdoc.KeyCheckpoint))
 	}
+}
+
+// Every refusal of an acknowledgement is decided before the first byte is
+// written: the call fails and leaves every file as it was (no checkpoint
+// saved, the task the worker's), and the request stays pending.
+func TestRefusedAcknowledgeChangesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		prepare func(t *testing.T, root string, pv *worker.Pivots, me plan.Claimant)
+		claim   func(me plan.Claimant) plan.Claimant
+		code    taskdoc.Code
+	}{
+		{name: "wrong token", claim: func(me plan.Claimant) plan.Claimant { me.Token++; return me }, code: plan.CodeStaleClaim},
+		{name: "no token", claim: func(plan.Claimant) plan.Claimant { return plan.Claimant{} }, code: plan.CodeStaleClaim},
+		{name: "new task blocked", code: taskdoc.CodeTaskBlocked,
+			prepare: func(t *testing.T, root string, pv *worker.Pivots, _ plan.Claimant) {
+				f, err := os.OpenFile(filepath.Join(root, "docs", "shop.md"), os.O_APPEND|os.O_WRONLY, 0)
+				require.NoError(t, err)
+				_, err = f.WriteString("\n### Deploy\n- Status: pending\n- Depends-On: #add-rate-limiting\n")
+				require.NoError(t, err)
+				require.NoError(t, f.Close())
+				_, err = pv.Request(ctx, crashWorker, worker.Pivot{Reason: "ship it", NewTask: "/shop.md#deploy"})
+				require.NoError(t, err)
+			}},
+		{name: "task done since the request", code: taskdoc.CodeInvalidTransition,
+			prepare: func(t *testing.T, _ string, pv *worker.Pivots, me plan.Claimant) {
+				_, err := pv.Plans().UpdateStatus(ctx, taskFrom, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
+				require.NoError(t, err)
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, pv, me := ackSetup(t)
+			if tc.prepare != nil {
+				tc.prepare(t, root, pv, me)
+			}
+			claim := me
+			if tc.claim != nil {
+				claim = tc.claim(me)
+			}
+			pending, err := pv.Pending(ctx, crashWorker)
+			require.NoError(t, err)
+			require.NotNil(t, pending)
+			before := filetest.Snapshot(t, root)
+			for range 2 {
+				_, err := pv.Acknowledge(ctx, crashWorker, claim, crashCheckpoint)
+				assert.Equal(t, tc.code, taskdoc.CodeOf(err), "%v", err)
+				assert.Equal(t, before, filetest.Snapshot(t, root), "a refused acknowledgement writes nothing")
+			}
+			again, err := pv.Pending(ctx, crashWorker)
+			require.NoError(t, err)
+			assert.Equal(t, pending, again)
+		})
+	}
+}
+
+// A refused acknowledgement retried once the refusal is gone (the right
+// token) saves one checkpoint, the first.
+func TestAcknowledgeRetriedWithTheRightToken(t *testing.T) {
+	root, pv, me := ackSetup(t)
+	wrong := me
+	wrong.Token++
+	_, err := pv.Acknowledge(ctx, crashWorker, wrong, crashCheckpoint)
+	require.Equal(t, plan.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	retry := crashCheckpoint
+	retry.Notes = "the second try"
+	ack, err := pv.Acknowledge(ctx, crashWorker, me, retry)
+	require.NoError(t, err)
+	assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), ack.Checkpoint)
+	cps, err := pv.Workers().List(ctx, crashWorker, 0)
+	require.NoError(t, err)
+	require.Len(t, cps, 1)
+	assert.Equal(t, "the second try", cps[0].Notes)
+	assert.Equal(t, ack.Checkpoint, fieldOf(planTask(t, root, "add-rate-limiting"), taskdoc.KeyCheckpoint))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
@@ -295,4 +296,34 @@ func TestHardPivotRetryAfterTheTaskWasClaimed(t *testing.T) {
 	r2, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Mode: checkpoint.PivotHard, Reason: "stuck", Task: "/shop.md#add-rate-limiting"})
 	require.NoError(t, err)
 	assert.Equal(t, r1.ID, r2.ID)
+}
+
+// A pivot without a task whose worker's last heartbeat names a task it
+// has completed since is a pivot from no task: the acknowledgement saves
+// the checkpoint and claims the new task instead of ending in
+// STALE_CLAIM. Naming the completed task is INVALID_TRANSITION, before
+// anything is written.
+func TestPivotFromACompletedHeartbeatTask(t *testing.T) {
+	e := setup(t)
+	_, err := e.plans.UpdateStatus(ctx, "/shop.md#add-rate-limiting", e.claim, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
+	require.NoError(t, err)
+	a, err := e.plans.Agents().Get(ctx, e.worker)
+	require.NoError(t, err)
+	require.Equal(t, "/shop.md#add-rate-limiting", a.CurrentTask, "the heartbeat is older than the completion")
+
+	before := filetest.Snapshot(t, e.root)
+	_, err = e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "login is broken", Task: "/shop.md#add-rate-limiting", NewTask: "/shop.md#fix-login-bug"})
+	assert.Equal(t, taskdoc.CodeInvalidTransition, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, before, filetest.Snapshot(t, e.root))
+
+	req, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#fix-login-bug"})
+	require.NoError(t, err)
+	assert.Empty(t, req.Task)
+	ack, err := e.pivots.Acknowledge(ctx, e.worker, e.claim, checkpoint.Checkpoint{Completed: []string{"rate limiting"}})
+	require.NoError(t, err)
+	assert.Equal(t, worker.StateAcknowledged, ack.State)
+	require.NotNil(t, ack.NewClaim)
+	assert.Equal(t, "/shop.md#fix-login-bug", ack.NewClaim.Task)
+	doc := e.read(t, "docs/shop.md")
+	assert.Contains(t, doc, "### Add rate limiting\n- Status: completed\n")
 }

@@ -213,6 +213,8 @@ func TestCLIWorkerRefusals(t *testing.T) {
 		{"JSON of the wrong shape", []string{"pivot", "acknowledge", "--worker", "w1", "--token", "1", "--checkpoint-file", badJSON}, exitInvalid, "PARSE_ERROR"},
 		{"no such file", []string{"pivot", "acknowledge", "--worker", "w1", "--checkpoint-file", filepath.Join(root, "nope.md")}, exitInvalid, "INVALID_ARGUMENTS"},
 		{"no pivot asked", []string{"pivot", "acknowledge", "--worker", "w9", "--completed", "a"}, exitInvalid, "INVALID_ARGUMENTS"},
+		{"acknowledge without a token", []string{"pivot", "acknowledge", "--worker", "w1", "--completed", "a"}, exitConflict, "STALE_CLAIM"},
+		{"acknowledge with a wrong token", []string{"pivot", "acknowledge", "--worker", "w1", "--token", "2", "--completed", "a"}, exitConflict, "STALE_CLAIM"},
 		{"ask without a question", []string{"ask", "--worker", "w1", "--completed", "a"}, exitUsage, "USAGE"},
 		{"ask without a checkpoint", []string{"ask", "--worker", "w1", "Which?"}, exitInvalid, "INVALID_ARGUMENTS"},
 		{"ask with a negative wait", []string{"ask", "--worker", "w1", "--wait", "-1s", "--completed", "a", "Which?"}, exitInvalid, "INVALID_ARGUMENTS"},

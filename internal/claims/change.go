@@ -60,6 +60,9 @@ type Change struct {
 	// Apply makes the write on task of doc, under the claims st, and
 	// returns the document to write (nil, or doc, for none).
 	Apply func(doc *taskdoc.Document, task *taskdoc.Task, st *File) (*taskdoc.Document, error)
+	// Check makes Make decide the write, every refusal included, and write
+	// nothing: a caller that must write elsewhere first asks it before.
+	Check bool
 }
 
 // Made is what Make did: the document as it is after the call, the task
@@ -115,7 +118,7 @@ func Make(ctx context.Context, ws *workspace.Workspace, c Change) (Made, error) 
 		follow(&st, doc, t.Slug)
 		before := st.Record(t.Slug)
 		nd, err := c.apply(ctx, ws, doc, &st, &made)
-		if err != nil {
+		if err != nil || c.Check {
 			return err
 		}
 		if nd == nil {
