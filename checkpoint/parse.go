@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/mdtext"
+	"github.com/taskmd/taskmd/internal/text"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -66,7 +67,7 @@ func (p *workerParser) checkBytes() error {
 		return p.named(err)
 	}
 	for i, r := range string(p.src) {
-		if r != '\t' && r != '\n' && r != '\r' && taskdoc.IsControl(r) {
+		if r != '\t' && r != '\n' && r != '\r' && text.IsControl(r) {
 			return p.named(taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeControlCharacter,
 				Msg: fmt.Sprintf("%sthe control character U+%04X is not allowed in a checkpoint", p.prefix(), r)}, p.src, i))
 		}
@@ -285,7 +286,7 @@ func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
 			}
 		case name != "":
 			for _, it := range listItems(body) {
-				text := mdtext.FoldLine(it.text)
+				text := text.FoldLine(it.text)
 				if text == "" {
 					continue
 				}
@@ -309,7 +310,7 @@ func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
 				}
 			}
 		default:
-			heading := taskdoc.FoldLine(s.text)
+			heading := text.FoldLine(s.text)
 			if heading == "" {
 				continue // "##" alone names nothing
 			}
@@ -424,22 +425,22 @@ func checkbox(s string) (checked bool, rest string, ok bool) {
 }
 
 // readFileChange reads "`path` (note)", or a person's "path (note)".
-func readFileChange(text string) (FileChange, bool) {
-	text = strings.TrimSpace(text)
+func readFileChange(item string) (FileChange, bool) {
+	item = strings.TrimSpace(item)
 	var f FileChange
 	rest := ""
-	if content, after, ok := mdtext.CutSpan(text); ok && strings.HasPrefix(text, "`") {
+	if content, after, ok := mdtext.CutSpan(item); ok && strings.HasPrefix(item, "`") {
 		f.Path, rest = content, strings.TrimSpace(after)
-	} else if i := strings.LastIndex(text, " ("); i > 0 && strings.HasSuffix(text, ")") {
-		f.Path, rest = text[:i], text[i+1:]
+	} else if i := strings.LastIndex(item, " ("); i > 0 && strings.HasSuffix(item, ")") {
+		f.Path, rest = item[:i], item[i+1:]
 	} else {
-		f.Path = text
+		f.Path = item
 	}
 	if len(rest) >= 2 && rest[0] == '(' && rest[len(rest)-1] == ')' {
 		rest = rest[1 : len(rest)-1]
 	}
 	f.Path = strings.TrimSpace(f.Path)
-	f.Note = taskdoc.FoldLine(rest)
+	f.Note = text.FoldLine(rest)
 	return f, f.Path != ""
 }
 
