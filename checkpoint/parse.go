@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/mdtext"
-	"github.com/taskmd/taskmd/internal/text"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -67,7 +67,7 @@ func (p *workerParser) checkBytes() error {
 		return p.named(err)
 	}
 	for i, r := range string(p.src) {
-		if r != '\t' && r != '\n' && r != '\r' && text.IsControl(r) {
+		if r != '\t' && r != '\n' && r != '\r' && plaintext.IsControl(r) {
 			return p.named(taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeControlCharacter,
 				Msg: fmt.Sprintf("%sthe control character U+%04X is not allowed in a checkpoint", p.prefix(), r)}, p.src, i))
 		}
@@ -286,7 +286,7 @@ func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
 			}
 		case name != "":
 			for _, it := range listItems(body) {
-				text := text.FoldLine(it.text)
+				text := plaintext.FoldLine(it.text)
 				if text == "" {
 					continue
 				}
@@ -310,7 +310,7 @@ func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
 				}
 			}
 		default:
-			heading := text.FoldLine(s.text)
+			heading := plaintext.FoldLine(s.text)
 			if heading == "" {
 				continue // "##" alone names nothing
 			}
@@ -425,22 +425,22 @@ func checkbox(s string) (checked bool, rest string, ok bool) {
 }
 
 // readFileChange reads "`path` (note)", or a person's "path (note)".
-func readFileChange(item string) (FileChange, bool) {
-	item = strings.TrimSpace(item)
+func readFileChange(text string) (FileChange, bool) {
+	text = strings.TrimSpace(text)
 	var f FileChange
 	rest := ""
-	if content, after, ok := mdtext.CutSpan(item); ok && strings.HasPrefix(item, "`") {
+	if content, after, ok := mdtext.CutSpan(text); ok && strings.HasPrefix(text, "`") {
 		f.Path, rest = content, strings.TrimSpace(after)
-	} else if i := strings.LastIndex(item, " ("); i > 0 && strings.HasSuffix(item, ")") {
-		f.Path, rest = item[:i], item[i+1:]
+	} else if i := strings.LastIndex(text, " ("); i > 0 && strings.HasSuffix(text, ")") {
+		f.Path, rest = text[:i], text[i+1:]
 	} else {
-		f.Path = item
+		f.Path = text
 	}
 	if len(rest) >= 2 && rest[0] == '(' && rest[len(rest)-1] == ')' {
 		rest = rest[1 : len(rest)-1]
 	}
 	f.Path = strings.TrimSpace(f.Path)
-	f.Note = text.FoldLine(rest)
+	f.Note = plaintext.FoldLine(rest)
 	return f, f.Path != ""
 }
 

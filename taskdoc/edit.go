@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/taskmd/taskmd/internal/text"
+	"github.com/taskmd/taskmd/internal/plaintext"
 )
 
 // NewTask is a task to add.
@@ -213,7 +213,7 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 	if err := checkText(slug, callerText{"note", note, ""}); err != nil {
 		return nil, nil, err
 	}
-	note = text.FoldLine(note)
+	note = plaintext.FoldLine(note)
 	if note == "" {
 		return nil, nil, &Error{Code: CodeNoteRequired, Slug: slug, Msg: "completing " + quote(slug) + " needs a note"}
 	}
@@ -296,13 +296,13 @@ func CheckText(what, text string) error {
 func addedControlAt(s, old string) int {
 	var kept map[rune]int // what old holds, counted down as s uses it
 	for i, r := range s {
-		if !text.IsControl(r) || r == '\t' || r == '\n' || r == '\r' {
+		if !plaintext.IsControl(r) || r == '\t' || r == '\n' || r == '\r' {
 			continue
 		}
 		if kept == nil {
 			kept = map[rune]int{}
 			for _, o := range old {
-				if text.IsControl(o) {
+				if plaintext.IsControl(o) {
 					kept[o]++
 				}
 			}

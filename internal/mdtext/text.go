@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/taskmd/taskmd/internal/text"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -32,11 +32,11 @@ func CheckText(what, s string, lines bool) error {
 }
 
 // FoldedLine checks s (CheckText, line breaks allowed) and folds it onto
-// one line (text.FoldLine): the rule of a checkpoint's pivot reason,
+// one line (plaintext.FoldLine): the rule of a checkpoint's pivot reason,
 // and so of the reason a pivot request records.
 func FoldedLine(what, s string) (string, error) {
 	if err := CheckText(what, s, true); err != nil {
 		return "", err
 	}
-	return text.FoldLine(s), nil
+	return plaintext.FoldLine(s), nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskmd/taskmd/internal/text"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -101,22 +101,22 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 
 // UpdateStatus moves a task to status to, as an agent reports where its
 // task stands (the agent protocol's task_update_status): planning, in_progress,
-// paused, blocked, skipped, pending, or failed with an error text (errText,
+// paused, blocked, skipped, pending, or failed with an error text (text,
 // recorded in the task's Error field; required). Completed is Complete's,
 // with a note. A move the status machine does not list is
 // INVALID_TRANSITION naming from and to. A move to the status the task has
 // already is a retry: the task is returned and nothing changes (a failed
 // task given another error text records it).
-func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, errText string) (*taskdoc.Document, *taskdoc.Task, error) {
+func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, text string) (*taskdoc.Document, *taskdoc.Task, error) {
 	status, task, err := f.statusTarget(doc, slug, to)
 	if err != nil {
 		return nil, nil, err
 	}
-	errText = text.FoldLine(errText)
+	text = plaintext.FoldLine(text)
 	if status == task.Status {
 		// A retry of the update that made it: answered, nothing written. A
 		// failed task failing again with another text records that text.
-		if v, _ := task.Field(taskdoc.KeyError); status != taskdoc.StatusFailed || v == errText {
+		if v, _ := task.Field(taskdoc.KeyError); status != taskdoc.StatusFailed || v == text {
 			return doc, task, nil
 		}
 	}
@@ -125,11 +125,11 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, task.Status, status)}
 	}
 	if status == taskdoc.StatusFailed {
-		if errText == "" {
+		if text == "" {
 			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,
 				Msg: fmt.Sprintf("failing task %q in %s needs an error text saying what went wrong", slug, f.Path)}
 		}
-		if doc, _, err = doc.SetField(slug, taskdoc.KeyError, errText); err != nil {
+		if doc, _, err = doc.SetField(slug, taskdoc.KeyError, text); err != nil {
 			return nil, nil, f.At(err, slug)
 		}
 	}
@@ -210,7 +210,7 @@ func (f Flow) notStartable(task *taskdoc.Task) error {
 // slug is "" when the task is not known yet. It is the one check of the
 // note: every face calls it before its lock, and Complete does not again.
 func (f Flow) CheckNote(note, slug string) error {
-	if text.FoldLine(note) != "" { // as the note is recorded
+	if plaintext.FoldLine(note) != "" { // as the note is recorded
 		return nil
 	}
 	what := fmt.Sprintf("task %q in %s", slug, f.Path)

@@ -26,22 +26,22 @@ var layers = map[string][]string{
 	"internal/affix":      nil,
 	"internal/hooks":      nil,
 	"internal/watch":      nil,
-	"internal/text":       nil, // the string rules every layer shares
+	"internal/plaintext":  nil, // the string rules every layer shares
 	"internal/git":        {"taskdoc"},
-	"internal/mdtext":     {"taskdoc", "internal/text"}, // the Markdown text rules of journals and worker checkpoints
-	"taskdoc":             {"internal/parsecount", "internal/affix", "internal/text"},
+	"internal/mdtext":     {"taskdoc", "internal/plaintext"}, // the Markdown text rules of journals and worker checkpoints
+	"taskdoc":             {"internal/parsecount", "internal/affix", "internal/plaintext"},
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
-	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext", "internal/text"},
+	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext", "internal/plaintext"},
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
-	"internal/claims":     {"taskdoc", "workspace", "internal/taskflow", "internal/text"},
-	"journal":             {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "internal/mdtext", "internal/text"},
-	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/mdtext", "internal/text"},
+	"internal/claims":     {"taskdoc", "workspace", "internal/taskflow", "internal/plaintext"},
+	"journal":             {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "internal/mdtext", "internal/plaintext"},
+	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/mdtext", "internal/plaintext"},
 	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "internal/mdtext", "checkpoint", "plan"},
-	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "journal", "internal/text"},
-	"agent":               {"taskdoc", "workspace", "internal/taskflow", "internal/text"},
+	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "journal", "internal/plaintext"},
+	"agent":               {"taskdoc", "workspace", "internal/taskflow", "internal/plaintext"},
 	// The editor's view sits beside the MCP tools, on the library.
 	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",
 		"query", "plan", "agent", "journal", "internal/affix"},

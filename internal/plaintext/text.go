@@ -1,6 +1,7 @@
-package text
+package plaintext
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,4 +48,17 @@ func FoldLine(s string) string {
 // fold is FoldLine for text that is not folded yet.
 func fold(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// LineEnding returns src's first line ending ("\n", "\r\n" or "\r"), or
+// "\n" if it has none: the line ending text added to src should use.
+func LineEnding(src []byte) string {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0 || src[i] == '\n':
+		return "\n"
+	case i+1 < len(src) && src[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
 }
