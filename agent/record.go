@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -189,7 +190,7 @@ func oneLine(what, s string, limit int) (string, error) {
 		switch {
 		case r == '\n' || r == '\r':
 			return "", invalid(fmt.Sprintf("the %s must be one line; it has a line break at byte %d", what, i))
-		case taskdoc.IsControl(r):
+		case plaintext.IsControl(r):
 			return "", &taskdoc.Error{Code: taskdoc.CodeControlCharacter,
 				Msg: fmt.Sprintf("the %s holds the control character U+%04X at byte %d; agent fields hold none", what, r, i)}
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -55,7 +56,7 @@ func Fix(ctx context.Context, ws *workspace.Workspace, problems []Problem, opts 
 		if err != nil {
 			return out, err
 		}
-		out = append(out, Fixed{Code: CodeMergeDriverNotSet, File: r.configFile(ctx), Message: "set " + gitsync.DriverKey + " to " + res.Driver})
+		out = append(out, Fixed{Code: CodeMergeDriverNotSet, File: r.configFile(ctx), Message: "set " + git.DriverKey + " to " + res.Driver})
 		if res.AttributesAdded {
 			out = append(out, Fixed{Code: CodeMergeDriverNotSet, File: ".gitattributes", Message: "added the lines that send task documents to the merge driver"})
 		}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/taskmd/taskmd/gitsync"
 	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -94,10 +93,10 @@ func (r repo) stateIgnored(ctx context.Context) []Problem {
 // driver reports merge.taskmd.driver missing, or naming a command that
 // does not run.
 func (r repo) driver(ctx context.Context) []Problem {
-	out, code := r.git(ctx, "config", "--get", gitsync.DriverKey)
+	out, code := r.git(ctx, "config", "--get", git.DriverKey)
 	if code == 1 {
 		return []Problem{{Code: CodeMergeDriverNotSet, Severity: SeverityWarning, File: r.configFile(ctx), Fixable: true,
-			Message: "git has no " + gitsync.DriverKey + ": task documents merge line by line, and two agents' status changes conflict",
+			Message: "git has no " + git.DriverKey + ": task documents merge line by line, and two agents' status changes conflict",
 			Hint:    hints[CodeMergeDriverNotSet]}}
 	}
 	if code != 0 {
@@ -106,7 +105,7 @@ func (r repo) driver(ctx context.Context) []Problem {
 	driver := strings.TrimSpace(out)
 	if why := runnable(r.top, driver); why != "" {
 		return []Problem{{Code: CodeMergeDriverNotRunnable, Severity: SeverityError, File: r.configFile(ctx), Fixable: true,
-			Message: fmt.Sprintf("%s is %q, but %s: every merge of a task document fails", gitsync.DriverKey, driver, why),
+			Message: fmt.Sprintf("%s is %q, but %s: every merge of a task document fails", git.DriverKey, driver, why),
 			Hint:    hints[CodeMergeDriverNotRunnable]}}
 	}
 	return nil
@@ -160,10 +159,10 @@ func command(driver string) string {
 
 // attributes reports the kinds of file that .gitattributes does not send
 // to the merge driver, asked with git check-attr for a file each pattern
-// of gitsync.Attributes matches.
+// of git.Attributes matches.
 func (r repo) attributes(ctx context.Context) []Problem {
 	var missing []string
-	for _, line := range gitsync.Attributes {
+	for _, line := range git.Attributes {
 		pattern, _, _ := strings.Cut(line, " ")
 		sample := strings.ReplaceAll(strings.ReplaceAll(pattern, "**/", ""), "*", "x")
 		out, code := r.git(ctx, "check-attr", "merge", "--", sample)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/mdtext"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -128,7 +129,7 @@ var sectionNames = map[string]string{
 // runs of spaces, a final ':' and a final parenthesis ("Files Changed
 // (uncommitted)") do not matter. A heading "Status: ..." is "status".
 func sectionKey(heading string) string {
-	k := strings.ToLower(taskdoc.FoldLine(heading))
+	k := strings.ToLower(plaintext.FoldLine(heading))
 	if name, _, ok := strings.Cut(k, ":"); ok && strings.TrimSpace(name) == "status" {
 		return "status"
 	}
@@ -285,7 +286,7 @@ func (c Checkpoint) normalSections(out *Checkpoint) error {
 				_, err := mdtext.FoldedLine(fmt.Sprintf("item %d of %s", i+1, l.name), item)
 				return err
 			}
-			s := mdtext.FoldLine(item)
+			s := plaintext.FoldLine(item)
 			if s == "" {
 				return invalid(fmt.Sprintf("item %d of %s is empty", i+1, l.name))
 			}

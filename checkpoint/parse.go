@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/mdtext"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -66,7 +67,7 @@ func (p *workerParser) checkBytes() error {
 		return p.named(err)
 	}
 	for i, r := range string(p.src) {
-		if r != '\t' && r != '\n' && r != '\r' && taskdoc.IsControl(r) {
+		if r != '\t' && r != '\n' && r != '\r' && plaintext.IsControl(r) {
 			return p.named(taskdoc.ErrorAt(&taskdoc.Error{Code: taskdoc.CodeControlCharacter,
 				Msg: fmt.Sprintf("%sthe control character U+%04X is not allowed in a checkpoint", p.prefix(), r)}, p.src, i))
 		}
@@ -285,7 +286,7 @@ func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
 			}
 		case name != "":
 			for _, it := range listItems(body) {
-				text := mdtext.FoldLine(it.text)
+				text := plaintext.FoldLine(it.text)
 				if text == "" {
 					continue
 				}
@@ -309,7 +310,7 @@ func (p *workerParser) read(c *Checkpoint, sections []rawSection) error {
 				}
 			}
 		default:
-			heading := taskdoc.FoldLine(s.text)
+			heading := plaintext.FoldLine(s.text)
 			if heading == "" {
 				continue // "##" alone names nothing
 			}
@@ -439,7 +440,7 @@ func readFileChange(text string) (FileChange, bool) {
 		rest = rest[1 : len(rest)-1]
 	}
 	f.Path = strings.TrimSpace(f.Path)
-	f.Note = taskdoc.FoldLine(rest)
+	f.Note = plaintext.FoldLine(rest)
 	return f, f.Path != ""
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/editor"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -290,7 +291,7 @@ func TestActionsEditsAreMinimal(t *testing.T) {
 }
 
 // nl is the line ending of src.
-func nl(src string) string { return taskdoc.LineEnding([]byte(src)) }
+func nl(src string) string { return plaintext.LineEnding([]byte(src)) }
 
 func TestActionsOutsideTasks(t *testing.T) {
 	ctx := context.Background()

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/internal/mdtext"
-	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/internal/plaintext"
 )
 
 // journalTitle is the first line of a new journal.
@@ -18,7 +18,7 @@ func journalTitle(address string) string { return "# Checkpoints: " + address }
 // blank line, in the journal's own line endings. The bytes already there
 // are kept as they are.
 func appendEntry(journal []byte, e Entry) []byte {
-	eol := taskdoc.LineEnding(journal)
+	eol := plaintext.LineEnding(journal)
 	out := make([]byte, 0, len(journal)+2*len(eol)+len(e.Summary)+len(e.Detail)+128)
 	out = append(out, journal...)
 	if len(out) > 0 && !endsLine(out) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/taskmd/taskmd/internal/mdtext"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -19,7 +20,7 @@ func normalise(e Entry) (Entry, error) {
 	if err := mdtext.CheckText("summary", e.Summary, true); err != nil {
 		return Entry{}, err
 	}
-	out.Summary = taskdoc.FoldLine(e.Summary)
+	out.Summary = plaintext.FoldLine(e.Summary)
 	if out.Summary == "" {
 		return Entry{}, invalid("a checkpoint needs a summary: one line saying what happened")
 	}

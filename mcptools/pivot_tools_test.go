@@ -45,7 +45,7 @@ func servePivots(t *testing.T, root string, now func() time.Time, timer handTime
 	ws, err := workspace.Open(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
-	server, err := NewServer(ws, WithClock(now), WithTimer(timer))
+	server, err := NewServer(ws, WithClock(now), withTimer(timer))
 	require.NoError(t, err)
 	out := make([]*mcpSession, n)
 	for i := range out {

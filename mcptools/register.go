@@ -95,12 +95,12 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
-// WithTimer sets what the waits of pivot_worker and of clarification_ask's
+// withTimer sets what the waits of pivot_worker and of clarification_ask's
 // brief poll time out on (default the time package's), for tests.
-func WithTimer(t worker.Timer) Option {
+func withTimer(t worker.Timer) Option {
 	return func(c *config) {
 		if t == nil {
-			c.errs = append(c.errs, "WithTimer(nil): leave the option out for the time package's timer")
+			c.errs = append(c.errs, "withTimer(nil): leave the option out for the time package's timer")
 		}
 		c.timer = t
 	}

@@ -126,7 +126,7 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 		"unknown toolset": {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithToolsets(ToolsetSubagent, "planz")}},
 		"no toolset":      {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithToolsets()}},
 		"nil clock":       {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithClock(nil)}},
-		"nil timer":       {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithTimer(nil)}},
+		"nil timer":       {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{withTimer(nil)}},
 		//lint:ignore SA1012 a nil context is what this case tests
 		"nil shutdown": {mcp.NewServer(&mcp.Implementation{Name: "h"}, nil), ws, []Option{WithShutdown(nil)}},
 	} {

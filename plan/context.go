@@ -33,17 +33,14 @@ func DefaultInclude() Include {
 		RecentCheckpoints: 5, WorkflowPrompt: true, References: true}
 }
 
-// DefaultMaxTokens is the budget of LoadContext without ContextOptions.MaxTokens.
-const DefaultMaxTokens = taskcontext.DefaultBudget
-
-// MinMaxTokens is the smallest budget LoadContext takes: enough for a
+// minMaxTokens is the smallest budget LoadContext takes: enough for a
 // task's title and the start of its text, with the truncation mark.
-const MinMaxTokens = 100
+const minMaxTokens = 100
 
 // ContextOptions configures LoadContext.
 type ContextOptions struct {
 	Include   *Include              // nil is DefaultInclude
-	MaxTokens int                   // 0 is DefaultMaxTokens; the result never exceeds it under Estimate
+	MaxTokens int                   // 0 is taskcontext.DefaultBudget; the result never exceeds it under Estimate
 	Estimate  taskcontext.Estimator // nil is taskcontext.DefaultEstimator (about 4 bytes a token)
 }
 
@@ -121,7 +118,7 @@ type TaskContext struct {
 //
 // Everything is read without locks and nothing is written. A task that
 // does not exist is TASK_NOT_FOUND (DOCUMENT_NOT_FOUND for its plan); a
-// budget below MinMaxTokens, or below the smallest answer for the task (a
+// budget below 100, or below the smallest answer for the task (a
 // long title), or a negative checkpoint count is INVALID_ARGUMENTS.
 func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOptions) (*TaskContext, error) {
 	t, err := taskTarget(task)
@@ -132,10 +129,10 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	if opts.Include != nil {
 		inc = *opts.Include
 	}
-	budget := cmp.Or(opts.MaxTokens, DefaultMaxTokens)
-	if budget < MinMaxTokens || inc.RecentCheckpoints < 0 {
+	budget := cmp.Or(opts.MaxTokens, taskcontext.DefaultBudget)
+	if budget < minMaxTokens || inc.RecentCheckpoints < 0 {
 		return nil, invalid(fmt.Sprintf("max_tokens %d must be at least %d (0 is %d) and recent_checkpoints %d must not be negative",
-			opts.MaxTokens, MinMaxTokens, DefaultMaxTokens, inc.RecentCheckpoints))
+			opts.MaxTokens, minMaxTokens, taskcontext.DefaultBudget, inc.RecentCheckpoints))
 	}
 	doc, err := p.readPlan(ctx, t) // the claims are not part of a context: not read
 	if err != nil {

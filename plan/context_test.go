@@ -18,6 +18,10 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
+// minBudget is the smallest max_tokens LoadContext takes, as its
+// documentation says.
+const minBudget = 100
+
 const ctxPlan = `# Ctx
 
 The plan summary.
@@ -130,7 +134,7 @@ func TestLoadContextContents(t *testing.T) {
 		WorkflowPrompt: &plan.Text{ID: "tdd", Text: "Red, green, refactor.\n"},
 		References:     []plan.Text{{ID: "/ref.md", Text: "# Ref\n\nThe referenced text.\n"}},
 		Missing:        []string{"/missing.md#x", "@/absent.md"},
-		MaxTokens:      plan.DefaultMaxTokens,
+		MaxTokens:      taskcontext.DefaultBudget,
 		Cut:            []taskcontext.Cut{},
 	}
 	assert.Equal(t, contextTokens(tc, taskcontext.DefaultEstimator), tc.Tokens, "tokens is the answer's size")
@@ -226,21 +230,21 @@ func TestLoadContextCut(t *testing.T) {
 	assert.True(t, strings.HasPrefix(wantCheckpoint(1).Detail, strings.TrimSuffix(old.Detail, taskcontext.TruncationMark)))
 	assert.Equal(t, wantCheckpoint(3), tc.CurrentTask.Checkpoints[1], "the newer detail is whole")
 
-	// Budgets below plan.MinMaxTokens are refused.
-	for _, max := range []int{-1, 1, 12, plan.MinMaxTokens - 1} {
+	// Budgets below minBudget are refused.
+	for _, max := range []int{-1, 1, 12, minBudget - 1} {
 		_, err := p.LoadContext(ctx, "/ctx.md#work", plan.ContextOptions{Include: &inc, MaxTokens: max})
 		requireCode(t, err, taskdoc.CodeInvalidArguments, "max_tokens %d", max)
 	}
 
 	// A budget below the smallest answer (the task's id, title, status and
 	// fields, and what was cut) is refused, naming the least that serves.
-	_, err = p.LoadContext(ctx, "/ctx.md#work", plan.ContextOptions{Include: &inc, MaxTokens: plan.MinMaxTokens})
-	requireCode(t, err, taskdoc.CodeInvalidArguments, "max_tokens %d", plan.MinMaxTokens)
+	_, err = p.LoadContext(ctx, "/ctx.md#work", plan.ContextOptions{Include: &inc, MaxTokens: minBudget})
+	requireCode(t, err, taskdoc.CodeInvalidArguments, "max_tokens %d", minBudget)
 	var least int
 	msg := err.Error()
 	_, scanErr := fmt.Sscanf(msg[strings.LastIndex(msg, "give at least "):], "give at least %d", &least)
 	require.NoError(t, scanErr, msg)
-	require.Greater(t, least, plan.MinMaxTokens)
+	require.Greater(t, least, minBudget)
 
 	// At the least: everything goes but the task, which is shortened, and
 	// the cut list names what went, by kind in the drop order.
@@ -316,7 +320,7 @@ func randomText(r *rand.Rand, n int, lines bool) string {
 }
 
 // TestLoadContextBudgetProperty: over random plans, checkpoints, includes,
-// budgets (tiny to huge: below plan.MinMaxTokens they are refused, and
+// budgets (tiny to huge: below minBudget they are refused, and
 // costly estimators make the smallest ones tiny) and estimators, the
 // context never exceeds its
 // budget: Tokens is the sum of the estimates of every text it holds and at
@@ -413,11 +417,11 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		var budget int
 		switch r.IntN(10) {
 		case 0:
-			budget = plan.MinMaxTokens - 1 - r.IntN(plan.MinMaxTokens+5) // refused
+			budget = minBudget - 1 - r.IntN(minBudget+5) // refused
 		case 1, 2, 3:
-			budget = plan.MinMaxTokens + r.IntN(21)
+			budget = minBudget + r.IntN(21)
 		case 4:
-			budget = plan.MinMaxTokens + r.IntN(300)
+			budget = minBudget + r.IntN(300)
 		case 5, 6:
 			budget = 400 + r.IntN(5000)
 		case 7:
@@ -425,7 +429,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		case 8:
 			budget = 0 // the default
 		default:
-			budget = plan.MinMaxTokens + r.IntN(1000)
+			budget = minBudget + r.IntN(1000)
 		}
 		e := estimators[[]int{0, 0, 0, 1, 2, 3, 3, 4}[r.IntN(8)]]
 		est := e.est
@@ -448,7 +452,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		}
 
 		tc, err := p.LoadContext(ctx, task, plan.ContextOptions{Include: &inc, MaxTokens: budget, Estimate: e.est})
-		if budget != 0 && budget < plan.MinMaxTokens {
+		if budget != 0 && budget < minBudget {
 			requireCode(t, err, taskdoc.CodeInvalidArguments, what)
 			continue
 		}
@@ -461,7 +465,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		require.NoError(t, err, what)
 		max := budget
 		if max == 0 {
-			max = plan.DefaultMaxTokens
+			max = taskcontext.DefaultBudget
 		}
 		require.Equal(t, max, tc.MaxTokens, what)
 		require.LessOrEqual(t, tc.Tokens, max, what)

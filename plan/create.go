@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -191,13 +192,13 @@ type written struct {
 
 // newTask is the task pt writes.
 func (pt PlannedTask) newTask() (written, taskdoc.NewTask, error) {
-	w := written{title: taskdoc.FoldLine(pt.Title), workflow: taskdoc.FoldLine(pt.Workflow)}
+	w := written{title: plaintext.FoldLine(pt.Title), workflow: plaintext.FoldLine(pt.Workflow)}
 	if w.title == "" {
 		return w, taskdoc.NewTask{}, invalid("every task of a plan needs a title")
 	}
 	var deps []string
 	for _, d := range pt.DependsOn {
-		d = taskdoc.FoldLine(d)
+		d = plaintext.FoldLine(d)
 		switch {
 		case d == "":
 			return w, taskdoc.NewTask{}, invalid(fmt.Sprintf("task %q has an empty dependency", w.title))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -41,7 +42,7 @@ func (p *Plans) pause(ctx context.Context, task string, c Claimant, checkpoint s
 	if err := c.check(); err != nil {
 		return taskdoc.Task{}, err
 	}
-	checkpoint = taskdoc.FoldLine(checkpoint)
+	checkpoint = plaintext.FoldLine(checkpoint)
 	var out taskdoc.Task
 	// A retried Pause of this claim, whose pause let the task go, may
 	// point the task at its checkpoint again (see

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -100,7 +101,7 @@ func (p *Plans) SetApproach(ctx context.Context, task string, c Claimant, approa
 	if err := c.check(); err != nil {
 		return taskdoc.Task{}, err
 	}
-	line := taskdoc.FoldLine(approach)
+	line := plaintext.FoldLine(approach)
 	if line == "" {
 		return taskdoc.Task{}, invalid(fmt.Sprintf("the approach for %s is empty: say how the task will be done", t.Address()))
 	}

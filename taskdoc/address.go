@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/internal/plaintext"
 )
 
 // The folders of a workspace, relative to its root. Document addresses are
@@ -43,7 +45,7 @@ func ParseAddress(s string) (Address, error) {
 	if !utf8.ValidString(s) {
 		return bad("it is not valid UTF-8")
 	}
-	if strings.ContainsFunc(s, unicode.IsControl) {
+	if strings.ContainsFunc(s, plaintext.IsControl) {
 		return bad("it contains a control character")
 	}
 	if strings.ContainsRune(s, '\\') {
@@ -133,7 +135,7 @@ func DocumentTitle(title string) (string, error) {
 	if err := CheckText("title", title); err != nil {
 		return "", err
 	}
-	folded := FoldLine(title)
+	folded := plaintext.FoldLine(title)
 	if folded == "" {
 		return "", &Error{Code: CodeInvalidArguments, Msg: "the title is empty: give the document a title"}
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/internal/plaintext"
 )
 
 // assemble builds the Document of out, the result of an edit of d that
@@ -46,7 +48,7 @@ func (d *Document) assemble(out []byte, r region, sc *scan, tasks []Task, metas 
 		return nil
 	}
 	delta := r.newEnd - r.oldEnd
-	nd := &Document{Source: out, text: text, Newline: LineEnding(out), body: d.body, openEnd: d.openEnd,
+	nd := &Document{Source: out, text: text, Newline: plaintext.LineEnding(out), body: d.body, openEnd: d.openEnd,
 		hasRefs: d.hasRefs || sc.hasRefs, // the old range defined none: see scanRegion
 	}
 	nd.lines = d.linesAfter(text, r).counts

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/taskmd/taskmd/internal/plaintext"
 )
 
 // NewTask is a task to add.
@@ -211,7 +213,7 @@ func (d *Document) Complete(slug, note string, date time.Time) (*Document, *Task
 	if err := checkText(slug, callerText{"note", note, ""}); err != nil {
 		return nil, nil, err
 	}
-	note = FoldLine(note)
+	note = plaintext.FoldLine(note)
 	if note == "" {
 		return nil, nil, &Error{Code: CodeNoteRequired, Slug: slug, Msg: "completing " + quote(slug) + " needs a note"}
 	}
@@ -294,13 +296,13 @@ func CheckText(what, text string) error {
 func addedControlAt(s, old string) int {
 	var kept map[rune]int // what old holds, counted down as s uses it
 	for i, r := range s {
-		if !IsControl(r) || r == '\t' || r == '\n' || r == '\r' {
+		if !plaintext.IsControl(r) || r == '\t' || r == '\n' || r == '\r' {
 			continue
 		}
 		if kept == nil {
 			kept = map[rune]int{}
 			for _, o := range old {
-				if IsControl(o) {
+				if plaintext.IsControl(o) {
 					kept[o]++
 				}
 			}

@@ -166,16 +166,3 @@ func trimBlankLinesBefore(src []byte, floor, end int) int {
 	}
 	return end
 }
-
-// LineEnding returns src's first line ending ("\n", "\r\n" or "\r"), or
-// "\n" if it has none: the line ending text added to src should use.
-func LineEnding(src []byte) string {
-	i := bytes.IndexAny(src, "\r\n")
-	switch {
-	case i < 0 || src[i] == '\n':
-		return "\n"
-	case i+1 < len(src) && src[i+1] == '\n':
-		return "\r\n"
-	}
-	return "\r"
-}

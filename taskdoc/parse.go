@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -84,7 +85,7 @@ func parse(src []byte) (doc *Document, sc *scan, err error) {
 		return nil, nil, err
 	}
 	text := lineFeeds(src, 0, len(src))
-	d := &Document{Source: src, text: text, Newline: LineEnding(src)}
+	d := &Document{Source: src, text: text, Newline: plaintext.LineEnding(src)}
 	d.FrontMatter, d.body = frontMatterOf(src, text)
 	lines := scanLines(text, d.body, len(text), counts{})
 	if err := lines.refusal(src, ""); err != nil {

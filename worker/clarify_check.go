@@ -37,12 +37,7 @@ func invalidArg(msg string) error {
 func checkText(what, s string) error { return mdtext.CheckText(what, s, true) }
 
 // line checks s and folds it onto one line.
-func line(what, s string) (string, error) {
-	if err := checkText(what, s); err != nil {
-		return "", err
-	}
-	return taskdoc.FoldLine(s), nil
-}
+func line(what, s string) (string, error) { return mdtext.FoldedLine(what, s) }
 
 // text checks s and keeps its lines, with LF endings, trimmed.
 func text(what, s string) (string, error) {

@@ -13,9 +13,6 @@ const (
 	CodeSuspended taskdoc.Code = "SUSPENDED"
 )
 
-// ErrNoAck matches every NO_ACK with errors.Is.
-var ErrNoAck = &taskdoc.Error{Code: CodeNoAck}
-
 // ErrSuspended is the error Await returns when no answer came during the
 // brief poll: the worker's checkpoint is saved, and the worker must exit
 // (and spend nothing more) at once. Match it with errors.Is; its code is

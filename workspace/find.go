@@ -127,12 +127,12 @@ func ReadConfig(root string) (Config, error) {
 	if err != nil {
 		return Config{}, fail(name, "read "+MarkerFile, err)
 	}
-	return ParseConfig(name, data)
+	return parseConfig(name, data)
 }
 
-// ParseConfig parses the content of a MarkerFile; name is its path in
+// parseConfig parses the content of a MarkerFile; name is its path in
 // errors.
-func ParseConfig(name string, data []byte) (Config, error) {
+func parseConfig(name string, data []byte) (Config, error) {
 	var f configFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
 	if err != nil {

@@ -45,8 +45,13 @@ func TestFind(t *testing.T) {
 	assert.Contains(t, err.Error(), "run `taskmd init` here")
 }
 
-func TestParseConfig(t *testing.T) {
-	c, err := workspace.ParseConfig("taskmd.toml", []byte("agent_timeout = \"90s\"\nworktree_dir = \"../wt\"\n[mcp]\ntoolsets = [\"queries\"]\n"))
+func TestReadConfig(t *testing.T) {
+	readConfig := func(text string) (workspace.Config, error) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, workspace.MarkerFile), []byte(text), 0o644))
+		return workspace.ReadConfig(dir)
+	}
+	c, err := readConfig("agent_timeout = \"90s\"\nworktree_dir = \"../wt\"\n[mcp]\ntoolsets = [\"queries\"]\n")
 	require.NoError(t, err)
 	assert.Equal(t, workspace.Config{AgentTimeout: 90 * time.Second, WorktreeDir: "../wt", MCPToolsets: []string{"queries"}}, c)
 
@@ -59,7 +64,7 @@ func TestParseConfig(t *testing.T) {
 		"agent_timeout = \n":         taskdoc.CodeParse,
 		"agent_timeout = 5\n":        taskdoc.CodeParse,
 	} {
-		_, err := workspace.ParseConfig("taskmd.toml", []byte(text))
+		_, err := readConfig(text)
 		assert.Equal(t, code, taskdoc.CodeOf(err), text)
 	}
 	// The file Init writes parses, to the defaults.

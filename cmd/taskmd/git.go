@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -145,9 +146,9 @@ func cmdGitSetup(e *env, args []string) error {
 
 // printSetup writes what gitsync.SetUp set and added.
 func printSetup(w io.Writer, res gitsync.Setup) {
-	fmt.Fprintf(w, "%s = %s\n", gitsync.DriverKey, res.Driver)
+	fmt.Fprintf(w, "%s = %s\n", git.DriverKey, res.Driver)
 	if res.AttributesAdded {
-		fmt.Fprintln(w, ".gitattributes: added", strings.Join(gitsync.Attributes, ", "))
+		fmt.Fprintln(w, ".gitattributes: added", strings.Join(git.Attributes, ", "))
 	}
 	if res.IgnoreStateAdded {
 		fmt.Fprintln(w, ".gitignore: added .taskmd/")

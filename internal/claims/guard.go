@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -66,7 +67,7 @@ func CheckPerson(name string) error {
 	if err := taskdoc.CheckText("overriding person's name", name); err != nil {
 		return err
 	}
-	if name == "" || taskdoc.FoldLine(name) != name {
+	if name == "" || plaintext.FoldLine(name) != name {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments,
 			Msg: fmt.Sprintf("the overriding person's name %q must be one line of text, without surrounding space", name)}
 	}

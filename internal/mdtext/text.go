@@ -3,9 +3,8 @@ package mdtext
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -33,38 +32,11 @@ func CheckText(what, s string, lines bool) error {
 }
 
 // FoldedLine checks s (CheckText, line breaks allowed) and folds it onto
-// one line (taskdoc.FoldLine): the rule of a checkpoint's pivot reason,
+// one line (plaintext.FoldLine): the rule of a checkpoint's pivot reason,
 // and so of the reason a pivot request records.
 func FoldedLine(what, s string) (string, error) {
 	if err := CheckText(what, s, true); err != nil {
 		return "", err
 	}
-	return FoldLine(s), nil
-}
-
-// FoldLine is taskdoc.FoldLine without its allocations for text that is
-// already folded, as the items of a checkpoint read back are.
-func FoldLine(s string) string {
-	prevSpace := true // no space at the start
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				return taskdoc.FoldLine(s)
-			}
-			i += n - 1
-			prevSpace = false
-			continue
-		}
-		space := c == ' ' || c >= '\t' && c <= '\r'
-		if space && (c != ' ' || prevSpace) {
-			return taskdoc.FoldLine(s)
-		}
-		prevSpace = space
-	}
-	if prevSpace && s != "" {
-		return taskdoc.FoldLine(s)
-	}
-	return s
+	return plaintext.FoldLine(s), nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -111,7 +112,7 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 	if err != nil {
 		return nil, nil, err
 	}
-	text = taskdoc.FoldLine(text)
+	text = plaintext.FoldLine(text)
 	if status == task.Status {
 		// A retry of the update that made it: answered, nothing written. A
 		// failed task failing again with another text records that text.
@@ -209,7 +210,7 @@ func (f Flow) notStartable(task *taskdoc.Task) error {
 // slug is "" when the task is not known yet. It is the one check of the
 // note: every face calls it before its lock, and Complete does not again.
 func (f Flow) CheckNote(note, slug string) error {
-	if taskdoc.FoldLine(note) != "" { // as the note is recorded
+	if plaintext.FoldLine(note) != "" { // as the note is recorded
 		return nil
 	}
 	what := fmt.Sprintf("task %q in %s", slug, f.Path)

@@ -3,6 +3,7 @@ package taskflow
 import (
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -16,14 +17,14 @@ func Replays(task *taskdoc.Task, note string) bool {
 		return false
 	}
 	recorded, ok := task.Field(taskdoc.KeyNote)
-	return ok && recorded == taskdoc.FoldLine(note)
+	return ok && recorded == plaintext.FoldLine(note)
 }
 
 // CheckRequestKey refuses a request key that cannot be written as one
 // metadata value: empty after trimming is no key; a key holds no line
 // break or control character and at most 128 bytes.
 func (f Flow) CheckRequestKey(key string) error {
-	if len(key) <= 128 && !strings.ContainsFunc(key, taskdoc.IsControl) {
+	if len(key) <= 128 && !strings.ContainsFunc(key, plaintext.IsControl) {
 		return nil
 	}
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: f.Path,

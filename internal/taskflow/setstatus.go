@@ -3,6 +3,7 @@ package taskflow
 import (
 	"fmt"
 
+	"github.com/taskmd/taskmd/internal/plaintext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -28,7 +29,7 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 	if err != nil {
 		return nil, nil, err
 	}
-	reason = taskdoc.FoldLine(reason)
+	reason = plaintext.FoldLine(reason)
 	from := task.Status
 	if status == from {
 		return f.keepStatus(doc, task, reason)
