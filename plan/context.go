@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/internal/budget"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -111,8 +112,8 @@ type TaskContext struct {
 // tasks, and its checkpoints, as opts.Include selects. The result, as JSON
 // (every field, the Cut list included), never exceeds opts.MaxTokens under
 // opts.Estimate, and Tokens is its estimate: parts are dropped in the
-// order of taskcontext.Fit (checkpoint details, oldest first, then
-// checkpoints, prior outcomes, references deepest first, dependency
+// order the taskcontext package documents (checkpoint details, oldest
+// first, then checkpoints, prior outcomes, references deepest first, dependency
 // outcomes, the workflow prompt, the plan summary; the task itself is
 // never dropped, only shortened), and Cut says what went.
 //
@@ -129,8 +130,8 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	if opts.Include != nil {
 		inc = *opts.Include
 	}
-	budget := cmp.Or(opts.MaxTokens, taskcontext.DefaultBudget)
-	if budget < minMaxTokens || inc.RecentCheckpoints < 0 {
+	maxTokens := cmp.Or(opts.MaxTokens, taskcontext.DefaultBudget)
+	if maxTokens < minMaxTokens || inc.RecentCheckpoints < 0 {
 		return nil, invalid(fmt.Sprintf("max_tokens %d must be at least %d (0 is %d) and recent_checkpoints %d must not be negative",
 			opts.MaxTokens, minMaxTokens, taskcontext.DefaultBudget, inc.RecentCheckpoints))
 	}
@@ -142,14 +143,14 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	if err != nil {
 		return nil, t.Flow().At(err, t.Slug)
 	}
-	m := taskcontext.Material{Task: tk, Address: t.Address()}
+	m := budget.Material{Task: tk, Address: t.Address()}
 	out := &TaskContext{
 		Plan:               PlanContext{ID: t.Path, Title: doc.Title()},
 		CurrentTask:        CurrentTask{ID: t.Address(), Title: tk.Title, Status: tk.Status, Checkpoints: []ContextCheckpoint{}},
 		PriorTasks:         []Text{},
 		DependencyOutcomes: []Text{},
 		References:         []Text{},
-		MaxTokens:          budget,
+		MaxTokens:          maxTokens,
 		Cut:                []taskcontext.Cut{},
 	}
 	out.CurrentTask.Assignee, _ = tk.Field(taskdoc.KeyAssignee)
@@ -170,7 +171,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 			case d.Task == nil:
 				out.Missing = append(out.Missing, d.Address)
 			case d.Task.Status == taskdoc.StatusCompleted:
-				m.Dependencies = append(m.Dependencies, taskcontext.Outcome{Task: d.Address, Text: outcome(d.Task)})
+				m.Dependencies = append(m.Dependencies, budget.Outcome{Task: d.Address, Text: outcome(d.Task)})
 			}
 		}
 	}
@@ -187,7 +188,7 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 			return nil, err
 		}
 		for _, e := range entries {
-			m.Checkpoints = append(m.Checkpoints, taskcontext.Checkpoint{Sequence: e.Sequence, Type: string(e.Type),
+			m.Checkpoints = append(m.Checkpoints, budget.Checkpoint{Sequence: e.Sequence, Type: string(e.Type),
 				Time: e.Time, Agent: e.Agent, Summary: e.Summary, FilesChanged: e.FilesChanged, Detail: e.Detail})
 		}
 	}
@@ -213,38 +214,38 @@ func (p *Plans) LoadContext(ctx context.Context, task string, opts ContextOption
 	if estimate == nil {
 		estimate = taskcontext.DefaultEstimator
 	}
-	return fitAnswer(out, loaded, m, entries, budget, estimate)
+	return fitAnswer(out, loaded, m, entries, maxTokens, estimate)
 }
 
-// fitAnswer fills base with as much of the context as budget holds,
+// fitAnswer fills base with as much of the context as maxTokens holds,
 // counting the answer as it goes out, its JSON, fields and Cut included:
 // the parts are fitted to a smaller budget until the whole answer fits,
 // and when the Cut list alone would break it, its runs of one kind share
-// an entry (taskcontext.MergeCuts). A budget that not even the smallest
+// an entry (budget.MergeCuts). A budget that not even the smallest
 // answer fits (the task's id, title and status with nothing else) is
 // INVALID_ARGUMENTS naming the smallest budget that does.
-func fitAnswer(base *TaskContext, loaded *taskcontext.Context, m taskcontext.Material, entries []journal.Entry,
-	budget int, estimate taskcontext.Estimator) (*TaskContext, error) {
-	parts := budget
+func fitAnswer(base *TaskContext, loaded *taskcontext.Context, m budget.Material, entries []journal.Entry,
+	maxTokens int, estimate taskcontext.Estimator) (*TaskContext, error) {
+	parts := maxTokens
 	for round := 0; ; round++ {
-		kept, cut := taskcontext.Budgeted(loaded, m, parts, estimate)
+		kept, cut := budget.Budgeted(loaded, m, parts, estimate)
 		out := *base
 		out.Cut = append(out.Cut, cut...)
 		fill(&out, kept, entries)
 		size := measure(&out, estimate)
-		if size > budget {
-			out.Cut = taskcontext.MergeCuts(out.Cut)
+		if size > maxTokens {
+			out.Cut = budget.MergeCuts(out.Cut)
 			size = measure(&out, estimate)
 		}
-		if size <= budget {
+		if size <= maxTokens {
 			return &out, nil
 		}
 		if parts == 1 {
 			return nil, invalid(fmt.Sprintf("max_tokens %d is smaller than the smallest context of %s (its id, title and status, and what was cut), %d tokens: give at least %d",
-				budget, out.CurrentTask.ID, size, size))
+				maxTokens, out.CurrentTask.ID, size, size))
 		}
 		// The parts kept must lose what the answer is over by; should
-		// that not converge, halve. Fit's least budget is 1 (0 is its
+		// that not converge, halve. budget.Fit's least budget is 1 (0 is its
 		// default).
 		kepts := 0
 		for _, part := range kept {
@@ -252,7 +253,7 @@ func fitAnswer(base *TaskContext, loaded *taskcontext.Context, m taskcontext.Mat
 				kepts += max(estimate(part.Text), 0)
 			}
 		}
-		next := min(kepts, parts) - (size - budget)
+		next := min(kepts, parts) - (size - maxTokens)
 		if round >= 8 {
 			next = min(next, parts/2)
 		}
@@ -279,27 +280,27 @@ func measure(out *TaskContext, estimate taskcontext.Estimator) int {
 }
 
 // fill sets the fields of out from the parts the budget kept.
-func fill(out *TaskContext, kept []taskcontext.Part, entries []journal.Entry) {
+func fill(out *TaskContext, kept []budget.Part, entries []journal.Entry) {
 	details := map[string]string{}
 	shown := map[string]bool{}
 	for _, part := range kept {
 		text := Text{ID: part.Name, Text: part.Text}
 		switch part.Kind {
-		case taskcontext.KindTask:
+		case budget.KindTask:
 			out.CurrentTask.Text = part.Text
-		case taskcontext.KindPlanSummary:
+		case budget.KindPlanSummary:
 			out.Plan.Summary = part.Text
-		case taskcontext.KindWorkflow:
+		case budget.KindWorkflow:
 			out.WorkflowPrompt = &text
-		case taskcontext.KindReference:
+		case budget.KindReference:
 			out.References = append(out.References, text)
-		case taskcontext.KindDependencyOutcome:
+		case budget.KindDependencyOutcome:
 			out.DependencyOutcomes = append(out.DependencyOutcomes, text)
-		case taskcontext.KindPriorOutcome:
+		case budget.KindPriorOutcome:
 			out.PriorTasks = append(out.PriorTasks, text)
-		case taskcontext.KindCheckpoint:
+		case budget.KindCheckpoint:
 			shown[part.Name] = true
-		case taskcontext.KindCheckpointDetail:
+		case budget.KindCheckpointDetail:
 			details[part.Name] = part.Text
 		}
 	}
@@ -323,11 +324,11 @@ func outcome(t *taskdoc.Task) string {
 // priorOutcomes are the outcomes of the completed tasks of doc other than
 // slug and its dependencies, newest completion first (ties: later in the
 // document first).
-func priorOutcomes(path string, doc *taskdoc.Document, slug string, deps map[string]bool) []taskcontext.Outcome {
+func priorOutcomes(path string, doc *taskdoc.Document, slug string, deps map[string]bool) []budget.Outcome {
 	type done struct {
 		date string
 		pos  int
-		o    taskcontext.Outcome
+		o    budget.Outcome
 	}
 	var all []done
 	for i := range doc.Tasks {
@@ -337,12 +338,12 @@ func priorOutcomes(path string, doc *taskdoc.Document, slug string, deps map[str
 			continue
 		}
 		date, _ := tk.Field(taskdoc.KeyCompleted)
-		all = append(all, done{date: date, pos: i, o: taskcontext.Outcome{Task: addr, Text: outcome(tk)}})
+		all = append(all, done{date: date, pos: i, o: budget.Outcome{Task: addr, Text: outcome(tk)}})
 	}
 	slices.SortStableFunc(all, func(a, b done) int {
 		return cmp.Or(strings.Compare(b.date, a.date), cmp.Compare(b.pos, a.pos))
 	})
-	out := make([]taskcontext.Outcome, len(all))
+	out := make([]budget.Outcome, len(all))
 	for i, d := range all {
 		out[i] = d.o
 	}

@@ -219,7 +219,7 @@ func TestLoadContextCut(t *testing.T) {
 	tc, err := p.LoadContext(ctx, "/ctx.md#work", plan.ContextOptions{Include: &inc, MaxTokens: budget})
 	require.NoError(t, err)
 	require.Len(t, tc.Cut, 1)
-	assert.Equal(t, taskcontext.KindCheckpointDetail, tc.Cut[0].Kind)
+	assert.Equal(t, "checkpoint detail", tc.Cut[0].Kind)
 	assert.Equal(t, "1", tc.Cut[0].Name)
 	assert.True(t, tc.Cut[0].Shortened)
 	assert.Equal(t, contextTokens(tc, taskcontext.DefaultEstimator), tc.Tokens)
@@ -252,14 +252,14 @@ func TestLoadContextCut(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, tc.Tokens, least)
 	assert.Equal(t, contextTokens(tc, taskcontext.DefaultEstimator), tc.Tokens)
-	var kinds []taskcontext.Kind
+	var kinds []string
 	for _, c := range tc.Cut {
 		kinds = append(kinds, c.Kind)
 		assert.Positive(t, c.Tokens)
 	}
-	assert.Equal(t, []taskcontext.Kind{taskcontext.KindCheckpointDetail, taskcontext.KindCheckpoint, taskcontext.KindPriorOutcome,
-		taskcontext.KindReference, taskcontext.KindDependencyOutcome, taskcontext.KindWorkflow, taskcontext.KindPlanSummary,
-		taskcontext.KindTask}, kinds, "runs of a kind share an entry: %+v", tc.Cut)
+	assert.Equal(t, []string{"checkpoint detail", "checkpoint", "prior outcome",
+		"reference", "dependency outcome", "workflow", "plan summary",
+		"task"}, kinds, "runs of a kind share an entry: %+v", tc.Cut)
 	assert.Equal(t, "1, 2, 3, 4", tc.Cut[1].Name, "oldest first: %+v", tc.Cut)
 	assert.Empty(t, tc.CurrentTask.Checkpoints)
 	assert.Empty(t, tc.PriorTasks)
@@ -402,7 +402,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 	}{
 		{"default", nil},
 		{"bytes", func(s string) int { return len(s) }},
-		// Not monotone: Fit must keep the budget whatever it returns.
+		// Not monotone: LoadContext must keep the budget whatever it returns.
 		{"bumpy", func(s string) int { return len(s)/3 + int(s[len(s)-1])%7 - 2 }},
 		// Costly, so that the smallest budgets LoadContext takes are tiny:
 		// 100 tokens are 10 default tokens (the mark costs 9), or 2.5.
@@ -480,7 +480,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		}
 		if tc.CurrentTask.Text != full.CurrentTask.Text {
 			last := tc.Cut[len(tc.Cut)-1]
-			require.Equal(t, taskcontext.Cut{Kind: taskcontext.KindTask, Name: task, Shortened: true,
+			require.Equal(t, taskcontext.Cut{Kind: "task", Name: task, Shortened: true,
 				Tokens: tokensOf(full.CurrentTask.Text, est) - tokensOf(tc.CurrentTask.Text, est)}, last, "%s: the task goes last", what)
 		}
 		if slices.ContainsFunc(tc.Cut, func(c taskcontext.Cut) bool { return strings.Contains(c.Name, ", ") }) {
@@ -496,7 +496,7 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 			cuts[key] = c
 		}
 		seen := 0
-		check := func(kind taskcontext.Kind, name, whole, kept string, present bool) {
+		check := func(kind string, name, whole, kept string, present bool) {
 			t.Helper()
 			c, wasCut := cuts[string(kind)+" "+name]
 			switch {
@@ -513,23 +513,23 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 				seen++
 			}
 		}
-		check(taskcontext.KindPlanSummary, "plan", full.Plan.Summary, tc.Plan.Summary, full.Plan.Summary == "" || tc.Plan.Summary != "")
+		check("plan summary", "plan", full.Plan.Summary, tc.Plan.Summary, full.Plan.Summary == "" || tc.Plan.Summary != "")
 		if full.WorkflowPrompt != nil {
 			kept := ""
 			if tc.WorkflowPrompt != nil {
 				kept = tc.WorkflowPrompt.Text
 			}
-			check(taskcontext.KindWorkflow, full.WorkflowPrompt.ID, full.WorkflowPrompt.Text, kept, tc.WorkflowPrompt != nil)
+			check("workflow", full.WorkflowPrompt.ID, full.WorkflowPrompt.Text, kept, tc.WorkflowPrompt != nil)
 		} else {
 			require.Nil(t, tc.WorkflowPrompt, what)
 		}
 		for _, l := range []struct {
-			kind       taskcontext.Kind
+			kind       string
 			full, kept []plan.Text
 		}{
-			{taskcontext.KindReference, full.References, tc.References},
-			{taskcontext.KindDependencyOutcome, full.DependencyOutcomes, tc.DependencyOutcomes},
-			{taskcontext.KindPriorOutcome, full.PriorTasks, tc.PriorTasks},
+			{"reference", full.References, tc.References},
+			{"dependency outcome", full.DependencyOutcomes, tc.DependencyOutcomes},
+			{"prior outcome", full.PriorTasks, tc.PriorTasks},
 		} {
 			k := 0
 			for _, x := range l.full {
@@ -547,9 +547,9 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 		for i, cp := range full.CurrentTask.Checkpoints {
 			name := fmt.Sprint(cp.Sequence)
 			if i >= len(kept) {
-				check(taskcontext.KindCheckpoint, name, renderCheckpoint(cp), "", false)
+				check("checkpoint", name, renderCheckpoint(cp), "", false)
 				if cp.Detail != "" {
-					check(taskcontext.KindCheckpointDetail, name, cp.Detail, "", false)
+					check("checkpoint detail", name, cp.Detail, "", false)
 				}
 				continue
 			}
@@ -557,9 +557,9 @@ func TestLoadContextBudgetProperty(t *testing.T) {
 			whole := cp
 			whole.Detail = kept[i].Detail
 			require.Equal(t, whole, kept[i], what)
-			check(taskcontext.KindCheckpoint, name, renderCheckpoint(cp), renderCheckpoint(kept[i]), true)
+			check("checkpoint", name, renderCheckpoint(cp), renderCheckpoint(kept[i]), true)
 			if cp.Detail != "" {
-				check(taskcontext.KindCheckpointDetail, name, cp.Detail, kept[i].Detail, kept[i].Detail != "")
+				check("checkpoint detail", name, cp.Detail, kept[i].Detail, kept[i].Detail != "")
 				if len(kept) < len(full.CurrentTask.Checkpoints) {
 					require.Empty(t, kept[i].Detail, "%s: details go before any checkpoint", what)
 				}
@@ -597,9 +597,9 @@ func tokensOf(s string, est taskcontext.Estimator) int {
 // order, and checkpoints and their details oldest first.
 func requireDropOrder(t *testing.T, cuts []taskcontext.Cut, what string) {
 	t.Helper()
-	order := []taskcontext.Kind{taskcontext.KindCheckpointDetail, taskcontext.KindCheckpoint, taskcontext.KindPriorOutcome,
-		taskcontext.KindReference, taskcontext.KindDependencyOutcome, taskcontext.KindMainWorkflow, taskcontext.KindWorkflow,
-		taskcontext.KindPlanSummary, taskcontext.KindTask}
+	order := []string{"checkpoint detail", "checkpoint", "prior outcome",
+		"reference", "dependency outcome", "main workflow", "workflow",
+		"plan summary", "task"}
 	prev, prevSeq := -1, 0
 	for _, c := range cuts {
 		k := slices.Index(order, c.Kind)
@@ -607,7 +607,7 @@ func requireDropOrder(t *testing.T, cuts []taskcontext.Cut, what string) {
 		if k != prev {
 			prevSeq = 0
 		}
-		if c.Kind == taskcontext.KindCheckpoint || c.Kind == taskcontext.KindCheckpointDetail {
+		if c.Kind == "checkpoint" || c.Kind == "checkpoint detail" {
 			var seq int
 			fmt.Sscan(c.Name, &seq)
 			require.Greater(t, seq, prevSeq, "%s: older checkpoints go first: %+v", what, cuts)

@@ -42,7 +42,7 @@ func TestJSONNames(t *testing.T) {
 			Plan:        plan.PlanContext{ID: "/a.md", Title: "A"},
 			CurrentTask: plan.CurrentTask{ID: "/a.md#x", Title: "X", Status: taskdoc.StatusInProgress, Text: "do", Checkpoints: []plan.ContextCheckpoint{}},
 			PriorTasks:  []plan.Text{}, DependencyOutcomes: []plan.Text{{ID: "/a.md#w", Text: "done"}}, References: []plan.Text{},
-			Tokens: 10, MaxTokens: 100, Cut: []taskcontext.Cut{{Kind: taskcontext.KindReference, Name: "/b.md", Tokens: 40}}},
+			Tokens: 10, MaxTokens: 100, Cut: []taskcontext.Cut{{Kind: "reference", Name: "/b.md", Tokens: 40}}},
 			`{"workflow":{"id":"/a.md","title":"A"},"current_task":{"id":"/a.md#x","title":"X","status":"in_progress","text":"do","checkpoints":[]},
 			"prior_tasks":[],"dependency_outcomes":[{"id":"/a.md#w","text":"done"}],"references":[],"tokens":10,"max_tokens":100,
 			"cut":[{"kind":"reference","name":"/b.md","tokens":40,"shortened":false}]}`},

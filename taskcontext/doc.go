@@ -59,13 +59,13 @@
 //
 // # Token budget
 //
-// Fit keeps a task's context under a token budget (DefaultBudget, 8000,
-// when none is given), as task_load_context's max_tokens asks. Tokens are
-// estimated, not counted: an Estimator is any func(text) int, and
-// DefaultEstimator is a token per four bytes, never fewer than the words.
-// The context is a list of Parts, each of a Kind; while the estimates of
-// the parts add up to more than the budget, parts are dropped in this
-// order, the first listed first:
+// A task's context is kept under a token budget (DefaultBudget, 8000, when
+// none is given), as task_load_context's max_tokens asks
+// (plan.LoadContext). Tokens are estimated, not counted: an Estimator is
+// any func(text) int, and DefaultEstimator is a token per four bytes,
+// never fewer than the words. The context is a list of parts, each of a
+// kind; while the estimates of the parts add up to more than the budget,
+// parts are dropped in this order, the first listed first:
 //
 //  1. checkpoint details, the oldest first;
 //  2. checkpoints (heading, summary, files), the oldest first;
@@ -76,13 +76,10 @@
 //  7. the plan summary.
 //
 // The task itself is never dropped. The part that brings the total under
-// the budget is cut short instead of dropped when it may be, and a task
-// that alone is over the budget is cut to it. The Cut list reports what
-// was dropped or shortened, and by how many tokens, so the caller can tell
-// its agent what it is missing. Budgeted builds the parts from a loaded
-// Context, the task, its checkpoints and the outcomes of other tasks; the
-// caller reads those from package journal and the plan, which sit above
-// this package.
+// the budget is cut short instead of dropped when it may be, ending with
+// TruncationMark, and a task that alone is over the budget is cut to it.
+// The Cut list reports what was dropped or shortened, and by how many
+// tokens, so the caller can tell its agent what it is missing.
 //
 // # Example
 //

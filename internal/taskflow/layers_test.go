@@ -33,6 +33,7 @@ var layers = map[string][]string{
 	"workspace":           {"taskdoc", "internal/hooks"},
 	"taskcontext":         {"taskdoc", "workspace"},
 	"internal/taskflow":   {"taskdoc", "workspace", "taskcontext", "internal/plaintext"},
+	"internal/budget":     {"taskdoc", "taskcontext"}, // the token budget's machinery, which plan applies
 	"subagent":            {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims"},
 	"coordinator":         {"taskdoc", "workspace", "taskcontext", "internal/taskflow"},
 	"query":               {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "coordinator"},
@@ -40,7 +41,7 @@ var layers = map[string][]string{
 	"journal":             {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "internal/mdtext", "internal/plaintext"},
 	"checkpoint":          {"taskdoc", "workspace", "internal/taskflow", "internal/mdtext", "internal/plaintext"},
 	"worker":              {"taskdoc", "workspace", "internal/taskflow", "internal/watch", "internal/mdtext", "checkpoint", "plan"},
-	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "agent", "journal", "internal/plaintext"},
+	"plan":                {"taskdoc", "workspace", "taskcontext", "internal/budget", "internal/taskflow", "internal/claims", "agent", "journal", "internal/plaintext"},
 	"agent":               {"taskdoc", "workspace", "internal/taskflow", "internal/plaintext"},
 	// The editor's view sits beside the MCP tools, on the library.
 	"editor": {"taskdoc", "workspace", "taskcontext", "internal/taskflow", "internal/claims", "coordinator",

@@ -1,17 +1,17 @@
-package taskcontext
+package budget
 
 import (
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/taskcontext"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // Checkpoint is what Budgeted reads of a checkpoint of the task's journal.
-// Package checkpoint sits above this one (it imports internal/taskflow,
-// which imports taskcontext), so its caller copies its journal.Entry
-// values into these.
+// Its caller copies its journal.Entry values into these, so that the rules
+// of the budget do not depend on how a journal is kept.
 type Checkpoint struct {
 	Sequence     int       `json:"sequence"`
 	Type         string    `json:"type"` // "plan", "progress", "decision", "error", "recovery", "complete"
@@ -28,7 +28,7 @@ type Outcome struct {
 	Text string `json:"text"`
 }
 
-// Material is what Budgeted adds to a loaded Context.
+// Material is what Budgeted adds to a loaded taskcontext.Context.
 type Material struct {
 	Task        *taskdoc.Task // the task itself; nil adds none
 	Address     string        // the task's address, its Part's Name
@@ -51,7 +51,7 @@ type Material struct {
 // followed by its detail (ranked by age). Workflows, references, outcomes
 // and details may be shortened; a checkpoint's summary line is kept or
 // dropped whole.
-func Budgeted(c *Context, m Material, budget int, estimate Estimator) (kept []Part, cut []Cut) {
+func Budgeted(c *taskcontext.Context, m Material, budget int, estimate taskcontext.Estimator) (kept []Part, cut []taskcontext.Cut) {
 	var parts []Part
 	if m.Task != nil {
 		parts = append(parts, Part{Kind: KindTask, Name: m.Address, Text: taskText(m.Task)})
@@ -62,7 +62,7 @@ func Budgeted(c *Context, m Material, budget int, estimate Estimator) (kept []Pa
 	if c != nil {
 		for _, wf := range []struct {
 			kind Kind
-			wf   *Workflow
+			wf   *taskcontext.Workflow
 		}{{KindMainWorkflow, c.MainWorkflow}, {KindWorkflow, c.Workflow}} {
 			if wf.wf != nil {
 				parts = append(parts, Part{Kind: wf.kind, Name: wf.wf.Name, Text: wf.wf.Content, Shorten: true})
@@ -86,7 +86,7 @@ func Budgeted(c *Context, m Material, budget int, estimate Estimator) (kept []Pa
 	return Fit(parts, budget, estimate)
 }
 
-func appendReferences(parts []Part, docs []LoadedDocument) []Part {
+func appendReferences(parts []Part, docs []taskcontext.LoadedDocument) []Part {
 	for _, d := range docs {
 		parts = append(parts, Part{Kind: KindReference, Name: d.Path, Text: d.Content, Rank: d.Depth, Shorten: true})
 		parts = appendReferences(parts, d.Children)
