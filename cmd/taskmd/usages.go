@@ -349,7 +349,7 @@ var usages = map[string]usage{
 // checkUsage is the help of check and of its alias doctor, named name.
 func checkUsage(name string) usage {
 	return usage{use: name + " [PATH] [--fix [--command taskmd]]",
-		about: "Problems in documents, claims, temporary files and the git setup, one a line\n(FILE:LINE:COL: CODE: message (hint: ...)); exit 5 (PROBLEMS_FOUND) while any is left.",
+		about: "Problems in documents, claims, temporary files and the git setup, one a line\n(FILE:LINE:COL: CODE: message (hint: ...)); exit 5 (PROBLEMS_FOUND) while any is left.\nPATH (a file or folder, from the current folder) limits the report to it.",
 		flags: map[string]string{
 			"fix":     "  fix what cannot lose data: sweep temporaries, .gitignore, the merge driver",
 			"command": "C  how git runs taskmd, for --fix (default this binary)",
