@@ -158,7 +158,7 @@ func TestCheckCleanWorkspace(t *testing.T) {
 	require.Equal(t, 0, r.exit, r.stderr)
 	r = taskmd(t, root, "", "--json", "check")
 	assert.Equal(t, 0, r.exit, r.stdout+r.stderr)
-	assert.JSONEq(t, `{"problems":[],"fixed":[]}`, r.stdout)
+	assert.JSONEq(t, `{"schema_version":1,"problems":[],"fixed":[]}`, r.stdout)
 
 	r = taskmd(t, root, "", "check", "../elsewhere")
 	assert.Equal(t, exitInvalid, r.exit)
