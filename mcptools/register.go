@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/settings"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/subagent"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -160,6 +161,11 @@ func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
 // gives its arguments that is the very error taskmd's input schema gives
 // them is coded as taskmd's would be.
 //
+// The workspace's taskmd.toml (workspace.ReadConfig) sets the agent
+// timeout of the agent protocol's tools and the folder of the worktree
+// tools' worktrees; one that does not parse is refused as ReadConfig
+// refuses it.
+//
 // Bad arguments or options are an INVALID_ARGUMENTS *taskdoc.Error, and
 // server is then left unchanged.
 func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error {
@@ -244,9 +250,13 @@ func toolNames(server *mcp.Server) (map[string]bool, error) {
 // server, so that a failure leaves the server as it was.
 func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 	now := c.now
-	plans := plan.New(ws, plan.WithClock(now))
-	pivots := worker.New(ws, worker.WithClock(now))
-	clarifications := worker.NewClarifications(ws, worker.WithClock(now))
+	cfg, err := workspace.ReadConfig(ws.Root())
+	if err != nil {
+		return nil, err
+	}
+	plans := plan.New(ws, append(settings.Plan(cfg), plan.WithClock(now))...)
+	pivots := worker.New(ws, append(settings.Worker(cfg), worker.WithClock(now))...)
+	clarifications := worker.NewClarifications(ws, append(settings.Worker(cfg), worker.WithClock(now))...)
 	if c.timer != nil {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}
@@ -276,7 +286,7 @@ func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 		case ToolsetClarifications:
 			err = addClarificationTools(ts, clarifications)
 		case ToolsetWorktrees:
-			err = addWorktreeTools(ts, worktree.New(ws, worktree.WithClock(now)))
+			err = addWorktreeTools(ts, worktree.New(ws, append(settings.Worktree(cfg), worktree.WithClock(now))...))
 		case ToolsetQueries:
 			err = addQueryTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
 		}

@@ -41,7 +41,8 @@
 // new entries are kept, theirs numbered after ours'. File picks the merge
 // by path: journals, other Markdown (documents, the coordinator list,
 // worker checkpoints) by Tasks, anything else line by line. None of them fails: a version that
-// does not parse as a task document merges line by line.
+// does not parse as a task document merges line by line, and
+// Result.Fallback says why.
 //
 // # As a git merge driver
 //

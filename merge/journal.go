@@ -17,7 +17,9 @@ func journalFile(base, ours, theirs []byte, opts ...Option) Result {
 	if r, ok := mergeJournal(base, ours, theirs, newOptions(opts)); ok {
 		return r
 	}
-	return mergeLines(base, ours, theirs, opts...)
+	r := mergeLines(base, ours, theirs, opts...)
+	r.Fallback = unparsed(base, ours, theirs)
+	return r
 }
 
 // journal is a journal cut into its head (the title) and its entries.

@@ -6,6 +6,11 @@ package merge
 type Result struct {
 	Bytes     []byte
 	Conflicts []Conflict
+	// Fallback says why a task document or journal was merged line by
+	// line instead, "" when it was not, or when line by line is its
+	// merge (a file without a Tasks section, another kind of file): a
+	// version that does not parse, named with its error.
+	Fallback string
 }
 
 // Clean reports whether the merge left no conflict.

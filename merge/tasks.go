@@ -2,6 +2,7 @@ package merge
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 
 	"github.com/taskmd/taskmd/taskdoc"
@@ -30,7 +31,27 @@ func Tasks(base, ours, theirs []byte, opts ...Option) Result {
 	if r, ok := mergeTasks(base, ours, theirs, o); ok {
 		return r
 	}
-	return mergeLines(base, ours, theirs, opts...)
+	r := mergeLines(base, ours, theirs, opts...)
+	r.Fallback = unparsed(base, ours, theirs)
+	return r
+}
+
+// unparsed names the first of the three versions that does not parse,
+// with its error; "" when all do (an empty base is a document without
+// tasks).
+func unparsed(base, ours, theirs []byte) string {
+	for _, v := range []struct {
+		name string
+		src  []byte
+	}{{"base", base}, {"ours", ours}, {"theirs", theirs}} {
+		if v.name == "base" && len(v.src) == 0 {
+			continue
+		}
+		if _, err := taskdoc.Parse(v.src); err != nil {
+			return fmt.Sprintf("%s does not parse as a task document (%v)", v.name, err)
+		}
+	}
+	return ""
 }
 
 // mergeTasks is Tasks; ok is false when a version cannot be merged task

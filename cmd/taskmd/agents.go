@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/internal/settings"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // agentCommands are the subcommands of "taskmd agent".
@@ -25,11 +27,23 @@ var agentCommands = map[string]func(*env, []string) error{
 func cmdAgent(e *env, args []string) error { return e.sub("agent", agentCommands, args) }
 
 func (e *env) plans() (*plan.Plans, error) {
-	ws, err := e.workspace()
+	ws, cfg, err := e.settings()
 	if err != nil {
 		return nil, err
 	}
-	return plan.New(ws, plan.WithClock(e.now)), nil
+	return plan.New(ws, append(settings.Plan(cfg), plan.WithClock(e.now))...), nil
+}
+
+// settings opens the workspace and reads its taskmd.toml, which a command
+// that builds plans, pivots or worktrees on it must honour (see package
+// settings); a taskmd.toml that does not parse is refused.
+func (e *env) settings() (*workspace.Workspace, workspace.Config, error) {
+	ws, err := e.workspace()
+	if err != nil {
+		return nil, workspace.Config{}, err
+	}
+	cfg, err := workspace.ReadConfig(ws.Root())
+	return ws, cfg, err
 }
 
 func agentRegister(e *env, args []string) error {

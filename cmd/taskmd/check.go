@@ -18,8 +18,9 @@ type checked struct {
 	Fixed    []check.Fixed   `json:"fixed"`
 }
 
-// cmdCheck reports what is wrong with the workspace, or under PATH (see
-// package check), one problem a line; --fix first repairs what can be
+// cmdCheck reports what is wrong with the workspace, or under PATH
+// (relative to the current folder: pathArg; see package check), one
+// problem a line; --fix first repairs what can be
 // repaired without losing anything. It exits 0 only when nothing is left.
 func cmdCheck(e *env, args []string) error {
 	fs := e.flags("check")
@@ -42,7 +43,11 @@ func cmdCheck(e *env, args []string) error {
 	}
 	opts := []check.Option{check.WithClock(e.now), check.WithCommand(driver)}
 	if len(pos) == 1 {
-		opts = append(opts, check.Under(pos[0]))
+		under, err := e.pathArg(ws, pos[0])
+		if err != nil {
+			return err
+		}
+		opts = append(opts, check.Under(under))
 	}
 	problems, err := check.Run(e.ctx, ws, opts...)
 	if err != nil {

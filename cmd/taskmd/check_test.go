@@ -164,3 +164,39 @@ func TestCheckCleanWorkspace(t *testing.T) {
 	assert.Equal(t, exitInvalid, r.exit)
 	assert.Contains(t, r.stderr, "OUTSIDE_ROOT")
 }
+
+// check's PATH is taken from the current folder, as a shell takes it:
+// `check api` run in docs/ checks docs/api; from outside the workspace
+// (TASKMD_ROOT) it is taken from the root.
+func TestCheckPathFromSubfolder(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"taskmd.toml":       "",
+		"docs/api/auth.md":  "# Auth\n\n## Tasks\n\n### Sign\n\n- Depends-On: /gone.md#x\n",
+		"api/notes.md":      "not a document\n",
+		"docs/shop/cart.md": "# Cart\n\n## Tasks\n\n### Pay\n\n- Depends-On: /gone.md#y\n",
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
+	files := func(r result) []string {
+		var report checked
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &report), r.stdout+r.stderr)
+		var out []string
+		for _, p := range report.Problems {
+			out = append(out, p.File)
+		}
+		return out
+	}
+	docs := filepath.Join(root, "docs")
+	assert.Equal(t, []string{"docs/api/auth.md"}, files(taskmdIn(t, docs, nil, "--json", "check", "api")))
+	assert.Equal(t, []string{"docs/api/auth.md"}, files(taskmdIn(t, filepath.Join(docs, "api"), nil, "--json", "check", "auth.md")))
+	assert.Equal(t, []string{"docs/shop/cart.md"}, files(taskmdIn(t, filepath.Join(docs, "api"), nil, "--json", "check", "../shop")))
+	assert.Equal(t, []string{"docs/shop/cart.md"}, files(taskmdIn(t, docs, nil, "--json", "check", filepath.Join(docs, "shop"))))
+	assert.Len(t, files(taskmdIn(t, docs, nil, "--json", "check", ".")), 2)
+	assert.Equal(t, []string{"docs/api/auth.md"}, files(taskmdIn(t, t.TempDir(), []string{rootVar + "=" + root}, "--json", "check", "docs/api")))
+
+	r := taskmdIn(t, docs, nil, "check", "../..")
+	assert.Equal(t, exitInvalid, r.exit)
+	assert.Contains(t, r.stderr, "OUTSIDE_ROOT")
+}

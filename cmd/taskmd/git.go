@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,7 +26,10 @@ type merged struct {
 
 // cmdMergeDriver is git's merge driver: it merges BASE, CURRENT and OTHER
 // task by task, writes the result over CURRENT and exits 0 when the merge
-// is clean, 4 (MERGE_CONFLICT) when it left conflict markers.
+// is clean, 4 (MERGE_CONFLICT) when it left conflict markers. A version
+// that does not parse is merged by git merge-file, as git would without
+// the driver, and stderr (which git shows) says why; a version it cannot
+// read leaves CURRENT as it was, with stderr saying which.
 func cmdMergeDriver(e *env, args []string) error {
 	fs := e.flags("merge-driver")
 	ours := fs.String("label-ours", "", "")
@@ -43,22 +49,37 @@ func cmdMergeDriver(e *env, args []string) error {
 	if len(pos) > 3 && pos[3] != "" {
 		path = pos[3]
 	}
+	markerSize := 7
 	if len(pos) > 4 {
 		n, err := strconv.Atoi(pos[4])
 		if err != nil || n < 1 || n > 1024 {
 			return usagef("merge-driver: MARKER_SIZE %q is not a number from 1 to 1024", pos[4])
 		}
+		markerSize = n
 		opts = append(opts, merge.WithMarkerSize(n))
 	}
 	var sides [3][]byte
-	for i := range sides {
+	for i, name := range []string{"BASE", "CURRENT", "OTHER"} {
 		if sides[i], err = os.ReadFile(pos[i]); err != nil {
-			return err
+			return &taskdoc.Error{Code: taskdoc.CodeIO, Path: path, Err: err,
+				Msg: fmt.Sprintf("merge-driver: %s: cannot read %s (%v): git leaves the file in conflict; merge it by hand", path, name, err)}
 		}
 	}
 	res := merge.File(filepath.ToSlash(path), sides[0], sides[1], sides[2], opts...)
+	if res.Fallback != "" {
+		// Not merged task by task: take git's own line merge, so that
+		// the driver conflicts where git would and nowhere else.
+		why, how := res.Fallback, "merged line by line with git merge-file"
+		if git, err := gitMergeFile(pos, *ours, *theirs, markerSize); err == nil {
+			res = git
+		} else {
+			how = fmt.Sprintf("git merge-file failed (%v): merged line by line", err)
+		}
+		fmt.Fprintf(e.stderr, "taskmd merge-driver: %s: %s; %s\n", path, why, how)
+	}
 	if err := replace(pos[1], res.Bytes); err != nil {
-		return err
+		return &taskdoc.Error{Code: taskdoc.CodeIO, Path: path, Err: err,
+			Msg: fmt.Sprintf("merge-driver: %s: cannot write the result over %s (%v): git leaves the file in conflict", path, pos[1], err)}
 	}
 	out := merged{Path: path, Clean: res.Clean(), Conflicts: res.Conflicts}
 	if out.Conflicts == nil {
@@ -71,6 +92,34 @@ func cmdMergeDriver(e *env, args []string) error {
 		return &taskdoc.Error{Code: merge.CodeMergeConflict, Path: path, Msg: conflictSummary(res.Conflicts)}
 	}
 	return nil
+}
+
+// gitMergeFile merges pos (BASE, CURRENT, OTHER) as git does without a
+// driver, with git merge-file, labelled as merge.File labels its markers;
+// the Result's Fallback is kept by the caller. Each "<<<<<<<" line is a
+// conflict outside the tasks.
+func gitMergeFile(pos []string, ours, theirs string, size int) (merge.Result, error) {
+	if ours == "" && theirs == "" {
+		ours, theirs = "ours", "theirs"
+	}
+	cmd := exec.Command("git", "merge-file", "-p", "--marker-size="+strconv.Itoa(size),
+		"-L", ours, "-L", "base", "-L", theirs, pos[1], pos[0], pos[2])
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	// Exit 1 to 127: that many conflicts; above, git's own failure.
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128) {
+		return merge.Result{}, fmt.Errorf("%v %s", err, strings.TrimSpace(stderr.String()))
+	}
+	res := merge.Result{Bytes: out}
+	marker := []byte(strings.Repeat("<", size))
+	for i, line := range bytes.SplitAfter(out, []byte("\n")) {
+		if bytes.HasPrefix(line, marker) && (len(line) == size || line[size] == ' ' || line[size] == '\n' || line[size] == '\r') {
+			res.Conflicts = append(res.Conflicts, merge.Conflict{Field: "text", Line: i + 1})
+		}
+	}
+	return res, nil
 }
 
 // conflictSummary is "2 conflicts: task x (status, line 12), ..." for the

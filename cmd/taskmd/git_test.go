@@ -46,6 +46,14 @@ var gitPath = func() string {
 // returns the repository, the file after it and the merge's error.
 func mergeRepo(t *testing.T, base, ours, theirs string) (dir, got string, mergeErr error) {
 	t.Helper()
+	dir, got, _, mergeErr = mergeOutput(t, base, ours, theirs)
+	return dir, got, mergeErr
+}
+
+// mergeOutput is mergeRepo with what git merge printed, the driver's
+// stderr among it.
+func mergeOutput(t *testing.T, base, ours, theirs string) (dir, got, out string, mergeErr error) {
+	t.Helper()
 	dir = t.TempDir()
 	gitIn(t, dir, "init", "-q")
 	file := filepath.Join(dir, "docs", "plan.md")
@@ -64,10 +72,10 @@ func mergeRepo(t *testing.T, base, ours, theirs string) (dir, got string, mergeE
 	gitIn(t, dir, "checkout", "-q", "b")
 	commit(theirs, "theirs")
 	gitIn(t, dir, "checkout", "-q", "a")
-	_, mergeErr = gitTry(dir, "merge", "--no-edit", "b")
+	out, mergeErr = gitTry(dir, "merge", "--no-edit", "b")
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
-	return dir, string(b), mergeErr
+	return dir, string(b), out, mergeErr
 }
 
 const planBase = `# Plan
@@ -201,4 +209,47 @@ func TestMergeDriverUsage(t *testing.T) {
 	a, err := os.ReadFile(filepath.Join(dir, "a"))
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(a), "a failed merge leaves CURRENT as it was")
+}
+
+// A side that does not parse as a task document cannot be merged task by
+// task: the driver says so on stderr, which git shows, and takes git's own
+// line merge, so that changes git would merge still merge, and a conflict
+// is git's conflict.
+func TestMergeDriverUnparsedSide(t *testing.T) {
+	// An editor saved ours in Latin-1: not UTF-8, so not a task document.
+	ours := strings.Replace(planBase, "Do one.", "Do one, caf\xe9.", 1)
+	theirs := strings.Replace(planBase, "Do two.", "Do two, well.", 1)
+	dir, got, out, err := mergeOutput(t, planBase, ours, theirs)
+	require.NoError(t, err, out)
+	assert.Equal(t, strings.Replace(ours, "Do two.", "Do two, well.", 1), got)
+	assert.Contains(t, out, "taskmd merge-driver: docs/plan.md: ours does not parse as a task document")
+	assert.Contains(t, out, "merged line by line with git merge-file")
+	assert.Empty(t, gitIn(t, dir, "status", "--porcelain"), "merged and committed")
+
+	theirs = strings.Replace(planBase, "Do one.", "Do one, well.", 1)
+	dir, got, out, err = mergeOutput(t, planBase, ours, theirs)
+	require.Error(t, err, "both changed the same line")
+	assert.Contains(t, out, "ours does not parse as a task document")
+	assert.Contains(t, got, "<<<<<<< ours\n")
+	assert.Contains(t, gitIn(t, dir, "status", "--porcelain"), "UU docs/plan.md")
+	// The conflict is the one git merge-file makes of the three versions.
+	tmp := t.TempDir()
+	for name, text := range map[string]string{"base": planBase, "ours": ours, "theirs": theirs} {
+		require.NoError(t, os.WriteFile(filepath.Join(tmp, name), []byte(text), 0o644))
+	}
+	want, _ := gitTry(tmp, "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", "ours", "base", "theirs")
+	assert.Equal(t, want, got, "git's conflict, not the driver's")
+}
+
+// A side the driver cannot read: it says which and why, and leaves
+// CURRENT as it was.
+func TestMergeDriverUnreadableSide(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"o", "a"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644))
+	}
+	r := taskmd(t, dir, "", "merge-driver", filepath.Join(dir, "o"), filepath.Join(dir, "a"), filepath.Join(dir, "missing"), "docs/x.md")
+	assert.Equal(t, exitOther, r.exit)
+	assert.Contains(t, r.stderr, "docs/x.md: cannot read OTHER")
+	assert.Contains(t, r.stderr, "merge it by hand")
 }

@@ -74,6 +74,7 @@ taskmd help COMMAND (or COMMAND -h): its flags, an example and its exit statuses
 Workspace
   init [DIR]                           taskmd.toml (settings), docs/, .taskmd/ in .gitignore;
                                        each only if missing (again: changes nothing)
+  init --agent-instructions [--role R] also taskmd instructions into AGENTS.md
   mcp [-root DIR]                      the MCP server on stdin/stdout (-root: as given, no
                                        search); toolsets from taskmd.toml [mcp]
   lsp [ARGS]                           the language server: runs taskmd-lsp from PATH

@@ -208,3 +208,97 @@ func TestDiscoveryExplicitFolder(t *testing.T) {
 	require.Equal(t, 0, r.exit, r.stderr)
 	assert.FileExists(t, filepath.Join(empty, "docs", "a.md"))
 }
+
+// instructionsText is what `taskmd instructions --role role` prints.
+func instructionsText(t *testing.T, role string) string {
+	t.Helper()
+	r := taskmdIn(t, t.TempDir(), nil, "instructions", "--role", role)
+	require.Equal(t, 0, r.exit, r.stderr)
+	return r.stdout
+}
+
+// init --agent-instructions adds the section to AGENTS.md (making it, or
+// after what is there), replaces it in place when it differs, and writes
+// nothing when it is the same; every other byte of the file stays.
+func TestInitAgentInstructions(t *testing.T) {
+	worker, orchestrator := instructionsText(t, "worker"), instructionsText(t, "orchestrator")
+	section := func(text string) string { return "<!-- taskmd:begin -->\n" + text + "<!-- taskmd:end -->" }
+	agentsMD := func(dir string) string {
+		b, err := os.ReadFile(filepath.Join(dir, "AGENTS.md"))
+		require.NoError(t, err)
+		return string(b)
+	}
+
+	fresh := t.TempDir()
+	r := taskmdIn(t, fresh, nil, "init", "--agent-instructions", "--json")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Contains(t, r.stdout, `"agents_md":"appended"`)
+	assert.Equal(t, section(worker)+"\n", agentsMD(fresh))
+	assert.FileExists(t, filepath.Join(fresh, "taskmd.toml"))
+
+	dir := t.TempDir()
+	own := "# Agents\n\nBe kind to the tests." // no final newline
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(own), 0o644))
+	r = taskmdIn(t, dir, nil, "init", "--agent-instructions")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Contains(t, r.stdout, "added the taskmd instructions to AGENTS.md")
+	assert.Equal(t, own+"\n\n"+section(worker)+"\n", agentsMD(dir))
+
+	// The owner writes below the section; another role replaces it there.
+	withTail := agentsMD(dir) + "\n## Our rules\n\nNo force pushes.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(withTail), 0o644))
+	r = taskmdIn(t, dir, nil, "--json", "init", "--agent-instructions", "--role", "orchestrator")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Contains(t, r.stdout, `"agents_md":"replaced"`)
+	assert.Contains(t, r.stdout, `"already_there":false`)
+	assert.Equal(t, own+"\n\n"+section(orchestrator)+"\n\n## Our rules\n\nNo force pushes.\n", agentsMD(dir))
+
+	// The same text again: nothing is written, not even the same bytes.
+	before, err := os.Stat(filepath.Join(dir, "AGENTS.md"))
+	require.NoError(t, err)
+	r = taskmdIn(t, dir, nil, "init", "--agent-instructions", "--role", "orchestrator")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Equal(t, dir+" is a taskmd workspace already; nothing changed\n", r.stdout)
+	after, err := os.Stat(filepath.Join(dir, "AGENTS.md"))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "AGENTS.md was rewritten")
+	assert.Equal(t, before.ModTime(), after.ModTime())
+
+	// CRLF files get the section with CRLF.
+	crlf := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(crlf, "AGENTS.md"), []byte("# A\r\n"), 0o644))
+	r = taskmdIn(t, crlf, nil, "init", "--agent-instructions")
+	require.Equal(t, 0, r.exit, r.stderr)
+	assert.Equal(t, "# A\r\n\r\n"+strings.ReplaceAll(section(worker), "\n", "\r\n")+"\r\n", agentsMD(crlf))
+}
+
+// What init --agent-instructions refuses, it refuses before writing
+// anything: not even taskmd.toml.
+func TestInitAgentInstructionsRefusals(t *testing.T) {
+	for _, tt := range []struct {
+		name, agents string
+		args         []string
+		exit         int
+		want         string
+	}{
+		{"two begins", "<!-- taskmd:begin -->\nA\n<!-- taskmd:begin -->\nB\n<!-- taskmd:end -->\n", nil, exitInvalid, "keep one of each"},
+		{"end first", "<!-- taskmd:end -->\nA\n<!-- taskmd:begin -->\n", nil, exitInvalid, "begin first"},
+		{"begin only", "# A\n<!-- taskmd:begin -->\n", nil, exitInvalid, "taskmd:end"},
+		{"unknown role", "# A\n", []string{"--role", "boss"}, exitInvalid, "--role worker"},
+		{"role alone", "# A\n", []string{"--role", "worker"}, exitUsage, "--agent-instructions"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(tt.agents), 0o644))
+			before := tree(t, dir)
+			args := []string{"init"}
+			if tt.name != "role alone" {
+				args = append(args, "--agent-instructions")
+			}
+			r := taskmdIn(t, dir, nil, append(args, tt.args...)...)
+			assert.Equal(t, tt.exit, r.exit, r.stderr)
+			assert.Contains(t, r.stderr, tt.want)
+			assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -175,6 +176,48 @@ func (e *env) workspace() (*workspace.Workspace, error) {
 	}
 	e.ws = ws
 	return ws, nil
+}
+
+// pathArg is p, a file or folder typed on the command line, as a
+// slash-separated path relative to ws's root, as check.Under and the like
+// take it. A relative p is taken from the current folder, as a shell
+// takes it (-C DIR is the current folder, as with git -C), or from the
+// root when the current folder is not inside the workspace (TASKMD_ROOT
+// named it from elsewhere). A p outside the root is OUTSIDE_ROOT.
+func (e *env) pathArg(ws *workspace.Workspace, p string) (string, error) {
+	root := ws.Root()
+	base := e.root
+	if base == "" {
+		base = "."
+	}
+	base, err := filepath.Abs(base)
+	if err != nil || !inside(root, base) {
+		base = root
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	if !inside(root, p) {
+		// The same folder by another name (a symbolic link)?
+		realRoot, err1 := filepath.EvalSymlinks(root)
+		realP, err2 := filepath.EvalSymlinks(p)
+		if err1 != nil || err2 != nil || !inside(realRoot, realP) {
+			return "", &taskdoc.Error{Code: taskdoc.CodeOutsideRoot, Path: p,
+				Msg: fmt.Sprintf("%s is outside the workspace root %s: name a file or folder inside it", p, root)}
+		}
+		root, p = realRoot, realP
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// inside reports whether path p is dir or under it (both absolute).
+func inside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // flags returns a flag set that knows the global flags, so that -C and

@@ -307,9 +307,14 @@ var usages = map[string]usage{
 	"completion": {use: "completion bash|zsh|fish",
 		about:   "A script that completes commands, subcommands and flags.\nbash: source <(taskmd completion bash); zsh: in a file _taskmd on $fpath; fish: taskmd completion fish | source.",
 		example: "completion bash > /etc/bash_completion.d/taskmd"},
-	"init": {use: "init [DIR]",
-		about:   "Makes DIR (default .) a workspace: taskmd.toml (its settings; commit it), docs/, and .taskmd/ in\n.gitignore, each only if missing. Run again, it changes nothing.",
-		example: "init",
+	"init": {use: "init [DIR] [--agent-instructions [--role worker|orchestrator]]",
+		about: "Makes DIR (default .) a workspace: taskmd.toml (its settings; commit it), docs/, and .taskmd/ in\n.gitignore, each only if missing. Run again, it changes nothing.\n" +
+			"--agent-instructions also puts the text of taskmd instructions into AGENTS.md, between\n<!-- taskmd:begin --> and <!-- taskmd:end -->: added, or replaced there; the rest of the file is kept.",
+		flags: map[string]string{
+			"agent-instructions": "  also write taskmd instructions into DIR/AGENTS.md",
+			"role":               "R  the instructions' role: worker (default) or orchestrator",
+		},
+		example: "init --agent-instructions --role orchestrator",
 		exits:   []int{exitInvalid}},
 	"mcp": {use: "mcp [-root DIR]",
 		about:   "Serves the MCP tools on stdin and stdout (for an MCP client's configuration: command taskmd, args [\"mcp\"]).\nThe toolsets come from taskmd.toml's [mcp] toolsets.",
@@ -344,7 +349,7 @@ var usages = map[string]usage{
 // checkUsage is the help of check and of its alias doctor, named name.
 func checkUsage(name string) usage {
 	return usage{use: name + " [PATH] [--fix [--command taskmd]]",
-		about: "Problems in documents, claims, temporary files and the git setup, one a line\n(FILE:LINE:COL: CODE: message (hint: ...)); exit 5 (PROBLEMS_FOUND) while any is left.",
+		about: "Problems in documents, claims, temporary files and the git setup, one a line\n(FILE:LINE:COL: CODE: message (hint: ...)); exit 5 (PROBLEMS_FOUND) while any is left.\nPATH (a file or folder, from the current folder) limits the report to it.",
 		flags: map[string]string{
 			"fix":     "  fix what cannot lose data: sweep temporaries, .gitignore, the merge driver",
 			"command": "C  how git runs taskmd, for --fix (default this binary)",

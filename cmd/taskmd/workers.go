@@ -7,25 +7,26 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/settings"
 	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
 )
 
 func (e *env) pivots() (*worker.Pivots, error) {
-	ws, err := e.workspace()
+	ws, cfg, err := e.settings()
 	if err != nil {
 		return nil, err
 	}
-	return worker.New(ws, worker.WithClock(e.now)), nil
+	return worker.New(ws, append(settings.Worker(cfg), worker.WithClock(e.now))...), nil
 }
 
 func (e *env) clarifications() (*worker.Clarifications, error) {
-	ws, err := e.workspace()
+	ws, cfg, err := e.settings()
 	if err != nil {
 		return nil, err
 	}
-	return worker.NewClarifications(ws, worker.WithClock(e.now)), nil
+	return worker.NewClarifications(ws, append(settings.Worker(cfg), worker.WithClock(e.now))...), nil
 }
 
 func cmdPivot(e *env, args []string) error {
