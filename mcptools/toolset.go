@@ -153,13 +153,14 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", tool.Name, err)
 	}
-	// Every result may carry the caller's pending pivot (pivotNotices).
+	// Every result may carry the caller's pending pivot (pivotNotices),
+	// declared as an object: agent_heartbeat's schema gives its shape once,
+	// rather than every tool's schema repeating it.
 	if ts.notices != nil && out.Type == "object" && out.Properties != nil && out.Properties["pivot_request"] == nil {
-		pr, err := jsonschema.For[pivotRequest](nil)
-		if err != nil {
-			return fmt.Errorf("tool %s: %w", tool.Name, err)
-		}
-		out.Properties["pivot_request"] = pr
+		out.Properties["pivot_request"] = &jsonschema.Schema{Type: "object"}
+	}
+	if err := compactOutput(out); err != nil {
+		return fmt.Errorf("tool %s: output schema: %w", tool.Name, err)
 	}
 	tool.OutputSchema = out
 	input, ok := tool.InputSchema.(*jsonschema.Schema)
