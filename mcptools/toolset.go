@@ -27,7 +27,10 @@ type toolBatch struct {
 	// middleware tells an input-schema error of one of the set's tools
 	// from any other error with it.
 	inputs map[string]*jsonschema.Resolved
-	adds   []func(*mcp.Server)
+	// prompts and resources are the names of the guides' prompts and the
+	// URIs of their resources (guides.go).
+	prompts, resources []string
+	adds               []func(*mcp.Server)
 }
 
 // names lists the names of the set's tools.
