@@ -134,7 +134,9 @@ func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
 }
 
 // Register adds taskmd's tools to server, working on ws, with one clock
-// for all of them. The agent protocol's tools keep the state of each MCP
+// for all of them, and the guides of their toolsets: a prompt per
+// protocol and the resource GuideURI. A server that already has a tool,
+// prompt or resource of those names is refused, as below. The agent protocol's tools keep the state of each MCP
 // session (its agent and claims) for as long as the session lasts. Call
 // it once per server: a second call finds taskmd's names taken and is
 // refused.
