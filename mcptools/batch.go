@@ -17,9 +17,9 @@ import (
 type operation struct {
 	Operation string `json:"operation" jsonschema:"what to do with the task list"`
 	Title     string `json:"title,omitempty" jsonschema:"task title, one line (create: required; edit: the new title, which also changes the slug)"`
-	Content   string `json:"content,omitempty" jsonschema:"task content: metadata lines, a blank line, the body, e.g. '- Status: pending\\n- Workflow: spec-first-integration\\n\\nWhat to do.\\n\\n@/specs/api.md' (create; edit: replaces the whole content)"`
+	Content   string `json:"content,omitempty" jsonschema:"create, edit: metadata lines, a blank line, the body, e.g. '- Status: pending\\n\\nWhat to do.' (edit replaces it all)"`
 	Task      string `json:"task,omitempty" jsonschema:"slug of the task to edit (edit only)"`
-	Status    string `json:"status,omitempty" jsonschema:"list only: show only tasks with this status (pending, planning, in_progress, paused, blocked, completed, failed or skipped)"`
+	Status    string `json:"status,omitempty" jsonschema:"list only: only tasks with this status"`
 	Reopen    bool   `json:"reopen,omitempty" jsonschema:"edit only: take a completed task out of completed, or change its Completed or Note; without it such an edit is refused"`
 	IfVersion string `json:"if_version,omitempty" jsonschema:"edit only: the task's version as view_* showed it; the edit is refused (CONFLICT) if the task changed since"`
 }

@@ -35,7 +35,15 @@
 // INVALID_ARGUMENTS naming the input and the range), and every input
 // schema refuses unknown fields. Each tool's result is a Go struct of this
 // package with exported, JSON-tagged fields, whose output schema the tool
-// declares.
+// declares: without descriptions, a shape that repeats in it defined once
+// under $defs.
+//
+// # Guides
+//
+// Tool descriptions are short. The long guidance of each protocol is
+// served as a prompt (task-lists, work-a-plan, pivot-protocol,
+// resume-after-pause) and, all together, as the resource taskmd://guide
+// (GuideURI), for the toolsets registered; Instructions names them.
 //
 // # The tools
 //

@@ -135,7 +135,9 @@ func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
 }
 
 // Register adds taskmd's tools to server, working on ws, with one clock
-// for all of them. The agent protocol's tools keep the state of each MCP
+// for all of them, and the guides of their toolsets: a prompt per
+// protocol and the resource GuideURI. A server that already has a tool,
+// prompt or resource of those names is refused, as below. The agent protocol's tools keep the state of each MCP
 // session (its agent and claims) for as long as the session lasts. Call
 // it once per server: a second call finds taskmd's names taken and is
 // refused.
@@ -211,6 +213,16 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 			clashes = append(clashes, name)
 		}
 	}
+	for _, name := range ts.prompts {
+		if taken["prompt "+name] {
+			clashes = append(clashes, "prompt "+name)
+		}
+	}
+	for _, uri := range ts.resources {
+		if taken["resource "+uri] {
+			clashes = append(clashes, "resource "+uri)
+		}
+	}
 	if len(clashes) > 0 {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: fmt.Sprintf(
 			"mcptools: the server already has tools named as taskmd's: %s (Register adds taskmd's tools once, and does not replace a caller's tool)",
@@ -220,7 +232,8 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 	return nil
 }
 
-// toolNames lists the names of server's tools. The SDK has no accessor
+// toolNames lists the names of server's tools, and of its prompts and
+// resources as "prompt NAME" and "resource URI". The SDK has no accessor
 // for them: they are listed as a client would, through an in-memory
 // session that is closed before toolNames returns.
 func toolNames(server *mcp.Server) (map[string]bool, error) {
@@ -243,6 +256,23 @@ func toolNames(server *mcp.Server) (map[string]bool, error) {
 		}
 		names[tool.Name] = true
 	}
+	caps := cs.InitializeResult().Capabilities
+	if caps.Prompts != nil {
+		for prompt, err := range cs.Prompts(ctx, nil) {
+			if err != nil {
+				return nil, err
+			}
+			names["prompt "+prompt.Name] = true
+		}
+	}
+	if caps.Resources != nil {
+		for resource, err := range cs.Resources(ctx, nil) {
+			if err != nil {
+				return nil, err
+			}
+			names["resource "+resource.URI] = true
+		}
+	}
 	return names, nil
 }
 
@@ -261,6 +291,7 @@ func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}
 	ts := &toolBatch{sessions: newSessions(), shutdown: c.shutdown}
+	ts.addGuides(guidesFor(c.toolsets))
 	var pending func(context.Context, string) *pivotRequest
 	if slices.Contains(c.toolsets, ToolsetPivots) {
 		ts.notices = &pivotNotices{pivots: pivots, sessions: ts.sessions}

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -13,17 +14,24 @@ import (
 
 // requiredMaps collects the properties of s that are maps (objects with
 // additionalProperties) and always present (required): a nil Go map there
-// is null, which the output schema refuses, failing the whole call.
-func requiredMaps(path string, s *jsonschema.Schema, out *[]string) {
+// is null, which the output schema refuses, failing the whole call. A
+// shape defined under root's $defs is followed where it is referred to.
+func requiredMaps(root *jsonschema.Schema, path string, s *jsonschema.Schema, out *[]string) {
 	if s == nil {
 		return
 	}
-	requiredMaps(path+"[]", s.Items, out)
+	if def, ok := strings.CutPrefix(s.Ref, "#/$defs/"); ok {
+		s = root.Defs[def]
+	}
+	requiredMaps(root, path+"[]", s.Items, out)
 	for name, p := range s.Properties {
+		if def, ok := strings.CutPrefix(p.Ref, "#/$defs/"); ok {
+			p = root.Defs[def]
+		}
 		if p.Type == "object" && p.Properties == nil && p.AdditionalProperties != nil && slices.Contains(s.Required, name) {
 			*out = append(*out, path+"."+name)
 		}
-		requiredMaps(path+"."+name, p, out)
+		requiredMaps(root, path+"."+name, p, out)
 	}
 }
 
@@ -42,7 +50,7 @@ func TestResultMapsAreNeverNull(t *testing.T) {
 		require.NoError(t, err)
 		var schema jsonschema.Schema
 		require.NoError(t, json.Unmarshal(raw, &schema))
-		requiredMaps(tool.Name, &schema, &maps)
+		requiredMaps(&schema, tool.Name, &schema, &maps)
 	}
 	slices.Sort(maps)
 	assert.Equal(t, []string{

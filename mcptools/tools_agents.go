@@ -21,7 +21,7 @@ type registerInput struct {
 	Capabilities  []string       `json:"capabilities,omitempty" jsonschema:"what the agent is good at, e.g. [typescript, testing]"`
 	WorkspacePath string         `json:"workspace_path,omitempty" jsonschema:"the directory the agent works in"`
 	Metadata      map[string]any `json:"metadata,omitempty" jsonschema:"free key/value pairs; values that are not strings are kept as JSON text"`
-	ID            string         `json:"id,omitempty" jsonschema:"optional: choose the agent's id yourself (lower-case letters, digits, _ and -) to make a retried or restarted registration return the same agent; default a new ag_... id"`
+	ID            string         `json:"id,omitempty" jsonschema:"optional id of your choice ([a-z0-9_-]) so that a retried or restarted registration returns the same agent"`
 }
 
 type heartbeatInput struct {
@@ -64,19 +64,12 @@ type successResult struct {
 	Success bool `json:"success"`
 }
 
-// lifecycle is the agent protocol as every lifecycle tool teaches it.
-const lifecycle = `Agent lifecycle (the agent protocol): agent_register → workflow_next_tasks → task_claim (on already_claimed_by, claim the next task offered) → task_load_context → task_set_plan → task_update_status in_progress → checkpoint_add after each significant step → agent_heartbeat every next_heartbeat_ms → task_update_status completed (with outcome) → next task, or agent_unregister. After a lost context: workflow_list status [in_progress] → workflow_progress → on a new session, agent_register again with your id, name and runtime → task_claim the task again (the agent holding it gets its claim back) → task_load_context with include {all_checkpoints: true} → resume from the last checkpoint.
-
-A plan (workflow) is a document under docs/ with a Tasks section, its id its address (/api/auth.md); a task's id is /api/auth.md#slug. The agent registered on this MCP session is its caller, and the only agent it acts as (task_claim, agent_heartbeat and agent_unregister naming another agent are refused): the server keeps the session's claims and presents them with its writes, so a status update, plan or checkpoint on a task another agent holds is refused with STALE_CLAIM and nothing is written. Claims last as long as their agent's heartbeats: an agent silent for longer than the timeout (60 s) loses its tasks to the next agent that claims them.`
-
 const (
-	agentRegisterDescription = `Register this agent (step 1): call it once when you start. Returns {id, name, status: "online", ...}; pass id as agent_id to task_claim and agent_heartbeat. The agent becomes this session's caller, the only agent it acts as. Registering an existing agent again (its id, name and runtime) makes this session that agent, e.g. after a reconnect; the session it was on is then no agent and loses its claims.
+	agentRegisterDescription = `Register this agent once when you start; the session then acts as this agent. Returns its id: pass it as agent_id. Registering an existing agent again (same id, name and runtime) makes this session that agent, e.g. after a reconnect. How agents work a plan: prompt work-a-plan.`
 
-` + lifecycle
+	agentHeartbeatDescription = `Tell the server this agent is alive, every next_heartbeat_ms (about 30 s) while you work; after 60 s of silence its claimed tasks may be taken over. Returns next_heartbeat_ms, and pivot_request when an orchestrator asks you to stop: then call pivot_acknowledge. AGENT_NOT_FOUND: register again.`
 
-	agentHeartbeatDescription = `Tell the server this agent is alive (step 5), with the task it works on and a free status (busy, idle). Send one every next_heartbeat_ms (about 30 s) while you work: an agent without heartbeats for the timeout (60 s) goes offline, and its claimed tasks go to the next agent that claims them — your later writes on them are then STALE_CLAIM. Returns {success, next_heartbeat_ms}, and pivot_request while the orchestrator asks you to pivot: then stop and pivot_acknowledge (see its description). agent_id is this session's agent: another is INVALID_ARGUMENTS. AGENT_NOT_FOUND: register again (this session has no agent, or the agent is no longer registered).`
-
-	agentUnregisterDescription = `Unregister this agent when you stop (step 7): it is no longer listed, and the tasks it still holds may be claimed by other agents at once. Returns {success: true}. id is this session's agent: another is INVALID_ARGUMENTS. AGENT_NOT_FOUND for an id that is not registered (a retried unregister: take it as done). The session keeps writing as this agent, fenced: it does not become an unfenced caller.`
+	agentUnregisterDescription = `Unregister this agent when you stop; the tasks it still holds may be claimed by others at once. AGENT_NOT_FOUND: it is not registered (a retry: take it as done).`
 )
 
 // agentTools serves the agent tools.

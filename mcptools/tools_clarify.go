@@ -27,20 +27,20 @@ type questionInput struct {
 }
 
 type clarificationAskInput struct {
-	ID            string          `json:"id,omitempty" jsonschema:"optional: name the request yourself (lower-case letters, digits, _ and -) so that a repeated ask is a retry; default a new cl_... id"`
+	ID            string          `json:"id,omitempty" jsonschema:"optional id of your choice ([a-z0-9_-]) so that a repeated ask is a retry"`
 	Questions     []questionInput `json:"questions" jsonschema:"what you need answered, at least one"`
 	BlockedAt     string          `json:"blocked_at,omitempty" jsonschema:"the step you are blocked at, one line"`
 	Reason        string          `json:"reason,omitempty" jsonschema:"why you cannot decide alone (Markdown)"`
 	WorkContinues bool            `json:"work_continues,omitempty" jsonschema:"true when you have other work to do meanwhile (parallel_work_available)"`
 	ParallelWork  []string        `json:"parallel_work_available,omitempty" jsonschema:"that work, one line each"`
-	Wait          *int            `json:"wait_seconds,omitempty" jsonschema:"the brief poll: how long this call waits for the answer, in seconds (default 60); then your checkpoint is saved and you exit. 0 records the request and returns at once"`
+	Wait          *int            `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for the answer (default 60) before your checkpoint is saved; 0 returns at once"`
 	TaskID        string          `json:"task_id,omitempty" jsonschema:"the task you work on, for the checkpoint"`
-	Checkpoint    *workerSections `json:"checkpoint,omitempty" jsonschema:"the state to save if no answer comes in time: completed, in_progress, remaining, blocked, files_changed, decisions, resume_instructions. Required unless wait_seconds is 0"`
+	Checkpoint    *workerSections `json:"checkpoint,omitempty" jsonschema:"your state, saved if no answer comes in time; required unless wait_seconds is 0"`
 }
 
 type clarificationCheckInput struct {
 	WorkerID string `json:"worker_id,omitempty" jsonschema:"with id: the worker that asked (default: this session's agent)"`
-	ID       string `json:"id,omitempty" jsonschema:"a request's id: that request and its answer. Without it: every open request and every suspended worker whose answer has arrived"`
+	ID       string `json:"id,omitempty" jsonschema:"a request's id; without it, every open request and every suspended worker whose answer arrived"`
 }
 
 type responseInput struct {
@@ -55,7 +55,7 @@ type clarificationRespondInput struct {
 	ResumeSignal       *bool           `json:"resume_signal,omitempty" jsonschema:"true (default): the answer is final and the worker goes on; false: a draft, which a later respond may replace"`
 	ResumeMethod       string          `json:"resume_method,omitempty" jsonschema:"how the worker is resumed, one line (default checkpoint)"`
 	ResumeInstructions string          `json:"resume_instructions,omitempty" jsonschema:"what the resumed worker should do next (Markdown)"`
-	CheckpointPath     string          `json:"checkpoint_path,omitempty" jsonschema:"the worker checkpoint to resume from, e.g. checkpoints/workers/w1/000004.md (default: the one the worker saved waiting for this answer)"`
+	CheckpointPath     string          `json:"checkpoint_path,omitempty" jsonschema:"the worker checkpoint to resume from (default: the one saved while waiting for this answer)"`
 }
 
 // Results.
@@ -104,20 +104,12 @@ type clarificationRespondResult struct {
 
 // Descriptions.
 
-const clarificationProtocol = `Clarifications (the checkpoint-resume protocol). Worker: clarification_ask with your questions and your checkpoint; the call itself is the brief poll (wait_seconds, default 60): status answered — apply the answer and go on; status suspended — your checkpoint is saved, stop and exit at once, spending nothing more: your parent resumes you with the answer. Parent: clarification_check (no id) lists the open requests and the suspended workers whose answers arrived, with their resume prompts; clarification_respond answers; resume the worker with the resume_prompt.`
-
 const (
-	clarificationAskDescription = `Ask your parent (the orchestrator, a person) what you cannot decide alone, and wait briefly for the answer without spending tokens: questions [{question_id, text}], blocked_at, reason, parallel_work_available, and checkpoint (your state, saved if no answer comes within wait_seconds, default 60). Returns {status: answered, answer: {responses: [{question_id, answer}], resume_instructions}} or {status: suspended, checkpoint}: then exit now. wait_seconds 0 only records the request (status asked); clarification_check {id} reads the answer later. Give id to make a repeated ask a retry.
+	clarificationAskDescription = `Ask your parent (an orchestrator or a person) questions you cannot decide alone, with your checkpoint; the call waits up to wait_seconds (default 60). status answered: apply the answer. status suspended: your checkpoint is saved; exit now, you will be resumed with the answer. Give id to make a repeat a retry. How it works: prompt resume-after-pause.`
 
-` + clarificationProtocol
+	clarificationCheckDescription = `With id: one clarification request and its answer. Without id (for the parent): the open requests, and the suspended workers whose answer arrived, each with the resume_prompt to restart it with. Reads only.`
 
-	clarificationCheckDescription = `With id: a clarification request and its answer ({status: open|answered, clarification, answer}), for the worker that asked (worker_id, default this session's agent) or its parent. Without id, for the parent: open (every request without a final answer, oldest first) and answered (suspended workers whose answer arrived, each with its checkpoint and the resume_prompt to resume it with). Reads only.
-
-` + clarificationProtocol
-
-	clarificationRespondDescription = `Answer a worker's clarification request: responses [{question_id, answer}], one per question; resume_signal true (default) makes the answer final and wakes the worker if it still waits in clarification_ask; false records a draft. Returns {answer, resume_prompt}: resume_prompt (set when the worker is suspended waiting for this answer) is the prompt to resume it with. Repeating the same final answer is a retry; another one is CONFLICT.
-
-` + clarificationProtocol
+	clarificationRespondDescription = `Answer a worker's clarification request, one response per question. The answer is final unless resume_signal is false (a draft); a waiting worker wakes at once, a suspended one is restarted with the returned resume_prompt. Repeating the same answer is a retry; another answer is CONFLICT.`
 )
 
 // clarifyTools serves the clarification tools.

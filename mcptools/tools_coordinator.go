@@ -25,7 +25,7 @@ type coordinatorBatchInput struct {
 // coordinator list, and a #slug in it gets the error that explains why
 // coordinator tasks cannot be picked, rather than a bare schema error.
 type startCoordinatorInput struct {
-	ReturnTaskContext bool   `json:"return_task_context,omitempty" jsonschema:"resend the Main-Workflow, the task's Workflow and its referenced documents. Only after a context compression, or when your context feels stale; not on a normal start (it costs tokens)"`
+	ReturnTaskContext bool   `json:"return_task_context,omitempty" jsonschema:"resend the Main-Workflow, Workflow and references: only after a context compression (it costs tokens)"`
 	Document          string `json:"document,omitempty" jsonschema:"not needed: the list is always /coordinator/active.md. Never a #slug: coordinator tasks run in order"`
 }
 
@@ -33,7 +33,7 @@ type completeCoordinatorInput struct {
 	Note                string `json:"note" jsonschema:"what was done (required, kept in the archived list)"`
 	IncludeFullWorkflow bool   `json:"include_full_workflow,omitempty" jsonschema:"also return the next task's Workflow text and referenced documents"`
 	Document            string `json:"document,omitempty" jsonschema:"not needed: the list is always /coordinator/active.md. Never a #slug: the current task is completed"`
-	RequestKey          string `json:"request_key,omitempty" jsonschema:"makes the call safe to send again: a unique key for this completion (e.g. a random id made before the first attempt); a call with a key already used returns that completion instead of completing the next task"`
+	RequestKey          string `json:"request_key,omitempty" jsonschema:"a unique key for this completion: a call repeating it returns that completion instead of completing another task"`
 }
 
 // viewCoordinatorInput takes slugs as a list, or as the comma-separated
@@ -44,23 +44,13 @@ type viewCoordinatorInput struct {
 }
 
 const (
-	coordinatorTaskDescription = `Create, edit, list and clear the coordinator's own sequential to-do list, /coordinator/active.md. It replaces an in-memory todo list: it survives context compression and keeps an audit trail of completion notes.
+	coordinatorTaskDescription = `Create, edit, list or clear tasks of your own sequential to-do list (/coordinator/active.md), which survives context compression. The first task of a new list names a Main-Workflow in its content. Operations run in order; consecutive creates are all-or-none. For work handed to subagents use subagent_task. Guide: prompt task-lists.`
 
-Use it when you coordinate a feature step by step. Tasks run in list order (reorder by editing); start_coordinator_task and complete_coordinator_task always take the next one. Work you hand to subagents belongs in a knowledge-graph document instead: use subagent_task.
+	startCoordinatorTaskDescription = `Start the next task of your coordinator list (the one in progress, else the first pending) and get its content, Workflow and referenced documents. TASK_BLOCKED: it depends on tasks not done; the message names them.`
 
-The list is created on the first create and archived automatically when its last task is completed. The first task of a new list must name the orchestration method in its content: "- Status: pending\n- Main-Workflow: tdd-incremental-orchestration\n\nResearch authentication approaches." A task may also carry "- Workflow: <name>" and @/path.md references. clear removes completed tasks.
+	completeCoordinatorTaskDescription = `Complete the current coordinator task with a note (required) and get the next one. Completing the last task archives the list (archived_to); the next create starts a new list.`
 
-Operations run in order. Consecutive creates are written together: all of them or none. The batch stops at the first failing operation; operations_completed counts the operations applied before it.`
-
-	startCoordinatorTaskDescription = `Start the next coordinator task (the one in progress, else the first pending one) and get its content, Workflow and referenced documents. Sequential: there is no slug to give. The list's Main-Workflow comes with the first start of a list. TASK_BLOCKED: the task waits for tasks it depends on (Depends-On) that are not done; the message names them.
-
-After a context compression, call it with return_task_context: true to get the Main-Workflow and the task's context again.`
-
-	completeCoordinatorTaskDescription = `Complete the current coordinator task with a note (required) and get the next task. Sequential: there is no slug to give.
-
-When the last task is completed the list is archived to /archived/coordinator/active-<UTC time>.md: the result has archived: true and archived_to, and the next coordinator_task create starts a new list.`
-
-	viewCoordinatorTaskDescription = `Read the coordinator list's tasks without starting them: status, content, notes and dates. Give slugs to read only some.`
+	viewCoordinatorTaskDescription = `Read the coordinator list's tasks without starting them: status, content, notes, dates. Give slugs to read only some. Reads only.`
 )
 
 // coordinatorOperations are the operations of coordinator_task.

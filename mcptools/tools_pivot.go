@@ -29,11 +29,11 @@ import (
 type pivotWorkerInput struct {
 	WorkerID  string   `json:"worker_id,omitempty" jsonschema:"the worker to pivot: its agent id (agent_register's id). Give worker_id or worker_ids"`
 	WorkerIDs []string `json:"worker_ids,omitempty" jsonschema:"a pivot chain: several workers pivoted at once, with the same mode, reason and new_task, each from its own current task"`
-	Mode      string   `json:"mode,omitempty" jsonschema:"graceful (default): the worker finishes its current tool call, then checkpoints; immediate: it checkpoints at once; hard: its task is taken back now (back to pending, its claim void), no checkpoint"`
+	Mode      string   `json:"mode,omitempty" jsonschema:"graceful (default): after its current call; immediate: at once; hard: take the task back now, no checkpoint"`
 	Reason    string   `json:"reason" jsonschema:"why, one line: the worker and its checkpoint read it"`
-	NewTask   string   `json:"new_task,omitempty" jsonschema:"optional: the work to go to: a task address (/api/auth.md#fix-login, claimed for the worker when it acknowledges) or free text"`
+	NewTask   string   `json:"new_task,omitempty" jsonschema:"the work to go to: a task address (claimed for the worker when it acknowledges) or free text"`
 	TaskID    string   `json:"task_id,omitempty" jsonschema:"the task to pivot the worker from (default: the current_task_id of its last agent_heartbeat); only with worker_id"`
-	Wait      *int     `json:"wait_seconds,omitempty" jsonschema:"how long to wait for the acknowledgement, in seconds (default 60); 0 returns at once with the request pending. A hard pivot never waits"`
+	Wait      *int     `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for the acknowledgement (default 60); 0 returns at once; a hard pivot never waits"`
 }
 
 // workerSections are the sections of a worker checkpoint, as tools take
@@ -65,7 +65,7 @@ type section struct {
 }
 
 type pivotAcknowledgeInput struct {
-	Checkpoint *workerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint: what you completed, what was in progress, what remains, files changed, decisions, resume instructions. Required for a graceful or immediate pivot, ignored for a hard one"`
+	Checkpoint *workerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint; required for a graceful or immediate pivot, ignored for a hard one"`
 }
 
 // Results.
@@ -117,16 +117,10 @@ type pivotAcknowledgeResult struct {
 
 // Descriptions.
 
-const pivotProtocol = `Pivot protocol (the pivot protocol). Orchestrator: pivot_worker {worker_id, mode, reason, new_task} → it waits (wait_seconds, default 60, without polling) and returns the acknowledged request with the worker's checkpoint, or NO_ACK: the worker is stuck or gone, pivot_worker again with mode hard. The paused task waits in resume_queue; resume_brief hands it to another worker. Worker: every tool result (and agent_heartbeat's answer) carries pivot_request while a pivot is pending for your agent. When you see it: graceful — finish the tool call you are in, start nothing new; immediate — stop at once; then call pivot_acknowledge with your checkpoint (completed, in_progress, remaining, files_changed, decisions, resume_instructions). Your task is paused with the checkpoint, your claim on it ends, and a new_task given as an address is claimed for you: start it with task_load_context and task_update_status in_progress. Hard — your task was taken back already: stop, write nothing more on it (it is STALE_CLAIM), call pivot_acknowledge to take the new task.`
-
 const (
-	pivotWorkerDescription = `Ask a worker (an agent id) to stop its task and pivot to new work, and wait for its acknowledgement. mode graceful (default) or immediate: the worker saves a checkpoint and lets go; you get {pivots: [{worker_id, request: {id, state: acknowledged, task_id, checkpoint_path, new_claim, ...}, checkpoint, checkpoint_json}], acknowledged}. NO_ACK after wait_seconds (default 60): the worker did not answer — pivot it again with mode hard, which takes the task back at once (back to pending, no checkpoint) and does not wait. wait_seconds 0 returns at once (the request pending). worker_ids pivots several workers at once (a pivot chain); the call is NO_ACK when one of them did not answer, and its structured content still lists each. A repeated call with the same arguments is a retry of the pending request. AGENT_NOT_FOUND: the worker is not registered.
+	pivotWorkerDescription = `Ask a worker (an agent id, or several with worker_ids) to stop its task and pivot, and wait for its acknowledgement; returns its checkpoint. mode graceful (default), immediate, or hard: take the task back at once, without checkpoint. NO_ACK: no answer within wait_seconds; pivot again with mode hard. AGENT_NOT_FOUND: not registered. How it works: prompt pivot-protocol.`
 
-` + pivotProtocol
-
-	pivotAcknowledgeDescription = `Acknowledge the pivot asked of this session's agent (the pivot_request your results carry), with your checkpoint: it is saved as your worker checkpoint (phase pivoted), your task is paused and points at it, the claim this session holds on it ends, and a new_task that is a task address is claimed for you (the session keeps that claim: task_update_status works on it at once). Returns {success, request (acknowledged, checkpoint_path, new_claim), checkpoint}. For a hard pivot no checkpoint is saved. A retry returns the acknowledged request. STALE_CLAIM: this session holds no claim on the task (a new session): task_claim it again (the agent holding it gets its claim back), then acknowledge again. INVALID_ARGUMENTS: no pivot was asked of you.
-
-` + pivotProtocol
+	pivotAcknowledgeDescription = `Answer the pivot_request your results carry, with your checkpoint: it is saved, your task is paused and your claim ends; a new_task that is a task address is claimed for you. A retry returns the same answer. INVALID_ARGUMENTS: no pivot was asked of you; STALE_CLAIM: on a new session, task_claim the task again first.`
 )
 
 // pivotTools serves the pivot tools.

@@ -70,7 +70,7 @@ type includeInput struct {
 type loadContextInput struct {
 	TaskID    string        `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
 	Include   *includeInput `json:"include,omitempty" jsonschema:"what to load; an omitted switch takes its default"`
-	MaxTokens int           `json:"max_tokens,omitempty" jsonschema:"the budget in estimated tokens (default 8000) of this whole answer; it never exceeds it, and cut says what it dropped. Below the smallest answer: INVALID_ARGUMENTS naming the least"`
+	MaxTokens int           `json:"max_tokens,omitempty" jsonschema:"the answer's budget in estimated tokens (default 8000); cut says what it dropped"`
 }
 
 type taskSetPlanInput struct {
@@ -89,7 +89,7 @@ type checkpointAddInput struct {
 }
 
 type checkpointListInput struct {
-	TaskID        string   `json:"task_id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing: its journal (or worker_id, or neither: every worker's checkpoints)"`
+	TaskID        string   `json:"task_id,omitempty" jsonschema:"a task's id, e.g. /api/auth.md#implement-jwt-signing: its journal"`
 	WorkerID      string   `json:"worker_id,omitempty" jsonschema:"a worker's id instead of task_id: its worker checkpoints (checkpoint_save, pivot_acknowledge), newest first"`
 	Limit         int      `json:"limit,omitempty" jsonschema:"at most this many, the newest (default all)"`
 	Types         []string `json:"types,omitempty" jsonschema:"only these types (default all)"`
@@ -100,7 +100,7 @@ type updateStatusInput struct {
 	ID            string `json:"id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
 	Status        string `json:"status" jsonschema:"pending, planning, in_progress, paused, blocked, completed, failed or skipped"`
 	Outcome       string `json:"outcome,omitempty" jsonschema:"what was done: required for completed, kept in the task's Note field"`
-	OutcomeDetail any    `json:"outcome_detail,omitempty" jsonschema:"with completed only, optional: any JSON value (files created, packages added...), recorded as a checkpoint of type complete"`
+	OutcomeDetail any    `json:"outcome_detail,omitempty" jsonschema:"with completed only: any JSON value, recorded as a checkpoint of type complete"`
 	Error         string `json:"error,omitempty" jsonschema:"what went wrong: required for failed"`
 }
 
@@ -175,31 +175,29 @@ type checkpointListResult struct {
 // Descriptions.
 
 const (
-	workflowCreateDescription = `Create a plan (a "workflow"): a document under docs/ titled with name, with description as its summary and an empty Tasks section. Returns {id, title, status: planning, total, counts}; id (e.g. /api/auth.md) is the workflow_id of the other tools. Then add its tasks with workflow_set_plan. Retrying with the same name returns the plan and writes nothing.
+	workflowCreateDescription = `Create a plan (a "workflow"): a document under docs/ with a title, a summary and an empty Tasks section. Returns its id (e.g. /api/auth.md), the workflow_id of the other tools. Add tasks with workflow_set_plan. Retrying with the same name returns the plan and writes nothing.`
 
-` + lifecycle
+	workflowSetPlanDescription = `Add tasks to a plan, in order, all or none, each pending with its description, depends_on and workflow prompt. Returns their ids (/api/auth.md#slug). TASK_NOT_FOUND: a dependency names no task; DEPENDENCY_CYCLE: the dependencies loop; DUPLICATE_TASK: the plan has that name already.`
 
-	workflowSetPlanDescription = `Add tasks to a plan, in order, all or none: each is written pending, with its description, its dependencies (depends_on: names of tasks of the plan, #slug or /other.md#slug) and its workflow prompt. Returns the tasks with their ids (/api/auth.md#slug). A dependency that names no task (in this plan or another) is TASK_NOT_FOUND, a cycle (across plans too) DEPENDENCY_CYCLE, a name the plan has already DUPLICATE_TASK (unless the call is a retry of one that was written). Agents then find work with workflow_next_tasks.`
+	workflowListDescription = `List the workspace's plans with their status and task counts, optionally only some statuses. After a lost context, list status [in_progress] to find the plan you were on.`
 
-	workflowListDescription = `List the plans of the workspace with their status (planning, pending, in_progress, blocked, failed, completed) and task counts. First step of recovery after a lost context: workflow_list with status [in_progress], then workflow_progress, then task_claim and task_load_context with include {all_checkpoints: true} for the task you held.`
+	workflowProgressDescription = `Where a plan stands: counts per status, percent complete, and the tasks under way with their holder and whether it is online. After a lost context, find here the task you held.`
 
-	workflowProgressDescription = `Where a plan stands: counts per status, percent_complete, and current_tasks (planning, in progress, paused, blocked, failed) with their holder and whether it is online. In recovery, find here the task you were working on (holder = your agent id, or a stranded task whose holder is offline).`
+	workflowNextTasksDescription = `The tasks of a plan you may claim now, in plan order: pending tasks whose dependencies are done and that no online agent holds, and stranded ones (their holder went offline). Claim one with task_claim; when all are taken, poll again later.`
 
-	workflowNextTasksDescription = `The tasks of a plan you may claim now (step 2), in plan order: pending tasks whose dependencies are all completed and that no online agent holds, and stranded tasks (started, whose holder went offline or released them). Returns {tasks: [{id, title, status, depends_on, dependencies_completed, can_parallelize, stranded, previous_holder}]}. The list is advice: claim a task with task_claim, and when it answers already_claimed_by, try the next one; when every task is taken, poll again after a while.`
+	taskClaimDescription = `Claim a task for this session's agent. Of agents claiming one task at once one gets success, the others already_claimed_by: try the next task. Claiming a task you hold again returns your claim; a task whose holder went offline is taken over. TASK_BLOCKED: dependencies not done; INVALID_TRANSITION: the task is finished; AGENT_NOT_FOUND: register first.`
 
-	taskClaimDescription = `Claim a task for your agent (step 2), atomically: of agents claiming one task at once, one gets {success: true, claim}, every other {success: false, already_claimed_by} — then try the next task of workflow_next_tasks. Claiming a task you hold again succeeds with the same claim (use it to take a task back after a lost context). A task whose holder went offline (no heartbeat for 60 s) is taken over. The server keeps the claim for this session and presents it with your task_update_status, task_set_plan, checkpoint_add and task_release on the task. agent_id is this session's agent: another agent's id is INVALID_ARGUMENTS and writes nothing. AGENT_NOT_FOUND: register first (agent_register on this session); INVALID_TRANSITION: the task was completed or skipped (maybe since workflow_next_tasks listed it): try the next one. TASK_BLOCKED: a task it depends on is not completed or skipped (the message names them): try the next one.`
+	taskReleaseDescription = `Give up this session's claim on a task without finishing it; its status is unchanged and any agent may claim it. STALE_CLAIM: this session holds no current claim on it.`
 
-	taskReleaseDescription = `Give up the claim this session holds on a task, without finishing it: the task is free for any agent (a started task is offered again as stranded) and its status is unchanged. STALE_CLAIM when this session holds no current claim on it (never claimed, taken over by another agent after your heartbeats stopped).`
+	taskLoadContextDescription = `Load what you need for a claimed task, within max_tokens (default 8000): the task with its plan and checkpoints, the plan's summary, outcomes of completed tasks and dependencies, the workflow prompt and references. cut says what the budget dropped. After a lost context, pass include {all_checkpoints: true}.`
 
-	taskLoadContextDescription = `Load what you need to do a claimed task (step 3), under a token budget (max_tokens, default 8000): workflow (the plan's summary), current_task (the task's text, plan and checkpoints, newest first), prior_tasks (outcomes of the plan's completed tasks), dependency_outcomes, workflow_prompt, references, and cut (what the budget dropped) and tokens. include switches parts on and off; an omitted switch keeps its default (everything, with the 5 newest checkpoints). For recovery after a lost context, pass include {all_checkpoints: true}: current_task.checkpoints then holds the whole history. Reads only.`
+	taskSetPlanDescription = `Record the approach you will take on a task you claimed, on one line in its Plan field; a pending task moves to planning. Then set it in_progress with task_update_status. STALE_CLAIM: another agent holds the task; nothing was written.`
 
-	taskSetPlanDescription = `Record the approach you will take on a task you claimed (after task_load_context), in its Plan field on one line; a pending task moves to planning. Then task_update_status in_progress. Give id (or task_id) and plan. Keep a longer plan in a checkpoint_add of type plan too. STALE_CLAIM: another agent holds the task (or took it over); nothing was written.`
+	taskUpdateStatusDescription = `Report a claimed task's status: in_progress when you start, completed with outcome (what was done, for the agents after you), failed with error, or planning, paused, blocked, skipped. Completing ends your claim; a repeated call writes nothing. TASK_BLOCKED: dependencies not done; INVALID_TRANSITION: a move the status machine refuses; STALE_CLAIM: another agent holds the task.`
 
-	taskUpdateStatusDescription = `Report a task's status (steps 6): in_progress when you start work, completed with outcome (required: what was done, kept in the plan for the agents after you; outcome_detail, any JSON, is recorded as a checkpoint of type complete), failed with error (required), or planning, paused, blocked, skipped. Completing ends your claim. A retry (the same status, or completed with the same outcome) writes nothing. INVALID_TRANSITION names a move the status machine refuses; TASK_BLOCKED (to planning, in_progress or completed) names the dependencies that are not done; STALE_CLAIM means another agent holds the task, or took it over after your heartbeats stopped: nothing was written — stop work on it and claim another.`
+	checkpointAddDescription = `Record a checkpoint in a claimed task's journal after each significant step: type, a one-line summary, optional detail and files_changed, so that work can resume after a lost context. Returns it with its sequence number. Give key to make a retry add nothing. STALE_CLAIM: another agent holds the task; nothing was written.`
 
-	checkpointAddDescription = `Record a checkpoint in a task's journal (step 4) after each significant step, so that you or another agent can resume after a lost context: type (plan, progress, decision, error, recovery, complete), a one-line summary, optional detail (text or any JSON) and files_changed. Returns the checkpoint with its sequence (1, 2, 3, ... per task). Give a key to make a retry add nothing. STALE_CLAIM: another agent holds the task, or took it over after your heartbeats stopped; nothing was written.`
-
-	checkpointListDescription = `Read a task's checkpoints, newest first: limit (the newest N), types (only these), since_sequence (only newer ones). With worker_id instead of task_id: that worker's checkpoints (checkpoint_save, pivot_acknowledge), newest first, under worker_checkpoints (limit: the newest N); with neither, every worker's, by worker, the newest limit (default 10) of each. Reads only.`
+	checkpointListDescription = `Read checkpoints, newest first: a task's journal (task_id; filter by types, since_sequence, limit), or a worker's checkpoints (worker_id), or with neither the newest of every worker's. Reads only.`
 )
 
 // planTools serves the plan tools.

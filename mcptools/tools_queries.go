@@ -37,13 +37,13 @@ type tasksFindInput struct {
 
 type taskRemoveInput struct {
 	Task      string `json:"task" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
-	Force     bool   `json:"force,omitempty" jsonschema:"remove it even if someone may be working on it (in progress, planning, paused, or held by an agent) or tasks of other documents depend on it; tasks of its own document that depend on it still refuse it"`
+	Force     bool   `json:"force,omitempty" jsonschema:"remove it even if someone may be working on it or tasks of other documents depend on it"`
 	IfVersion string `json:"if_version,omitempty" jsonschema:"the task's version as view_* showed it; refused (CONFLICT) if the task changed since"`
 }
 
 type taskSetStatusInput struct {
 	Task   string `json:"task" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
-	Status string `json:"status" jsonschema:"blocked (block), pending or in_progress out of blocked (unblock), pending out of completed, skipped or failed (reopen: Completed, Note and Error go), failed (with reason), or another move of the status machine. Complete a task with its complete tool, which takes a note"`
+	Status string `json:"status" jsonschema:"the new status: blocked, pending or in_progress (unblock), pending (reopen), failed, ..."`
 	Reason string `json:"reason,omitempty" jsonschema:"why: kept in the Blocked field of a blocked task, the Error field of a failed one (required for failed)"`
 }
 
@@ -115,21 +115,21 @@ type archiveReadResult struct {
 // Descriptions.
 
 const (
-	documentsListDescription = `List the task documents of the workspace (every docs/**/*.md, and the coordinator list when there is one), by address, each with its title, its number of tasks and how many are in each status (counts). A document that does not read is listed with its error and code. Reads only.`
+	documentsListDescription = `List the workspace's task documents (docs/**/*.md and the coordinator list) with their title and task counts per status; a document that does not parse is listed with its error. Reads only.`
 
-	tasksFindDescription = `Find tasks anywhere in the workspace (every document under docs/ and the coordinator list): by status, document or folder, Workflow, holder (Assignee), depends_on, field values and text, all conditions together. Returns each task's address (pass it to start_subagent_task, view_subagent_task, task_claim, ...), title, status and version. Reads only.`
+	tasksFindDescription = `Find tasks across the workspace by status, document or folder, Workflow, holder, depends_on, field values and text, all conditions together. Returns each task's address, title, status and version. Reads only.`
 
-	workflowsListDescription = `List the workflow prompts in workflows/: name (what a task's Workflow field names), title, description and whenToUse from their front matter. start_subagent_task and start_coordinator_task hand a task's workflow to the agent. Reads only.`
+	workflowsListDescription = `List the workflow prompts in workflows/ (the names a task's Workflow field takes) with their title, description and when to use them. Reads only.`
 
-	taskRemoveDescription = `Remove a task from its document (or from the coordinator list) and return it as it was; every other byte of the document stays. Refused, with nothing removed: when tasks of the same document depend on it (INVALID_TASK naming them, even with force: change their Depends-On first); when tasks of other documents depend on it (INVALID_TASK naming them, unless force: forcing leaves their Depends-On naming a removed task); when someone may be working on it (INVALID_TRANSITION: in progress, planning, paused or held; give force when you know no one is); when it changed since if_version (CONFLICT). TASK_NOT_FOUND for a slug the document does not have, which is what a retry of a removal that succeeded gets; an address without a slug is INVALID_ADDRESS or SUBAGENT_REQUIRES_SLUG.`
+	taskRemoveDescription = `Remove a task from its document and return it. INVALID_TASK: tasks depend on it (force overrides only those of other documents); INVALID_TRANSITION: someone may be working on it (force if you know no one is); CONFLICT: it changed since if_version. TASK_NOT_FOUND: no such task, which is what a retried removal gets.`
 
-	taskSetStatusDescription = `Set a task's status by hand, without rewriting its content (its Workflow, Note and other fields stay): block (status blocked, with reason), unblock (out of blocked), reopen (out of completed, skipped or failed: its Completed, Note and Error go), fail (with reason). A move the status machine does not list is INVALID_TRANSITION; completing goes through complete_subagent_task or complete_coordinator_task, which take a note. Setting the status the task has already writes nothing.`
+	taskSetStatusDescription = `Set a task's status by hand without rewriting it: block (with reason), unblock, reopen (clears Completed, Note and Error), or fail (with reason). INVALID_TRANSITION: a move the status machine refuses. To complete a task use complete_subagent_task or complete_coordinator_task. The status it has already writes nothing.`
 
-	documentArchiveDescription = `Archive a document of docs/ by hand: it moves, bytes unchanged, to /archived/docs/<same path> (-2, -3, ... when that name is taken), whatever the state of its tasks, and leaves docs/. Returns archived_to. DOCUMENT_NOT_FOUND for a retry of an archive that succeeded.`
+	documentArchiveDescription = `Move a document of docs/ to /archived/docs/, bytes unchanged, whatever its tasks' state. Returns archived_to. DOCUMENT_NOT_FOUND: no such document (a retried archive gets it).`
 
-	archivesListDescription = `List the archives: the documents archived by hand (document_archive), with their tasks per status, and the finished coordinator lists, newest first. Read one with archive_read. Reads only.`
+	archivesListDescription = `List the archives, newest first: documents archived by hand with their task counts, and finished coordinator lists. Reads only.`
 
-	archiveReadDescription = `Read an archived document or coordinator list, as archives_list names it. Reads only.`
+	archiveReadDescription = `Read an archived document or coordinator list, named as archives_list names it. Reads only.`
 )
 
 // queryTools serves the query tools.

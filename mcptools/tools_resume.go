@@ -47,7 +47,7 @@ type resumeQueueInput struct{}
 type resumeBriefInput struct {
 	TaskID    string `json:"task_id" jsonschema:"the paused task, e.g. /api/users.md#add-rate-limiting"`
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"the budget of the task's context in the brief, in estimated tokens (default 8000)"`
-	WorkerID  string `json:"worker_id,omitempty" jsonschema:"resume the task now for this worker (an agent id): it is claimed for it and moved back to in_progress. Without it, the brief only"`
+	WorkerID  string `json:"worker_id,omitempty" jsonschema:"an agent id: claim the task for it and set it in_progress (default: the brief only)"`
 }
 
 // Results.
@@ -125,15 +125,15 @@ type resumeBriefResult struct {
 // Descriptions.
 
 const (
-	checkpointSaveDescription = `Save your worker checkpoint (the pivot and checkpoint-resume protocols): where your work stands, so that you, a new worker or a person can resume it — status (PARTIAL, DONE, BLOCKED), phase (working, waiting_clarification, ...), task_id, and the sections: original_task, completed, in_progress, remaining, blocked, parallel_work_available, files_changed [{path, note}], decisions, notes, resume_instructions. Each save is a new checkpoint (sequence 1, 2, 3, ... per worker, in checkpoints/workers/<worker>/); the older ones stay as history. Saving the current checkpoint again is a retry and writes nothing. Returns the checkpoint with its sequence, path and time. When pivoted, use pivot_acknowledge instead: it saves the checkpoint and lets go of the task.`
+	checkpointSaveDescription = `Save your worker checkpoint, so that you, another worker or a person can resume your work: status, phase, task_id and the sections (completed, in_progress, remaining, files_changed, decisions, resume_instructions, ...). Each save is a new numbered checkpoint; saving the same one again writes nothing. When pivoted, use pivot_acknowledge instead. Guide: prompt resume-after-pause.`
 
-	checkpointGetDescription = `Read a worker checkpoint: the current one, or sequence N. Returns {checkpoint (its fields), format, content}: content is the checkpoint document (format markdown, the default) or the checkpoint-resume protocol's JSON form (format json: agentId, phase, workState, context, resumeInstructions, metadata). DOCUMENT_NOT_FOUND: the worker has no such checkpoint. Reads only.`
+	checkpointGetDescription = `Read a worker checkpoint, the current one or sequence N, as Markdown (default) or as the checkpoint-resume protocol's JSON. DOCUMENT_NOT_FOUND: the worker has no such checkpoint. Reads only.`
 
-	checkpointDiffDescription = `What changed between two checkpoints of a worker (default: the previous and the current one): finished (items now completed), started, added, dropped, new_files, new_decisions, and status and phase before and after. Read it instead of two whole checkpoints. Reads only.`
+	checkpointDiffDescription = `What changed between two checkpoints of a worker (default the previous and the current): items finished, started, added and dropped, new files and decisions, status and phase. Cheaper than reading both. Reads only.`
 
-	resumeQueueDescription = `The paused tasks of every plan that wait for a worker, oldest checkpoint first, each with the worker checkpoint it was paused with (a pivoted worker's). Take one with resume_brief {task_id, worker_id}. Reads only.`
+	resumeQueueDescription = `The paused tasks of every plan that wait for a worker, oldest first, each with the checkpoint it was paused with. Hand one to a worker with resume_brief. Reads only.`
 
-	resumeBriefDescription = `The resume brief of a paused task (the pivot protocol's spawn from checkpoint): Markdown to start a worker with — the checkpoint's original task, completed, in-progress and remaining items, blocked work, files, decisions, notes and resume instructions, then the task's context (max_tokens). With worker_id the task is resumed for that worker: claimed for it and moved back to in_progress, and {claim, task} say so; when worker_id is this session's agent the session keeps the claim, so task_update_status and checkpoint_add work on it at once. claim.success false: another agent holds the task (already_claimed_by). Find paused tasks with resume_queue.`
+	resumeBriefDescription = `The brief to start a worker on a paused task: Markdown from its checkpoint (done, in progress, remaining, files, decisions, resume instructions) and the task's context, within max_tokens. With worker_id the task is also claimed for that worker and set in_progress; claim.success false: another agent holds it.`
 )
 
 // resumeTools serves the worker checkpoint and resume tools.

@@ -16,7 +16,7 @@ import (
 // task by document#slug, in any order.
 
 type subagentBatchInput struct {
-	Document   string      `json:"document" jsonschema:"the document that holds the tasks, relative to docs/, e.g. /api/authentication.md (created with a Tasks section if missing)"`
+	Document   string      `json:"document" jsonschema:"the document under docs/, e.g. /api/authentication.md (created if missing)"`
 	Operations []operation `json:"operations" jsonschema:"operations, applied in order; the batch stops at the first error"`
 }
 
@@ -35,23 +35,13 @@ type viewSubagentInput struct {
 }
 
 const (
-	subagentTaskDescription = `Create, edit and list the tasks of a knowledge-graph document (docs/**/*.md, in its "Tasks" section).
+	subagentTaskDescription = `Create, edit or list tasks in a document's Tasks section (docs/**/*.md), for work handed to subagents: each task is addressed /doc.md#slug and done in any order. Content: metadata lines (- Status, - Workflow, - Depends-On), a blank line, the body. Operations run in order; consecutive creates are all-or-none. Guide: prompt task-lists.`
 
-Use this system for work you hand to subagents: each task lives next to the knowledge it needs, is addressed as /document.md#slug, and can be started in any order (start_subagent_task, complete_subagent_task). For your own step-by-step list as a coordinator, use coordinator_task instead.
+	startSubagentTaskDescription = `Start one document task (address /doc.md#slug): marks it in_progress and returns the task, its Workflow text and the documents it references. TASK_BLOCKED: a task it depends on is not completed or skipped; the message names them. SUBAGENT_REQUIRES_SLUG: the address names no task.`
 
-A task's content is its metadata lines, a blank line and the body: "- Status: pending\n- Workflow: tdd-incremental-orchestration\n\nImplement token signing.\n\n@/specs/jwt-spec.md". Workflow names a text in workflows/ that start_subagent_task hands to the subagent; @/path.md and @/path.md#section lines reference documents it loads. Do not put Main-Workflow here: that belongs to the coordinator list.
+	completeSubagentTaskDescription = `Mark one document task (/doc.md#slug) completed, with a note saying what was done (required). Returns a confirmation, no next task: report back to whoever assigned it.`
 
-Operations run in order. Consecutive creates are written together: all of them or none. The batch stops at the first failing operation; operations_completed counts the operations applied before it.`
-
-	startSubagentTaskDescription = `Start one task of a knowledge-graph document and get what is needed to do it: the task, its Workflow text, and the documents it references (recursively). Marks the task in_progress. TASK_BLOCKED: a task it depends on (Depends-On) is not completed or skipped yet; the message names each one and its status: work on those first, or ask the person who assigned the task.
-
-The address must name the task: /api/authentication.md#implement-jwt-signing. Subagent tasks are ad hoc, so there is no "next task" here; for sequential work use start_coordinator_task. A coordinator typically tells a subagent: "Run start_subagent_task /api/authentication.md#implement-jwt-signing, do the task, then complete_subagent_task with a note."`
-
-	completeSubagentTaskDescription = `Mark one knowledge-graph task completed, with a note saying what was done (required: the coordinator reads it later). The address must name the task: /api/authentication.md#implement-jwt-signing.
-
-Returns a confirmation only, never a next task: subagent work is ad hoc, so report back to whoever assigned the task.`
-
-	viewSubagentTaskDescription = `Read the tasks of a knowledge-graph document without starting them: their status, content, completion notes and dates. Give slugs (or document#slug) to read only some tasks. Use it to review what subagents did and to plan the next assignment.`
+	viewSubagentTaskDescription = `Read a document's tasks without starting them: status, content, completion notes, dates. Give slugs to read only some. Reads only.`
 )
 
 // subagentOperations are the operations of subagent_task.

@@ -48,11 +48,11 @@ type workspaceListResult struct {
 }
 
 const (
-	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from the others (the agent protocol, workspace isolation). Returns {id, path, branch, base_branch, status: "active", ...}: work in path, commit on branch, and call workspace_update when the branch is merged or given up. The worktree goes inside the repository's worktree folder (git config taskmd.worktreeFolder, default <repo>-worktrees beside it); a path outside it is INVALID_ARGUMENTS. A branch git refuses or that exists already is GIT_ERROR with git's message, and nothing is made. Pass id to make a retry return the first result, or finish the work of a call that was stopped half-way.`
+	workspaceCreateDescription = `Create a git branch and, with create_worktree, a worktree for it, so that this agent works apart from others. Work in the returned path, commit on the branch, then call workspace_update. GIT_ERROR: git refused the branch; nothing was made. INVALID_ARGUMENTS: a path outside the worktree folder. Give id to make a retry return the first result.`
 
-	workspaceUpdateDescription = `Record what became of a worktree: status merged (with merge_commit) or abandoned, pr_url, and cleanup_worktree to remove its folder (the branch stays). Returns {success, worktree_removed, workspace: the worktree's record}; a retry removes nothing more (worktree_removed false). WORKTREE_NOT_FOUND for an unknown id.`
+	workspaceUpdateDescription = `Record what became of a worktree: merged (with merge_commit) or abandoned, a pr_url; cleanup_worktree removes its folder (the branch stays). A retry removes nothing more. WORKTREE_NOT_FOUND: unknown id.`
 
-	workspaceListDescription = `List the worktrees and branches of agents, oldest first, optionally only those in some statuses (active, merged, abandoned). Returns {workspaces: [...]}.`
+	workspaceListDescription = `List the agents' worktrees and branches, oldest first, optionally only some statuses (active, merged, abandoned). Reads only.`
 )
 
 var worktreeStatuses = []any{string(worktree.Active), string(worktree.Merged), string(worktree.Abandoned)}

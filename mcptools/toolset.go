@@ -27,7 +27,10 @@ type toolBatch struct {
 	// middleware tells an input-schema error of one of the set's tools
 	// from any other error with it.
 	inputs map[string]*jsonschema.Resolved
-	adds   []func(*mcp.Server)
+	// prompts and resources are the names of the guides' prompts and the
+	// URIs of their resources (guides.go).
+	prompts, resources []string
+	adds               []func(*mcp.Server)
 }
 
 // names lists the names of the set's tools.
@@ -153,13 +156,14 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", tool.Name, err)
 	}
-	// Every result may carry the caller's pending pivot (pivotNotices).
+	// Every result may carry the caller's pending pivot (pivotNotices),
+	// declared as an object: agent_heartbeat's schema gives its shape once,
+	// rather than every tool's schema repeating it.
 	if ts.notices != nil && out.Type == "object" && out.Properties != nil && out.Properties["pivot_request"] == nil {
-		pr, err := jsonschema.For[pivotRequest](nil)
-		if err != nil {
-			return fmt.Errorf("tool %s: %w", tool.Name, err)
-		}
-		out.Properties["pivot_request"] = pr
+		out.Properties["pivot_request"] = &jsonschema.Schema{Type: "object"}
+	}
+	if err := compactOutput(out); err != nil {
+		return fmt.Errorf("tool %s: output schema: %w", tool.Name, err)
 	}
 	tool.OutputSchema = out
 	input, ok := tool.InputSchema.(*jsonschema.Schema)
