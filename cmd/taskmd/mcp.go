@@ -39,7 +39,7 @@ func cmdMcp(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := []mcptools.Option{mcptools.WithShutdown(e.ctx)}
+	opts := []mcptools.Option{mcptools.WithShutdown(e.ctx), mcptools.WithResources()}
 	if len(cfg.MCPToolsets) > 0 {
 		sets := make([]mcptools.Toolset, len(cfg.MCPToolsets))
 		for i, s := range cfg.MCPToolsets {
