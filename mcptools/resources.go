@@ -162,16 +162,13 @@ func (r *resources) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 
 // resourceError is a JSON-RPC error for a resource request that failed:
 // the message starts with the code, as a tool error's does, and the data
-// carries the code and the URI. A document that does not exist is the
-// protocol's "resource not found"; a failure to read is an internal
-// error; every other refusal is one of the request's parameters.
+// carries the code and the URI. A failure to read is an internal error;
+// every refusal, a document that does not exist included (the protocol's
+// "resource not found"), is invalid params.
 func resourceError(uri string, err error) error {
 	te := newToolError(err)
 	code := int64(jsonrpc.CodeInvalidParams)
-	switch te.code {
-	case taskdoc.CodeDocumentNotFound:
-		code = mcp.CodeResourceNotFound
-	case taskdoc.CodeIO:
+	if te.code == taskdoc.CodeIO {
 		code = jsonrpc.CodeInternalError
 	}
 	data, _ := json.Marshal(map[string]string{"code": string(te.code), "uri": uri})
@@ -222,13 +219,10 @@ func (r *resources) page(ctx context.Context, after string) ([]*mcp.Resource, st
 	if err != nil {
 		return nil, "", err
 	}
-	docs = docs[sort.Search(len(docs), func(i int) bool {
-		return docs[i].Address != "" && docs[i].Address > after
-	}):]
 	var out []*mcp.Resource
 	for _, d := range docs {
-		if d.Address == "" {
-			continue // no address names it (the listing puts these last)
+		if d.Address == "" || d.Address <= after {
+			continue // no address names it, or an earlier page listed it
 		}
 		if len(out) == ResourcesPage {
 			return out, listCursor + out[len(out)-1].Name, nil

@@ -68,6 +68,7 @@ func TestResourcesListAndRead(t *testing.T) {
 		"coordinator/active.md": resList,
 		"archived/docs/old.md":  "# Old\n",
 		"docs/readme.txt":       "not a document",
+		"docs/coordinator/x.md": "# Stray\n", // no address names it
 		"workflows/build.md":    "# Build\n",
 	})
 	server, err := NewServer(openResourceWorkspace(t, root), WithResources())
@@ -111,9 +112,9 @@ func TestResourcesListAndRead(t *testing.T) {
 }
 
 // A document that does not exist is the protocol's "resource not found"
-// with DOCUMENT_NOT_FOUND; a URI that names no document (outside docs/, a
-// task, a "..", an archived document) is INVALID_ADDRESS. Nothing is
-// written.
+// (invalid params) with DOCUMENT_NOT_FOUND; a URI that names no document
+// (a task, a "..", not .md, an archived document) is INVALID_ADDRESS.
+// Nothing is written.
 func TestResourcesReadRefusals(t *testing.T) {
 	root := newRoot(t, map[string]string{"docs/api/auth.md": resAuth, "archived/docs/old.md": "# Old\n"})
 	server, err := NewServer(openResourceWorkspace(t, root), WithResources())
@@ -126,7 +127,7 @@ func TestResourcesReadRefusals(t *testing.T) {
 		rpc  int64
 		code string
 	}{
-		{"taskmd://docs/api/missing.md", mcp.CodeResourceNotFound, "DOCUMENT_NOT_FOUND"},
+		{"taskmd://docs/api/missing.md", jsonrpc.CodeInvalidParams, "DOCUMENT_NOT_FOUND"},
 		{"taskmd://docs/api/auth.txt", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
 		{"taskmd://docs/api/../auth.md", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
 		{"taskmd://docs/api/auth.md#sign-tokens", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
@@ -204,7 +205,10 @@ func TestResourcesSubscribe(t *testing.T) {
 	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
 	file := filepath.Join(root, "docs", "api", "auth.md")
 	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "other.md"), []byte("# Other 2\n"), 0o644))
-	require.NoError(t, os.WriteFile(file, []byte(resAuth), 0o644)) // same bytes
+	// The same bytes, replaced atomically (os.WriteFile would show an empty file meanwhile).
+	tmp := filepath.Join(root, "docs", "api", "auth.tmp")
+	require.NoError(t, os.WriteFile(tmp, []byte(resAuth), 0o644))
+	require.NoError(t, os.Rename(tmp, file))
 	expectNoUpdate(t, updates)
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "task_set_status",
