@@ -21,6 +21,16 @@
 // every tool, WithShutdown the context whose end cancels the calls in
 // flight.
 //
+// # Resources
+//
+// WithResources serves the documents under docs/ and the coordinator's
+// list as resources, whatever the toolsets: taskmd://docs/api/auth.md is
+// /api/auth.md (ResourceTemplate), listed ResourcesPage at a time and
+// read as its bytes. On a server made by NewServer a client may subscribe
+// to a document: one watch of the workspace per server, running while any
+// session is subscribed, sends notifications/resources/updated when the
+// document's content changes, whoever wrote it.
+//
 // # Annotations and schemas
 //
 // Every tool carries MCP annotations: readOnlyHint for the tools that only

@@ -73,6 +73,9 @@ type config struct {
 	timer    worker.Timer
 	shutdown context.Context
 	errs     []string // options given bad values, reported by Register
+
+	resources     bool       // WithResources
+	subscriptions *resources // NewServer's, which takes subscriptions; nil otherwise
 }
 
 // WithToolsets registers only these toolsets.
@@ -122,11 +125,22 @@ func WithShutdown(ctx context.Context) Option {
 }
 
 // NewServer returns an MCP server named taskmd, with Instructions, that
-// serves every tool Register adds on ws.
+// serves every tool Register adds on ws, and with WithResources the
+// documents, to which its clients may subscribe.
 func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
+	var c config
+	for _, opt := range opts {
+		opt(&c)
+	}
+	serverOpts := &mcp.ServerOptions{Instructions: Instructions}
+	if c.resources {
+		r := &resources{}
+		serverOpts.SubscribeHandler, serverOpts.UnsubscribeHandler = r.subscribe, r.unsubscribe
+		opts = append(slices.Clip(opts), withSubscriptions(r))
+	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "taskmd", Title: "taskmd task tools", Version: version()},
-		&mcp.ServerOptions{Instructions: Instructions},
+		serverOpts,
 	)
 	if err := Register(server, ws, opts...); err != nil {
 		return nil, err
@@ -229,6 +243,13 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 			strings.Join(clashes, ", "))}
 	}
 	ts.addTo(server)
+	if c.resources {
+		r := c.subscriptions
+		if r == nil {
+			r = &resources{}
+		}
+		r.addTo(server, ws, c.shutdown)
+	}
 	return nil
 }
 

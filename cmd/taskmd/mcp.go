@@ -15,7 +15,8 @@ import (
 // and stdout (newline-delimited JSON-RPC; see lineTransport) until the
 // client closes stdin or a signal ends it, both with status 0. The
 // workspace is -root DIR as given, else the one found as for every
-// command. The toolsets are taskmd.toml's [mcp] toolsets (default all).
+// command. The toolsets are taskmd.toml's [mcp] toolsets (default all);
+// the documents are resources, to which clients may subscribe.
 // stdout carries the protocol and nothing else: logs go to stderr.
 func cmdMcp(e *env, args []string) error {
 	fs := e.flags("mcp")
@@ -39,7 +40,7 @@ func cmdMcp(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := []mcptools.Option{mcptools.WithShutdown(e.ctx)}
+	opts := []mcptools.Option{mcptools.WithShutdown(e.ctx), mcptools.WithResources()}
 	if len(cfg.MCPToolsets) > 0 {
 		sets := make([]mcptools.Toolset, len(cfg.MCPToolsets))
 		for i, s := range cfg.MCPToolsets {
