@@ -82,14 +82,16 @@ func TestResourcesListAndRead(t *testing.T) {
 	for _, r := range res.Resources {
 		uris = append(uris, r.URI)
 		titles = append(titles, r.Title)
-		assert.Equal(t, "text/markdown", r.MIMEType)
+		assert.Equal(t, "text/markdown", r.MIMEType, r.URI)
 	}
+	require.NotEmpty(t, uris)
+	assert.Equal(t, GuideURI, uris[0], "the server's own resources (the guide) come first")
 	assert.Equal(t, []string{
 		"taskmd://docs/api/auth.md",
 		"taskmd://docs/coordinator/active.md",
 		"taskmd://docs/notes/my%20plan.md",
-	}, uris)
-	assert.Equal(t, []string{"Auth", "Coordinator", "My plan"}, titles)
+	}, uris[1:])
+	assert.Equal(t, []string{"Auth", "Coordinator", "My plan"}, titles[1:])
 	assert.Empty(t, res.NextCursor)
 
 	tmpl, err := cs.ListResourceTemplates(ctx, nil)

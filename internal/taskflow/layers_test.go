@@ -54,7 +54,8 @@ var layers = map[string][]string{
 	"check": {"taskdoc", "workspace", "editor", "gitsync", "internal/git"},
 	// The MCP tools sit above every library package, below the examples.
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "query",
-		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims", "internal/settings"},
+		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims", "internal/settings",
+		"internal/watch"},
 	// The workspace's settings (taskmd.toml) as each package's options: above
 	// the packages it configures, below the faces that read it.
 	"internal/settings": {"workspace", "plan", "worker", "worktree"},
