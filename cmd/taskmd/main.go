@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -64,6 +65,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	err := e.dispatch(args)
+	if taskdoc.CodeOf(err) == codeUsage {
+		e.jsonLater(args) // the bad flag or command stopped the parse before it
+	}
 	if e.ws != nil {
 		e.ws.Close()
 	}
@@ -81,6 +85,7 @@ func (e *env) dispatch(args []string) error {
 	version := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			e.jsonLater(args)
 			return cmdHelp(e, nil)
 		}
 		return usagef("%v", err)
@@ -103,9 +108,30 @@ func (e *env) dispatch(args []string) error {
 	err := cmd(e, rest)
 	var h *helpAsked
 	if errors.As(err, &h) {
+		e.jsonLater(rest) // -h stopped the parse before it
 		return e.printHelp(h)
 	}
 	return err
+}
+
+// jsonLater sets --json when args hold it (before any "--"), for a line
+// whose parse stopped early, at -h or at a bad flag or command: flags go
+// anywhere, so the help or the error is JSON wherever --json is.
+func (e *env) jsonLater(args []string) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || strings.TrimPrefix(name, "-") != "json" {
+			continue
+		}
+		if !hasValue {
+			e.json = true
+		} else if v, err := strconv.ParseBool(value); err == nil {
+			e.json = v
+		}
+	}
 }
 
 // clock reads TASKMD_NOW (RFC 3339) when it is set.
