@@ -35,6 +35,7 @@ func cmdInit(e *env, args []string) error {
 	if dir == "" {
 		dir = "."
 	}
+	made := false
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: dir,
 			Msg: dir + " is a file: name a folder to make a workspace of"}
@@ -43,9 +44,13 @@ func cmdInit(e *env, args []string) error {
 			return &taskdoc.Error{Code: taskdoc.CodeIO, Path: dir, Err: err,
 				Msg: fmt.Sprintf("cannot make %s (%v): make its parent folder first", dir, err)}
 		}
+		made = true
 	}
 	res, err := workspace.Init(e.ctx, dir)
 	if err != nil {
+		if made {
+			os.Remove(dir) // only while empty: a refusal wrote nothing in it
+		}
 		return err
 	}
 	return e.print(res, func(w io.Writer) {

@@ -128,6 +128,38 @@ func TestInitRefusesBadMarker(t *testing.T) {
 	assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
 }
 
+// init in a folder inside a workspace's docs/, coordinator/ or .taskmd/
+// (a careless cd) is refused and writes nothing, not even the folder it
+// names: a workspace there would hide the outer one's documents from every
+// command run in it, and lock them apart from it. Elsewhere in a
+// workspace it makes one of its own.
+func TestInitRefusesInsideWorkspaceContent(t *testing.T) {
+	for _, marked := range []bool{true, false} {
+		ws := t.TempDir()
+		for _, d := range []string{"docs/api", "coordinator", ".taskmd/locks", "src"} {
+			require.NoError(t, os.MkdirAll(filepath.Join(ws, d), 0o755))
+		}
+		if marked {
+			require.NoError(t, os.WriteFile(filepath.Join(ws, "taskmd.toml"), nil, 0o644))
+		}
+		before := tree(t, ws)
+		for _, d := range []string{"docs", "docs/api", "coordinator", ".taskmd/locks"} {
+			for _, args := range [][]string{{"init"}, {"init", "proj"}, {"--json", "init", "."}} {
+				r := taskmdIn(t, filepath.Join(ws, d), nil, args...)
+				assert.Equal(t, exitInvalid, r.exit, "%s %v: %s", d, args, r.stderr)
+				assert.Contains(t, r.stderr, "INVALID_ARGUMENTS", "%s %v", d, args)
+				assert.Contains(t, r.stderr, ws, "%s %v: names the outer root", d, args)
+			}
+		}
+		r := taskmdIn(t, ws, nil, "-C", "docs", "init")
+		assert.Equal(t, exitInvalid, r.exit, r.stderr)
+		assert.Equal(t, before, tree(t, ws), "marked %v: a refused init writes nothing", marked)
+		r = taskmdIn(t, filepath.Join(ws, "src"), nil, "init")
+		assert.Equal(t, 0, r.exit, r.stderr)
+		assert.FileExists(t, filepath.Join(ws, "src", "taskmd.toml"))
+	}
+}
+
 const authDoc = "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"
 
 // Every command finds the root upward from the current folder: create run
