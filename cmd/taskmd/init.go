@@ -35,6 +35,11 @@ func cmdInit(e *env, args []string) error {
 	if dir == "" {
 		dir = "."
 	}
+	if cfg, err := workspace.ReadConfig(dir); err == nil { // else Init says why
+		if _, err := toolsets(dir, cfg); err != nil {
+			return err
+		}
+	}
 	made := false
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: dir,

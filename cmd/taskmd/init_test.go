@@ -160,6 +160,21 @@ func TestInitRefusesInsideWorkspaceContent(t *testing.T) {
 	}
 }
 
+// init refuses, writing nothing, a taskmd.toml whose [mcp] toolsets names
+// a toolset that is none: taskmd mcp would refuse to start on it.
+func TestInitRefusesUnknownToolset(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "taskmd.toml"), []byte("[mcp]\ntoolsets = [\"queries\", \"agentz\"]\n"), 0o644))
+	before := tree(t, dir)
+	r := taskmdIn(t, dir, nil, "init")
+	assert.Equal(t, exitInvalid, r.exit, r.stderr)
+	assert.Contains(t, r.stderr, `"agentz"`)
+	assert.Contains(t, r.stderr, "taskmd.toml")
+	assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
+	r = taskmdStdin(t, dir, nil, "", "mcp")
+	assert.Equal(t, exitInvalid, r.exit, "mcp refuses the same file: %s", r.stderr)
+}
+
 const authDoc = "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"
 
 // Every command finds the root upward from the current folder: create run
