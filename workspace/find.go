@@ -271,20 +271,21 @@ func Init(ctx context.Context, dir string) (InitResult, error) {
 	}
 	if !hasMarker {
 		if _, err := ws.Update(ctx, MarkerFile, func(cur []byte, exists bool) ([]byte, error) {
-			if exists {
+			if exists { // another init wrote it first
 				return cur, nil
 			}
+			res.Marker = true
 			return []byte(defaultConfig), nil
 		}); err != nil {
 			return InitResult{}, err
 		}
-		res.Marker = true
 	}
 	if !res.Existing {
-		if err := ws.root.Mkdir("docs", 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		err := ws.root.Mkdir("docs", 0o755)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return res, fail("docs", "make docs", err)
 		}
-		res.Docs = true
+		res.Docs = err == nil
 	}
 	if res.IgnoreState, err = ws.IgnoreState(ctx); err != nil {
 		return res, err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +174,37 @@ func TestInitRefusesUnknownToolset(t *testing.T) {
 	assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
 	r = taskmdStdin(t, dir, nil, "", "mcp")
 	assert.Equal(t, exitInvalid, r.exit, "mcp refuses the same file: %s", r.stderr)
+}
+
+// Two inits of one folder at once make one workspace, and only one of
+// them says it wrote the marker, made docs/ or added the .gitignore line.
+func TestInitConcurrentReportsEachStepOnce(t *testing.T) {
+	for range 8 {
+		dir := t.TempDir()
+		var cmds [2]*exec.Cmd
+		var outs [2]bytes.Buffer
+		for i := range cmds {
+			cmds[i] = exec.Command(binary, "--json", "init", dir)
+			cmds[i].Stdout = &outs[i]
+		}
+		for _, c := range cmds {
+			require.NoError(t, c.Start())
+		}
+		for _, c := range cmds {
+			require.NoError(t, c.Wait())
+		}
+		counts := map[string]int{}
+		for _, o := range outs {
+			var res map[string]any
+			require.NoError(t, json.Unmarshal(o.Bytes(), &res), o.String())
+			for _, k := range []string{"marker", "docs", "ignore_state"} {
+				if res[k] == true {
+					counts[k]++
+				}
+			}
+		}
+		assert.Equal(t, map[string]int{"marker": 1, "docs": 1, "ignore_state": 1}, counts, "%s | %s", outs[0].String(), outs[1].String())
+	}
 }
 
 const authDoc = "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"
