@@ -248,7 +248,7 @@ func parseN(fs *flag.FlagSet, args []string, want ...string) ([]string, error) {
 		return nil, err
 	}
 	if len(want) == 0 && len(pos) > 0 {
-		return nil, usagef("taskmd %s takes no arguments, only flags: %q is not one; run taskmd help %s", fs.Name(), pos[0], fs.Name())
+		return nil, usagef("usage: taskmd %s takes no arguments, only flags: %q is not one; run taskmd help %s", fs.Name(), pos[0], fs.Name())
 	}
 	if len(pos) != len(want) {
 		return nil, usagef("usage: taskmd %s %s", fs.Name(), strings.Join(want, " "))
