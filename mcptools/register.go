@@ -64,6 +64,18 @@ const (
 var allToolsets = []Toolset{ToolsetSubagent, ToolsetCoordinator, ToolsetAgents, ToolsetPlans,
 	ToolsetPivots, ToolsetCheckpoints, ToolsetResume, ToolsetClarifications, ToolsetQueries, ToolsetWorktrees}
 
+// CheckToolsets reports the first of toolsets that is not one of the
+// toolsets above, as WithToolsets refuses it: a file that names toolsets
+// (taskmd.toml's [mcp] toolsets) is checked before anything is written.
+func CheckToolsets(toolsets ...Toolset) error {
+	for _, g := range toolsets {
+		if !slices.Contains(allToolsets, g) {
+			return fmt.Errorf("unknown toolset %q (want one of %v)", g, allToolsets)
+		}
+	}
+	return nil
+}
+
 // Option changes what Register adds and how its tools behave.
 type Option func(*config)
 
@@ -195,10 +207,8 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 	case ws == nil:
 		c.errs = append(c.errs, "nil workspace")
 	}
-	for _, g := range c.toolsets {
-		if !slices.Contains(allToolsets, g) {
-			c.errs = append(c.errs, fmt.Sprintf("unknown toolset %q (want one of %v)", g, allToolsets))
-		}
+	if err := CheckToolsets(c.toolsets...); err != nil {
+		c.errs = append(c.errs, err.Error())
 	}
 	if len(c.errs) > 0 {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,6 +67,27 @@ func Find(dir string) (string, error) {
 	}
 	return "", &taskdoc.Error{Code: CodeNoWorkspace, Path: start,
 		Msg: fmt.Sprintf("no taskmd workspace in %s or any parent: run `taskmd init` here, or pass -C DIR", start)}
+}
+
+// notInsideContent refuses root when it is in the docs/, coordinator/ or
+// state folder of the workspace around it: a workspace there would be
+// found instead of that one from every folder under it, and would lock
+// that one's documents apart from it.
+func notInsideContent(root string) error {
+	outer, err := Find(root)
+	if err != nil || outer == root {
+		return nil
+	}
+	rel, err := filepath.Rel(outer, root)
+	if err != nil {
+		return nil
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	if !slices.Contains(contentDirs, first) && first != StateDir {
+		return nil
+	}
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: root,
+		Msg: fmt.Sprintf("%s is inside %s/ of the workspace %s: a workspace there would hide that one from the commands run in it; run taskmd init outside %s/, or use the workspace %s", root, first, outer, first, outer)}
 }
 
 // isLegacyRoot reports whether d holds a content folder and is not one.
@@ -212,7 +234,8 @@ type InitResult struct {
 // Init makes dir, an existing folder, the root of a workspace: it writes
 // MarkerFile (with every setting commented out) unless there is one, makes
 // docs/ unless dir is a workspace already (it holds docs/ or coordinator/),
-// and adds .taskmd/ to .gitignore (IgnoreState). It changes nothing that is
+// and adds .taskmd/ to .gitignore (IgnoreState). dir inside the docs/,
+// coordinator/ or .taskmd/ of a workspace around it is INVALID_ARGUMENTS. It changes nothing that is
 // there already, so a second call writes nothing (AlreadyThere). A
 // MarkerFile there already must parse (ReadConfig): Init refuses to leave a
 // workspace whose marker every command would refuse.
@@ -223,6 +246,9 @@ func Init(ctx context.Context, dir string) (InitResult, error) {
 	}
 	defer ws.Close()
 	res := InitResult{Root: ws.Root()}
+	if err := notInsideContent(res.Root); err != nil {
+		return InitResult{}, err
+	}
 	hasMarker := isFile(filepath.Join(res.Root, MarkerFile))
 	if hasMarker {
 		if _, err := ReadConfig(res.Root); err != nil {
@@ -245,20 +271,21 @@ func Init(ctx context.Context, dir string) (InitResult, error) {
 	}
 	if !hasMarker {
 		if _, err := ws.Update(ctx, MarkerFile, func(cur []byte, exists bool) ([]byte, error) {
-			if exists {
+			if exists { // another init wrote it first
 				return cur, nil
 			}
+			res.Marker = true
 			return []byte(defaultConfig), nil
 		}); err != nil {
 			return InitResult{}, err
 		}
-		res.Marker = true
 	}
 	if !res.Existing {
-		if err := ws.root.Mkdir("docs", 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		err := ws.root.Mkdir("docs", 0o755)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return res, fail("docs", "make docs", err)
 		}
-		res.Docs = true
+		res.Docs = err == nil
 	}
 	if res.IgnoreState, err = ws.IgnoreState(ctx); err != nil {
 		return res, err

@@ -239,3 +239,17 @@ func TestCLIReference(t *testing.T) {
 	require.NoError(t, err, "run go test ./cmd/taskmd -run TestCLIReference -update")
 	assert.Equal(t, string(want), b.String(), "docs/cli.md is stale: run go test ./cmd/taskmd -run TestCLIReference -update")
 }
+
+// A word where a command takes only flags is refused with the word and
+// where to read the command's flags, not with a bare usage line.
+func TestNoArgumentsCommandNamesTheStrayWord(t *testing.T) {
+	root := newWorkspace(t)
+	for _, args := range [][]string{{"pivot", "acknowledge", "--worker", "w1", "cp"}, {"agent", "list", "extra"}} {
+		r := taskmd(t, root, "", args...)
+		assert.Equal(t, exitUsage, r.exit, r.stderr)
+		path := strings.Join(args[:2], " ")
+		assert.Contains(t, r.stderr, "taskmd "+path+" takes no arguments", args)
+		assert.Contains(t, r.stderr, `"`+args[len(args)-1]+`"`, args)
+		assert.Contains(t, r.stderr, "taskmd help "+path, args)
+	}
+}

@@ -75,6 +75,12 @@ func cmdInit(e *env, args []string) error {
 			return err
 		}
 	}
+	if cfg, err := workspace.ReadConfig(dir); err == nil { // else Init says why
+		if _, err := toolsets(dir, cfg); err != nil {
+			return err
+		}
+	}
+	made := false
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: dir,
 			Msg: dir + " is a file: name a folder to make a workspace of"}
@@ -83,9 +89,13 @@ func cmdInit(e *env, args []string) error {
 			return &taskdoc.Error{Code: taskdoc.CodeIO, Path: dir, Err: err,
 				Msg: fmt.Sprintf("cannot make %s (%v): make its parent folder first", dir, err)}
 		}
+		made = true
 	}
 	ws, err := workspace.Init(e.ctx, dir)
 	if err != nil {
+		if made {
+			os.Remove(dir) // only while empty: a refusal wrote nothing in it
+		}
 		return err
 	}
 	res := initResult{InitResult: ws}

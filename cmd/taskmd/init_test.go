@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +127,84 @@ func TestInitRefusesBadMarker(t *testing.T) {
 	assert.Equal(t, exitInvalid, r.exit)
 	assert.Contains(t, r.stderr, "agent_timeout")
 	assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
+}
+
+// init in a folder inside a workspace's docs/, coordinator/ or .taskmd/
+// (a careless cd) is refused and writes nothing, not even the folder it
+// names: a workspace there would hide the outer one's documents from every
+// command run in it, and lock them apart from it. Elsewhere in a
+// workspace it makes one of its own.
+func TestInitRefusesInsideWorkspaceContent(t *testing.T) {
+	for _, marked := range []bool{true, false} {
+		ws := t.TempDir()
+		for _, d := range []string{"docs/api", "coordinator", ".taskmd/locks", "src"} {
+			require.NoError(t, os.MkdirAll(filepath.Join(ws, d), 0o755))
+		}
+		if marked {
+			require.NoError(t, os.WriteFile(filepath.Join(ws, "taskmd.toml"), nil, 0o644))
+		}
+		before := tree(t, ws)
+		for _, d := range []string{"docs", "docs/api", "coordinator", ".taskmd/locks"} {
+			for _, args := range [][]string{{"init"}, {"init", "proj"}, {"--json", "init", "."}} {
+				r := taskmdIn(t, filepath.Join(ws, d), nil, args...)
+				assert.Equal(t, exitInvalid, r.exit, "%s %v: %s", d, args, r.stderr)
+				assert.Contains(t, r.stderr, "INVALID_ARGUMENTS", "%s %v", d, args)
+				assert.Contains(t, r.stderr, ws, "%s %v: names the outer root", d, args)
+			}
+		}
+		r := taskmdIn(t, ws, nil, "-C", "docs", "init")
+		assert.Equal(t, exitInvalid, r.exit, r.stderr)
+		assert.Equal(t, before, tree(t, ws), "marked %v: a refused init writes nothing", marked)
+		r = taskmdIn(t, filepath.Join(ws, "src"), nil, "init")
+		assert.Equal(t, 0, r.exit, r.stderr)
+		assert.FileExists(t, filepath.Join(ws, "src", "taskmd.toml"))
+	}
+}
+
+// init refuses, writing nothing, a taskmd.toml whose [mcp] toolsets names
+// a toolset that is none: taskmd mcp would refuse to start on it.
+func TestInitRefusesUnknownToolset(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "taskmd.toml"), []byte("[mcp]\ntoolsets = [\"queries\", \"agentz\"]\n"), 0o644))
+	before := tree(t, dir)
+	r := taskmdIn(t, dir, nil, "init")
+	assert.Equal(t, exitInvalid, r.exit, r.stderr)
+	assert.Contains(t, r.stderr, `"agentz"`)
+	assert.Contains(t, r.stderr, "taskmd.toml")
+	assert.Equal(t, before, tree(t, dir), "a refused init writes nothing")
+	r = taskmdStdin(t, dir, nil, "", "mcp")
+	assert.Equal(t, exitInvalid, r.exit, "mcp refuses the same file: %s", r.stderr)
+}
+
+// Two inits of one folder at once make one workspace, and only one of
+// them says it wrote the marker, made docs/ or added the .gitignore line.
+func TestInitConcurrentReportsEachStepOnce(t *testing.T) {
+	for range 8 {
+		dir := t.TempDir()
+		var cmds [2]*exec.Cmd
+		var outs [2]bytes.Buffer
+		for i := range cmds {
+			cmds[i] = exec.Command(binary, "--json", "init", dir)
+			cmds[i].Stdout = &outs[i]
+		}
+		for _, c := range cmds {
+			require.NoError(t, c.Start())
+		}
+		for _, c := range cmds {
+			require.NoError(t, c.Wait())
+		}
+		counts := map[string]int{}
+		for _, o := range outs {
+			var res map[string]any
+			require.NoError(t, json.Unmarshal(o.Bytes(), &res), o.String())
+			for _, k := range []string{"marker", "docs", "ignore_state"} {
+				if res[k] == true {
+					counts[k]++
+				}
+			}
+		}
+		assert.Equal(t, map[string]int{"marker": 1, "docs": 1, "ignore_state": 1}, counts, "%s | %s", outs[0].String(), outs[1].String())
+	}
 }
 
 const authDoc = "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"

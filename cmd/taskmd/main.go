@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -65,6 +66,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	err := e.dispatch(args)
+	if taskdoc.CodeOf(err) == codeUsage {
+		e.jsonLater(args) // the bad flag or command stopped the parse before it
+	}
 	if e.ws != nil {
 		e.ws.Close()
 	}
@@ -82,6 +86,7 @@ func (e *env) dispatch(args []string) error {
 	version := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			e.jsonLater(args)
 			return cmdHelp(e, nil)
 		}
 		return usagef("%v", err)
@@ -104,9 +109,30 @@ func (e *env) dispatch(args []string) error {
 	err := cmd(e, rest)
 	var h *helpAsked
 	if errors.As(err, &h) {
+		e.jsonLater(rest) // -h stopped the parse before it
 		return e.printHelp(h)
 	}
 	return err
+}
+
+// jsonLater sets --json when args hold it (before any "--"), for a line
+// whose parse stopped early, at -h or at a bad flag or command: flags go
+// anywhere, so the help or the error is JSON wherever --json is.
+func (e *env) jsonLater(args []string) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || strings.TrimPrefix(name, "-") != "json" {
+			continue
+		}
+		if !hasValue {
+			e.json = true
+		} else if v, err := strconv.ParseBool(value); err == nil {
+			e.json = v
+		}
+	}
 }
 
 // clock reads TASKMD_NOW (RFC 3339) when it is set.
@@ -263,6 +289,9 @@ func parseN(fs *flag.FlagSet, args []string, want ...string) ([]string, error) {
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
+	}
+	if len(want) == 0 && len(pos) > 0 {
+		return nil, usagef("usage: taskmd %s takes no arguments, only flags: %q is not one; run taskmd help %s", fs.Name(), pos[0], fs.Name())
 	}
 	if len(pos) != len(want) {
 		return nil, usagef("usage: taskmd %s %s", fs.Name(), strings.Join(want, " "))

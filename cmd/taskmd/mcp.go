@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/taskmd/taskmd/mcptools"
+	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -40,12 +43,12 @@ func cmdMcp(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	sets, err := toolsets(ws.Root(), cfg)
+	if err != nil {
+		return err
+	}
 	opts := []mcptools.Option{mcptools.WithShutdown(e.ctx), mcptools.WithResources()}
-	if len(cfg.MCPToolsets) > 0 {
-		sets := make([]mcptools.Toolset, len(cfg.MCPToolsets))
-		for i, s := range cfg.MCPToolsets {
-			sets[i] = mcptools.Toolset(s)
-		}
+	if len(sets) > 0 {
 		opts = append(opts, mcptools.WithToolsets(sets...))
 	}
 	if e.now != nil {
@@ -67,4 +70,19 @@ func cmdMcp(e *env, args []string) error {
 		return nil
 	}
 	return err
+}
+
+// toolsets are the toolsets that cfg, the taskmd.toml of root, names
+// (none: every toolset); one that is no toolset is INVALID_ARGUMENTS.
+func toolsets(root string, cfg workspace.Config) ([]mcptools.Toolset, error) {
+	sets := make([]mcptools.Toolset, len(cfg.MCPToolsets))
+	for i, s := range cfg.MCPToolsets {
+		sets[i] = mcptools.Toolset(s)
+	}
+	if err := mcptools.CheckToolsets(sets...); err != nil {
+		name := filepath.Join(root, workspace.MarkerFile)
+		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: name,
+			Msg: fmt.Sprintf("%s: [mcp] toolsets: %v", name, err)}
+	}
+	return sets, nil
 }

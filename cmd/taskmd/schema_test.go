@@ -129,3 +129,31 @@ func TestJSONSchemaRefuses(t *testing.T) {
 	assert.ElementsMatch(t, want, s.Defs.Task.Properties.Status.Enum)
 	assert.False(t, slices.Contains(s.Defs.Task.Properties.Status.Enum, ""))
 }
+
+// --json anywhere on the line makes the answer JSON, also when the line
+// asks for help before it or goes wrong before it: a bad flag, an
+// unknown command or subcommand.
+func TestJSONAfterHelpOrBadFlag(t *testing.T) {
+	rs := schema(t)
+	root := newWorkspace(t)
+	for _, args := range [][]string{
+		{"-h", "--json"}, {"--help", "-json"}, {"init", "-h", "--json"}, {"agent", "-h", "--json"},
+		{"agent", "list", "-h", "--json=true"}, {"--bogus", "--json"}, {"list", "--bogus", "--json"},
+		{"frobnicate", "--json"}, {"agent", "frob", "--json"}, {"claim", "--agent", "w1", "--bogus", "-C", ".", "--json"},
+	} {
+		r := taskmd(t, root, "", args...)
+		out := r.stdout
+		if r.exit != 0 {
+			assert.Equal(t, exitUsage, r.exit, args)
+			assert.Empty(t, r.stdout, args)
+			out = r.stderr
+		}
+		var v any
+		if !assert.NoError(t, json.Unmarshal([]byte(out), &v), "%v: %s", args, out) {
+			continue
+		}
+		assert.NoError(t, rs.Validate(v), "%v: %s", args, out)
+	}
+	r := taskmd(t, root, "", "--bogus", "--json=false")
+	assert.True(t, strings.HasPrefix(r.stderr, "taskmd: USAGE: "), r.stderr)
+}
