@@ -23,7 +23,7 @@ import (
 type Toolset string
 
 // The toolsets. Register adds every toolset unless WithToolsets
-// chooses some.
+// chooses some. Each tool belongs to one toolset.
 const (
 	// ToolsetSubagent: subagent_task, start_subagent_task,
 	// complete_subagent_task, view_subagent_task.
@@ -51,30 +51,36 @@ const (
 	// clarification_respond.
 	ToolsetClarifications Toolset = "clarifications"
 	// ToolsetQueries: documents_list, tasks_find, workflows_list,
-	// task_remove, task_set_status, document_archive, archives_list,
-	// archive_read.
+	// archives_list, archive_read (they only read).
 	ToolsetQueries Toolset = "queries"
+	// ToolsetEdits: task_remove, task_set_status, document_archive
+	// (changes to any task or document, by its address).
+	ToolsetEdits Toolset = "edits"
 	// ToolsetWorktrees: workspace_create, workspace_update,
 	// workspace_list (git worktrees, package worktree).
 	ToolsetWorktrees Toolset = "worktrees"
+	// ToolsetAll, given to WithToolsets, is every toolset.
+	ToolsetAll Toolset = "all"
 )
 
 // allToolsets is every toolset, in the order Register adds them.
 var allToolsets = []Toolset{ToolsetSubagent, ToolsetCoordinator, ToolsetAgents, ToolsetPlans,
-	ToolsetPivots, ToolsetCheckpoints, ToolsetResume, ToolsetClarifications, ToolsetQueries, ToolsetWorktrees}
+	ToolsetPivots, ToolsetCheckpoints, ToolsetResume, ToolsetClarifications, ToolsetQueries, ToolsetEdits, ToolsetWorktrees}
 
 // Option changes what Register adds and how its tools behave.
 type Option func(*config)
 
 type config struct {
 	toolsets []Toolset // nil: every toolset
+	readOnly bool
+	dynamic  bool
 	now      func() time.Time
 	timer    worker.Timer
 	shutdown context.Context
 	errs     []string // options given bad values, reported by Register
 }
 
-// WithToolsets registers only these toolsets.
+// WithToolsets registers only these toolsets (ToolsetAll: every one).
 func WithToolsets(toolsets ...Toolset) Option {
 	return func(c *config) {
 		if len(toolsets) == 0 {
@@ -82,6 +88,23 @@ func WithToolsets(toolsets ...Toolset) Option {
 		}
 		c.toolsets = append(c.toolsets, toolsets...)
 	}
+}
+
+// WithReadOnly registers only the tools that change nothing (their
+// annotations' ReadOnlyHint), of every toolset chosen.
+func WithReadOnly() Option {
+	return func(c *config) { c.readOnly = true }
+}
+
+// WithDynamicToolsets adds two tools, toolsets_list and toolset_enable,
+// with which an agent adds a toolset that WithToolsets left out while the
+// server runs; the SDK then tells every session that the tools changed
+// (notifications/tools/list_changed). A toolset enabled so is enabled for
+// every session of the server. The names of every toolset's tools are
+// taken on the server from the start, so that enabling one never meets a
+// caller's tool of the same name.
+func WithDynamicToolsets() Option {
+	return func(c *config) { c.dynamic = true }
 }
 
 // WithClock sets the clock of completion dates, archive names, result
@@ -174,15 +197,15 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 		c.errs = append(c.errs, "nil workspace")
 	}
 	for _, g := range c.toolsets {
-		if !slices.Contains(allToolsets, g) {
-			c.errs = append(c.errs, fmt.Sprintf("unknown toolset %q (want one of %v)", g, allToolsets))
+		if g != ToolsetAll && !slices.Contains(allToolsets, g) {
+			c.errs = append(c.errs, fmt.Sprintf("unknown toolset %q (want %s, or %s for every one)", g, toolsetNames(allToolsets), ToolsetAll))
 		}
 	}
 	if len(c.errs) > 0 {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}
 	}
 	toolsets := allToolsets
-	if c.toolsets != nil {
+	if c.toolsets != nil && !slices.Contains(c.toolsets, ToolsetAll) {
 		toolsets = nil
 		for _, g := range c.toolsets {
 			if !slices.Contains(toolsets, g) {
@@ -240,8 +263,18 @@ func toolNames(server *mcp.Server) (map[string]bool, error) {
 	return names, nil
 }
 
+func toolsetNames(sets []Toolset) string {
+	names := make([]string, len(sets))
+	for i, g := range sets {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
+}
+
 // newTools prepares the tools of the toolsets of c, without touching any
-// server, so that a failure leaves the server as it was.
+// server, so that a failure leaves the server as it was. With
+// WithDynamicToolsets it prepares every toolset's tools, and adds those of
+// c's toolsets; the others wait for toolset_enable.
 func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 	now := c.now
 	plans := plan.New(ws, plan.WithClock(now))
@@ -250,13 +283,23 @@ func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 	if c.timer != nil {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}
-	ts := &toolBatch{sessions: newSessions(), shutdown: c.shutdown}
+	ts := &toolBatch{sessions: newSessions(), shutdown: c.shutdown, readOnly: c.readOnly, enabled: map[Toolset]bool{}}
+	for _, g := range c.toolsets {
+		ts.enabled[g] = true
+	}
+	prepared := c.toolsets
+	if c.dynamic {
+		prepared = allToolsets
+	}
 	var pending func(context.Context, string) *pivotRequest
-	if slices.Contains(c.toolsets, ToolsetPivots) {
+	// Under WithReadOnly the pivots toolset has no tool: no worker could
+	// acknowledge a pivot.
+	if slices.Contains(prepared, ToolsetPivots) && !c.readOnly {
 		ts.notices = &pivotNotices{pivots: pivots, sessions: ts.sessions}
 		pending = ts.notices.pending
 	}
-	for _, g := range c.toolsets {
+	for _, g := range prepared {
+		ts.preparing = g
 		var err error
 		switch g {
 		case ToolsetSubagent:
@@ -279,9 +322,17 @@ func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 			err = addWorktreeTools(ts, worktree.New(ws, worktree.WithClock(now)))
 		case ToolsetQueries:
 			err = addQueryTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
+		case ToolsetEdits:
+			err = addEditTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("mcptools: toolset %s: %w", g, err)
+		}
+	}
+	ts.preparing = ""
+	if c.dynamic {
+		if err := addToolsetTools(ts); err != nil {
+			return nil, fmt.Errorf("mcptools: %w", err)
 		}
 	}
 	return ts, nil

@@ -74,8 +74,9 @@ taskmd help COMMAND (or COMMAND -h): its flags, an example and its exit statuses
 Workspace
   init [DIR]                           taskmd.toml (settings), docs/, .taskmd/ in .gitignore;
                                        each only if missing (again: changes nothing)
-  mcp [-root DIR]                      the MCP server on stdin/stdout (-root: as given, no
-                                       search); toolsets from taskmd.toml [mcp]
+  mcp [-root DIR] [--toolsets a,b]     the MCP server on stdin/stdout (-root: as given, no
+      [--read-only] [--dynamic-toolsets] search); toolsets from the flag, TASKMD_TOOLSETS,
+                                       taskmd.toml [mcp], else subagent,queries
   lsp [ARGS]                           the language server: runs taskmd-lsp from PATH
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)
