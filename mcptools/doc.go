@@ -16,8 +16,10 @@
 // and ToolsetPlans (the agent protocol), ToolsetPivots,
 // ToolsetCheckpoints (worker checkpoints), ToolsetResume and
 // ToolsetClarifications (the pivot and checkpoint-resume protocols), ToolsetQueries (questions
-// across the workspace, and the operations agents missed), and ToolsetWorktrees (a git
-// worktree per agent). WithClock sets the one clock of
+// across the workspace), ToolsetEdits (the operations agents missed), and ToolsetWorktrees (a git
+// worktree per agent). WithReadOnly keeps only the tools that change
+// nothing; WithDynamicToolsets adds toolsets_list and toolset_enable, with
+// which an agent adds a toolset while the server runs. WithClock sets the one clock of
 // every tool, WithShutdown the context whose end cancels the calls in
 // flight.
 //

@@ -128,19 +128,19 @@ func (ts *toolBatch) addGuides(gs []guide) {
 			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "# " + g.title + "\n\n" + g.text}}},
 		}
 		prompt := &mcp.Prompt{Name: g.prompt, Title: g.title, Description: g.about}
-		ts.adds = append(ts.adds, func(server *mcp.Server) {
+		ts.adds = append(ts.adds, toolAdd{name: g.prompt, add: func(server *mcp.Server) {
 			server.AddPrompt(prompt, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 				return result, nil
 			})
-		})
+		}})
 	}
 	text := guideText(gs)
 	resource := &mcp.Resource{URI: GuideURI, Name: "guide", Title: "taskmd guide", MIMEType: "text/markdown",
 		Description: "How taskmd's protocols work: read it once, when a tool's description is not enough.", Size: int64(len(text))}
 	ts.resources = append(ts.resources, GuideURI)
-	ts.adds = append(ts.adds, func(server *mcp.Server) {
+	ts.adds = append(ts.adds, toolAdd{name: GuideURI, add: func(server *mcp.Server) {
 		server.AddResource(resource, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: GuideURI, MIMEType: "text/markdown", Text: text}}}, nil
 		})
-	})
+	}})
 }

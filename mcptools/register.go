@@ -24,7 +24,7 @@ import (
 type Toolset string
 
 // The toolsets. Register adds every toolset unless WithToolsets
-// chooses some.
+// chooses some. Each tool belongs to one toolset.
 const (
 	// ToolsetSubagent: subagent_task, start_subagent_task,
 	// complete_subagent_task, view_subagent_task.
@@ -52,25 +52,29 @@ const (
 	// clarification_respond.
 	ToolsetClarifications Toolset = "clarifications"
 	// ToolsetQueries: documents_list, tasks_find, workflows_list,
-	// task_remove, task_set_status, document_archive, archives_list,
-	// archive_read.
+	// archives_list, archive_read (they only read).
 	ToolsetQueries Toolset = "queries"
+	// ToolsetEdits: task_remove, task_set_status, document_archive
+	// (changes to any task or document, by its address).
+	ToolsetEdits Toolset = "edits"
 	// ToolsetWorktrees: workspace_create, workspace_update,
 	// workspace_list (git worktrees, package worktree).
 	ToolsetWorktrees Toolset = "worktrees"
+	// ToolsetAll, given to WithToolsets, is every toolset.
+	ToolsetAll Toolset = "all"
 )
 
 // allToolsets is every toolset, in the order Register adds them.
 var allToolsets = []Toolset{ToolsetSubagent, ToolsetCoordinator, ToolsetAgents, ToolsetPlans,
-	ToolsetPivots, ToolsetCheckpoints, ToolsetResume, ToolsetClarifications, ToolsetQueries, ToolsetWorktrees}
+	ToolsetPivots, ToolsetCheckpoints, ToolsetResume, ToolsetClarifications, ToolsetQueries, ToolsetEdits, ToolsetWorktrees}
 
 // CheckToolsets reports the first of toolsets that is not one of the
 // toolsets above, as WithToolsets refuses it: a file that names toolsets
 // (taskmd.toml's [mcp] toolsets) is checked before anything is written.
 func CheckToolsets(toolsets ...Toolset) error {
 	for _, g := range toolsets {
-		if !slices.Contains(allToolsets, g) {
-			return fmt.Errorf("unknown toolset %q (want one of %v)", g, allToolsets)
+		if g != ToolsetAll && !slices.Contains(allToolsets, g) {
+			return fmt.Errorf("unknown toolset %q (want %s, or %s for every one)", g, toolsetNames(allToolsets), ToolsetAll)
 		}
 	}
 	return nil
@@ -81,6 +85,8 @@ type Option func(*config)
 
 type config struct {
 	toolsets []Toolset // nil: every toolset
+	readOnly bool
+	dynamic  bool
 	now      func() time.Time
 	timer    worker.Timer
 	shutdown context.Context
@@ -90,7 +96,7 @@ type config struct {
 	subscriptions *resources // NewServer's, which takes subscriptions; nil otherwise
 }
 
-// WithToolsets registers only these toolsets.
+// WithToolsets registers only these toolsets (ToolsetAll: every one).
 func WithToolsets(toolsets ...Toolset) Option {
 	return func(c *config) {
 		if len(toolsets) == 0 {
@@ -98,6 +104,23 @@ func WithToolsets(toolsets ...Toolset) Option {
 		}
 		c.toolsets = append(c.toolsets, toolsets...)
 	}
+}
+
+// WithReadOnly registers only the tools that change nothing (their
+// annotations' ReadOnlyHint), of every toolset chosen.
+func WithReadOnly() Option {
+	return func(c *config) { c.readOnly = true }
+}
+
+// WithDynamicToolsets adds two tools, toolsets_list and toolset_enable,
+// with which an agent adds a toolset that WithToolsets left out while the
+// server runs; the SDK then tells every session that the tools changed
+// (notifications/tools/list_changed). A toolset enabled so is enabled for
+// every session of the server. The names of every toolset's tools are
+// taken on the server from the start, so that enabling one never meets a
+// caller's tool of the same name.
+func WithDynamicToolsets() Option {
+	return func(c *config) { c.dynamic = true }
 }
 
 // WithClock sets the clock of completion dates, archive names, result
@@ -214,7 +237,7 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}
 	}
 	toolsets := allToolsets
-	if c.toolsets != nil {
+	if c.toolsets != nil && !slices.Contains(c.toolsets, ToolsetAll) {
 		toolsets = nil
 		for _, g := range c.toolsets {
 			if !slices.Contains(toolsets, g) {
@@ -307,8 +330,18 @@ func toolNames(server *mcp.Server) (map[string]bool, error) {
 	return names, nil
 }
 
+func toolsetNames(sets []Toolset) string {
+	names := make([]string, len(sets))
+	for i, g := range sets {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
+}
+
 // newTools prepares the tools of the toolsets of c, without touching any
-// server, so that a failure leaves the server as it was.
+// server, so that a failure leaves the server as it was. With
+// WithDynamicToolsets it prepares every toolset's tools, and adds those of
+// c's toolsets; the others wait for toolset_enable.
 func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 	now := c.now
 	cfg, err := workspace.ReadConfig(ws.Root())
@@ -321,14 +354,24 @@ func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 	if c.timer != nil {
 		pivots, clarifications = pivots.WithTimer(c.timer), clarifications.WithTimer(c.timer)
 	}
-	ts := &toolBatch{sessions: newSessions(), shutdown: c.shutdown}
+	ts := &toolBatch{sessions: newSessions(), shutdown: c.shutdown, readOnly: c.readOnly, enabled: map[Toolset]bool{}}
+	for _, g := range c.toolsets {
+		ts.enabled[g] = true
+	}
+	prepared := c.toolsets
+	if c.dynamic {
+		prepared = allToolsets
+	}
 	ts.addGuides(guidesFor(c.toolsets))
 	var pending func(context.Context, string) *pivotRequest
-	if slices.Contains(c.toolsets, ToolsetPivots) {
+	// Under WithReadOnly the pivots toolset has no tool: no worker could
+	// acknowledge a pivot.
+	if slices.Contains(prepared, ToolsetPivots) && !c.readOnly {
 		ts.notices = &pivotNotices{pivots: pivots, sessions: ts.sessions}
 		pending = ts.notices.pending
 	}
-	for _, g := range c.toolsets {
+	for _, g := range prepared {
+		ts.preparing = g
 		var err error
 		switch g {
 		case ToolsetSubagent:
@@ -351,9 +394,17 @@ func newTools(ws *workspace.Workspace, c config) (*toolBatch, error) {
 			err = addWorktreeTools(ts, worktree.New(ws, append(settings.Worktree(cfg), worktree.WithClock(now))...))
 		case ToolsetQueries:
 			err = addQueryTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
+		case ToolsetEdits:
+			err = addEditTools(ts, ws, subagent.New(ws, subagent.WithClock(now)), coordinator.New(ws, coordinator.WithClock(now)))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("mcptools: toolset %s: %w", g, err)
+		}
+	}
+	ts.preparing = ""
+	if c.dynamic {
+		if err := addToolsetTools(ts); err != nil {
+			return nil, fmt.Errorf("mcptools: %w", err)
 		}
 	}
 	return ts, nil

@@ -149,19 +149,27 @@ func addQueryTools(ts *toolBatch, ws *workspace.Workspace, tasks *subagent.Tasks
 	if err != nil {
 		return err
 	}
+	return firstError(
+		addTool(ts, &mcp.Tool{Name: "documents_list", Description: documentsListDescription, Annotations: readOnly}, q.documents),
+		addTool(ts, &mcp.Tool{Name: "tasks_find", Description: tasksFindDescription, InputSchema: find, Annotations: readOnly}, q.find),
+		addTool(ts, &mcp.Tool{Name: "workflows_list", Description: workflowsListDescription, Annotations: readOnly}, q.workflows),
+		addTool(ts, &mcp.Tool{Name: "archives_list", Description: archivesListDescription, Annotations: readOnly}, q.archives),
+		addTool(ts, &mcp.Tool{Name: "archive_read", Description: archiveReadDescription, Annotations: readOnly}, q.readArchive),
+	)
+}
+
+// addEditTools adds the tools of ToolsetEdits: the changes to any task or
+// document by its address, beside the task systems' own.
+func addEditTools(ts *toolBatch, ws *workspace.Workspace, tasks *subagent.Tasks, list *coordinator.List) error {
+	q := queryTools{ws: ws, tasks: tasks, list: list}
 	set, err := inputSchema[taskSetStatusInput](map[string]enum{"status": {values: settableStatuses}})
 	if err != nil {
 		return err
 	}
 	return firstError(
-		addTool(ts, &mcp.Tool{Name: "documents_list", Description: documentsListDescription, Annotations: readOnly}, q.documents),
-		addTool(ts, &mcp.Tool{Name: "tasks_find", Description: tasksFindDescription, InputSchema: find, Annotations: readOnly}, q.find),
-		addTool(ts, &mcp.Tool{Name: "workflows_list", Description: workflowsListDescription, Annotations: readOnly}, q.workflows),
 		addTool(ts, &mcp.Tool{Name: "task_remove", Description: taskRemoveDescription, Annotations: destructiveIdempotent}, q.remove),
 		addTool(ts, &mcp.Tool{Name: "task_set_status", Description: taskSetStatusDescription, InputSchema: set, Annotations: destructiveIdempotent}, q.setStatus),
 		addTool(ts, &mcp.Tool{Name: "document_archive", Description: documentArchiveDescription, Annotations: destructiveIdempotent}, q.archive),
-		addTool(ts, &mcp.Tool{Name: "archives_list", Description: archivesListDescription, Annotations: readOnly}, q.archives),
-		addTool(ts, &mcp.Tool{Name: "archive_read", Description: archiveReadDescription, Annotations: readOnly}, q.readArchive),
 	)
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,10 +28,33 @@ type toolBatch struct {
 	// middleware tells an input-schema error of one of the set's tools
 	// from any other error with it.
 	inputs map[string]*jsonschema.Resolved
+	adds   []toolAdd
 	// prompts and resources are the names of the guides' prompts and the
 	// URIs of their resources (guides.go).
 	prompts, resources []string
-	adds               []func(*mcp.Server)
+	// readOnly leaves out every tool that is not read-only (WithReadOnly).
+	readOnly bool
+	// preparing is the toolset whose tools addTool is preparing ("" for
+	// toolsets_list and toolset_enable).
+	preparing Toolset
+
+	mu      sync.Mutex
+	enabled map[Toolset]bool // the toolsets whose tools are on the server
+	server  *mcp.Server      // set by addTo
+}
+
+// toolAdd adds one prepared tool of toolset set to a server.
+type toolAdd struct {
+	set  Toolset
+	name string
+	add  func(*mcp.Server)
+}
+
+// isEnabled reports whether g's tools are on the server.
+func (ts *toolBatch) isEnabled(g Toolset) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.enabled[g]
 }
 
 // names lists the names of the set's tools.
@@ -41,8 +65,13 @@ func (ts *toolBatch) names() []string {
 // addTo adds the tools to server, with the middleware that serves their
 // calls.
 func (ts *toolBatch) addTo(server *mcp.Server) {
-	for _, add := range ts.adds {
-		add(server)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.server = server
+	for _, a := range ts.adds {
+		if a.set == "" || ts.enabled[a.set] {
+			a.add(server)
+		}
 	}
 	server.AddReceivingMiddleware(ts.middleware)
 }
@@ -82,7 +111,7 @@ func (ts *toolBatch) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !mark.ran && !codeSchemaError(res, ts.inputs[call.Params.Name], call.Params.Arguments) {
 			return res, nil // not answered by taskmd's handler: a tool that replaced it
 		}
-		if ts.notices != nil {
+		if ts.notices != nil && ts.isEnabled(ToolsetPivots) {
 			ctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			defer context.AfterFunc(ts.shutdown, cancel)()
@@ -145,6 +174,9 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 	if tool.Annotations == nil {
 		return fmt.Errorf("tool %s: no annotations", tool.Name)
 	}
+	if ts.readOnly && !tool.Annotations.ReadOnlyHint {
+		return nil
+	}
 	if tool.InputSchema == nil {
 		in, err := jsonschema.For[In](nil)
 		if err != nil {
@@ -185,7 +217,7 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 	}
 	ts.inputs[tool.Name] = resolved
 	served := serve(ts, handler)
-	ts.adds = append(ts.adds, func(server *mcp.Server) { mcp.AddTool(server, tool, served) })
+	ts.adds = append(ts.adds, toolAdd{set: ts.preparing, name: tool.Name, add: func(server *mcp.Server) { mcp.AddTool(server, tool, served) }})
 	return nil
 }
 

@@ -124,7 +124,7 @@ type Config struct {
 	// beside it).
 	WorktreeDir string
 	// MCPToolsets are the MCP toolsets `taskmd mcp` serves ("toolsets"
-	// under [mcp]; empty: every toolset).
+	// under [mcp]; empty: its default, see docs/mcp.md).
 	MCPToolsets []string
 }
 
@@ -214,9 +214,10 @@ const defaultConfig = `# taskmd workspace: this file marks the folder as the roo
 # worktree_dir = "../worktrees"
 
 [mcp]
-# The toolsets that ` + "`taskmd mcp`" + ` serves (default: all of them): subagent,
-# coordinator, agents, plans, pivots, checkpoints, resume, clarifications,
-# queries, worktrees.
+# The toolsets that ` + "`taskmd mcp`" + ` serves, unless --toolsets or
+# TASKMD_TOOLSETS names them: all, or some of subagent, coordinator, agents,
+# plans, pivots, checkpoints, resume, clarifications, queries, edits,
+# worktrees (default: subagent and queries).
 # toolsets = ["subagent", "queries"]
 `
 

@@ -75,8 +75,9 @@ Workspace
   init [DIR]                           taskmd.toml (settings), docs/, .taskmd/ in .gitignore;
                                        each only if missing (again: changes nothing)
   init --agent-instructions [--role R] also taskmd instructions into AGENTS.md
-  mcp [-root DIR]                      the MCP server on stdin/stdout (-root: as given, no
-                                       search); toolsets from taskmd.toml [mcp]
+  mcp [-root DIR] [--toolsets a,b]     the MCP server on stdin/stdout (-root: as given, no
+      [--read-only] [--dynamic-toolsets] search); toolsets from the flag, TASKMD_TOOLSETS,
+                                       taskmd.toml [mcp], else subagent,queries
   lsp [ARGS]                           the language server: runs taskmd-lsp from PATH
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)

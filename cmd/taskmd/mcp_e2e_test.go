@@ -31,7 +31,7 @@ type client struct {
 func startServer(t testing.TB, root string) *client {
 	t.Helper()
 	stderr := &lockedBuffer{}
-	cmd := exec.Command(binary, "mcp", "-root", root)
+	cmd := exec.Command(binary, "mcp", "-root", root, "--toolsets", "all")
 	cmd.Stderr = stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "v0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -38,7 +38,7 @@ type rawServer struct {
 func startRaw(t *testing.T, root string) *rawServer {
 	t.Helper()
 	s := &rawServer{t: t, stderr: &lockedBuffer{}}
-	s.cmd = exec.Command(binary, "mcp", "-root", root)
+	s.cmd = exec.Command(binary, "mcp", "-root", root, "--toolsets", "all")
 	s.cmd.Stderr = s.stderr
 	var err error
 	s.stdin, err = s.cmd.StdinPipe()

@@ -23,7 +23,7 @@ import (
 // start and complete and the slugs lists, and the fifteen tools of the agent
 // protocol with the protocol's parameter names, the seven of pivots, worker
 // checkpoints and resumption, the three of clarifications, the eight of
-// queries, and an output schema for each.
+// queries and edits, and an output schema for each.
 func TestToolList(t *testing.T) {
 	c := startServer(t, t.TempDir())
 	list, err := c.session.ListTools(context.Background(), nil)

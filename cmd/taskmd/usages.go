@@ -316,10 +316,17 @@ var usages = map[string]usage{
 		},
 		example: "init --agent-instructions --role orchestrator",
 		exits:   []int{exitInvalid}},
-	"mcp": {use: "mcp [-root DIR]",
-		about:   "Serves the MCP tools on stdin and stdout (for an MCP client's configuration: command taskmd, args [\"mcp\"]).\nThe toolsets come from taskmd.toml's [mcp] toolsets.",
-		flags:   map[string]string{"root": "DIR  the workspace, as given (default: found from the current folder)"},
-		example: "mcp -root ~/project",
+	"mcp": {use: "mcp [-root DIR] [--toolsets a,b,...] [--read-only] [--dynamic-toolsets]",
+		about: "Serves the MCP tools on stdin and stdout (for an MCP client's configuration: command taskmd, args [\"mcp\"]).\n" +
+			"The toolsets come from --toolsets, else TASKMD_TOOLSETS, else taskmd.toml's [mcp] toolsets, else subagent,queries.\n" +
+			"Toolsets: subagent, coordinator, agents, plans, pivots, checkpoints, resume, clarifications, queries, edits, worktrees; all is every one.",
+		flags: map[string]string{
+			"root":             "DIR  the workspace, as given (default: found from the current folder)",
+			"toolsets":         "a,b  the toolsets to serve (all: every one); an unknown name stops the server before it starts",
+			"read-only":        "  only the tools that change nothing",
+			"dynamic-toolsets": "  add toolsets_list and toolset_enable: the agent enables another toolset while the server runs",
+		},
+		example: "mcp -root ~/project --toolsets subagent,queries,plans",
 		exits:   []int{exitNotFound, exitInvalid}},
 	"lsp": {use: "lsp [ARGS]",
 		about:   "Runs the language server, taskmd-lsp, from PATH with ARGS on stdin and stdout.\nInstall it from a clone: cd cmd/taskmd-lsp && go install .",
