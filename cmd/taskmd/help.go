@@ -66,18 +66,14 @@ func names(cmds map[string]func(*env, []string) error) string {
 const help = `taskmd: tasks in Markdown files (docs/**/*.md, coordinator/active.md).
 usage: taskmd [-C DIR] [--json] COMMAND [ARGS]
 A task is ADDRESS /api/auth.md#slug (docs/api/auth.md); a document DOC /api/auth.md.
-Flags go anywhere. The root is found upward from the current folder, as git does:
-  the nearest folder with taskmd.toml, else with docs/ or coordinator/ (never inside
-  docs/); -C DIR or TASKMD_ROOT=DIR start from DIR (an empty DIR is used as given).
+Flags go anywhere. The workspace is found upward from the current folder, as git
+  does (taskmd.toml, else docs/ or coordinator/); -C DIR or TASKMD_ROOT start from DIR.
 taskmd help COMMAND (or COMMAND -h): its flags, an example and its exit statuses.
 
 Workspace
-  init [DIR]                           taskmd.toml (settings), docs/, .taskmd/ in .gitignore;
-                                       each only if missing (again: changes nothing)
+  init [DIR]                           taskmd.toml, docs/, .taskmd/ in .gitignore (if missing)
   init --agent-instructions [--role R] also taskmd instructions into AGENTS.md
-  mcp [-root DIR] [--toolsets a,b]     the MCP server on stdin/stdout (-root: as given, no
-      [--read-only] [--dynamic-toolsets] search); toolsets from the flag, TASKMD_TOOLSETS,
-                                       taskmd.toml [mcp], else subagent,queries
+  mcp [-root DIR] [--toolsets a,b|all] [--read-only] [--dynamic-toolsets]   MCP on stdio
   lsp [ARGS]                           the language server: runs taskmd-lsp from PATH
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)
@@ -117,9 +113,8 @@ Workers (pivots, worker checkpoints, clarifications)
         [--wait [--timeout 60s]]       --wait: until acknowledged, else NO_ACK (exit 7)
   pivot acknowledge --worker ID [--token N] CHECKPOINT
                                        the worker: save CHECKPOINT, let go of the task
-  ask --worker ID [--id ID] [--task ADDRESS] [--blocked-at S] [--reason R]
-      [--wait 60s] CHECKPOINT QUESTION...   the worker: no answer within --wait:
-                                       CHECKPOINT saved, SUSPENDED (exit 6)
+  ask --worker ID [--task ADDRESS] [--wait 60s] CHECKPOINT QUESTION...
+                                       the worker asks; no answer in time: SUSPENDED (exit 6)
   checkpoint list [--worker ID] [--limit N] | show --worker ID [--sequence N]
                                        no --worker: every worker's (newest 10 of each)
   checkpoint diff --worker ID [--from N] [--to N]
@@ -127,25 +122,14 @@ Workers (pivots, worker checkpoints, clarifications)
   resume-brief --worker ID             a worker suspended by ask: its state and the answers
   questions                            open clarification requests
   answer --worker ID --id REQUEST [--draft] [--checkpoint-path P] [QID=]TEXT...
-  CHECKPOINT: --completed S --in-progress S --remaining S --blocked S --decisions S
-    --files-changed PATH --parallel-work-available S (each once per item) --original-task S
-    --notes S --resume-instructions S, or --checkpoint-file F|- (Markdown or JSON)
-Check (alias doctor)
-  check [PATH] [--fix [--command taskmd]]
-                                       problems in documents, claims, temporary files and the
-                                       git setup, one a line (FILE:LINE:COL: CODE: message);
-                                       --fix: sweep, .gitignore, merge driver; any left: exit 5
-Agents' instructions
+  CHECKPOINT: --completed S --remaining S ... or --checkpoint-file F|- (see help ask)
+Check, instructions, watch
+  check [PATH] [--fix]                 what is broken, FILE:LINE:COL: CODE (alias doctor)
   instructions [--role worker|orchestrator]   the text for AGENTS.md or CLAUDE.md
-Watch
   watch                                one line per changed document until interrupted
 Git
-  git-setup [--command CMD]            the merge driver in .git/config (this binary by its
-                                       absolute path, or CMD), .gitattributes lines for it,
-                                       .taskmd/ in .gitignore (once)
-  merge-driver BASE CURRENT OTHER [PATH] [MARKER_SIZE]
-                                       git's %O %A %B %P %L: merges task by task into
-                                       CURRENT; conflicts left: exit 4 (MERGE_CONFLICT)
+  git-setup [--command CMD]            the task-aware merge driver for this repository
+  merge-driver BASE CURRENT OTHER [PATH] [MARKER_SIZE]   run by git (%O %A %B %P %L)
 
 --json: one line on stdout, one object with "schema_version":1 (watch: one per change);
   a task is one object, address first, under "task" or in "tasks"; errors as
