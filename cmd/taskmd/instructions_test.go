@@ -161,7 +161,7 @@ func TestOrchestratorInstructionsRun(t *testing.T) {
 	vars["ADDRESS"] = "/api/auth.md#title"
 	pivot := make(chan result, 1)
 	go func() { pivot <- shell(t, root, lines[5], vars) }()
-	until(t, root, "pivot requested", "agent", "heartbeat", "w1")
+	until(t, root, "pivot requested", "agent", "heartbeat", "w1", "--task", "/api/auth.md#setup-oauth") // with its task, as the worker's text says: a heartbeat without one would leave the pivot no task to pause
 	require.Equal(t, 0, taskmd(t, root, "", "pivot", "acknowledge", "--worker", "w1", "--token", "1", "--completed", "provider installed").exit)
 	p := <-pivot
 	require.Equal(t, 0, p.exit, p.stderr)

@@ -56,7 +56,7 @@ func TestAgentTimeoutFromMarkerCLI(t *testing.T) {
 // client session, closed with the test.
 func mcpAt(t *testing.T, root string, now time.Time) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(binary, "mcp", "-root", root)
+	cmd := exec.Command(binary, "mcp", "-root", root, "--toolsets", "all")
 	cmd.Env = append(os.Environ(), nowVar+"="+now.Format(time.RFC3339))
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
