@@ -99,6 +99,7 @@ func (ts *toolBatch) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || call.Params == nil || ts.inputs[call.Params.Name] == nil {
 			return next(ctx, method, req)
 		}
+		call.Params.Arguments = dropNulls(call.Params.Arguments)
 		mark := &callMark{}
 		// The task systems' writes are fenced as the session writes:
 		// its agent and claims, or a caller that is not an agent.
@@ -203,6 +204,7 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 		return fmt.Errorf("tool %s: input schema is a %T", tool.Name, tool.InputSchema)
 	}
 	boundIntegers(input)
+	plainTypes(input)
 	// Resolved as the SDK resolves it, so that the same arguments fail
 	// with the same error.
 	resolved, err := input.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
