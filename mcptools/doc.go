@@ -81,21 +81,29 @@
 //
 //	agent_register       name, runtime, role (default worker), capabilities, workspace_path, metadata, id
 //	agent_heartbeat      agent_id, current_task_id, status
-//	agent_unregister     id
+//	agent_unregister     agent_id
 //	workflow_create      name, description, path
 //	workflow_set_plan    workflow_id, tasks [{name, description, depends_on, workflow}]
 //	workflow_list        status ([in_progress, ...])
 //	workflow_progress    workflow_id
 //	workflow_next_tasks  workflow_id
 //	task_claim           task_id, agent_id
-//	task_release         task_id
+//	task_release         task_id, agent_id
 //	task_load_context    task_id, include {workflow_plan, prior_task_outcomes, dependency_outcomes,
 //	                     recent_checkpoints, all_checkpoints, workflow_prompt, references}, max_tokens
-//	task_set_plan        id (or task_id), plan
-//	task_update_status   id, status, outcome, outcome_detail, error
+//	task_set_plan        task_id, plan
+//	task_update_status   task_id, status, outcome, outcome_detail, error
 //	checkpoint_add       task_id, type, summary, detail, files_changed, key
 //	checkpoint_list      task_id, limit, types, since_sequence; or worker_id, limit;
 //	                     or limit alone: every worker's checkpoints
+//
+// A task is task_id, an agent agent_id, a plan workflow_id, in every tool
+// but start_subagent_task and complete_subagent_task (document). The names
+// the agent protocol's server gives them otherwise (id), taskmd's older
+// task, and the protocol's call shapes (workflow_create's source_content,
+// workflow_set_plan's plan {summary, tasks}, task_set_plan's plan object)
+// are translated by one table before the input schema is checked
+// (arguments.go; docs/mcp.md lists it).
 //
 // and the tools of pivots, worker checkpoints and resumption (the pivot protocol and
 // 004; see Pivots below):
@@ -125,8 +133,8 @@
 //	documents_list       (none): documents with their task counts per status
 //	tasks_find           status [...], document (or folder/), workflow, holder, depends_on, fields, text, limit
 //	workflows_list       (none): the workflow prompts of workflows/
-//	task_remove          task (/doc.md#slug or /coordinator/active.md#slug), force, if_version
-//	task_set_status      task, status (block, unblock, reopen, fail: no completed), reason
+//	task_remove          task_id (/doc.md#slug or /coordinator/active.md#slug), force, if_version
+//	task_set_status      task_id, status (block, unblock, reopen, fail: no completed), reason
 //	document_archive     document (to /archived/docs/...)
 //	archives_list        (none): archived documents and coordinator lists
 //	archive_read         name

@@ -31,7 +31,7 @@ type heartbeatInput struct {
 }
 
 type unregisterInput struct {
-	ID string `json:"id" jsonschema:"this session's agent: the id agent_register returned"`
+	ID string `json:"agent_id" jsonschema:"this session's agent: the id agent_register returned"`
 }
 
 // agentResult is a registered agent, with the names of the protocol's

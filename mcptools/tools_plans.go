@@ -53,8 +53,9 @@ type taskClaimInput struct {
 	AgentID string `json:"agent_id" jsonschema:"this session's agent: the id agent_register returned"`
 }
 
-type taskIDInput struct {
-	TaskID string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+type taskReleaseInput struct {
+	TaskID  string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	AgentID string `json:"agent_id,omitempty" jsonschema:"this session's agent, as task_claim named it (optional)"`
 }
 
 type includeInput struct {
@@ -74,8 +75,7 @@ type loadContextInput struct {
 }
 
 type taskSetPlanInput struct {
-	ID       string `json:"id,omitempty" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing (or give task_id)"`
-	TaskID   string `json:"task_id,omitempty" jsonschema:"the task's id, as id"`
+	TaskID   string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
 	Approach string `json:"plan" jsonschema:"the approach you will take, kept on one line in the task's Plan field"`
 }
 
@@ -97,7 +97,7 @@ type checkpointListInput struct {
 }
 
 type updateStatusInput struct {
-	ID            string `json:"id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
+	ID            string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
 	Status        string `json:"status" jsonschema:"pending, planning, in_progress, paused, blocked, completed, failed or skipped"`
 	Outcome       string `json:"outcome,omitempty" jsonschema:"what was done: required for completed, kept in the task's Note field"`
 	OutcomeDetail any    `json:"outcome_detail,omitempty" jsonschema:"with completed only: any JSON value, recorded as a checkpoint of type complete"`
@@ -327,8 +327,14 @@ func (p planTools) claim(ctx context.Context, req *mcp.CallToolRequest, in taskC
 // release gives up the session's claim on a task. The claim stays known
 // to the session, so that a retried release succeeds and a later write
 // is told the claim was released.
-func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskIDInput) (*mcp.CallToolResult, successResult, error) {
-	c := p.sessions.of(req).claimant(in.TaskID)
+func (p planTools) release(ctx context.Context, req *mcp.CallToolRequest, in taskReleaseInput) (*mcp.CallToolResult, successResult, error) {
+	s := p.sessions.of(req)
+	if in.AgentID != "" {
+		if err := s.actsAs("task_release", in.AgentID); err != nil {
+			return nil, successResult{}, newToolError(err)
+		}
+	}
+	c := s.claimant(in.TaskID)
 	if c.Token == 0 {
 		return nil, successResult{}, newToolError(&taskdoc.Error{Code: plan.CodeStaleClaim,
 			Msg: fmt.Sprintf("this session holds no claim on %s: only the agent that claimed a task (task_claim, in this session) may release it; nothing was written", in.TaskID)})
@@ -366,15 +372,7 @@ func setBool(dst *bool, v *bool) {
 }
 
 func (p planTools) setTaskPlan(ctx context.Context, req *mcp.CallToolRequest, in taskSetPlanInput) (*mcp.CallToolResult, taskResult, error) {
-	id := in.ID
-	switch {
-	case id == "" && in.TaskID == "":
-		return nil, taskResult{}, newToolError(argumentError("give the task's id (id or task_id)"))
-	case id == "":
-		id = in.TaskID
-	case in.TaskID != "" && taskKey(in.TaskID) != taskKey(id):
-		return nil, taskResult{}, newToolError(argumentError("id %q and task_id %q name two tasks: give one", in.ID, in.TaskID))
-	}
+	id := in.TaskID
 	t, err := p.plans.SetApproach(ctx, id, p.sessions.of(req).claimant(id), in.Approach)
 	if err != nil {
 		return nil, taskResult{}, addressError(id, err)

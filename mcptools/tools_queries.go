@@ -36,13 +36,13 @@ type tasksFindInput struct {
 }
 
 type taskRemoveInput struct {
-	Task      string `json:"task" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
+	Task      string `json:"task_id" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
 	Force     bool   `json:"force,omitempty" jsonschema:"remove it even if someone may be working on it or tasks of other documents depend on it"`
 	IfVersion string `json:"if_version,omitempty" jsonschema:"the task's version as view_* showed it; refused (CONFLICT) if the task changed since"`
 }
 
 type taskSetStatusInput struct {
-	Task   string `json:"task" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
+	Task   string `json:"task_id" jsonschema:"the task's address: /api/auth.md#slug, or /coordinator/active.md#slug"`
 	Status string `json:"status" jsonschema:"the new status: blocked, pending or in_progress (unblock), pending (reopen), failed, ..."`
 	Reason string `json:"reason,omitempty" jsonschema:"why: kept in the Blocked field of a blocked task, the Error field of a failed one (required for failed)"`
 }

@@ -84,8 +84,9 @@ type callKey struct{}
 // taskmd's own handlers, whatever the call's tool name.
 type callMark struct{ ran bool }
 
-// middleware serves the calls of the set's tools, and passes every other
-// request through untouched, so that a caller's own tools keep their
+// middleware serves the calls of the set's tools, their arguments
+// translated first (translateArguments), and passes every other request
+// through untouched, so that a caller's own tools keep their
 // errors and their output schemas. A call is taskmd's when one of the
 // set's handlers served it (its callMark) or when the SDK refused its
 // arguments with the very error the set's input schema gives them (an
@@ -101,16 +102,24 @@ func (ts *toolBatch) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		call.Params.Arguments = dropNulls(call.Params.Arguments)
 		mark := &callMark{}
-		// The task systems' writes are fenced as the session writes:
-		// its agent and claims, or a caller that is not an agent.
-		wctx := claims.WithWriter(context.WithValue(ctx, callKey{}, mark), ts.sessions.of(call))
-		result, err := next(wctx, method, req)
-		res, ok := result.(*mcp.CallToolResult)
-		if err != nil || !ok || res == nil {
-			return result, err
-		}
-		if !mark.ran && !codeSchemaError(res, ts.inputs[call.Params.Name], call.Params.Arguments) {
-			return res, nil // not answered by taskmd's handler: a tool that replaced it
+		var res *mcp.CallToolResult
+		if refusal := translateArguments(call.Params); refusal != nil {
+			// Before the SDK reads the arguments: nothing ran.
+			te := newToolError(refusal)
+			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: te.Error()}}}
+			res.SetError(te)
+		} else {
+			// The task systems' writes are fenced as the session writes:
+			// its agent and claims, or a caller that is not an agent.
+			wctx := claims.WithWriter(context.WithValue(ctx, callKey{}, mark), ts.sessions.of(call))
+			result, err := next(wctx, method, req)
+			var ok bool
+			if res, ok = result.(*mcp.CallToolResult); err != nil || !ok || res == nil {
+				return result, err
+			}
+			if !mark.ran && !codeSchemaError(res, ts.inputs[call.Params.Name], call.Params.Arguments) {
+				return res, nil // not answered by taskmd's handler: a tool that replaced it
+			}
 		}
 		if ts.notices != nil && ts.isEnabled(ToolsetPivots) {
 			ctx, cancel := context.WithCancel(ctx)
