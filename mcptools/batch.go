@@ -15,13 +15,13 @@ import (
 // operation is one entry of the operations list of subagent_task and
 // coordinator_task.
 type operation struct {
-	Operation string `json:"operation" jsonschema:"what to do with the task list"`
-	Title     string `json:"title,omitempty" jsonschema:"task title, one line (create: required; edit: the new title, which also changes the slug)"`
+	Operation string `json:"operation" jsonschema:"what to do"`
+	Title     string `json:"title,omitempty" jsonschema:"one line (create: required; edit: the new title, changing the slug)"`
 	Content   string `json:"content,omitempty" jsonschema:"create, edit: metadata lines, a blank line, the body, e.g. '- Status: pending\\n\\nWhat to do.' (edit replaces it all)"`
 	Task      string `json:"task,omitempty" jsonschema:"slug of the task to edit (edit only)"`
-	Status    string `json:"status,omitempty" jsonschema:"list only: only tasks with this status"`
-	Reopen    bool   `json:"reopen,omitempty" jsonschema:"edit only: take a completed task out of completed, or change its Completed or Note; without it such an edit is refused"`
-	IfVersion string `json:"if_version,omitempty" jsonschema:"edit only: the task's version as view_* showed it; the edit is refused (CONFLICT) if the task changed since"`
+	Status    string `json:"status,omitempty" jsonschema:"list only: this status only"`
+	Reopen    bool   `json:"reopen,omitempty" jsonschema:"edit only: allow changing a completed task's status, Completed or Note"`
+	IfVersion string `json:"if_version,omitempty" jsonschema:"edit only: refused (CONFLICT) if the task's version (as view_* showed it) changed"`
 }
 
 // operationResult is the result of one operation: a created or edited task,

@@ -55,7 +55,8 @@
 // Tool descriptions are short. The long guidance of each protocol is
 // served as a prompt (task-lists, work-a-plan, pivot-protocol,
 // resume-after-pause) and, all together, as the resource taskmd://guide
-// (GuideURI), for the toolsets registered; Instructions names them.
+// (GuideURI), for the toolsets registered; Instructions names them, and
+// NewServer's instructions name only the toolsets and prompts it serves.
 //
 // # The tools
 //

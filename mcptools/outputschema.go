@@ -4,19 +4,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // compactOutput makes an output schema small without changing what it
-// accepts: it drops the descriptions (the tool's description and input
-// say what the fields mean), and defines each object shape that occurs
+// says of a result: it drops the descriptions (the tool's description and
+// input say what the fields mean) and "additionalProperties": false (a
+// client reads only the fields it knows; every field a result has is
+// declared, as its schema is derived from its type), and defines each object shape that occurs
 // more than once in s once, under $defs, where each occurrence refers to
 // it ($ref). A tool's output schema stands alone, so shapes are shared
 // within one tool, not across tools.
 func compactOutput(s *jsonschema.Schema) error {
-	dropDescriptions(s)
+	dropNoise(s)
 	counts := map[string]int{}
 	var count func(*jsonschema.Schema) error
 	count = func(p *jsonschema.Schema) error {
@@ -86,13 +89,18 @@ func shapeKey(s *jsonschema.Schema) (string, error) {
 	return string(data), err
 }
 
-func dropDescriptions(s *jsonschema.Schema) {
+// dropNoise drops the descriptions and "additionalProperties": false of
+// s and its subschemas.
+func dropNoise(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
 	s.Description = ""
+	if reflect.DeepEqual(s.AdditionalProperties, &jsonschema.Schema{Not: &jsonschema.Schema{}}) {
+		s.AdditionalProperties = nil
+	}
 	for _, c := range children(s) {
-		dropDescriptions(*c)
+		dropNoise(*c)
 	}
 }
 

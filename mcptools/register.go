@@ -159,7 +159,8 @@ func WithShutdown(ctx context.Context) Option {
 	}
 }
 
-// NewServer returns an MCP server named taskmd, with Instructions, that
+// NewServer returns an MCP server named taskmd, with Instructions (naming
+// only the toolsets served), that
 // serves every tool Register adds on ws, and with WithResources the
 // documents, to which its clients may subscribe.
 func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
@@ -167,7 +168,7 @@ func NewServer(ws *workspace.Workspace, opts ...Option) (*mcp.Server, error) {
 	for _, opt := range opts {
 		opt(&c)
 	}
-	serverOpts := &mcp.ServerOptions{Instructions: Instructions}
+	serverOpts := &mcp.ServerOptions{Instructions: instructionsFor(served(c.toolsets))}
 	if c.resources {
 		r := &resources{}
 		serverOpts.SubscribeHandler, serverOpts.UnsubscribeHandler = r.subscribe, r.unsubscribe
@@ -236,16 +237,7 @@ func Register(server *mcp.Server, ws *workspace.Workspace, opts ...Option) error
 	if len(c.errs) > 0 {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "mcptools: " + c.errs[0]}
 	}
-	toolsets := allToolsets
-	if c.toolsets != nil && !slices.Contains(c.toolsets, ToolsetAll) {
-		toolsets = nil
-		for _, g := range c.toolsets {
-			if !slices.Contains(toolsets, g) {
-				toolsets = append(toolsets, g)
-			}
-		}
-	}
-	c.toolsets = toolsets
+	c.toolsets = served(c.toolsets)
 	ts, err := newTools(ws, c)
 	if err != nil {
 		return err
@@ -336,6 +328,21 @@ func toolsetNames(sets []Toolset) string {
 		names[i] = string(g)
 	}
 	return strings.Join(names, ", ")
+}
+
+// served are the toolsets that WithToolsets' toolsets serve, each once:
+// every toolset for none or ToolsetAll.
+func served(toolsets []Toolset) []Toolset {
+	if toolsets == nil || slices.Contains(toolsets, ToolsetAll) {
+		return allToolsets
+	}
+	var out []Toolset
+	for _, g := range toolsets {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // newTools prepares the tools of the toolsets of c, without touching any

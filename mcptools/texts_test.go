@@ -118,6 +118,24 @@ func TestToolsListSize(t *testing.T) {
 	assert.Equal(t, Instructions, instructions)
 }
 
+// A server of some toolsets names only those in its instructions, and
+// only their guides' prompts.
+func TestInstructionsNameOnlyServedToolsets(t *testing.T) {
+	instructions := newClient(t, WithToolsets(ToolsetSubagent, ToolsetQueries)).InitializeResult().Instructions
+	assert.Contains(t, instructions, "subagent_*")
+	assert.Contains(t, instructions, "task-lists")
+	assert.Contains(t, instructions, GuideURI)
+	for _, other := range []string{"coordinator_*", "workflow_*", "pivot_*", "clarification_*", "work-a-plan", "pivot-protocol", "resume-after-pause"} {
+		assert.NotContains(t, instructions, other)
+	}
+	assert.Less(t, len(instructions), len(Instructions)/2)
+
+	instructions = newClient(t, WithToolsets(ToolsetQueries)).InitializeResult().Instructions
+	assert.NotContains(t, instructions, "prompt")
+	assert.NotContains(t, instructions, "subagent_*")
+	assert.Contains(t, instructions, "TASK_BLOCKED")
+}
+
 // The instructions point to the guides, and the server has each: a
 // prompt per protocol and the resource taskmd://guide with all of them.
 func TestGuidesAreServed(t *testing.T) {
@@ -238,6 +256,7 @@ func TestOutputSchemasValidateResults(t *testing.T) {
 		var node map[string]any
 		require.NoError(t, json.Unmarshal(raw, &node))
 		assert.Empty(t, prose("", node), tool.Name)
+		assert.NotContains(t, string(raw), `"additionalProperties":false`, tool.Name)
 		var s jsonschema.Schema
 		require.NoError(t, json.Unmarshal(raw, &s))
 		if len(s.Defs) > 0 {

@@ -17,7 +17,7 @@ import (
 // never a slug.
 
 type coordinatorBatchInput struct {
-	Operations []operation `json:"operations" jsonschema:"operations, applied in order; the batch stops at the first error"`
+	Operations []operation `json:"operations" jsonschema:"applied in order; the batch stops at the first error"`
 }
 
 // startCoordinatorInput has an optional document because agents used to the

@@ -25,13 +25,13 @@ import (
 type noInput struct{}
 
 type tasksFindInput struct {
-	Status    []string          `json:"status,omitempty" jsonschema:"only tasks in one of these statuses, e.g. [in_progress]"`
-	Document  string            `json:"document,omitempty" jsonschema:"only the tasks of this document (/api/auth.md, /coordinator/active.md) or, ending in /, of a folder and below (/api/)"`
-	Workflow  string            `json:"workflow,omitempty" jsonschema:"only tasks whose Workflow field names this workflow"`
-	Holder    string            `json:"holder,omitempty" jsonschema:"only tasks held by this agent (their Assignee)"`
-	DependsOn string            `json:"depends_on,omitempty" jsonschema:"only tasks that depend on this task, e.g. /api/auth.md#setup-keys"`
-	Fields    map[string]string `json:"fields,omitempty" jsonschema:"only tasks with each of these fields set to this value, e.g. {Priority: high}"`
-	Text      string            `json:"text,omitempty" jsonschema:"only tasks whose title or body holds this text (case ignored)"`
+	Status    []string          `json:"status,omitempty" jsonschema:"any of these statuses, e.g. [in_progress]"`
+	Document  string            `json:"document,omitempty" jsonschema:"this document (/api/auth.md) or, ending in /, this folder and below (/api/)"`
+	Workflow  string            `json:"workflow,omitempty" jsonschema:"with this Workflow"`
+	Holder    string            `json:"holder,omitempty" jsonschema:"held by this agent (Assignee)"`
+	DependsOn string            `json:"depends_on,omitempty" jsonschema:"depending on this task, e.g. /api/auth.md#setup-keys"`
+	Fields    map[string]string `json:"fields,omitempty" jsonschema:"with these field values, e.g. {Priority: high}"`
+	Text      string            `json:"text,omitempty" jsonschema:"in title or body (case ignored)"`
 	Limit     int               `json:"limit,omitempty" jsonschema:"at most this many, the first in address order (default all)"`
 }
 
@@ -52,7 +52,7 @@ type documentArchiveInput struct {
 }
 
 type archiveReadInput struct {
-	Name string `json:"name" jsonschema:"the archive, as archives_list names it: /archived/docs/api/auth.md or archived/coordinator/active-2026-11-22-093000.md"`
+	Name string `json:"name" jsonschema:"as archives_list names it, e.g. /archived/docs/api/auth.md"`
 }
 
 // Results.

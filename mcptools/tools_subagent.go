@@ -17,15 +17,15 @@ import (
 
 type subagentBatchInput struct {
 	Document   string      `json:"document" jsonschema:"the document under docs/, e.g. /api/authentication.md (created if missing)"`
-	Operations []operation `json:"operations" jsonschema:"operations, applied in order; the batch stops at the first error"`
+	Operations []operation `json:"operations" jsonschema:"applied in order; the batch stops at the first error"`
 }
 
 type subagentTaskInput struct {
-	Document string `json:"document" jsonschema:"the task's address, document#slug, e.g. /api/authentication.md#implement-jwt-signing"`
+	Document string `json:"document" jsonschema:"the task's address, e.g. /api/auth.md#implement-jwt-signing"`
 }
 
 type completeSubagentInput struct {
-	Document string `json:"document" jsonschema:"the task's address, document#slug, e.g. /api/authentication.md#implement-jwt-signing"`
+	Document string `json:"document" jsonschema:"the task's address, e.g. /api/auth.md#implement-jwt-signing"`
 	Note     string `json:"note" jsonschema:"what was done and what the coordinator should know (required, kept in the document)"`
 }
 
@@ -57,7 +57,7 @@ func addSubagentTools(ts *toolBatch, tasks *subagent.Tasks, now func() time.Time
 	s := subagentTools{tasks: tasks, now: now}
 	batchSchema, err := batchInputSchema[subagentBatchInput](
 		subagentOperations,
-		`slug of the task to edit: "slug" or "#slug" (in document), or "/other.md#slug" (in another document)`)
+		`edit only: "slug", "#slug", or "/other.md#slug" in another document`)
 	if err != nil {
 		return err
 	}

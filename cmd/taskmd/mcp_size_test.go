@@ -13,6 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// maxDefaultSize bounds what a client of the default toolsets reads
+// before its first call: tools/list and the instructions, in bytes.
+const maxDefaultSize = 12_000
+
 // toolsSize is what testdata/mcpsize/size.mjs prints.
 type toolsSize struct {
 	Tools                int `json:"tools"`
@@ -25,7 +29,8 @@ type toolsSize struct {
 // official TypeScript client: the tools/list result, without output
 // schemas, and the instructions, for the default toolsets and for all.
 // It needs node and npm with the registry in reach; without them it is
-// skipped.
+// skipped. The default toolsets cost a client at most maxDefaultSize
+// characters (tools/list and instructions together).
 func TestMcpSizeWithTypeScriptClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the TypeScript SDK with npm")
@@ -71,4 +76,6 @@ func TestMcpSizeWithTypeScriptClient(t *testing.T) {
 	assert.Less(t, small.WithoutOutputSchemas, small.ToolsListBytes)
 	assert.Less(t, small.ToolsListBytes*5, all.ToolsListBytes, "the default is a small part of every tool")
 	assert.Positive(t, small.InstructionsBytes)
+	assert.LessOrEqual(t, small.ToolsListBytes+small.InstructionsBytes, maxDefaultSize)
+	assert.Less(t, small.InstructionsBytes, all.InstructionsBytes, "the default's instructions name only its toolsets")
 }
