@@ -13,8 +13,8 @@ import (
 
 // One name per thing: a task is task_id, an agent agent_id, a plan
 // workflow_id, whatever the tool. The names other servers give them in
-// their call shapes (the agent protocol's `id`, the AI-Prompt-Guide
-// server's `document`, taskmd's older `task`) are aliases, and the agent
+// their call shapes (the agent protocol's `id`, the task-list
+// tools' `document`, taskmd's older `task`) are aliases, and the agent
 // protocol's call shapes that differ from taskmd's (an object-valued plan,
 // a source_content) are translated. Both happen here, in the receiving
 // middleware, on the raw arguments, before the SDK validates them against

@@ -60,11 +60,11 @@
 //
 // # The tools
 //
-// A workspace is a root directory with knowledge-graph documents in docs/,
+// A workspace is a root directory with documents in docs/,
 // the coordinator list in coordinator/active.md, workflow texts in
 // workflows/ and finished coordinator lists in archived/coordinator/. The
-// task tools are those of the AI-Prompt-Guide MCP server, with the same
-// names, inputs and result fields, so an agent can switch servers without
+// task tools keep the names, inputs and result fields that task-list
+// agents already use, so an agent can switch servers without
 // changing its prompts (document addresses relative to docs/; see
 // Compatibility below):
 //
@@ -183,9 +183,9 @@
 // once fixed. Fields an operation does not take (a status on a create)
 // are refused before anything runs.
 //
-// # Compatibility with the AI-Prompt-Guide server
+// # Compatibility with task-list agents
 //
-// Tool names, input fields and result fields are the reference server's:
+// Tool names, input fields and result fields are the ones such agents use:
 // start results carry mode ("adhoc" or "sequential"), document and task
 // {slug, title, content, status, full_path, workflow, main_workflow,
 // referenced_documents}; a referenced document is {path, title, content,

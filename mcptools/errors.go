@@ -46,8 +46,8 @@ func (e *toolError) Error() string {
 	return string(e.code) + ": " + e.err.Error()
 }
 
-// addressError is newToolError for a call on a subagent address. The
-// AI-Prompt-Guide server writes the docs/ folder into its addresses
+// addressError is newToolError for a call on a subagent address. Other
+// task servers write the docs/ folder into their addresses
 // ("/docs/api/auth.md"), where addresses here are relative to docs/
 // ("/api/auth.md"); a document not found under such an address gets the
 // address the agent probably meant.

@@ -13,8 +13,8 @@ import (
 )
 
 // The result types below are what agents read. Their JSON names are the
-// ones agents of the AI-Prompt-Guide server already know, so prompts written
-// for that server keep working.
+// ones task-list agents already know, so prompts written
+// for other servers with these tools keep working.
 
 // taskRef names a task: the result of a create or an edit.
 type taskRef struct {
@@ -30,8 +30,8 @@ type taskSummary struct {
 }
 
 // workflowText is a workflow file, by name and text, with the summary its
-// front matter gives (description, whenToUse), as the AI-Prompt-Guide
-// server sends it.
+// front matter gives (description, whenToUse), as task-list
+// agents expect it.
 type workflowText struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
@@ -50,8 +50,8 @@ type referencedDocument struct {
 	// Namespace is the document's folder below docs/, "api/specs" for
 	// /api/specs/auth.md, "" at the top.
 	Namespace string `json:"namespace"`
-	// Children is always present, [] when there are none, as agents of the
-	// AI-Prompt-Guide server expect.
+	// Children is always present, [] when there are none, as task-list
+	// agents expect.
 	Children []referencedDocument `json:"children"`
 }
 
@@ -244,7 +244,7 @@ func namespaceOf(address string) string {
 }
 
 // dateStamp is the timestamp of complete and batch results: the clock's
-// UTC date, as the AI-Prompt-Guide server reports it.
+// UTC date, as task-list agents expect it.
 func dateStamp(now func() time.Time) string {
 	return now().UTC().Format(time.DateOnly)
 }

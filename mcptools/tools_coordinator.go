@@ -37,7 +37,7 @@ type completeCoordinatorInput struct {
 }
 
 // viewCoordinatorInput takes slugs as a list, or as the comma-separated
-// slug string that agents of the AI-Prompt-Guide server send.
+// slug string that task-list agents send.
 type viewCoordinatorInput struct {
 	Slugs []string `json:"slugs,omitempty" jsonschema:"only these tasks (default: every task of the list)"`
 	Slug  string   `json:"slug,omitempty" jsonschema:"only these tasks, comma-separated: phase-1,phase-2 (same as slugs)"`

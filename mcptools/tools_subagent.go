@@ -11,7 +11,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// The subagent tools work on the Tasks sections of knowledge-graph documents
+// The subagent tools work on the Tasks sections of documents
 // (docs/**/*.md). Tasks there are ad hoc: every start and complete names the
 // task by document#slug, in any order.
 
@@ -99,7 +99,7 @@ func (s subagentTools) complete(ctx context.Context, _ *mcp.CallToolRequest, in 
 }
 
 // view takes the tasks to show in slugs, or in the address as
-// AI-Prompt-Guide agents write it: "/api/auth.md#task1,task2".
+// task-list agents write it: "/api/auth.md#task1,task2".
 func (s subagentTools) view(ctx context.Context, _ *mcp.CallToolRequest, in viewSubagentInput) (*mcp.CallToolResult, viewResult, error) {
 	document, slugs := in.Document, splitSlugs(in.Slugs...)
 	if path, list, ok := strings.Cut(in.Document, "#"); ok {
@@ -122,8 +122,8 @@ func (d documentTasks) create(ctx context.Context, tasks []taskdoc.NewTask) ([]t
 	return d.tasks.Create(ctx, d.address, tasks...)
 }
 
-// edit accepts the three forms of task that agents of the AI-Prompt-Guide
-// server use: "slug", "#slug" and "/other.md#slug".
+// edit accepts the three forms of task that task-list
+// agents use: "slug", "#slug" and "/other.md#slug".
 func (d documentTasks) edit(ctx context.Context, task string, e taskdoc.Edit) (taskdoc.Task, error) {
 	address := task
 	if !strings.HasPrefix(task, "/") {

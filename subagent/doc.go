@@ -1,5 +1,5 @@
 // Package subagent keeps ad-hoc tasks in the Tasks sections of a workspace's
-// knowledge-graph documents, docs/**/*.md, for subagents that are handed one
+// documents, docs/**/*.md, for subagents that are handed one
 // task at a time.
 //
 // # Addresses

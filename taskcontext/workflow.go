@@ -12,8 +12,8 @@ import (
 // Workflow is the text of a workflow file, workflows/<Name>.md, as a task's
 // Workflow or Main-Workflow field names it.
 //
-// Workflow files may open with YAML front matter, as the AI-Prompt-Guide
-// server's do; its title, description and whenToUse keys are read into the
+// Workflow files may open with YAML front matter, as prompt files
+// often do; its title, description and whenToUse keys are read into the
 // fields below. Content is always the whole file.
 type Workflow struct {
 	Name        string   `json:"name"`                  // "tdd-incremental-orchestration"

@@ -15,7 +15,7 @@ import (
 // whose first element is FolderCoordinator or FolderArchived, which name
 // those folders ("/coordinator/active.md" is coordinator/active.md).
 const (
-	FolderDocs        = "docs"        // knowledge-graph documents and their tasks
+	FolderDocs        = "docs"        // documents and their tasks
 	FolderCoordinator = "coordinator" // the coordinator's list
 	FolderArchived    = "archived"    // finished lists and documents
 	FolderWorkflows   = "workflows"   // workflow prompts, by name

@@ -68,7 +68,7 @@
 // items nested under them, are kept but are not fields). A key is letters,
 // digits, "-", "_" and inner spaces; keys match ignoring case and keep
 // their spelling when written. Unknown keys are kept as they are. Two
-// other forms, written by the AI-Prompt-Guide MCP server, are read too: a
+// other forms, written by other task tools, are read too: a
 // paragraph of "**Key:** value" lines right under the heading (before any
 // list), and a list of only "Completed:" and "Note:" items at the very end
 // of the task. A value wrapped onto further lines of its item reads as one

@@ -8,8 +8,8 @@ import (
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
 )
 
-// The view tools take the task lists the way agents of the AI-Prompt-Guide
-// server write them: view_coordinator_task {slug: "a,b"} and
+// The view tools take the task lists the way task-list agents
+// write them: view_coordinator_task {slug: "a,b"} and
 // view_subagent_task {document: "/doc.md#a,b"}, besides the slugs list.
 func TestViewTakesCommaSeparatedSlugs(t *testing.T) {
 	root := newRoot(t, scenarioFiles())
@@ -69,8 +69,8 @@ func TestViewTakesCommaSeparatedSlugs(t *testing.T) {
 	assert.Regexp(t, `^TASK_NOT_FOUND: `, msg)
 }
 
-// An agent that writes the docs/ folder into an address, as the
-// AI-Prompt-Guide server wants it, is told the address it probably meant,
+// An agent that writes the docs/ folder into an address, as other
+// task servers want it, is told the address it probably meant,
 // and nothing changes.
 func TestDocsPrefixHint(t *testing.T) {
 	root := newRoot(t, map[string]string{"docs/api/auth.md": "# Auth\n\n## Tasks\n\n### Sign\n\n- Status: pending\n\nSign tokens.\n"})

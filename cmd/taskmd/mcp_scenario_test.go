@@ -265,7 +265,7 @@ func TestCoordinatorScenario(t *testing.T) {
 	assert.Contains(t, view.Tasks[0].Content, "Main-Workflow: tdd-incremental-orchestration", "clear keeps the list's Main-Workflow")
 }
 
-// Scenario 2 of the design: ad-hoc tasks in a knowledge-graph document,
+// Scenario 2 of the design: ad-hoc tasks in a document,
 // started and completed by address in any order.
 func TestSubagentScenario(t *testing.T) {
 	root := newRoot(t, scenarioFiles())

@@ -18,8 +18,8 @@ import (
 )
 
 // The server offers exactly the eight task tools, with the inputs that
-// agents of the AI-Prompt-Guide server send (slug for view_coordinator_task,
-// as that server takes it), plus the optional document of the coordinator's
+// task-list agents send (slug for view_coordinator_task,
+// as they write it), plus the optional document of the coordinator's
 // start and complete and the slugs lists, and the fifteen tools of the agent
 // protocol with the protocol's parameter names, the seven of pivots, worker
 // checkpoints and resumption, the three of clarifications, the eight of

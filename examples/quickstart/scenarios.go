@@ -69,7 +69,7 @@ func coordinatorScenario(ctx context.Context, ws *workspace.Workspace, out io.Wr
 	return nil
 }
 
-// subagentScenario is scenario 2: tasks in a knowledge-graph document,
+// subagentScenario is scenario 2: tasks in a document,
 // handed to subagents one at a time, in any order.
 func subagentScenario(ctx context.Context, ws *workspace.Workspace, out io.Writer) error {
 	fmt.Fprintln(out, "\n== scenario 2: subagent, ad hoc ==")
