@@ -130,8 +130,8 @@ func TestCodeSchemaErrorIsPrecise(t *testing.T) {
 	require.NoError(t, err)
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	require.NoError(t, err)
-	args := json.RawMessage(`{"task":"/a.md#b","verbose":true}`)
-	refusal := resolved.Validate(&map[string]any{"task": "/a.md#b", "verbose": true})
+	args := json.RawMessage(`{"task_id":"/a.md#b","verbose":true}`)
+	refusal := resolved.Validate(&map[string]any{"task_id": "/a.md#b", "verbose": true})
 	require.Error(t, refusal)
 
 	failed := func(err error) *mcp.CallToolResult {
