@@ -48,9 +48,14 @@ var argumentTable = map[string]toolArguments{
 // table into the tool's own names and shape, or refuses them
 // (INVALID_ARGUMENTS) when they say one thing twice, differently. Arguments
 // that are not a JSON object are left to the SDK, which refuses them.
+//
+// It is also where a null member goes (dropNullMembers): the arguments are
+// decoded once, only for a tool of the table or arguments that hold a
+// null, and encoded again only when something changed.
 func translateArguments(params *mcp.CallToolParamsRaw) error {
 	tr, ok := argumentTable[params.Name]
-	if !ok || len(params.Arguments) == 0 {
+	nulls := bytes.Contains(params.Arguments, []byte("null"))
+	if (!ok && !nulls) || len(params.Arguments) == 0 {
 		return nil
 	}
 	var args map[string]any
@@ -59,7 +64,7 @@ func translateArguments(params *mcp.CallToolParamsRaw) error {
 	if err := dec.Decode(&args); err != nil || args == nil {
 		return nil
 	}
-	changed := false
+	changed := nulls && dropNullMembers(args)
 	for _, alias := range slices.Sorted(maps.Keys(tr.aliases)) {
 		value, given := args[alias]
 		if !given {

@@ -1,8 +1,6 @@
 package mcptools
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -13,7 +11,7 @@ import (
 // {"type": ["null", "array"]}, which generic clients (the MCP Inspector's
 // command line among them) cannot send. An optional input is optional by
 // leaving it out, so the null goes; a call that sends null for it means
-// the same (dropNulls).
+// the same (dropNullMembers).
 func plainTypes(s *jsonschema.Schema) {
 	if s == nil {
 		return
@@ -32,42 +30,27 @@ func plainTypes(s *jsonschema.Schema) {
 	}
 }
 
-// dropNulls returns the arguments of a call with every null member of an
-// object left out: an input the schema types plainly (plainTypes) is
-// optional by absence, and a client that writes an absent list as null
-// (a Go struct's nil slice, say) means the same. Arguments without a null
-// are returned as they are, without decoding them.
-func dropNulls(args json.RawMessage) json.RawMessage {
-	if !bytes.Contains(args, []byte("null")) {
-		return args
-	}
-	var v any
-	if err := json.Unmarshal(args, &v); err != nil {
-		return args // the SDK reports it
-	}
-	out, err := json.Marshal(withoutNulls(v))
-	if err != nil {
-		return args
-	}
-	return out
-}
-
-// withoutNulls is v with the null members of its objects left out, at
-// every depth.
-func withoutNulls(v any) any {
+// dropNullMembers leaves out the null members of args and of the objects
+// in it, at every depth, and reports whether it left out any: an input the
+// schema types plainly (plainTypes) is optional by absence, and a client
+// that writes an absent list as null (a Go struct's nil slice, say) means
+// the same. translateArguments calls it.
+func dropNullMembers(v any) bool {
+	dropped := false
 	switch v := v.(type) {
 	case map[string]any:
 		for k, m := range v {
 			if m == nil {
 				delete(v, k)
+				dropped = true
 				continue
 			}
-			v[k] = withoutNulls(m)
+			dropped = dropNullMembers(m) || dropped
 		}
 	case []any:
-		for i, m := range v {
-			v[i] = withoutNulls(m)
+		for _, m := range v {
+			dropped = dropNullMembers(m) || dropped
 		}
 	}
-	return v
+	return dropped
 }

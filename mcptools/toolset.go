@@ -100,7 +100,6 @@ func (ts *toolBatch) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || call.Params == nil || ts.inputs[call.Params.Name] == nil {
 			return next(ctx, method, req)
 		}
-		call.Params.Arguments = dropNulls(call.Params.Arguments)
 		mark := &callMark{}
 		var res *mcp.CallToolResult
 		if refusal := translateArguments(call.Params); refusal != nil {
