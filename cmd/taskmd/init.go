@@ -76,7 +76,7 @@ func cmdInit(e *env, args []string) error {
 		}
 	}
 	if cfg, err := workspace.ReadConfig(dir); err == nil { // else Init says why
-		if _, err := toolsets(dir, cfg); err != nil {
+		if err := checkFileToolsets(dir, cfg); err != nil {
 			return err
 		}
 	}

@@ -87,19 +87,20 @@ func cmdMcp(e *env, args []string) error {
 	return err
 }
 
-// toolsets are the toolsets that cfg, the taskmd.toml of root, names
-// (none: every toolset); one that is no toolset is INVALID_ARGUMENTS.
-func toolsets(root string, cfg workspace.Config) ([]mcptools.Toolset, error) {
+// checkFileToolsets refuses, as INVALID_ARGUMENTS naming the file, a
+// taskmd.toml of root whose [mcp] toolsets names one that is no toolset:
+// init checks it before writing anything, as taskmd mcp would refuse it.
+func checkFileToolsets(root string, cfg workspace.Config) error {
 	sets := make([]mcptools.Toolset, len(cfg.MCPToolsets))
 	for i, s := range cfg.MCPToolsets {
 		sets[i] = mcptools.Toolset(s)
 	}
 	if err := mcptools.CheckToolsets(sets...); err != nil {
 		name := filepath.Join(root, workspace.MarkerFile)
-		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: name,
+		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Path: name,
 			Msg: fmt.Sprintf("%s: [mcp] toolsets: %v", name, err)}
 	}
-	return sets, nil
+	return nil
 }
 
 // toolsetsVar names the toolsets `taskmd mcp` serves when --toolsets
