@@ -113,18 +113,3 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
-
-// driverCommand is the command git runs as the merge driver, as git-setup
-// and check --fix set it up: --command when given, else this binary by its
-// absolute path (links resolved), so that merges work whatever PATH git
-// runs with.
-func driverCommand(flag string) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	self, err := selfPath()
-	if err != nil {
-		return "", err
-	}
-	return shellQuote(self), nil
-}
