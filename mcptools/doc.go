@@ -47,8 +47,8 @@
 // INVALID_ARGUMENTS naming the input and the range), and every input
 // schema refuses unknown fields. Each tool's result is a Go struct of this
 // package with exported, JSON-tagged fields, whose output schema the tool
-// declares: without descriptions, a shape that repeats in it defined once
-// under $defs.
+// declares small: the result's own fields with their JSON types, an
+// object or a list of objects without its members, no descriptions.
 //
 // # Guides
 //

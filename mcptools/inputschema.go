@@ -54,3 +54,25 @@ func dropNullMembers(v any) bool {
 	}
 	return dropped
 }
+
+// describeSectionsOnce drops the descriptions of the members of an
+// input's nested checkpoint (pivot_acknowledge's, clarification_ask's):
+// they are the sections checkpoint_save takes and describes, and the
+// checkpoint's own description says so.
+func describeSectionsOnce(in *jsonschema.Schema) {
+	c := in.Properties["checkpoint"]
+	if c == nil {
+		return
+	}
+	var bare func(*jsonschema.Schema)
+	bare = func(s *jsonschema.Schema) {
+		for _, p := range s.Properties {
+			p.Description = ""
+			bare(p)
+		}
+		if s.Items != nil {
+			bare(s.Items)
+		}
+	}
+	bare(c)
+}

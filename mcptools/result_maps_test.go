@@ -54,10 +54,7 @@ func TestResultMapsAreNeverNull(t *testing.T) {
 	}
 	slices.Sort(maps)
 	assert.Equal(t, []string{
-		"archives_list.documents[].counts",
-		"documents_list.documents[].counts",
 		"workflow_create.counts",
-		"workflow_list.workflows[].counts",
 		"workflow_progress.counts",
 	}, maps)
 }

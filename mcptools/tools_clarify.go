@@ -35,7 +35,7 @@ type clarificationAskInput struct {
 	ParallelWork  []string        `json:"parallel_work_available,omitempty" jsonschema:"that work, one line each"`
 	Wait          *int            `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for the answer (default 60) before your checkpoint is saved; 0 returns at once"`
 	TaskID        string          `json:"task_id,omitempty" jsonschema:"the task you work on, for the checkpoint"`
-	Checkpoint    *workerSections `json:"checkpoint,omitempty" jsonschema:"your state, saved if no answer comes in time; required unless wait_seconds is 0"`
+	Checkpoint    *workerSections `json:"checkpoint,omitempty" jsonschema:"your state (the sections of checkpoint_save), saved if no answer comes in time; required unless wait_seconds is 0"`
 }
 
 type clarificationCheckInput struct {

@@ -65,7 +65,7 @@ type section struct {
 }
 
 type pivotAcknowledgeInput struct {
-	Checkpoint *workerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint; required for a graceful or immediate pivot, ignored for a hard one"`
+	Checkpoint *workerSections `json:"checkpoint,omitempty" jsonschema:"your checkpoint, the sections of checkpoint_save; required for a graceful or immediate pivot, ignored for a hard one"`
 }
 
 // Results.

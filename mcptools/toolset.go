@@ -197,15 +197,11 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", tool.Name, err)
 	}
-	// Every result may carry the caller's pending pivot (pivotNotices),
-	// declared as an object: agent_heartbeat's schema gives its shape once,
-	// rather than every tool's schema repeating it.
+	// Every result may carry the caller's pending pivot (pivotNotices).
 	if ts.notices != nil && out.Type == "object" && out.Properties != nil && out.Properties["pivot_request"] == nil {
 		out.Properties["pivot_request"] = &jsonschema.Schema{Type: "object"}
 	}
-	if err := compactOutput(out); err != nil {
-		return fmt.Errorf("tool %s: output schema: %w", tool.Name, err)
-	}
+	compactOutput(out)
 	tool.OutputSchema = out
 	input, ok := tool.InputSchema.(*jsonschema.Schema)
 	if !ok {
@@ -213,6 +209,7 @@ func addTool[In, Out any](ts *toolBatch, tool *mcp.Tool, handler mcp.ToolHandler
 	}
 	boundIntegers(input)
 	plainTypes(input)
+	describeSectionsOnce(input)
 	// Resolved as the SDK resolves it, so that the same arguments fail
 	// with the same error.
 	resolved, err := input.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})

@@ -13,9 +13,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// maxDefaultSize bounds what a client of the default toolsets reads
-// before its first call: tools/list and the instructions, in bytes.
-const maxDefaultSize = 12_000
+// maxDefaultSize and maxAllSize bound what a client of the default
+// toolsets, and of every toolset, reads before its first call: tools/list
+// and the instructions, in bytes.
+const (
+	maxDefaultSize = 12_000
+	maxAllSize     = 60_000
+)
 
 // toolsSize is what testdata/mcpsize/size.mjs prints.
 type toolsSize struct {
@@ -30,7 +34,8 @@ type toolsSize struct {
 // schemas, and the instructions, for the default toolsets and for all.
 // It needs node and npm with the registry in reach; without them it is
 // skipped. The default toolsets cost a client at most maxDefaultSize
-// characters (tools/list and instructions together).
+// characters (tools/list and instructions together), every toolset at
+// most maxAllSize.
 func TestMcpSizeWithTypeScriptClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the TypeScript SDK with npm")
@@ -59,7 +64,7 @@ func TestMcpSizeWithTypeScriptClient(t *testing.T) {
 	root := t.TempDir()
 	measure := func(args ...string) toolsSize {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, node, append([]string{"size.mjs", binary, "-root", root}, args...)...)
+		cmd := exec.CommandContext(ctx, node, append([]string{"size.mjs", binary, "mcp", "-root", root}, args...)...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), toolsetsVar+"=")
 		out, err := cmd.Output()
@@ -77,5 +82,6 @@ func TestMcpSizeWithTypeScriptClient(t *testing.T) {
 	assert.Less(t, small.ToolsListBytes*5, all.ToolsListBytes, "the default is a small part of every tool")
 	assert.Positive(t, small.InstructionsBytes)
 	assert.LessOrEqual(t, small.ToolsListBytes+small.InstructionsBytes, maxDefaultSize)
+	assert.LessOrEqual(t, all.ToolsListBytes+all.InstructionsBytes, maxAllSize)
 	assert.Less(t, small.InstructionsBytes, all.InstructionsBytes, "the default's instructions name only its toolsets")
 }

@@ -1,17 +1,18 @@
-// Prints, as one line of JSON, the size in bytes of what `taskmd mcp`
-// hands a client before any call: the tools/list result as compact JSON,
-// the same without the output schemas, and the instructions.
+// Prints, as one line of JSON, the size in bytes of what an MCP server on
+// stdio hands a client before any call: the tools/list result as compact
+// JSON, the same without the output schemas, and the instructions.
 //
-//   node size.mjs TASKMD_BINARY [ARGS...]   (ARGS: mcp's own, e.g. -root DIR --toolsets all)
+//   node size.mjs COMMAND [ARGS...]   e.g. taskmd mcp --toolsets all, or another
+//                                     server's command, run in the current folder
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const [binary, ...args] = process.argv.slice(2);
-if (!binary) {
-  console.error("usage: node size.mjs TASKMD_BINARY [ARGS...]");
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error("usage: node size.mjs COMMAND [ARGS...]");
   process.exit(2);
 }
-const transport = new StdioClientTransport({ command: binary, args: ["mcp", ...args], stderr: "inherit" });
+const transport = new StdioClientTransport({ command, args, cwd: process.cwd(), stderr: "inherit" });
 const client = new Client({ name: "taskmd-mcpsize", version: "0.0.0" });
 await client.connect(transport);
 const tools = [];
