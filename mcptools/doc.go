@@ -26,12 +26,15 @@
 // # Resources
 //
 // WithResources serves the documents under docs/ and the coordinator's
-// list as resources, whatever the toolsets: taskmd://docs/api/auth.md is
-// /api/auth.md (ResourceTemplate), listed ResourcesPage at a time and
-// read as its bytes. On a server made by NewServer a client may subscribe
-// to a document: one watch of the workspace per server, running while any
-// session is subscribed, sends notifications/resources/updated when the
-// document's content changes, whoever wrote it.
+// list, and their tasks, as resources, whatever the toolsets:
+// taskmd://docs/api/auth.md is /api/auth.md and
+// taskmd://docs/api/auth.md/sign-tokens is /api/auth.md#sign-tokens
+// (ResourceTemplate); documents are listed ResourcesPage at a time, read
+// as their bytes, a task as its text. On a server made by NewServer a
+// client may subscribe to a document or a task: one watch of the
+// workspace per server, running while any session is subscribed, sends
+// notifications/resources/updated when the document's content, or the
+// task's text, changes, whoever wrote it.
 //
 // # Annotations and schemas
 //

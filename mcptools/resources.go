@@ -23,11 +23,13 @@ import (
 	"github.com/taskmd/taskmd/workspace"
 )
 
-// ResourceTemplate is the URI template of the documents WithResources
-// serves: a document's URI is "taskmd://docs" followed by its address
-// (its path percent-encoded as a URL path), so /api/auth.md is
-// taskmd://docs/api/auth.md and the coordinator's list is
-// taskmd://docs/coordinator/active.md.
+// ResourceTemplate is the URI template of the documents and tasks
+// WithResources serves: a document's URI is "taskmd://docs" followed by
+// its address (its path percent-encoded as a URL path), so /api/auth.md
+// is taskmd://docs/api/auth.md and the coordinator's list is
+// taskmd://docs/coordinator/active.md; a task's is its document's, a
+// slash and its slug: /api/auth.md#sign-tokens is
+// taskmd://docs/api/auth.md/sign-tokens.
 const ResourceTemplate = resourcePrefix + "{+path}"
 
 const (
@@ -42,13 +44,15 @@ const (
 )
 
 // WithResources serves the documents under docs/ and the coordinator's
-// list as MCP resources (see ResourceTemplate), whatever the toolsets:
-// resources/list lists them by address, ResourcesPage at a time;
-// resources/read returns a document's bytes (text/markdown). On a server
-// made by NewServer, a client may also subscribe to a document: the
-// server watches the workspace (without polling) while any session is
-// subscribed to anything, and sends notifications/resources/updated for
-// the document's URI each time its content changes, whoever wrote it. A
+// list, and their tasks, as MCP resources (see ResourceTemplate),
+// whatever the toolsets: resources/list lists the documents by address,
+// ResourcesPage at a time; resources/read returns a document's bytes, or
+// a task's text from its heading to its last line (text/markdown). On a
+// server made by NewServer, a client may also subscribe to a document or
+// a task: the server watches the workspace (without polling) while any
+// session is subscribed to anything, and sends
+// notifications/resources/updated for the URI each time the document's
+// content, or the task's text, changes, whoever wrote it. A
 // server of your own made with mcp.NewServer cannot take subscriptions
 // (the SDK reads them from ServerOptions); it gets the rest.
 func WithResources() Option {
@@ -79,6 +83,8 @@ type resources struct {
 // subscription is one URI and the sessions subscribed to it.
 type subscription struct {
 	file     string
+	slug     string // a task's; "" for the document
+	version  string // the task's Version as last seen; "" when it had none
 	sessions map[*mcp.ServerSession]bool
 }
 
@@ -95,8 +101,8 @@ func (r *resources) addTo(server *mcp.Server, ws *workspace.Workspace, shutdown 
 	server.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: ResourceTemplate,
 		Name:        "document",
-		Title:       "taskmd document",
-		Description: "A task document by address: taskmd://docs/api/auth.md is /api/auth.md (docs/api/auth.md); taskmd://docs/coordinator/active.md is the coordinator's list.",
+		Title:       "taskmd document or task",
+		Description: "A task document by address: taskmd://docs/api/auth.md is /api/auth.md (docs/api/auth.md); taskmd://docs/coordinator/active.md is the coordinator's list; taskmd://docs/api/auth.md/sign-tokens is the task /api/auth.md#sign-tokens.",
 		MIMEType:    resourceMIME,
 	}, r.read)
 	server.AddReceivingMiddleware(r.list)
@@ -107,13 +113,15 @@ func resourceURI(p string) string {
 	return "taskmd://docs" + (&url.URL{Path: p}).EscapedPath()
 }
 
-// resourceFile returns the root-relative file a document URI names. A
-// URI that is not one is INVALID_ADDRESS, saying what one looks like.
-func resourceFile(uri string) (string, error) {
-	bad := func(why string) (string, error) {
-		return "", &taskdoc.Error{Code: taskdoc.CodeInvalidAddress,
-			Msg: "resource " + quoteURI(uri) + " is not a taskmd document: " + why +
-				"; a document's URI is taskmd://docs/ and its address, as taskmd://docs/api/auth.md for /api/auth.md"}
+// resourceFile returns the root-relative file a document or task URI
+// names, and the task's slug ("" for a document). A URI that is neither
+// is INVALID_ADDRESS, saying what one looks like.
+func resourceFile(uri string) (file, slug string, err error) {
+	bad := func(why string) (string, string, error) {
+		return "", "", &taskdoc.Error{Code: taskdoc.CodeInvalidAddress,
+			Msg: "resource " + quoteURI(uri) + " is not a taskmd document or task: " + why +
+				"; a document's URI is taskmd://docs/ and its address, as taskmd://docs/api/auth.md for /api/auth.md," +
+				" a task's its document's and /slug, as taskmd://docs/api/auth.md/sign-tokens"}
 	}
 	rest, ok := strings.CutPrefix(uri, resourcePrefix)
 	if !ok {
@@ -126,17 +134,21 @@ func resourceFile(uri string) (string, error) {
 	if err != nil {
 		return bad("its path is not percent-encoded as a URL path's")
 	}
-	a, err := taskdoc.ParseAddress("/" + p)
+	address := "/" + p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 && !strings.HasSuffix(p, ".md") && strings.HasSuffix(p[:i], ".md") {
+		address = "/" + p[:i] + "#" + p[i+1:]
+	}
+	a, err := taskdoc.ParseAddress(address)
 	if err != nil {
 		return bad(err.Error())
 	}
-	if a.Slug != "" {
-		return bad("it names a task")
+	if strings.HasSuffix(address, "#") {
+		return bad("its task's slug is empty")
 	}
 	if a.Folder() != taskdoc.FolderDocs && a.File() != coordinator.File {
-		return bad("only the documents under docs/ and " + coordinator.File + " are resources (archive_read reads archived ones)")
+		return bad("only the documents under docs/ and " + coordinator.File + " and their tasks are resources (archive_read reads archived ones)")
 	}
-	return a.File(), nil
+	return a.File(), a.Slug, nil
 }
 
 func quoteURI(uri string) string {
@@ -144,10 +156,11 @@ func quoteURI(uri string) string {
 	return string(b)
 }
 
-// read is resources/read: the document's bytes as they are on disk.
+// read is resources/read: the document's bytes as they are on disk, or
+// the task's text.
 func (r *resources) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	file, err := resourceFile(uri)
+	file, slug, err := resourceFile(uri)
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}
@@ -155,9 +168,30 @@ func (r *resources) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}
+	text := string(data)
+	if slug != "" {
+		if text, _, err = r.task(file, slug, data); err != nil {
+			return nil, resourceError(uri, err)
+		}
+	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
-		{URI: uri, MIMEType: resourceMIME, Text: string(data)},
+		{URI: uri, MIMEType: resourceMIME, Text: text},
 	}}, nil
+}
+
+// task is the text of the task slug of file, whose content is data, from
+// its heading to its last non-blank line, and its Version. A document that
+// does not parse, or has no such task, is the error that says so.
+func (r *resources) task(file, slug string, data []byte) (text, version string, err error) {
+	doc, err := r.ws.Parse(file, data)
+	if err != nil {
+		return "", "", err
+	}
+	t, err := doc.Task(slug)
+	if err != nil {
+		return "", "", err
+	}
+	return strings.TrimRight(string(data[t.Span.Start:t.Span.End]), " \t\r\n") + "\n", t.Version, nil
 }
 
 // resourceError is a JSON-RPC error for a resource request that failed:
@@ -249,11 +283,19 @@ func resourceDescription(d query.Document) string {
 // subscribe is resources/subscribe: the URI must name a document (which
 // need not exist yet: its creation is a change); the watch starts with
 // the first subscription.
-func (r *resources) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+func (r *resources) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	file, err := resourceFile(uri)
+	file, slug, err := resourceFile(uri)
 	if err != nil {
 		return resourceError(uri, err)
+	}
+	var version string
+	if slug != "" {
+		// A task that does not exist yet has no version: its creation is
+		// a change.
+		if data, err := r.ws.ReadIfExists(ctx, file); err == nil && data != nil {
+			_, version, _ = r.task(file, slug, data)
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -262,7 +304,7 @@ func (r *resources) subscribe(_ context.Context, req *mcp.SubscribeRequest) erro
 	}
 	s := r.subs[uri]
 	if s == nil {
-		s = &subscription{file: file, sessions: map[*mcp.ServerSession]bool{}}
+		s = &subscription{file: file, slug: slug, version: version, sessions: map[*mcp.ServerSession]bool{}}
 		r.subs[uri] = s
 	}
 	s.sessions[req.Session] = true
@@ -289,7 +331,7 @@ func (r *resources) subscribe(_ context.Context, req *mcp.SubscribeRequest) erro
 // session is not subscribed to does nothing.
 func (r *resources) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
 	uri := req.Params.URI
-	if _, err := resourceFile(uri); err != nil {
+	if _, _, err := resourceFile(uri); err != nil {
 		return resourceError(uri, err)
 	}
 	r.drop(req.Session, uri)
@@ -363,8 +405,8 @@ func (r *resources) watch(ctx context.Context, done chan struct{}) {
 }
 
 // check compares each subscribed file with what was last seen of it and
-// sends notifications/resources/updated for the URIs of those whose
-// content changed.
+// sends notifications/resources/updated for the URIs of the documents
+// whose content changed, and of the tasks in them whose text changed.
 func (r *resources) check(ctx context.Context) {
 	r.mu.Lock()
 	var updated []string
@@ -374,10 +416,25 @@ func (r *resources) check(ctx context.Context) {
 		if now.version == was.version {
 			continue
 		}
+		var data []byte
 		for uri, s := range r.subs {
-			if s.file == file {
-				updated = append(updated, uri)
+			if s.file != file {
+				continue
 			}
+			if s.slug != "" {
+				if data == nil {
+					data, _ = r.ws.ReadIfExists(r.shutdown, file)
+				}
+				var version string
+				if data != nil {
+					_, version, _ = r.task(file, s.slug, data)
+				}
+				if version == s.version {
+					continue
+				}
+				s.version = version
+			}
+			updated = append(updated, uri)
 		}
 	}
 	r.mu.Unlock()

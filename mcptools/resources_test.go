@@ -103,6 +103,9 @@ func TestResourcesListAndRead(t *testing.T) {
 		"taskmd://docs/api/auth.md":           resAuth,
 		"taskmd://docs/coordinator/active.md": resList,
 		"taskmd://docs/notes/my%20plan.md":    "# My plan\r\n\r\n## Tasks\r\n",
+		// A task: its text, heading to last line.
+		"taskmd://docs/api/auth.md/sign-tokens":       "### Sign tokens\n- Status: pending\n\nUse ed25519.\n",
+		"taskmd://docs/coordinator/active.md/ship-it": "### Ship it\n- Status: pending\n",
 	} {
 		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		require.NoError(t, err, uri)
@@ -133,6 +136,10 @@ func TestResourcesReadRefusals(t *testing.T) {
 		{"taskmd://docs/api/auth.txt", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
 		{"taskmd://docs/api/../auth.md", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
 		{"taskmd://docs/api/auth.md#sign-tokens", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
+		{"taskmd://docs/api/auth.md/", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
+		{"taskmd://docs/api/auth.md/no-such-task", jsonrpc.CodeInvalidParams, "TASK_NOT_FOUND"},
+		{"taskmd://docs/api/missing.md/sign-tokens", jsonrpc.CodeInvalidParams, "DOCUMENT_NOT_FOUND"},
+		{"taskmd://docs/archived/docs/old.md/x", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
 		{"taskmd://docs/archived/docs/old.md", jsonrpc.CodeInvalidParams, "INVALID_ADDRESS"},
 	} {
 		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: tc.uri})
@@ -263,6 +270,43 @@ func expectNoUpdate(t *testing.T, updates <-chan string) {
 		t.Fatalf("unexpected notifications/resources/updated for %s", got)
 	case <-time.After(500 * time.Millisecond):
 	}
+}
+
+// A subscription to a task is told when its text changes, and only then:
+// not when another task of its document does.
+func TestResourcesSubscribeToATask(t *testing.T) {
+	const doc = "# Auth\n\n## Tasks\n\n### Sign tokens\n- Status: pending\n\n### Verify\n- Status: pending\n"
+	root := newRoot(t, map[string]string{"docs/api/auth.md": doc})
+	server, err := NewServer(openResourceWorkspace(t, root), WithResources(), WithToolsets(ToolsetQueries, ToolsetEdits))
+	require.NoError(t, err)
+	updates := make(chan string, 16)
+	cs, _ := resourceClient(t, server, legacyProtocol, updates)
+	ctx := context.Background()
+	const uri = "taskmd://docs/api/auth.md/sign-tokens"
+	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
+
+	setStatus := func(task, status string) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "task_set_status",
+			Arguments: map[string]any{"task": task, "status": status, "reason": "waits"}})
+		require.NoError(t, err)
+		require.False(t, res.IsError, text(res))
+	}
+	setStatus("/api/auth.md#verify", "blocked")
+	expectNoUpdate(t, updates)
+	setStatus("/api/auth.md#sign-tokens", "blocked")
+	expectUpdate(t, updates, uri)
+	got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	require.NoError(t, err)
+	assert.Contains(t, got.Contents[0].Text, "- Status: blocked")
+	assert.NotContains(t, got.Contents[0].Text, "Verify")
+	// The task removed: a change; the document gone and back without it: none.
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "task_remove", Arguments: map[string]any{"task": "/api/auth.md#sign-tokens"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, text(res))
+	expectUpdate(t, updates, uri)
+	setStatus("/api/auth.md#verify", "pending")
+	expectNoUpdate(t, updates)
 }
 
 // Under the protocol of subscriptions/listen, a subscription is a stream
