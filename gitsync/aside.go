@@ -95,7 +95,9 @@ func (s *Sync) recoverAside(ctx context.Context, tx *workspace.Tx) (Report, erro
 		return Report{}, err
 	}
 	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", "MERGE_HEAD"); err == nil {
-		s.abortMerge(ctx)
+		if err := s.abortMerge(ctx, nil); err != nil {
+			return Report{}, err
+		}
 	}
 	conflicts, kept, err := s.putBack(ctx, tx, strings.TrimSpace(string(data)))
 	return Report{Conflicts: conflicts, Stash: kept}, err
