@@ -179,16 +179,13 @@ func (s *Sync) sameAs(ctx context.Context, path, commit string) (bool, error) {
 // killed while writing the index, a ref, the shallow list or the config:
 // the ones that exist.
 func (s *Sync) gitLocks() []string {
-	var found []string
-	for _, n := range []string{"index.lock", "HEAD.lock", "ORIG_HEAD.lock", "MERGE_HEAD.lock", "AUTO_MERGE.lock", "FETCH_HEAD.lock"} {
-		if name := filepath.Join(s.gitDir, n); exists(name) {
-			found = append(found, name)
-		}
-	}
-	for _, n := range []string{"packed-refs.lock", "shallow.lock", "config.lock"} {
-		if name := filepath.Join(s.commonDir, n); exists(name) {
-			found = append(found, name)
-		}
+	// index.lock, next-index-*.lock (commit --only), HEAD.lock,
+	// ORIG_HEAD.lock... in the worktree's folder; packed-refs.lock,
+	// shallow.lock, config.lock in the common one.
+	found, _ := filepath.Glob(filepath.Join(s.gitDir, "*.lock"))
+	if s.commonDir != s.gitDir {
+		common, _ := filepath.Glob(filepath.Join(s.commonDir, "*.lock"))
+		found = append(found, common...)
 	}
 	_ = filepath.WalkDir(filepath.Join(s.commonDir, "refs"), func(name string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(name, ".lock") {
@@ -197,11 +194,6 @@ func (s *Sync) gitLocks() []string {
 		return nil
 	})
 	return found
-}
-
-func exists(name string) bool {
-	_, err := os.Lstat(name)
-	return err == nil
 }
 
 // clearLocks removes the lock files that a git killed in this clone left,
