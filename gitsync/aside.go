@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,8 +23,18 @@ func (s *Sync) setAside(ctx context.Context, tx *workspace.Tx) (string, error) {
 	if err != nil || out == "" {
 		return "", err
 	}
-	if _, err := s.gitAs(ctx, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared"); err != nil {
+	// The stash on top before this one is recorded first: a crash inside
+	// git stash (its stash made, the files not yet all put back as HEAD
+	// has them) leaves a new stash on top that is this one.
+	prev, err := s.git(ctx, "rev-parse", "-q", "--verify", "refs/stash")
+	if err != nil {
+		prev = "" // no stash yet
+	}
+	if err := tx.Write(asideFile, []byte(pending+strings.TrimSpace(prev)+"\n")); err != nil {
 		return "", err
+	}
+	if _, err := s.gitAs(ctx, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared"); err != nil {
+		return "", errors.Join(err, tx.Remove(asideFile))
 	}
 	sha, err := s.git(ctx, "rev-parse", "-q", "--verify", "refs/stash")
 	if err != nil {
@@ -95,8 +106,48 @@ func (s *Sync) recoverAside(ctx context.Context, tx *workspace.Tx) (Report, erro
 		return Report{}, err
 	}
 	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", "MERGE_HEAD"); err == nil {
-		s.abortMerge(ctx)
+		if err := s.abortMerge(ctx, nil); err != nil {
+			return Report{}, err
+		}
 	}
-	conflicts, kept, err := s.putBack(ctx, tx, strings.TrimSpace(string(data)))
+	sha := strings.TrimSpace(string(data))
+	if prev, ok := strings.CutPrefix(sha, pending); ok {
+		if sha, err = s.halfSetAside(ctx, prev); err != nil || sha == "" {
+			return Report{}, errors.Join(err, tx.Remove(asideFile))
+		}
+	}
+	conflicts, kept, err := s.putBack(ctx, tx, sha)
 	return Report{Conflicts: conflicts, Stash: kept}, err
+}
+
+// pending starts asideFile's record while git stash runs: the stash that
+// was on top before it follows.
+const pending = "pending "
+
+// halfSetAside settles a git stash that a crash stopped, prev being the
+// stash on top before it: when it made its stash, the files it holds are
+// set back as HEAD has them (git may have reset some of them, or none),
+// so that putting the stash back restores the edits exactly, and the
+// stash is returned; "" when it made none (it changed nothing then).
+func (s *Sync) halfSetAside(ctx context.Context, prev string) (string, error) {
+	top, err := s.git(ctx, "rev-parse", "-q", "--verify", "refs/stash")
+	if top = strings.TrimSpace(top); err != nil || top == prev {
+		return "", nil
+	}
+	files, err := s.git(ctx, "diff", "--name-only", "-z", "--no-renames", "HEAD", top, "--")
+	if err != nil {
+		return "", err
+	}
+	var paths []string
+	for _, p := range strings.Split(files, "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) > 0 {
+		if _, err := s.git(ctx, append([]string{"checkout", "-q", "HEAD", "--"}, literal(paths)...)...); err != nil {
+			return "", err
+		}
+	}
+	return top, nil
 }

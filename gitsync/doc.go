@@ -26,6 +26,18 @@
 // while a change is made, merged and pushed, and put back afterwards, so
 // that only the change is committed and the edits stay uncommitted.
 //
+// A clone recovers from a crash at any point by itself, on its next call.
+// Every call runs under the clone's lock, so a git lock file older than
+// the lock, with no git process running in the clone, is a killed
+// command's: it is removed. Before it merges or writes, a call records its
+// change in .taskmd/gitsync/change (the files and each one's SHA-256,
+// written durably; removed when the call ends): a call that finds the
+// record takes the half-made change back (the files of the change and of
+// the merge put back as HEAD has them), never setting it aside as a
+// person's edit; a change whose commit landed is pushed. The stash of a
+// person's edits is recorded before git stash runs, so a crash inside it
+// puts the edits back too.
+//
 // SetUp prepares a repository for taskmd once: package merge's task-aware
 // merge as git's merge driver for the task documents (what the taskmd
 // command's git-setup does), and the state folder ignored.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/internal/taskflow"
@@ -52,6 +53,9 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 		res, err = s.plans.Claim(ctx, task, agentID)
 		return fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), err
 	})
+	if err != nil {
+		res = plan.ClaimResult{} // the claim was taken back: it holds nothing
+	}
 	return ClaimResult{ClaimResult: res, Report: rep}, err
 }
 
@@ -149,7 +153,13 @@ type change func(ctx context.Context) (msg string, err error)
 // under the clone's lock, with a person's uncommitted edits set aside, and
 // shares it.
 func (s *Sync) run(ctx context.Context, files []string, fn change) (rep Report, err error) {
-	err = s.ws.Lock(ctx, []string{asideFile}, func(tx *workspace.Tx) error {
+	err = s.ws.Lock(ctx, []string{asideFile, changeFile}, func(tx *workspace.Tx) error {
+		if err := s.clearLocks(time.Now()); err != nil {
+			return err
+		}
+		if err := s.settle(ctx, tx); err != nil {
+			return err
+		}
 		prior, err := s.recoverAside(ctx, tx)
 		if err != nil {
 			return err
@@ -158,7 +168,18 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (rep Report, 
 		if err != nil {
 			return err
 		}
-		rep, err = s.share(ctx, files, fn)
+		if err = s.begin(tx, files); err == nil {
+			rep, err = s.share(ctx, files, fn)
+		}
+		if err != nil {
+			// Whatever the change left half made goes, so that the call
+			// changes nothing; failing that, the next call takes it back.
+			if serr := s.settle(ctx, tx); serr != nil {
+				err = errors.Join(err, serr)
+			}
+		} else {
+			err = tx.Remove(changeFile)
+		}
 		if sha != "" {
 			conflicts, kept, perr := s.putBack(ctx, tx, sha)
 			rep.Conflicts, rep.Stash = conflicts, kept
@@ -199,8 +220,8 @@ func (s *Sync) share(ctx context.Context, files []string, fn change) (Report, er
 		}
 		if len(paths) > 0 {
 			if rep.Commit, err = s.commit(ctx, paths, added, msg); err != nil {
-				// The change is taken back, so that the call changes nothing.
-				_, _ = s.git(context.WithoutCancel(ctx), append([]string{"checkout", "-q", "HEAD", "--"}, paths...)...)
+				// The change is taken back (settle, in run), so that the
+				// call changes nothing.
 				return rep, err
 			}
 		}

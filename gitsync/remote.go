@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,7 +28,20 @@ func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 	if strings.Contains(ge.Stderr, "couldn't find remote ref") {
 		return "", nil
 	}
+	if !unreachable(ge) {
+		return "", err
+	}
 	return ge.Stderr, nil
+}
+
+// unreachable reports whether a failed fetch or push is the remote out
+// of reach rather than this clone's own trouble: git said why, and it was
+// not a lock file of the clone (a crashed git) nor a local ref it could
+// not write.
+func unreachable(ge *git.Error) bool {
+	return ge.Stderr != "" && ge.ExitCode >= 0 &&
+		!strings.Contains(ge.Stderr, ".lock': File exists") &&
+		!strings.Contains(ge.Stderr, "cannot lock ref")
 }
 
 // counts is how many commits HEAD has that the remote's branch has not
@@ -95,38 +109,43 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 		return nil
 	}
 	paths, lerr := s.unmerged(ctx)
-	if lerr != nil || len(paths) == 0 {
-		s.abortMerge(ctx)
-		return err
+	if lerr != nil {
+		return s.abortMerge(ctx, errors.Join(err, lerr))
+	}
+	if len(paths) == 0 {
+		return s.abortMerge(ctx, err)
 	}
 	var left []string
 	for _, p := range paths {
 		res, ok, err := s.resolve(ctx, p, "HEAD", s.remote+"/"+s.branch)
 		if err != nil {
-			s.abortMerge(ctx)
-			return err
+			return s.abortMerge(ctx, err)
 		}
 		if !ok {
 			left = append(left, describe(p, res))
 		}
 	}
 	if len(left) > 0 {
-		s.abortMerge(ctx)
-		return &taskdoc.Error{Code: merge.CodeMergeConflict, Msg: fmt.Sprintf(
+		return s.abortMerge(ctx, &taskdoc.Error{Code: merge.CodeMergeConflict, Msg: fmt.Sprintf(
 			"merging %s/%s: %s; nothing was merged: a person settles them (git pull, edit, commit), then the change is made again",
-			s.remote, s.branch, strings.Join(left, "; "))}
+			s.remote, s.branch, strings.Join(left, "; "))})
 	}
-	_, err = s.gitAs(ctx, "commit", "-q", "--no-edit")
-	if err != nil {
-		s.abortMerge(ctx)
+	if _, err = s.gitAs(ctx, "commit", "-q", "--no-edit"); err != nil {
+		return s.abortMerge(ctx, err)
 	}
-	return err
+	return nil
 }
 
-// abortMerge undoes a merge in progress; it is best effort, on a tree
-// that had no changes of its own (they are stashed).
-func (s *Sync) abortMerge(ctx context.Context) {
-	_, _ = s.git(context.WithoutCancel(ctx), "merge", "--abort")
+// abortMerge undoes a merge in progress, on a tree that had no changes of
+// its own (they are set aside), and returns why the merge was given up:
+// cause, with git's message when the merge could not be undone either.
+func (s *Sync) abortMerge(ctx context.Context, cause error) error {
+	if _, err := s.git(context.WithoutCancel(ctx), "merge", "--abort"); err != nil {
+		if _, merging := s.git(context.WithoutCancel(ctx), "rev-parse", "-q", "--verify", "MERGE_HEAD"); merging == nil {
+			return errors.Join(cause, err)
+		}
+	}
+	return cause
 }
 
 // push sends HEAD to the remote's branch. rejected reports that the remote
@@ -149,6 +168,8 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 		return true, "", nil // another push updated the branch at the same moment
 	case strings.Contains(ge.Stderr, "[remote rejected]"):
 		return false, "", err // a hook or a protected branch: no retry helps
+	case !unreachable(ge):
+		return false, "", err
 	default:
 		return false, ge.Stderr, nil
 	}

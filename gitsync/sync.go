@@ -3,6 +3,7 @@ package gitsync
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,15 +21,17 @@ const defaultMaxAttempts = 20
 // remote. It is safe for concurrent use; any number of Sync values and
 // processes may share a clone.
 type Sync struct {
-	ws       *workspace.Workspace
-	plans    *plan.Plans
-	top      string   // the repository's top folder
-	prefix   string   // the workspace root relative to top: "" or "sub/dir/"
-	remote   string   // "origin"
-	branch   string   // "main"
-	attempts int      // defaultMaxAttempts
-	ident    []string // "-c user.name=… -c user.email=…" when git has none
-	pause    func(ctx context.Context, attempt int) error
+	ws        *workspace.Workspace
+	plans     *plan.Plans
+	top       string // the repository's top folder
+	gitDir    string // its git folder (this worktree's) and the common one
+	commonDir string
+	prefix    string   // the workspace root relative to top: "" or "sub/dir/"
+	remote    string   // "origin"
+	branch    string   // "main"
+	attempts  int      // defaultMaxAttempts
+	ident     []string // "-c user.name=… -c user.email=…" when git has none
+	pause     func(ctx context.Context, attempt int) error
 	// beforePush, when set, runs between the commit and the push (tests
 	// move the remote there).
 	beforePush func()
@@ -73,6 +76,16 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if s.top, s.prefix, err = git.TopLevel(ctx, ws.Root()); err != nil {
 		return nil, err
 	}
+	dirs, err := git.Run(ctx, s.top, "rev-parse", "--absolute-git-dir", "--git-common-dir")
+	if err != nil {
+		return nil, err
+	}
+	if d := strings.Split(strings.TrimSpace(dirs), "\n"); len(d) == 2 {
+		s.gitDir, s.commonDir = d[0], d[1]
+		if !filepath.IsAbs(s.commonDir) {
+			s.commonDir = filepath.Join(s.top, s.commonDir)
+		}
+	}
 	if s.branch == "" {
 		b, err := git.Run(ctx, s.top, "symbolic-ref", "--short", "HEAD")
 		if err != nil {
@@ -90,6 +103,9 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 		s.ident = []string{"-c", "user.name=taskmd", "-c", "user.email=taskmd@localhost"}
 	}
 	err = ws.Lock(ctx, []string{asideFile}, func(*workspace.Tx) error {
+		if err := s.clearLocks(time.Now()); err != nil {
+			return err
+		}
 		wrote, err := ws.IgnoreState(ctx)
 		if err != nil || !wrote {
 			return err
@@ -147,13 +163,15 @@ func (s *Sync) remoteRef() string { return "refs/remotes/" + s.remote + "/" + s.
 
 // git runs a git command at the repository's top.
 func (s *Sync) git(ctx context.Context, args ...string) (string, error) {
-	return git.Run(ctx, s.top, args...)
+	out, err := git.Run(ctx, s.top, args...)
+	return out, s.explain(err)
 }
 
 // gitAs runs a git command that writes commits, with the fallback identity
 // when git has none.
 func (s *Sync) gitAs(ctx context.Context, args ...string) (string, error) {
-	return git.Run(ctx, s.top, append(append([]string{}, s.ident...), args...)...)
+	out, err := git.Run(ctx, s.top, append(append([]string{}, s.ident...), args...)...)
+	return out, s.explain(err)
 }
 
 // backoff waits a little longer after each rejected push, with jitter, so

@@ -15,7 +15,8 @@ import (
 
 // Error is a git command that failed: its arguments, the directory it ran
 // in, its exit code (-1 when it did not run or was killed) and what it
-// wrote on standard error, trimmed.
+// wrote on standard error, trimmed (its standard output when it wrote
+// nothing there).
 type Error struct {
 	Args     []string `json:"args"`
 	Dir      string   `json:"dir"`
@@ -28,7 +29,7 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := e.Stderr
 	if msg == "" && e.Err != nil {
-		msg = e.Err.Error()
+		msg = e.Err.Error() + " (git printed no message)"
 	}
 	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
 }
@@ -78,7 +79,13 @@ func RunInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]
 	if err == nil {
 		return stdout.Bytes(), nil
 	}
-	ge := &Error{Args: args, Dir: dir, ExitCode: -1, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	// Some commands say why they failed on standard output ("nothing to
+	// commit"), or say nothing at all: the error carries what git said.
+	msg := strings.TrimSpace(stderr.String())
+	if msg == "" {
+		msg = strings.TrimSpace(stdout.String())
+	}
+	ge := &Error{Args: args, Dir: dir, ExitCode: -1, Stderr: msg, Err: err}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		ge.ExitCode = exit.ExitCode()

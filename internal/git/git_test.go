@@ -71,3 +71,25 @@ func TestTopLevel(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, prefix)
 }
+
+// TestFailureSaysWhy: a command that says why it failed on standard
+// output (git commit with nothing to commit) carries that in the error;
+// one that says nothing is not a bare exit status.
+func TestFailureSaysWhy(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, err := git.Run(ctx, dir, "init", "-q", "-b", "main")
+	require.NoError(t, err)
+	_, err = git.Run(ctx, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "first")
+	require.NoError(t, err)
+	_, err = git.Run(ctx, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-m", "again")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nothing to commit")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644))
+	_, err = git.Run(ctx, dir, "add", "f")
+	require.NoError(t, err)
+	_, err = git.Run(ctx, dir, "diff", "--cached", "--quiet")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "git printed no message")
+}
