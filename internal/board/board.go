@@ -155,6 +155,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "same-origin")
+		if s.opt.ReadOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "this board is read-only", http.StatusMethodNotAllowed)
+			return
+		}
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
 			if s.opt.ReadOnly || !s.secret(tok) {
 				http.Error(w, "wrong token: open the address taskmd board printed", http.StatusForbidden)

@@ -119,4 +119,3 @@ func TestGraphLaysOutDependencies(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, code)
 	assert.Contains(t, body, `data-error-code="DOCUMENT_NOT_FOUND"`)
 }
-
