@@ -96,6 +96,10 @@ func New(ws *workspace.Workspace, opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The first read: pages and the live feed start from it.
+	if _, err := s.refresh(context.Background()); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
