@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/taskmd/taskmd/coordinator"
@@ -66,7 +65,6 @@ type Server struct {
 	hosts  map[string]bool // Host header values accepted; nil: any host at the port
 	port   string
 	feed   feed
-	once   sync.Once
 }
 
 // New returns the board of ws. It reads the workspace's settings
