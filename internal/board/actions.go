@@ -9,6 +9,7 @@ import (
 
 	"github.com/taskmd/taskmd/checkpoint"
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/query"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
@@ -96,10 +97,15 @@ func (s *Server) taskAction(ctx context.Context, form url.Values) error {
 	if !ok {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: fmt.Sprintf("unknown action %q: start, complete, block, unblock, reopen or release", act)}
 	}
-	if err := s.checkSeen(ctx, a, seen); err != nil {
-		return err
+	if a.Path == coordinator.Address {
+		// The list's operations take no status seen: it is checked just
+		// before them (the list acts on its task in progress or its next).
+		if err := s.checkSeen(ctx, a, seen); err != nil {
+			return err
+		}
 	}
-	return do(ctx, a, form)
+	// A document's task is checked under its lock, in the write itself.
+	return do(claims.WithSeen(ctx, seen), a, form)
 }
 
 // checkSeen refuses with CONFLICT when the task's status differs from the

@@ -160,6 +160,9 @@ func (c Change) apply(ctx context.Context, ws *workspace.Workspace, doc *taskdoc
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSeen(ctx, t, task); err != nil {
+		return nil, err
+	}
 	made.Task = task
 	if c.Note != "" && taskflow.Replays(task, c.Note) {
 		if c.Who.Person == "" {

@@ -58,7 +58,7 @@ var layers = map[string][]string{
 		"internal/watch"},
 	// The web board for people: pages over the library's operations.
 	"internal/board": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal",
-		"checkpoint", "worker", "internal/settings", "internal/watch"},
+		"checkpoint", "worker", "internal/claims", "internal/settings", "internal/watch"},
 	// The workspace's settings (taskmd.toml) as each package's options: above
 	// the packages it configures, below the faces that read it.
 	"internal/settings": {"workspace", "plan", "worker", "worktree"},
