@@ -50,6 +50,7 @@ func init() {
 		"init":         cmdInit,
 		"mcp":          cmdMcp,
 		"lsp":          cmdLsp,
+		"board":        cmdBoard,
 	}
 }
 
@@ -75,6 +76,7 @@ Workspace
   init --agent-instructions [--role R] also taskmd instructions into AGENTS.md
   mcp [-root DIR] [--toolsets a,b|all] [--read-only] [--dynamic-toolsets]   MCP on stdio
   lsp [ARGS]                           the language server: runs taskmd-lsp from PATH
+  board [--addr A] [--read-only] [--open]  the web board for people (prints its address)
 Tasks (docs/; ADDRESS may also be /coordinator/active.md#slug for show, status, rm;
   status ... completed completes it only when it is the list's task in progress)
   list [FOLDER]                        documents with task counts (FOLDER: /api/, api)

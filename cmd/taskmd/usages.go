@@ -332,6 +332,16 @@ var usages = map[string]usage{
 		about:   "Runs the language server, taskmd-lsp, from PATH with ARGS on stdin and stdout.\nInstall it from a clone: cd cmd/taskmd-lsp && go install .",
 		example: "lsp",
 		exits:   []int{exitNotFound}},
+	"board": {use: "board [--addr 127.0.0.1:0] [--read-only] [--open]",
+		about: "Serves the web board of the workspace until interrupted: plans, tasks, agents, questions, graphs, live.\n" +
+			"The first line is the address to open, with this run's secret (?token=); actions need it.",
+		flags: map[string]string{
+			"addr":      "A  the address to listen on (default 127.0.0.1:0, a free port on loopback)",
+			"read-only": "  pages only: no actions, no forms",
+			"open":      "  open the address in a browser (xdg-open or open)",
+		},
+		example: "board --open",
+		exits:   []int{exitNotFound, exitInvalid}},
 	"check":  checkUsage("check"),
 	"doctor": checkUsage("doctor"),
 	"instructions": {use: "instructions [--role worker|orchestrator]",

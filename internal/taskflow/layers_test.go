@@ -56,6 +56,9 @@ var layers = map[string][]string{
 	"mcptools": {"taskdoc", "workspace", "taskcontext", "subagent", "coordinator", "query",
 		"journal", "checkpoint", "worker", "plan", "agent", "worktree", "merge", "internal/claims", "internal/settings",
 		"internal/watch"},
+	// The web board for people: pages over the library's operations.
+	"internal/board": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal",
+		"checkpoint", "worker", "internal/settings", "internal/watch"},
 	// The workspace's settings (taskmd.toml) as each package's options: above
 	// the packages it configures, below the faces that read it.
 	"internal/settings": {"workspace", "plan", "worker", "worktree"},

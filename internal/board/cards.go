@@ -1,0 +1,87 @@
+package board
+
+import (
+	"bytes"
+	"html/template"
+	"net/url"
+
+	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// card is the data of one task's card.
+type card struct {
+	Address  string
+	Task     taskdoc.Task
+	Holder   string
+	ReadOnly bool
+	Back     string
+	Actions  []string // the actions the card offers (the task page offers all)
+}
+
+// section is the data of one document's section.
+type section struct {
+	ID       string
+	Doc      *docView
+	Columns  []columnCards
+	Sequence bool // the coordinator list
+}
+
+type columnCards struct {
+	Name  string
+	Cards []template.HTML
+}
+
+// renderDoc renders d's cards and section.
+func (s *Server) renderDoc(d *docView) error {
+	d.cards = make(map[string]template.HTML, len(d.Tasks))
+	sec := section{ID: sectionID(d.Address), Doc: d, Sequence: d.Address == coordinator.Address}
+	byColumn := map[string][]template.HTML{}
+	var buf bytes.Buffer
+	for _, t := range d.Tasks {
+		addr := taskdoc.Address{Path: d.Address, Slug: t.Slug}.String()
+		holder, _ := t.Field(taskdoc.KeyAssignee)
+		c := card{Address: addr, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder)}
+		buf.Reset()
+		if err := s.tmpl.ExecuteTemplate(&buf, "card", c); err != nil {
+			return err
+		}
+		h := template.HTML(buf.String())
+		d.cards[addr] = h
+		byColumn[column(t.Status)] = append(byColumn[column(t.Status)], h)
+	}
+	for _, name := range columns {
+		sec.Columns = append(sec.Columns, columnCards{Name: name, Cards: byColumn[name]})
+	}
+	buf.Reset()
+	if err := s.tmpl.ExecuteTemplate(&buf, "section", sec); err != nil {
+		return err
+	}
+	d.section = template.HTML(buf.String())
+	return nil
+}
+
+// cardActions are the actions a card offers for a task in status, held by
+// holder: a short choice for a crowded board. Which moves the status
+// machine allows is the library's to say: the task page offers every
+// action and shows the library's refusal.
+func cardActions(st taskdoc.Status, holder string) []string {
+	switch column(st) {
+	case "todo":
+		return []string{"start", "block"}
+	case "doing":
+		if holder != "" {
+			return []string{"complete", "block", "release"}
+		}
+		return []string{"complete", "block"}
+	case "blocked":
+		return []string{"unblock"}
+	}
+	return []string{"reopen"}
+}
+
+// allActions are the actions of the task page, in order.
+var allActions = []string{"start", "complete", "block", "unblock", "reopen", "release"}
+
+// urlQuery escapes s for a query value.
+func urlQuery(s string) string { return url.QueryEscape(s) }
