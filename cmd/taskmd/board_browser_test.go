@@ -121,9 +121,9 @@ func newBrowser(t *testing.T) context.Context {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
-	start, cancelStart := context.WithTimeout(ctx, 30*time.Second)
-	defer cancelStart()
-	require.NoError(t, chromedp.Do(start), "starting %s", path)
+	// The first call starts the browser and binds it to its context: the
+	// tab's own, with no deadline.
+	require.NoError(t, chromedp.Do(ctx), "starting %s", path)
 	return ctx
 }
 
@@ -135,12 +135,13 @@ func browse(t *testing.T, tab context.Context, actions ...chromedp.Action[chrome
 	require.NoError(t, chromedp.Do(ctx, actions...))
 }
 
-// eval is the value of the JavaScript expression in the tab's page.
+// eval is the value of the JavaScript expression in the tab's page (of
+// the promise's result, when it is one).
 func eval[T any](t *testing.T, tab context.Context, expr string) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tab, 20*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	require.NoError(t, err, expr)
 	return v
 }
@@ -258,13 +259,11 @@ func startCLI(t *testing.T, root string, args ...string) *running {
 
 var claimToken = regexp.MustCompile(`token ([0-9]+)`)
 
-// holds registers the agent (once) and has it claim the task and start
-// it; it returns the claim's token.
+// holds registers the agent and has it claim the task, start it and say
+// so in a heartbeat; it returns the claim's token.
 func holds(t *testing.T, root, agent, task string) string {
 	t.Helper()
-	if !strings.Contains(cli(t, root, "agent", "list"), agent+" ") {
-		cli(t, root, "agent", "register", "--id", agent, "--name", agent, "--runtime", "cli")
-	}
+	cli(t, root, "agent", "register", "--id", agent, "--name", agent, "--runtime", "cli")
 	m := claimToken.FindStringSubmatch(cli(t, root, "claim", task, "--agent", agent))
 	require.NotNil(t, m, "no token in claim's answer")
 	cli(t, root, "status", task, "in_progress", "--agent", agent, "--token", m[1])
@@ -482,6 +481,7 @@ func TestBoardInBrowser(t *testing.T) {
 	// The pictures in the README are of this board, taken with -update.
 	cli(t, root, "ask", "--worker", "w5", "--id", "cache", "--task", "/api/auth.md#sign-tokens", "--wait", "0",
 		"--completed", "benchmarks run", "Cache the signing keys in memory?")
+	browse(t, tab, chromedp.EmulateViewport(1280, 800))
 	shots := []struct{ name, path string }{
 		{"home", "/"},
 		{"task", "/task?address=" + url.QueryEscape(oauth)},
