@@ -44,7 +44,8 @@
 //     CLAUDE.md;
 //   - watch: one line per changed document until interrupted;
 //   - init [DIR]; mcp [-root DIR] (the MCP server on stdin/stdout); lsp
-//     (runs taskmd-lsp, cmd/taskmd-lsp, from PATH).
+//     (runs taskmd-lsp, cmd/taskmd-lsp, from PATH); board [--addr A]
+//     [--read-only] [--open] (the web board for people, docs/board.md).
 //
 // # Output
 //

@@ -132,14 +132,28 @@ func (s *Server) taskActions() map[string]taskOp {
 		"block": func(ctx context.Context, a taskdoc.Address, form url.Values) error {
 			return s.setStatus(ctx, a, taskdoc.StatusBlocked, form.Get("reason"))
 		},
-		"unblock": func(ctx context.Context, a taskdoc.Address, _ url.Values) error {
+		"unblock": func(ctx context.Context, a taskdoc.Address, form url.Values) error {
+			if taskdoc.Status(form.Get("seen")) != taskdoc.StatusBlocked {
+				return notFrom(a, "unblock", form.Get("seen"), "only a blocked task is unblocked")
+			}
 			return s.setStatus(ctx, a, taskdoc.StatusPending, "")
 		},
-		"reopen": func(ctx context.Context, a taskdoc.Address, _ url.Values) error {
+		"reopen": func(ctx context.Context, a taskdoc.Address, form url.Values) error {
+			if st := taskdoc.Status(form.Get("seen")); !st.Final() && st != taskdoc.StatusFailed {
+				return notFrom(a, "reopen", form.Get("seen"), "only a completed, skipped or failed task is reopened")
+			}
 			return s.setStatus(ctx, a, taskdoc.StatusPending, "")
 		},
 		"release": s.release,
 	}
+}
+
+// notFrom refuses an action that is a move to pending from the status
+// the task is in (checked against the file first: checkSeen), which
+// the status machine would take as another move.
+func notFrom(a taskdoc.Address, action, from, why string) error {
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: a.Path, Slug: a.Slug,
+		Msg: fmt.Sprintf("cannot %s task %s, which is %s: %s", action, a, from, why)}
 }
 
 func (s *Server) start(ctx context.Context, a taskdoc.Address, _ url.Values) error {

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/taskmd/taskmd/coordinator"
@@ -66,7 +65,6 @@ type Server struct {
 	hosts  map[string]bool // Host header values accepted; nil: any host at the port
 	port   string
 	feed   feed
-	once   sync.Once
 }
 
 // New returns the board of ws. It reads the workspace's settings
@@ -94,6 +92,10 @@ func New(ws *workspace.Workspace, opt Options) (*Server, error) {
 	}
 	s.tmpl, err = template.New("").Funcs(s.funcs()).ParseFS(templateFiles, "templates/*.html")
 	if err != nil {
+		return nil, err
+	}
+	// The first read: pages and the live feed start from it.
+	if _, err := s.refresh(context.Background()); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -155,6 +157,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "same-origin")
+		if s.opt.ReadOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "this board is read-only", http.StatusMethodNotAllowed)
+			return
+		}
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
 			if s.opt.ReadOnly || !s.secret(tok) {
 				http.Error(w, "wrong token: open the address taskmd board printed", http.StatusForbidden)

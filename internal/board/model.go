@@ -49,6 +49,7 @@ type update struct {
 type cardEvent struct {
 	Address string `json:"address"`
 	HTML    string `json:"html"`
+	Column  string `json:"column"` // the column it belongs in now: the page moves it there
 }
 
 type sectionEvent struct {
@@ -127,8 +128,8 @@ func (m *model) refresh(ctx context.Context, ws *workspace.Workspace, render fun
 }
 
 // add records the change from old to d: the changed cards when the
-// document still has the same tasks in the same statuses' columns, else
-// the whole section.
+// document still has the same tasks in the same order, else the whole
+// section.
 func (u *update) add(old, d *docView) {
 	if old == nil || !sameShape(old, d) {
 		u.sections = append(u.sections, sectionEvent{ID: sectionID(d.Address), HTML: string(d.section)})
@@ -137,19 +138,19 @@ func (u *update) add(old, d *docView) {
 	for _, t := range d.Tasks {
 		addr := taskdoc.Address{Path: d.Address, Slug: t.Slug}.String()
 		if d.cards[addr] != old.cards[addr] {
-			u.cards = append(u.cards, cardEvent{Address: addr, HTML: string(d.cards[addr])})
+			u.cards = append(u.cards, cardEvent{Address: addr, HTML: string(d.cards[addr]), Column: column(t.Status)})
 		}
 	}
 }
 
 // sameShape reports whether a and b have the same tasks in the same
-// columns, so that replacing changed cards in place shows b.
+// order, so that replacing (and moving) the changed cards shows b.
 func sameShape(a, b *docView) bool {
 	if a.Err != b.Err || a.Title != b.Title || len(a.Tasks) != len(b.Tasks) {
 		return false
 	}
 	for i := range a.Tasks {
-		if a.Tasks[i].Slug != b.Tasks[i].Slug || column(a.Tasks[i].Status) != column(b.Tasks[i].Status) {
+		if a.Tasks[i].Slug != b.Tasks[i].Slug {
 			return false
 		}
 	}

@@ -177,7 +177,6 @@ func (s *Server) taskPage(r *http.Request, v *view) (string, error) {
 	if p.Journal, err = s.plans.Journal().List(ctx, m.Address, journal.Query{}); err != nil {
 		return "", err
 	}
-	slices.Reverse(p.Journal)
 	if p.Checkpoints, err = s.taskCheckpoints(r, m.Address); err != nil {
 		return "", err
 	}

@@ -16,11 +16,28 @@
   }
   es.addEventListener("open", function () { if (live) live.hidden = false; });
   es.addEventListener("error", function () { if (live) live.hidden = true; });
+  function recount(section) {
+    section.querySelectorAll(".column").forEach(function (col) {
+      var n = col.querySelector("h3 small");
+      if (n) n.textContent = String(col.querySelectorAll(".card").length);
+    });
+  }
   es.addEventListener("card", function (e) {
     var d = JSON.parse(e.data);
     document.querySelectorAll('[data-task="' + CSS.escape(d.address) + '"]').forEach(function (el) {
-      if (el.classList.contains("card")) swap(el, d.html);
-      else el.setAttribute("data-stale", "");
+      if (!el.classList.contains("card")) { el.setAttribute("data-stale", ""); return; }
+      var section = el.closest("section.doc");
+      var t = document.createElement("template");
+      t.innerHTML = d.html;
+      var next = t.content.firstElementChild;
+      var col = section && section.querySelector(".column-" + d.column);
+      if (col && el.parentElement !== col) {
+        el.remove();
+        col.appendChild(next);
+      } else {
+        el.replaceWith(next);
+      }
+      if (section) recount(section);
     });
   });
   es.addEventListener("section", function (e) {

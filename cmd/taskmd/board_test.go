@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// boardProcess runs taskmd board in root and returns the address it
+// printed; the process is stopped with SIGTERM at the end of the test,
+// which must end it with status 0.
+func boardProcess(t *testing.T, root string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"-C", root, "board"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			assert.NoError(t, err, "taskmd board ends with status 0 on SIGTERM")
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Error("taskmd board did not end on SIGTERM")
+		}
+	})
+	return strings.TrimSpace(line)
+}
+
+// sseEvent is one server-sent event.
+type sseEvent struct{ name, data string }
+
+// readEvents sends the events of stream r on a channel.
+func readEvents(r io.Reader) <-chan sseEvent {
+	ch := make(chan sseEvent, 64)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		var ev sseEvent
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				ev.name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				ev.data = strings.TrimPrefix(line, "data: ")
+			case line == "" && ev.name != "":
+				ch <- ev
+				ev = sseEvent{}
+			}
+		}
+	}()
+	return ch
+}
+
+// TestBoardPushesAnotherProcessChange runs the board and, in another
+// process, completes a task: the board's live feed carries that task's
+// card, completed, within 2 s, and only that card.
+func TestBoardPushesAnotherProcessChange(t *testing.T) {
+	root := t.TempDir()
+	require.Zero(t, taskmd(t, root, "", "init", root).exit)
+	doc := "# Auth\n\n## Tasks\n\n### Setup OAuth\n\n- Status: in_progress\n\n### Sign tokens\n\n- Status: pending\n"
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs", "api"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "api", "auth.md"), []byte(doc), 0o644))
+
+	addr := boardProcess(t, root)
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{48}$`, addr)
+	base := addr[:strings.Index(addr, "?")]
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"events", nil)
+	require.NoError(t, err)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	events := readEvents(res.Body)
+	first := <-events
+	require.Equal(t, "version", first.name, "the feed opens with the board's version")
+
+	r := taskmd(t, root, "", "complete", "/api/auth.md#setup-oauth", "--note", "done elsewhere")
+	require.Zero(t, r.exit, r.stderr)
+	changed := time.Now()
+
+	deadline := time.After(2 * time.Second)
+	for {
+		select {
+		case ev, ok := <-events:
+			require.True(t, ok, "the feed ended")
+			if ev.name != "card" {
+				require.NotEqual(t, "section", ev.name, "a status change in place sends the card only: %s", ev.data)
+				continue
+			}
+			var c struct{ Address, HTML string }
+			require.NoError(t, json.Unmarshal([]byte(ev.data), &c))
+			require.Equal(t, "/api/auth.md#setup-oauth", c.Address, "only the changed card")
+			assert.Contains(t, c.HTML, `data-task="/api/auth.md#setup-oauth" data-status="completed"`)
+			t.Logf("card pushed %v after the other process ended", time.Since(changed))
+			return
+		case <-deadline:
+			t.Fatal("no card within 2 s of the change")
+		}
+	}
+}
+
+func TestBoardReadOnlyPrintsNoSecret(t *testing.T) {
+	root := t.TempDir()
+	require.Zero(t, taskmd(t, root, "", "init", root).exit)
+	addr := boardProcess(t, root, "--read-only")
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+/$`, addr)
+	res, err := http.Post(addr+"task", "application/x-www-form-urlencoded", strings.NewReader("address=/a.md%23x"))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusMethodNotAllowed, res.StatusCode)
+}

@@ -1,0 +1,121 @@
+package board_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/internal/board"
+	"github.com/taskmd/taskmd/journal"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/worker"
+)
+
+func TestIndexShowsEveryTaskAsACard(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc,
+		"coordinator/active.md": "# Active\n\n## Tasks\n\n### First\n\n- Status: pending\n- Main-Workflow: ship\n"}, board.Options{})
+	code, body := f.get(t, "/")
+	require.Equal(t, http.StatusOK, code)
+	for _, hook := range []string{
+		`data-task="/api/auth.md#setup-oauth" data-status="pending"`,
+		`data-task="/api/auth.md#sign-tokens" data-status="pending"`,
+		`data-task="/api/auth.md#rotate-keys" data-status="in_progress"`,
+		`data-task="/coordinator/active.md#first" data-status="pending"`,
+		`<body data-board-version="1"`,
+		`<form method="post" action="/task" data-action="complete">`,
+		`<input type="hidden" name="seen" value="in_progress">`,
+	} {
+		assert.Contains(t, body, hook)
+	}
+	// The coordinator list comes first.
+	assert.Less(t, strings.Index(body, "/coordinator/active.md#first"), strings.Index(body, "/api/auth.md#setup-oauth"))
+}
+
+func TestTaskPageRendersMarkdownWithoutRawHTML(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	code, body := f.get(t, "/task?address=/api/auth.md%23setup-oauth")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `<article class="task-page" data-task="/api/auth.md#setup-oauth" data-status="pending">`)
+	assert.Contains(t, body, "&lt;script&gt;alert(1)&lt;/script&gt;", "the script shows as text")
+	assert.NotContains(t, body, "<script>alert", "the script never reaches the page as HTML")
+	for _, a := range []string{"start", "complete", "block", "unblock", "reopen", "release"} {
+		assert.Contains(t, body, `data-action="`+a+`"`)
+	}
+	code, body = f.get(t, "/task?address=/api/auth.md%23nothing")
+	assert.Equal(t, http.StatusNotFound, code)
+	assert.Contains(t, body, `data-error-code="TASK_NOT_FOUND"`)
+}
+
+func TestTaskPageShowsJournalNewestFirst(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	p := plan.New(f.ws)
+	for _, s := range []string{"first step", "second step"} {
+		_, err := p.AddEntry(ctx, "/api/auth.md#rotate-keys", plan.Claimant{}, journal.Entry{Type: journal.TypeProgress, Summary: s})
+		require.NoError(t, err)
+	}
+	_, body := f.get(t, "/task?address=/api/auth.md%23rotate-keys")
+	require.Contains(t, body, "second step")
+	assert.Less(t, strings.Index(body, "second step"), strings.Index(body, "first step"))
+}
+
+func TestAgentsAndInbox(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	p := plan.New(f.ws)
+	_, err := p.Agents().Register(ctx, agent.Registration{ID: "w1", Name: "worker-1", Runtime: "test"})
+	require.NoError(t, err)
+	_, err = p.Claim(ctx, "/api/auth.md#setup-oauth", "w1")
+	require.NoError(t, err)
+	_, err = worker.NewClarifications(f.ws).Ask(ctx, "w1", worker.Needed{ID: "c1", Questions: []worker.Question{{ID: "Q1", Text: "Which provider?"}}})
+	require.NoError(t, err)
+
+	code, body := f.get(t, "/agents")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `data-agent="w1"`)
+	assert.Contains(t, body, "online")
+	assert.Contains(t, body, `data-task="/api/auth.md#setup-oauth"`, "what the agent holds")
+	assert.Contains(t, body, `<form method="post" action="/pivot" data-pivot="w1"`)
+
+	code, body = f.get(t, "/inbox")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `<form method="post" action="/answer" data-question="w1/c1">`)
+	assert.Contains(t, body, `<textarea name="answer"`)
+	assert.Contains(t, body, "Which provider?")
+}
+
+func TestReadOnlyBoardRendersNoForms(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{ReadOnly: true})
+	p := plan.New(f.ws)
+	_, err := p.Agents().Register(ctx, agent.Registration{ID: "w1", Name: "worker-1", Runtime: "test"})
+	require.NoError(t, err)
+	for _, page := range []string{"/", "/task?address=/api/auth.md%23setup-oauth", "/agents", "/inbox", "/graph?doc=/api/auth.md"} {
+		code, body := f.get(t, page)
+		require.Equal(t, http.StatusOK, code, page)
+		assert.NotContains(t, body, "<form", page)
+		assert.Contains(t, body, "data-read-only", page)
+	}
+}
+
+func TestGraphLaysOutDependencies(t *testing.T) {
+	doc := authDoc + "\n### Ship\n\n- Status: completed\n- Completed: 2026-01-02\n- Note: done\n"
+	f := newFixture(t, map[string]string{"docs/api/auth.md": doc, "docs/api/blocked.md": "# B\n\n## Tasks\n\n### X\n\n- Status: blocked\n"}, board.Options{})
+	code, body := f.get(t, "/graph?doc=/api/auth.md")
+	require.Equal(t, http.StatusOK, code)
+	node := func(slug string) string {
+		return `data-task="/api/auth.md#` + slug + `" data-status="`
+	}
+	assert.Contains(t, body, node("setup-oauth")+`pending" data-class="ready"`)
+	assert.Contains(t, body, node("sign-tokens")+`pending" data-class="blocked"`, "waits for setup-oauth")
+	assert.Contains(t, body, node("rotate-keys")+`in_progress" data-class="doing"`)
+	assert.Contains(t, body, node("ship")+`completed" data-class="done"`)
+	assert.Contains(t, body, `<path class="edge"`)
+	assert.Contains(t, body, `data-day="2026-01-02"`)
+	// Sign tokens is one column right of Setup OAuth: x = 10 + 250.
+	assert.Contains(t, body, `<rect class="n-blocked" x="260" y="10"`)
+	code, body = f.get(t, "/graph?doc=/api/none.md")
+	assert.Equal(t, http.StatusNotFound, code)
+	assert.Contains(t, body, `data-error-code="DOCUMENT_NOT_FOUND"`)
+}

@@ -1,0 +1,137 @@
+package board_test
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/internal/board"
+)
+
+// complete is a completion of setup-oauth as the board's page posts it.
+var complete = url.Values{"address": {"/api/auth.md#setup-oauth"}, "seen": {"pending"}, "action": {"start"}, "back": {"/"}}
+
+func TestRefusedActionsChangeNothing(t *testing.T) {
+	cases := map[string]func(*http.Request){
+		"no secret": func(r *http.Request) { r.Header.Del("Cookie") },
+		"wrong secret": func(r *http.Request) {
+			r.Header.Del("Cookie")
+			r.AddCookie(&http.Cookie{Name: board.CookieName, Value: "guess"})
+		},
+		"foreign origin": func(r *http.Request) { r.Header.Set("Origin", "http://evil.example") },
+		"no origin, foreign referer": func(r *http.Request) {
+			r.Header.Del("Origin")
+			r.Header.Set("Referer", "http://evil.example/page")
+		},
+		"no origin, no referer": func(r *http.Request) { r.Header.Del("Origin") },
+		"foreign host":          func(r *http.Request) { r.Host = "evil.example:80" },
+	}
+	for name, edit := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+			before := f.files(t)
+			res, _ := f.post(t, "/task", complete, edit)
+			assert.GreaterOrEqual(t, res.StatusCode, 400)
+			assert.Less(t, res.StatusCode, 500)
+			assert.Equal(t, before, f.files(t))
+		})
+	}
+	t.Run("read-only", func(t *testing.T) {
+		f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{ReadOnly: true})
+		before := f.files(t)
+		for _, path := range []string{"/task", "/answer", "/pivot"} {
+			res, _ := f.post(t, path, complete)
+			assert.Equal(t, http.StatusMethodNotAllowed, res.StatusCode, path)
+		}
+		assert.Equal(t, before, f.files(t))
+	})
+	t.Run("the same request with the secret and the origin goes through", func(t *testing.T) {
+		f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+		res, _ := f.post(t, "/task", complete)
+		assert.Equal(t, http.StatusSeeOther, res.StatusCode)
+		assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress")
+	})
+	t.Run("token field instead of the cookie, referer instead of origin", func(t *testing.T) {
+		f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+		form := url.Values{"token": {token}}
+		for k, v := range complete {
+			form[k] = v
+		}
+		res, _ := f.post(t, "/task", form, func(r *http.Request) {
+			r.Header.Del("Cookie")
+			r.Header.Del("Origin")
+			r.Header.Set("Referer", f.url+"/")
+		})
+		assert.Equal(t, http.StatusSeeOther, res.StatusCode)
+	})
+}
+
+func TestHostHeaderIsChecked(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	for host, want := range map[string]int{
+		"evil.example":                   http.StatusMisdirectedRequest,
+		"evil.example:" + port(t, f.url): http.StatusMisdirectedRequest,
+		"localhost:" + port(t, f.url):    http.StatusOK,
+		"127.0.0.1:" + port(t, f.url):    http.StatusOK,
+	} {
+		req, err := http.NewRequest(http.MethodGet, f.url+"/", nil)
+		require.NoError(t, err)
+		req.Host = host
+		res, err := client.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, want, res.StatusCode, host)
+	}
+}
+
+func TestTokenBecomesACookie(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	res, err := client.Get(f.url + "/task?address=/api/auth.md%23setup-oauth&token=" + token)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/task?address=%2Fapi%2Fauth.md%23setup-oauth", res.Header.Get("Location"))
+	c := res.Cookies()
+	require.Len(t, c, 1)
+	assert.Equal(t, board.CookieName, c[0].Name)
+	assert.Equal(t, token, c[0].Value)
+	assert.True(t, c[0].HttpOnly)
+	assert.Equal(t, http.SameSiteStrictMode, c[0].SameSite)
+
+	res, err = client.Get(f.url + "/?token=guess")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusForbidden, res.StatusCode)
+	assert.Empty(t, res.Cookies())
+}
+
+func TestNothingOutsideTheRootIsServed(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	for _, page := range []string{
+		"/task?address=/../../etc/passwd%23x",
+		"/graph?doc=/../../etc/passwd.md",
+		"/static/../../board.go",
+		"/static/../templates/layout.html",
+	} {
+		res, err := http.Get(f.url + page) // redirects followed: a cleaned path stays on the board
+		require.NoError(t, err)
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		code, body := res.StatusCode, string(b)
+		assert.GreaterOrEqual(t, code, 400, page)
+		assert.NotContains(t, body, "root:", page)
+		assert.NotContains(t, body, "package board", page)
+	}
+}
+
+// port is the port of a URL "http://127.0.0.1:PORT".
+func port(t *testing.T, u string) string {
+	p, err := url.Parse(u)
+	require.NoError(t, err)
+	return p.Port()
+}
