@@ -21,6 +21,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // The board in a real browser: one `taskmd board` process and one headless
@@ -74,6 +76,24 @@ Rotate the signing keys every month.
 How to log in, for people.
 `,
 	"workflows/tdd.md": "---\ntitle: Test-driven\n---\n\nWrite the test first.\n",
+	"coordinator/active.md": `# Coordinator Tasks
+
+## Tasks
+
+### Research
+
+- Status: in_progress
+- Main-Workflow: tdd
+
+Compare the providers.
+
+### Decide
+
+- Status: pending
+
+Pick one.
+`,
+	"taskmd.toml": "agent_timeout = \"10m\" # online through a slow run\n",
 	"docs/shop/cart.md": `# Cart
 
 ## Tasks
@@ -271,22 +291,23 @@ func holds(t *testing.T, root, agent, task string) string {
 	return m[1]
 }
 
-// showTask is the task as `taskmd show --json` gives it.
-func showTask(t *testing.T, root, address string) (status string, fields map[string]string) {
+// taskOnDisk is the task as its document on disk says: its status and
+// fields.
+func taskOnDisk(t *testing.T, root, address string) (status string, fields map[string]string) {
 	t.Helper()
-	var v struct {
-		Tasks []struct {
-			Status string `json:"status"`
-			Fields []struct{ Key, Value string }
-		} `json:"tasks"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(cli(t, root, "--json", "show", address)), &v))
-	require.Len(t, v.Tasks, 1)
+	a, err := taskdoc.ParseAddress(address)
+	require.NoError(t, err)
+	src, err := os.ReadFile(filepath.Join(root, "docs", filepath.FromSlash(strings.TrimPrefix(a.Path, "/"))))
+	require.NoError(t, err)
+	doc, err := taskdoc.Parse(src)
+	require.NoError(t, err)
+	task, err := doc.Task(a.Slug)
+	require.NoError(t, err)
 	fields = map[string]string{}
-	for _, f := range v.Tasks[0].Fields {
-		fields[f.Key] = f.Value
+	for _, k := range []string{"Assignee", "Checkpoint", "Note"} {
+		fields[k], _ = task.Field(k)
 	}
-	return v.Tasks[0].Status, fields
+	return string(task.Status), fields
 }
 
 // taskPage is the board's page of the task.
@@ -304,10 +325,6 @@ func TestBoardInBrowser(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
-	cli(t, root, "init", root)
-	cli(t, root, "coordinator", "create", "--title", "Research", "--content", "- Main-Workflow: tdd")
-	cli(t, root, "coordinator", "create", "--title", "Decide")
-	cli(t, root, "coordinator", "start")
 
 	const oauth = "/api/auth.md#setup-oauth"
 	a1 := holds(t, root, "a1", oauth)
@@ -417,7 +434,7 @@ func TestBoardInBrowser(t *testing.T) {
 
 		hb := cli(t, root, "agent", "heartbeat", "w3")
 		assert.Contains(t, hb, "hard: keys leaked")
-		status, fields := showTask(t, root, keys)
+		status, fields := taskOnDisk(t, root, keys)
 		assert.NotEqual(t, "w3", fields["Assignee"], "the worker still holds the task after a hard pivot (%s)", status)
 	})
 
@@ -435,10 +452,10 @@ func TestBoardInBrowser(t *testing.T) {
 		assert.Contains(t, cli(t, root, "agent", "heartbeat", "w4"), "graceful: totals first")
 		ack := cli(t, root, "pivot", "acknowledge", "--worker", "w4", "--token", token, "--completed", "found the cause")
 		assert.Contains(t, ack, "claimed "+totals)
-		status, fields := showTask(t, root, bug)
+		status, fields := taskOnDisk(t, root, bug)
 		assert.Equal(t, "paused", status)
 		assert.Equal(t, "checkpoints/workers/w4/000001.md", fields["Checkpoint"])
-		_, fields = showTask(t, root, totals)
+		_, fields = taskOnDisk(t, root, totals)
 		assert.Equal(t, "w4", fields["Assignee"])
 	})
 
@@ -466,7 +483,7 @@ func TestBoardInBrowser(t *testing.T) {
 		code := eval[string](t, stale, `(document.querySelector("[data-error-code]") || {dataset: {}}).dataset.errorCode || ""`)
 		assert.Equal(t, "CONFLICT", code)
 		assert.Equal(t, before, files(t, root), "a refused action changed files")
-		status, fields := showTask(t, root, guide)
+		status, fields := taskOnDisk(t, root, guide)
 		assert.Equal(t, "completed", status)
 		assert.Equal(t, "written by another hand", fields["Note"])
 	})
@@ -513,7 +530,6 @@ func TestBoardInBrowserReadOnly(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
-	cli(t, root, "init", root)
 	cli(t, root, "ask", "--worker", "w1", "--id", "db", "--wait", "0", "--completed", "schema drafted", "Postgres?")
 	b := startBoard(t, root, "--read-only")
 	require.Regexp(t, `^http://127\.0\.0\.1:[0-9]+/$`, b.url)
