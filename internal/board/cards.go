@@ -17,6 +17,38 @@ type card struct {
 	ReadOnly bool
 	Back     string
 	Actions  []string // the actions the card offers (the task page offers all)
+	Workflow string   // the workflow prompt it follows, "" for none
+	Deps     []dep    // what it waits for
+}
+
+// dep is a dependency as a card shows it: done, or still waited for. One
+// in another document shows its address only: its state is on that
+// document's card.
+type dep struct {
+	Address string
+	Label   string // the slug, or the address for another document's
+	State   string // "done", "waiting", or "" for another document's
+}
+
+// deps are t's dependencies, with the states of those in its own
+// document d.
+func deps(d *docView, t taskdoc.Task) []dep {
+	var out []dep
+	for _, x := range t.ValidDependencies() {
+		if x.Document != "" && x.Document != d.Address {
+			a := taskdoc.Address{Path: x.Document, Slug: x.Slug}.String()
+			out = append(out, dep{Address: a, Label: a})
+			continue
+		}
+		state := "waiting"
+		for _, o := range d.Tasks {
+			if o.Slug == x.Slug && o.Status.Final() {
+				state = "done"
+			}
+		}
+		out = append(out, dep{Address: taskdoc.Address{Path: d.Address, Slug: x.Slug}.String(), Label: "#" + x.Slug, State: state})
+	}
+	return out
 }
 
 // section is the data of one document's section.
@@ -41,7 +73,9 @@ func (s *Server) renderDoc(d *docView) error {
 	for _, t := range d.Tasks {
 		addr := taskdoc.Address{Path: d.Address, Slug: t.Slug}.String()
 		holder, _ := t.Field(taskdoc.KeyAssignee)
-		c := card{Address: addr, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder)}
+		workflow, _ := t.Field(taskdoc.KeyWorkflow)
+		c := card{Address: addr, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder),
+			Workflow: workflow, Deps: deps(d, t)}
 		buf.Reset()
 		if err := s.tmpl.ExecuteTemplate(&buf, "card", c); err != nil {
 			return err

@@ -2,6 +2,8 @@ package board_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,6 +35,22 @@ func TestIndexShowsEveryTaskAsACard(t *testing.T) {
 	}
 	// The coordinator list comes first.
 	assert.Less(t, strings.Index(body, "/coordinator/active.md#first"), strings.Index(body, "/api/auth.md#setup-oauth"))
+}
+
+// A card says what its task waits for, done or waiting, and its workflow;
+// completing the dependency turns it done on the next page.
+func TestCardsShowDependenciesAndWorkflow(t *testing.T) {
+	doc := strings.Replace(authDoc, "- Depends-On: #setup-oauth\n", "- Depends-On: #setup-oauth, /other.md#x\n- Workflow: tdd\n", 1)
+	f := newFixture(t, map[string]string{"docs/api/auth.md": doc}, board.Options{})
+	_, body := f.get(t, "/")
+	assert.Contains(t, body, `data-dep="/api/auth.md#setup-oauth" title="waiting">#setup-oauth</a>`)
+	assert.Contains(t, body, `data-dep="/other.md#x">/other.md#x</a>`)
+	assert.Contains(t, body, `<div class="card-workflow">workflow tdd</div>`)
+
+	done := strings.Replace(doc, "### Setup OAuth\n\n- Status: pending", "### Setup OAuth\n\n- Status: completed", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(f.root, "docs", "api", "auth.md"), []byte(done), 0o644))
+	_, body = f.get(t, "/")
+	assert.Contains(t, body, `data-dep="/api/auth.md#setup-oauth" title="done">#setup-oauth ✓</a>`)
 }
 
 func TestTaskPageRendersMarkdownWithoutRawHTML(t *testing.T) {
