@@ -138,6 +138,9 @@ func (c *List) Start(ctx context.Context, opt StartOptions) (*Started, error) {
 		if err != nil {
 			return err
 		}
+		if err := taskflow.CheckSeen(ctx, Address, t); err != nil {
+			return err
+		}
 		req := c.startRequest(s.doc, t, opt)
 		doc, err := c.flow.Resolver(ctx, c.ws).CheckReady(s.doc, t.Slug, taskflow.MoveStart, "", opt.Force)
 		if err != nil {
@@ -243,6 +246,9 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 			return err
 		}
 		if err := checkCurrent(current, opt.Slug); err != nil {
+			return err
+		}
+		if err := taskflow.CheckSeen(ctx, Address, current); err != nil {
 			return err
 		}
 		deps := c.flow.Resolver(ctx, c.ws)

@@ -40,6 +40,11 @@ func (c *List) SetStatus(ctx context.Context, slug string, status taskdoc.Status
 			set = *t
 			return nil
 		}
+		if t, err := s.doc.Task(slug); err == nil {
+			if err := taskflow.CheckSeen(ctx, Address, t); err != nil {
+				return err
+			}
+		}
 		doc, err := c.flow.Resolver(ctx, c.ws).CheckReady(s.doc, slug, taskflow.MoveSet, status, false)
 		if err != nil {
 			return err

@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -132,4 +136,157 @@ func TestBoardReadOnlyPrintsNoSecret(t *testing.T) {
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, http.StatusMethodNotAllowed, res.StatusCode)
+}
+
+// liveBoard runs taskmd board in root and opens its live feed: the base
+// address ("http://127.0.0.1:PORT/") and the feed's events, its first
+// event (the version) read.
+func liveBoard(t *testing.T, root string) (string, <-chan sseEvent) {
+	t.Helper()
+	addr := boardProcess(t, root)
+	base := addr[:strings.Index(addr, "?")]
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"events", nil)
+	require.NoError(t, err)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { res.Body.Close() })
+	events := readEvents(res.Body)
+	require.Equal(t, "version", (<-events).name, "the feed opens with the board's version")
+	return base, events
+}
+
+// fragment fetches a page's content as a live page does (X-Board-Fragment)
+// and returns it with the version the answer carries.
+func fragment(t *testing.T, url string) (string, int) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("X-Board-Fragment", "1")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	assert.NotContains(t, string(b), "<body", "the page's content only")
+	v, err := strconv.Atoi(res.Header.Get("X-Board-Version"))
+	require.NoError(t, err, "the content carries its version")
+	return string(b), v
+}
+
+// untilPages waits up to within for a "pages" event that names page and
+// returns the version pushed with it.
+func untilPages(t *testing.T, events <-chan sseEvent, page string, within time.Duration) int {
+	t.Helper()
+	deadline := time.After(within)
+	named := false
+	for {
+		select {
+		case ev, ok := <-events:
+			require.True(t, ok, "the feed ended")
+			switch ev.name {
+			case "pages":
+				var pages []string
+				require.NoError(t, json.Unmarshal([]byte(ev.data), &pages))
+				named = named || slices.Contains(pages, page)
+			case "version":
+				if named {
+					v, err := strconv.Atoi(ev.data)
+					require.NoError(t, err)
+					return v
+				}
+			}
+		case <-deadline:
+			t.Fatalf("no push for the %s page within %v", page, within)
+		}
+	}
+}
+
+// TestBoardPushesTaskAndAgentsPages: another process's writes reach the
+// pages other than the plans within 2 s: the feed names the task page when
+// the task is completed and the agents page when an agent registers, and
+// the content those pages fetch then shows the change.
+func TestBoardPushesTaskAndAgentsPages(t *testing.T) {
+	root := t.TempDir()
+	require.Zero(t, taskmd(t, root, "", "init", root).exit)
+	doc := "# Auth\n\n## Tasks\n\n### Setup OAuth\n\n- Status: in_progress\n\n### Sign tokens\n\n- Status: pending\n"
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs", "api"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "api", "auth.md"), []byte(doc), 0o644))
+	base, events := liveBoard(t, root)
+	taskURL := base + "task?address=" + url.QueryEscape("/api/auth.md#setup-oauth")
+	before, _ := fragment(t, taskURL)
+	require.Contains(t, before, `data-task="/api/auth.md#setup-oauth" data-status="in_progress"`)
+
+	r := taskmd(t, root, "", "complete", "/api/auth.md#setup-oauth", "--note", "done elsewhere")
+	require.Zero(t, r.exit, r.stderr)
+	v := untilPages(t, events, "task", 2*time.Second)
+	after, fv := fragment(t, taskURL)
+	assert.GreaterOrEqual(t, fv, v)
+	assert.Contains(t, after, `data-task="/api/auth.md#setup-oauth" data-status="completed"`)
+	assert.Contains(t, after, "done elsewhere")
+
+	r = taskmd(t, root, "", "agent", "register", "--id", "w1", "--name", "worker-1", "--runtime", "test")
+	require.Zero(t, r.exit, r.stderr)
+	untilPages(t, events, "agents", 2*time.Second)
+	agents, _ := fragment(t, base+"agents")
+	assert.Contains(t, agents, `data-agent="w1"`)
+}
+
+// TestBoardAgentGoesOfflineLive: with agent_timeout 2s, an agent that
+// registers and sends no heartbeat turns offline on the agents page's
+// feed when its heartbeat ages out, with no file changing meanwhile.
+func TestBoardAgentGoesOfflineLive(t *testing.T) {
+	root := t.TempDir()
+	require.Zero(t, taskmd(t, root, "", "init", root).exit)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "taskmd.toml"), []byte("agent_timeout = \"2s\"\n"), 0o644))
+	base, events := liveBoard(t, root)
+
+	// The real clock: the agent's heartbeat is now.
+	reg := exec.Command(binary, "-C", root, "agent", "register", "--id", "w1", "--name", "worker-1", "--runtime", "test")
+	out, err := reg.CombinedOutput()
+	require.NoError(t, err, string(out))
+	var rec struct {
+		LastHeartbeat time.Time `json:"last_heartbeat"`
+	}
+	b, err := os.ReadFile(filepath.Join(root, ".taskmd", "agents", "w1.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	untilPages(t, events, "agents", 2*time.Second)
+	page, _ := fragment(t, base+"agents")
+	require.Contains(t, page, `class="agent online" data-agent="w1"`)
+	files := filesUnder(t, root)
+
+	for {
+		v := untilPages(t, events, "agents", 4*time.Second)
+		page, fv := fragment(t, base+"agents")
+		if strings.Contains(page, `class="agent online" data-agent="w1"`) {
+			continue // a push of the registration's own writes
+		}
+		assert.Contains(t, page, `class="agent offline" data-agent="w1"`)
+		assert.GreaterOrEqual(t, fv, v)
+		took := time.Since(rec.LastHeartbeat)
+		assert.GreaterOrEqual(t, took, 2*time.Second, "offline when the timeout has passed, not before")
+		assert.Less(t, took, 3*time.Second, "pushed within a second of the timeout")
+		t.Logf("offline pushed %v after the agent's heartbeat", took)
+		break
+	}
+	assert.Equal(t, files, filesUnder(t, root), "no file changed: the push is the board's timer")
+}
+
+// filesUnder reads every file under root but the lock sidecars:
+// name -> content.
+func filesUnder(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	}))
+	return out
 }

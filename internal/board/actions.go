@@ -97,34 +97,10 @@ func (s *Server) taskAction(ctx context.Context, form url.Values) error {
 	if !ok {
 		return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: fmt.Sprintf("unknown action %q: start, complete, block, unblock, reopen or release", act)}
 	}
-	if a.Path == coordinator.Address {
-		// The list's operations take no status seen: it is checked just
-		// before them (the list acts on its task in progress or its next).
-		if err := s.checkSeen(ctx, a, seen); err != nil {
-			return err
-		}
-	}
-	// A document's task is checked under its lock, in the write itself.
-	return do(claims.WithSeen(ctx, seen), a, form)
-}
-
-// checkSeen refuses with CONFLICT when the task's status differs from the
-// one the person saw, so that a stale page never overwrites a newer state.
-func (s *Server) checkSeen(ctx context.Context, a taskdoc.Address, seen taskdoc.Status) error {
-	found, err := query.Find(ctx, s.ws, query.Filter{Document: a.Path})
-	if err != nil {
-		return err
-	}
-	for _, m := range found {
-		if m.Task.Slug == a.Slug {
-			if m.Task.Status != seen {
-				return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: a.Path, Slug: a.Slug,
-					Msg: fmt.Sprintf("task %s is %s now, not %s as this page showed it: reload the page and act again", a, m.Task.Status, seen)}
-			}
-			return nil
-		}
-	}
-	return &taskdoc.Error{Code: taskdoc.CodeTaskNotFound, Path: a.Path, Slug: a.Slug, Msg: "no task " + a.String()}
+	// The task is checked under its document's lock, in the write itself:
+	// a stale page is CONFLICT even when another process writes between
+	// this page's read and the write.
+	return do(claims.WithSeen(ctx, a.Slug, seen), a, form)
 }
 
 type taskOp func(ctx context.Context, a taskdoc.Address, form url.Values) error
@@ -155,7 +131,7 @@ func (s *Server) taskActions() map[string]taskOp {
 }
 
 // notFrom refuses an action that is a move to pending from the status
-// the task is in (checked against the file first: checkSeen), which
+// the task is in (checked under the lock against the file: WithSeen), which
 // the status machine would take as another move.
 func notFrom(a taskdoc.Address, action, from, why string) error {
 	return &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: a.Path, Slug: a.Slug,

@@ -65,6 +65,8 @@ type Server struct {
 	hosts  map[string]bool // Host header values accepted; nil: any host at the port
 	port   string
 	feed   feed
+	// heartbeats pushes the agents' pages when an agent goes offline.
+	heartbeats heartbeats
 }
 
 // New returns the board of ws. It reads the workspace's settings

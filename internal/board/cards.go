@@ -12,6 +12,7 @@ import (
 // card is the data of one task's card.
 type card struct {
 	Address  string
+	Order    int // the task's place in its document: a card that changes column goes in its place there
 	Task     taskdoc.Task
 	Holder   string
 	ReadOnly bool
@@ -70,11 +71,11 @@ func (s *Server) renderDoc(d *docView) error {
 	sec := section{ID: sectionID(d.Address), Doc: d, Sequence: d.Address == coordinator.Address}
 	byColumn := map[string][]template.HTML{}
 	var buf bytes.Buffer
-	for _, t := range d.Tasks {
+	for i, t := range d.Tasks {
 		addr := taskdoc.Address{Path: d.Address, Slug: t.Slug}.String()
 		holder, _ := t.Field(taskdoc.KeyAssignee)
 		workflow, _ := t.Field(taskdoc.KeyWorkflow)
-		c := card{Address: addr, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder),
+		c := card{Address: addr, Order: i, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder),
 			Workflow: workflow, Deps: deps(d, t)}
 		buf.Reset()
 		if err := s.tmpl.ExecuteTemplate(&buf, "card", c); err != nil {

@@ -44,6 +44,7 @@ type model struct {
 type update struct {
 	cards    []cardEvent    // changed cards of documents whose sections kept their shape
 	sections []sectionEvent // documents added, removed or reshaped
+	views    []string       // the pages whose other data changed (viewsOf)
 }
 
 type cardEvent struct {
@@ -57,7 +58,7 @@ type sectionEvent struct {
 	HTML string `json:"html"` // "" for a document that is gone
 }
 
-func (u update) empty() bool { return len(u.cards) == 0 && len(u.sections) == 0 }
+func (u update) empty() bool { return len(u.cards) == 0 && len(u.sections) == 0 && len(u.views) == 0 }
 
 // refresh reads the documents and rebuilds what changed. render makes a
 // view's cards and section.
@@ -155,6 +156,15 @@ func sameShape(a, b *docView) bool {
 		}
 	}
 	return true
+}
+
+// bump makes a new version for a change the documents do not show (an
+// agent's heartbeat, a journal entry) and returns it.
+func (m *model) bump() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.version++
+	return m.version
 }
 
 // snapshot returns the views in order and the model's version.

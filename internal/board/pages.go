@@ -26,6 +26,8 @@ type view struct {
 	Version  int64  // the board's version: body data-board-version
 	ReadOnly bool
 	Back     string // the page's own path and query, where its forms return
+	View     string // the page's name in the "pages" event (viewsOf)
+	Fragment bool   // the page's content only, for a live page (fragmentHeader)
 	Refusal  *refusal
 	Page     any // the page's own data
 }
@@ -53,13 +55,19 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, fn pageFunc, sta
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	v := &view{Version: version, ReadOnly: s.opt.ReadOnly, Back: r.URL.RequestURI(), Refusal: ref}
+	v := &view{Version: version, ReadOnly: s.opt.ReadOnly, Back: r.URL.RequestURI(), Refusal: ref,
+		View: viewOfPath(r.URL.Path), Fragment: r.Header.Get(fragmentHeader) != ""}
 	name, err := fn(r, v)
 	if err != nil {
 		status = statusOf(err)
 		v.Refusal = refusalOf(err)
 		name = "error"
 	}
+	if v.Fragment {
+		name += "-main"
+		w.Header().Set("X-Board-Version", strconv.FormatInt(version, 10))
+	}
+	w.Header().Set("Vary", fragmentHeader)
 	var buf bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&buf, name, v); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -69,6 +77,26 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, fn pageFunc, sta
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// fragmentHeader asks a page for its content only (what <div id="page">
+// holds), with its version in the X-Board-Version header: a live page
+// fetches itself so when the "pages" event names it.
+const fragmentHeader = "X-Board-Fragment"
+
+// viewOfPath is the name of the page at path.
+func viewOfPath(path string) string {
+	switch path {
+	case "/task":
+		return viewTask
+	case "/agents":
+		return viewAgents
+	case "/inbox":
+		return viewInbox
+	case "/graph":
+		return viewGraph
+	}
+	return viewPlans
 }
 
 // refusalOf is err as a page shows it.

@@ -1,9 +1,11 @@
 package board_test
 
 import (
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -136,4 +138,43 @@ func TestGraphLaysOutDependencies(t *testing.T) {
 	code, body = f.get(t, "/graph?doc=/api/none.md")
 	assert.Equal(t, http.StatusNotFound, code)
 	assert.Contains(t, body, `data-error-code="DOCUMENT_NOT_FOUND"`)
+}
+
+// A live page fetches its content only (X-Board-Fragment): what <div
+// id="page"> holds, its version in X-Board-Version; a task gone shows its
+// refusal in the content.
+func TestPageContentForALivePage(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	fetch := func(path string) (*http.Response, string) {
+		req, err := http.NewRequest(http.MethodGet, f.url+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Board-Fragment", "1")
+		res, err := client.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return res, string(b)
+	}
+	res, body := fetch("/task?address=/api/auth.md%23rotate-keys")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, "1", res.Header.Get("X-Board-Version"))
+	assert.Contains(t, body, `<article class="task-page" data-task="/api/auth.md#rotate-keys" data-status="in_progress">`)
+	assert.NotContains(t, body, "<body")
+	assert.NotContains(t, body, `id="page"`, "the content, not its frame")
+
+	_, full := f.get(t, "/task?address=/api/auth.md%23rotate-keys")
+	assert.Contains(t, full, `<div id="page" data-page="/task?address=/api/auth.md%23rotate-keys" data-view="task">`)
+	assert.Contains(t, full, strings.TrimSpace(body), "the full page holds the same content")
+
+	res, body = fetch("/task?address=/api/auth.md%23gone")
+	assert.Equal(t, http.StatusNotFound, res.StatusCode)
+	assert.Contains(t, body, `data-error-code="TASK_NOT_FOUND"`)
+
+	// Cards carry their place in the document: a card that changes column
+	// is put back in that order.
+	_, index := f.get(t, "/")
+	for i, slug := range []string{"setup-oauth", "sign-tokens", "rotate-keys"} {
+		assert.Regexp(t, `data-task="/api/auth.md#`+slug+`" data-status="[a-z_]+" data-order="`+strconv.Itoa(i)+`"`, index)
+	}
 }

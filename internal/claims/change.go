@@ -160,7 +160,7 @@ func (c Change) apply(ctx context.Context, ws *workspace.Workspace, doc *taskdoc
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSeen(ctx, t, task); err != nil {
+	if err := taskflow.CheckSeen(ctx, t.Path, task); err != nil {
 		return nil, err
 	}
 	made.Task = task

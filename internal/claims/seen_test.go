@@ -29,13 +29,13 @@ func TestWithSeenRefusesAStaleView(t *testing.T) {
 	tasks := subagent.New(ws)
 	ctx := context.Background()
 
-	_, err = tasks.SetStatus(claims.WithSeen(ctx, taskdoc.StatusPending), "/auth.md#sign-tokens", taskdoc.StatusInProgress, "")
+	_, err = tasks.SetStatus(claims.WithSeen(ctx, "sign-tokens", taskdoc.StatusPending), "/auth.md#sign-tokens", taskdoc.StatusInProgress, "")
 	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
 	got, err := os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Equal(t, doc, string(got), "a refused write changes nothing")
 
-	_, err = tasks.SetStatus(claims.WithSeen(ctx, taskdoc.StatusBlocked), "/auth.md#sign-tokens", taskdoc.StatusPending, "")
+	_, err = tasks.SetStatus(claims.WithSeen(ctx, "sign-tokens", taskdoc.StatusBlocked), "/auth.md#sign-tokens", taskdoc.StatusPending, "")
 	require.NoError(t, err)
 	got, err = os.ReadFile(file)
 	require.NoError(t, err)

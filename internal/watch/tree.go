@@ -26,7 +26,36 @@ func UntilTree(ctx context.Context, root string, timeout time.Duration, clock Cl
 			return nil
 		}
 		return clock.After(timeout)
-	}, check)
+	}, check, nil)
+}
+
+// Changes watches the tree under root as UntilTree does and runs fn at the
+// start and after every change, with the names (absolute paths) of what
+// changed since its last run, until fn fails or ctx ends (then it returns
+// nil). names is nil when the changes are not known: at the start, and
+// when the watcher lost some (a folder that cannot be watched, an
+// overflow); then anything may have changed.
+func Changes(ctx context.Context, root string, fn func(names []string) error) error {
+	var names []string
+	unknown := true
+	_, err := wait(ctx, root, true, func() <-chan time.Time { return nil }, func() (bool, error) {
+		n := names
+		if unknown {
+			n = nil
+		}
+		names, unknown = nil, false
+		return false, fn(n)
+	}, func(name string) {
+		if name == "" {
+			unknown = true
+		} else {
+			names = append(names, name)
+		}
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // addTree watches dir and every folder below it. Folders removed while it

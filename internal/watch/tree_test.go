@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -60,4 +61,39 @@ func TestUntilTreeEdges(t *testing.T) {
 	_, err = watch.UntilTree(context.Background(), missing, 0, nil, func() (bool, error) { return true, nil })
 	require.NoError(t, err)
 	assert.DirExists(t, missing)
+}
+
+// Changes runs first with no names (anything may have changed), then with
+// the names of what changed, a file in a folder made after the start
+// included.
+func TestChangesNamesWhatChanged(t *testing.T) {
+	root := t.TempDir()
+	target := filepath.Join(root, "a", "b", "x.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	runs := make(chan []string, 64)
+	done := make(chan error, 1)
+	go func() {
+		done <- watch.Changes(ctx, root, func(names []string) error {
+			runs <- names
+			return nil
+		})
+	}()
+	first := <-runs
+	assert.Nil(t, first, "the first run knows no change")
+	require.NoError(t, os.MkdirAll(filepath.Dir(target), 0o755))
+	time.Sleep(50 * time.Millisecond) // the new folders are watched
+	start := time.Now()
+	require.NoError(t, os.WriteFile(target, []byte("{}"), 0o644))
+	for seen := false; !seen; {
+		select {
+		case names := <-runs:
+			seen = slices.Contains(names, target)
+		case <-ctx.Done():
+			t.Fatal("the write was never named")
+		}
+	}
+	assert.Less(t, time.Since(start), time.Second)
+	cancel()
+	require.NoError(t, <-done, "the end of ctx ends Changes without an error")
 }

@@ -37,7 +37,7 @@ func Until(ctx context.Context, dir string, timeout time.Duration, clock Clock, 
 	if clock == nil {
 		clock = RealClock{}
 	}
-	return wait(ctx, dir, false, func() <-chan time.Time { return clock.After(timeout) }, check)
+	return wait(ctx, dir, false, func() <-chan time.Time { return clock.After(timeout) }, check, nil)
 }
 
 // wait is Until and UntilTree: it watches root (and, for a tree, every
@@ -45,7 +45,15 @@ func Until(ctx context.Context, dir string, timeout time.Duration, clock Clock, 
 // every change and when the channel deadline returns fires (deadline is
 // asked for after the first check; a nil channel never fires), and falls
 // back to re-checking every Fallback while something cannot be watched.
-func wait(ctx context.Context, root string, tree bool, deadline func() <-chan time.Time, check func() (bool, error)) (bool, error) {
+// seen, when not nil, is told the name of each change before the check
+// that follows it, and "" when a check follows no known change (the
+// fallback, an overflow of the watcher's queue); the changes already
+// queued are taken in before that check, so that a burst of them (an
+// atomic write's create and rename) is one check.
+func wait(ctx context.Context, root string, tree bool, deadline func() <-chan time.Time, check func() (bool, error), seen func(name string)) (bool, error) {
+	if seen == nil {
+		seen = func(string) {}
+	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return false, err
 	}
@@ -94,9 +102,28 @@ func wait(ctx context.Context, root string, tree bool, deadline func() <-chan ti
 			if !open {
 				events = nil
 				startFallback()
-			} else if tree && ev.Has(fsnotify.Create) {
-				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && addTree(w, ev.Name) != nil {
-					startFallback()
+				seen("")
+				break
+			}
+			took := func(ev fsnotify.Event) {
+				seen(ev.Name)
+				if tree && ev.Has(fsnotify.Create) {
+					if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && addTree(w, ev.Name) != nil {
+						startFallback()
+					}
+				}
+			}
+			took(ev)
+		queued:
+			for {
+				select {
+				case ev, open := <-events:
+					if !open {
+						break queued
+					}
+					took(ev)
+				default:
+					break queued
 				}
 			}
 		case err, open := <-errs:
@@ -105,7 +132,9 @@ func wait(ctx context.Context, root string, tree bool, deadline func() <-chan ti
 			} else if !errors.Is(err, fsnotify.ErrEventOverflow) {
 				return false, err
 			}
+			seen("")
 		case <-fallback:
+			seen("")
 		}
 		if ok, err := check(); ok || err != nil {
 			return ok, err
