@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -134,4 +135,33 @@ func port(t *testing.T, u string) string {
 	p, err := url.Parse(u)
 	require.NoError(t, err)
 	return p.Port()
+}
+
+// TestUnparsableFormIsRefused: a form larger than the board takes, or with
+// a broken escape, is refused as such (INVALID_ARGUMENTS, 400), never
+// acted on with what parsed of it, and changes nothing.
+func TestUnparsableFormIsRefused(t *testing.T) {
+	for name, body := range map[string]string{
+		"too large":     "address=%2Fapi%2Fauth.md%23rotate-keys&seen=in_progress&action=complete&back=%2F&note=" + strings.Repeat("x", 2<<20),
+		"broken escape": "address=%2Fapi%2Fauth.md%23rotate-keys&seen=in_progress&action=complete&back=%2F&note=done&x=%zz",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+			before := f.files(t)
+			req, err := http.NewRequest(http.MethodPost, f.url+"/task", strings.NewReader(body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", f.url)
+			req.AddCookie(&http.Cookie{Name: board.CookieName, Value: token})
+			res, err := client.Do(req)
+			require.NoError(t, err)
+			page, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+			assert.Contains(t, string(page), `data-error-code="INVALID_ARGUMENTS"`)
+			assert.Contains(t, string(page), "form")
+			assert.Equal(t, before, f.files(t))
+		})
+	}
 }
