@@ -13,8 +13,9 @@ import (
 
 // feed hands each refresh's changes to the live pages.
 type feed struct {
-	mu   sync.Mutex
-	subs map[chan push]struct{}
+	mu     sync.Mutex
+	subs   map[chan push]struct{}
+	closed bool // the watch ended: no page is fed any more
 }
 
 // push is one refresh's changes with the version they made.
@@ -30,8 +31,24 @@ func (f *feed) subscribe() chan push {
 		f.subs = map[chan push]struct{}{}
 	}
 	ch := make(chan push, 16)
+	if f.closed {
+		close(ch)
+		return ch
+	}
 	f.subs[ch] = struct{}{}
 	return ch
+}
+
+// close ends every live page's feed, and those that come later: the
+// board no longer watches the files.
+func (f *feed) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	for ch := range f.subs {
+		close(ch)
+		delete(f.subs, ch)
+	}
 }
 
 func (f *feed) unsubscribe(ch chan push) {
@@ -62,8 +79,10 @@ func (f *feed) publish(version int64, u update) {
 // refreshes once at the start, then each time the file system reports a
 // change anywhere in the workspace (internal/watch: fsnotify, no polling
 // of the disk), and pushes the changed cards and sections to the live
-// pages.
+// pages. When it returns, the live feeds end, so that a server's shutdown
+// does not wait for the pages still open on them.
 func (s *Server) Watch(ctx context.Context) error {
+	defer s.feed.close()
 	_, err := watch.UntilTree(ctx, s.ws.Root(), 0, nil, func() (bool, error) {
 		if _, err := s.refresh(ctx); err != nil && ctx.Err() == nil {
 			return false, err
@@ -101,7 +120,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-keepAlive.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
-		case p := <-ch:
+		case p, ok := <-ch:
+			if !ok {
+				return // the board stops
+			}
 			for _, c := range p.u.cards {
 				send(w, "card", c)
 			}
