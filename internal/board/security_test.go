@@ -3,6 +3,7 @@ package board_test
 import (
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
@@ -97,11 +98,15 @@ func TestTokenBecomesACookie(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Equal(t, "/task?address=%2Fapi%2Fauth.md%23setup-oauth", res.Header.Get("Location"))
 	c := res.Cookies()
-	require.Len(t, c, 1)
+	require.Len(t, c, 2, "the cookie, and the same named with the board's port")
 	assert.Equal(t, board.CookieName, c[0].Name)
-	assert.Equal(t, token, c[0].Value)
-	assert.True(t, c[0].HttpOnly)
-	assert.Equal(t, http.SameSiteStrictMode, c[0].SameSite)
+	assert.Equal(t, board.CookieName+"_"+port(t, f.url), c[1].Name)
+	for _, c := range c {
+		assert.Equal(t, token, c.Value)
+		assert.True(t, c.HttpOnly)
+		assert.Equal(t, http.SameSiteStrictMode, c.SameSite)
+		assert.Equal(t, "/", c.Path)
+	}
 
 	res, err = client.Get(f.url + "/?token=guess")
 	require.NoError(t, err)
@@ -163,5 +168,35 @@ func TestUnparsableFormIsRefused(t *testing.T) {
 			assert.Contains(t, string(page), "form")
 			assert.Equal(t, before, f.files(t))
 		})
+	}
+}
+
+// TestTwoBoardsOnOneHost: a browser keeps cookies by host, not by port;
+// a person who opened the board of another workspace on the same machine
+// since still acts on the first one's page.
+func TestTwoBoardsOnOneHost(t *testing.T) {
+	a := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	b := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{Token: "the-other-board-s-secret"})
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	browser := &http.Client{Jar: jar}
+	for _, open := range []string{a.url + "/?token=" + token, b.url + "/?token=the-other-board-s-secret"} {
+		res, err := browser.Get(open)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode)
+	}
+	for _, f := range []*fixture{a, b} {
+		req, err := http.NewRequest(http.MethodPost, f.url+"/task", strings.NewReader(complete.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", f.url)
+		res, err := browser.Do(req)
+		require.NoError(t, err)
+		page, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		assert.NotContains(t, string(page), `data-error-code="FORBIDDEN"`, f.url)
+		assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress", f.url)
 	}
 }
