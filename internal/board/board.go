@@ -188,6 +188,9 @@ func (s *Server) hostAllowed(host string) bool {
 	if s.port == "" {
 		return true
 	}
+	if _, _, err := net.SplitHostPort(host); err != nil && host != "" && s.port == "80" {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), s.port) // a browser leaves the default port out
+	}
 	if s.hosts != nil {
 		return s.hosts[strings.ToLower(host)]
 	}

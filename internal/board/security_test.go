@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -199,4 +200,35 @@ func TestTwoBoardsOnOneHost(t *testing.T) {
 		assert.NotContains(t, string(page), `data-error-code="FORBIDDEN"`, f.url)
 		assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress", f.url)
 	}
+}
+
+// TestBoardOnPort80: a browser leaves the default port out of the Host
+// header and the Origin ("127.0.0.1", "http://127.0.0.1"): a board on
+// 127.0.0.1:80 answers them, and still refuses another host.
+func TestBoardOnPort80(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	srv, err := board.New(f.ws, board.Options{Token: token, Addr: "127.0.0.1:80"})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv.Handler()) // the real port 80 needs privileges: the Host header is what counts
+	t.Cleanup(hs.Close)
+	for host, want := range map[string]int{"127.0.0.1": http.StatusOK, "localhost": http.StatusOK, "127.0.0.1:80": http.StatusOK, "evil.example": http.StatusMisdirectedRequest} {
+		req, err := http.NewRequest(http.MethodGet, hs.URL+"/", nil)
+		require.NoError(t, err)
+		req.Host = host
+		res, err := client.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, want, res.StatusCode, host)
+	}
+	req, err := http.NewRequest(http.MethodPost, hs.URL+"/task", strings.NewReader(complete.Encode()))
+	require.NoError(t, err)
+	req.Host = "127.0.0.1"
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://127.0.0.1")
+	req.AddCookie(&http.Cookie{Name: board.CookieName, Value: token})
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress")
 }
