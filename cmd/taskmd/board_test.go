@@ -290,3 +290,53 @@ func filesUnder(t *testing.T, root string) map[string]string {
 	}))
 	return out
 }
+
+// TestBoardEndsAtOnceWithALiveFeedOpen: a page open on the live feed does
+// not hold the board up on SIGTERM: the feed ends and the process exits 0
+// well within a second (as it does with no page open).
+func TestBoardEndsAtOnceWithALiveFeedOpen(t *testing.T) {
+	root := t.TempDir()
+	require.Zero(t, taskmd(t, root, "", "init", root).exit)
+	cmd := exec.Command(binary, "-C", root, "board")
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0") // the race-built binary would sleep 1 s at exit
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	var waitErr error
+	done := make(chan struct{})
+	go func() { waitErr = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+	})
+	base := strings.TrimSpace(line)
+	base = base[:strings.Index(base, "?")]
+
+	var feeds []<-chan sseEvent
+	for range 3 {
+		res, err := http.Get(base + "events")
+		require.NoError(t, err)
+		defer res.Body.Close()
+		events := readEvents(res.Body)
+		require.Equal(t, "version", (<-events).name)
+		feeds = append(feeds, events)
+	}
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	sent := time.Now()
+	select {
+	case <-done:
+		require.NoError(t, waitErr, "taskmd board ends with status 0 on SIGTERM")
+		t.Logf("ended %v after SIGTERM", time.Since(sent))
+		assert.Less(t, time.Since(sent), time.Second, "the open feeds held the board up")
+	case <-time.After(10 * time.Second):
+		t.Fatal("taskmd board did not end on SIGTERM")
+	}
+	for _, events := range feeds {
+		for range events { // the feed ends
+		}
+	}
+}

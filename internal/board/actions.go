@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -26,8 +27,19 @@ type actionFunc func(ctx context.Context, form url.Values) error
 func (s *Server) action(fn actionFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
-		back := backOf(r)
+		// Parsed once, here: a later parse would answer nil and leave
+		// the action with what parsed before the error.
 		err := r.ParseForm()
+		if err == nil {
+			if err = r.ParseMultipartForm(maxForm); errors.Is(err, http.ErrNotMultipart) {
+				err = nil
+			}
+		}
+		if err != nil {
+			err = &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Err: err,
+				Msg: fmt.Sprintf("the form does not parse (%v): send the board's own form, at most %d bytes", err, maxForm)}
+		}
+		back := backOf(r)
 		if err == nil {
 			err = s.allowedPost(r)
 		}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,7 +170,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				http.Error(w, "wrong token: open the address taskmd board printed", http.StatusForbidden)
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			// A browser keeps cookies by host, not by port: the board of
+			// another workspace on this host replaces CookieName; the
+			// cookie named with the port stays this board's.
+			for _, name := range s.cookieNames() {
+				http.SetCookie(w, &http.Cookie{Name: name, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			}
 			q := r.URL.Query()
 			q.Del("token")
 			u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
@@ -184,11 +190,23 @@ func (s *Server) hostAllowed(host string) bool {
 	if s.port == "" {
 		return true
 	}
+	if _, _, err := net.SplitHostPort(host); err != nil && host != "" && s.port == "80" {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), s.port) // a browser leaves the default port out
+	}
 	if s.hosts != nil {
 		return s.hosts[strings.ToLower(host)]
 	}
 	_, port, err := net.SplitHostPort(host)
 	return err == nil && port == s.port
+}
+
+// cookieNames are the cookies that carry the secret: CookieName, and
+// CookieName_PORT when the board knows its port.
+func (s *Server) cookieNames() []string {
+	if s.port == "" {
+		return []string{CookieName}
+	}
+	return []string{CookieName, CookieName + "_" + s.port}
 }
 
 // secret reports whether tok is the board's secret.
@@ -199,11 +217,16 @@ func (s *Server) secret(tok string) bool {
 // allowedPost checks an action's credentials: the secret (cookie or token
 // field) and an Origin, else a Referer, of the board's own origin.
 func (s *Server) allowedPost(r *http.Request) error {
-	tok := r.PostFormValue("token")
-	if c, err := r.Cookie(CookieName); err == nil && tok == "" {
-		tok = c.Value
+	ok := false
+	if tok := r.PostFormValue("token"); tok != "" {
+		ok = s.secret(tok)
+	} else {
+		names := s.cookieNames()
+		for _, c := range r.Cookies() {
+			ok = ok || slices.Contains(names, c.Name) && s.secret(c.Value)
+		}
 	}
-	if !s.secret(tok) {
+	if !ok {
 		return errForbidden("this action needs the board's secret: open the address taskmd board printed")
 	}
 	origin := r.Header.Get("Origin")

@@ -17,8 +17,9 @@ import (
 
 // feed hands each refresh's changes to the live pages.
 type feed struct {
-	mu   sync.Mutex
-	subs map[chan push]struct{}
+	mu     sync.Mutex
+	subs   map[chan push]struct{}
+	closed bool // the watch ended: no page is fed any more
 }
 
 // push is one refresh's changes with the version they made.
@@ -34,8 +35,24 @@ func (f *feed) subscribe() chan push {
 		f.subs = map[chan push]struct{}{}
 	}
 	ch := make(chan push, 16)
+	if f.closed {
+		close(ch)
+		return ch
+	}
 	f.subs[ch] = struct{}{}
 	return ch
+}
+
+// close ends every live page's feed, and those that come later: the
+// board no longer watches the files.
+func (f *feed) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	for ch := range f.subs {
+		close(ch)
+		delete(f.subs, ch)
+	}
 }
 
 func (f *feed) unsubscribe(ch chan push) {
@@ -106,8 +123,11 @@ func viewsOf(name string) []string {
 // of the disk), and pushes the changed cards and sections to the live
 // pages, and to every page whose data changed the names of the pages to
 // fetch again. A timer pushes the agents' pages when the next online
-// agent's heartbeat ages out, which no file change announces.
+// agent's heartbeat ages out, which no file change announces. When it
+// returns, the live feeds end, so that a server's shutdown does not wait
+// for the pages still open on them.
 func (s *Server) Watch(ctx context.Context) error {
+	defer s.feed.close()
 	defer s.heartbeats.stop()
 	root := s.ws.Root()
 	return watch.Changes(ctx, root, func(names []string) error {
@@ -246,7 +266,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-keepAlive.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
-		case p := <-ch:
+		case p, ok := <-ch:
+			if !ok {
+				return // the board stops
+			}
 			for _, c := range p.u.cards {
 				send(w, "card", c)
 			}

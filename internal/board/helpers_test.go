@@ -56,7 +56,7 @@ type fixture struct {
 }
 
 // newFixture writes files (name -> content) into a new workspace and
-// serves its board with opt (Token and Addr are filled in).
+// serves its board with opt (Addr is filled in, and Token when empty).
 func newFixture(t *testing.T, files map[string]string, opt board.Options) *fixture {
 	t.Helper()
 	root := t.TempDir()
@@ -70,7 +70,7 @@ func newFixture(t *testing.T, files map[string]string, opt board.Options) *fixtu
 	require.NoError(t, err)
 	t.Cleanup(func() { ws.Close() })
 	hs := httptest.NewUnstartedServer(nil)
-	if !opt.ReadOnly {
+	if !opt.ReadOnly && opt.Token == "" {
 		opt.Token = token
 	}
 	opt.Addr = hs.Listener.Addr().String()

@@ -3,7 +3,10 @@ package board_test
 import (
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,11 +99,15 @@ func TestTokenBecomesACookie(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Equal(t, "/task?address=%2Fapi%2Fauth.md%23setup-oauth", res.Header.Get("Location"))
 	c := res.Cookies()
-	require.Len(t, c, 1)
+	require.Len(t, c, 2, "the cookie, and the same named with the board's port")
 	assert.Equal(t, board.CookieName, c[0].Name)
-	assert.Equal(t, token, c[0].Value)
-	assert.True(t, c[0].HttpOnly)
-	assert.Equal(t, http.SameSiteStrictMode, c[0].SameSite)
+	assert.Equal(t, board.CookieName+"_"+port(t, f.url), c[1].Name)
+	for _, c := range c {
+		assert.Equal(t, token, c.Value)
+		assert.True(t, c.HttpOnly)
+		assert.Equal(t, http.SameSiteStrictMode, c.SameSite)
+		assert.Equal(t, "/", c.Path)
+	}
 
 	res, err = client.Get(f.url + "/?token=guess")
 	require.NoError(t, err)
@@ -134,4 +141,94 @@ func port(t *testing.T, u string) string {
 	p, err := url.Parse(u)
 	require.NoError(t, err)
 	return p.Port()
+}
+
+// TestUnparsableFormIsRefused: a form larger than the board takes, or with
+// a broken escape, is refused as such (INVALID_ARGUMENTS, 400), never
+// acted on with what parsed of it, and changes nothing.
+func TestUnparsableFormIsRefused(t *testing.T) {
+	for name, body := range map[string]string{
+		"too large":     "address=%2Fapi%2Fauth.md%23rotate-keys&seen=in_progress&action=complete&back=%2F&note=" + strings.Repeat("x", 2<<20),
+		"broken escape": "address=%2Fapi%2Fauth.md%23rotate-keys&seen=in_progress&action=complete&back=%2F&note=done&x=%zz",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+			before := f.files(t)
+			req, err := http.NewRequest(http.MethodPost, f.url+"/task", strings.NewReader(body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", f.url)
+			req.AddCookie(&http.Cookie{Name: board.CookieName, Value: token})
+			res, err := client.Do(req)
+			require.NoError(t, err)
+			page, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+			assert.Contains(t, string(page), `data-error-code="INVALID_ARGUMENTS"`)
+			assert.Contains(t, string(page), "form")
+			assert.Equal(t, before, f.files(t))
+		})
+	}
+}
+
+// TestTwoBoardsOnOneHost: a browser keeps cookies by host, not by port;
+// a person who opened the board of another workspace on the same machine
+// since still acts on the first one's page.
+func TestTwoBoardsOnOneHost(t *testing.T) {
+	a := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	b := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{Token: "the-other-board-s-secret"})
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	browser := &http.Client{Jar: jar}
+	for _, open := range []string{a.url + "/?token=" + token, b.url + "/?token=the-other-board-s-secret"} {
+		res, err := browser.Get(open)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode)
+	}
+	for _, f := range []*fixture{a, b} {
+		req, err := http.NewRequest(http.MethodPost, f.url+"/task", strings.NewReader(complete.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", f.url)
+		res, err := browser.Do(req)
+		require.NoError(t, err)
+		page, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		assert.NotContains(t, string(page), `data-error-code="FORBIDDEN"`, f.url)
+		assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress", f.url)
+	}
+}
+
+// TestBoardOnPort80: a browser leaves the default port out of the Host
+// header and the Origin ("127.0.0.1", "http://127.0.0.1"): a board on
+// 127.0.0.1:80 answers them, and still refuses another host.
+func TestBoardOnPort80(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	srv, err := board.New(f.ws, board.Options{Token: token, Addr: "127.0.0.1:80"})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv.Handler()) // the real port 80 needs privileges: the Host header is what counts
+	t.Cleanup(hs.Close)
+	for host, want := range map[string]int{"127.0.0.1": http.StatusOK, "localhost": http.StatusOK, "127.0.0.1:80": http.StatusOK, "evil.example": http.StatusMisdirectedRequest} {
+		req, err := http.NewRequest(http.MethodGet, hs.URL+"/", nil)
+		require.NoError(t, err)
+		req.Host = host
+		res, err := client.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, want, res.StatusCode, host)
+	}
+	req, err := http.NewRequest(http.MethodPost, hs.URL+"/task", strings.NewReader(complete.Encode()))
+	require.NoError(t, err)
+	req.Host = "127.0.0.1"
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://127.0.0.1")
+	req.AddCookie(&http.Cookie{Name: board.CookieName, Value: token})
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress")
 }
