@@ -3,10 +3,8 @@ package gitsync
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -44,12 +42,15 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 	var res plan.ClaimResult
 	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
 		res = plan.ClaimResult{}
-		holder, err := s.elsewhere(ctx, t, agentID)
+		holder, lapsed, err := s.beforeClaim(ctx, t)
 		if err != nil || holder != "" {
 			res.AlreadyClaimedBy = holder
 			return "", err
 		}
 		res, err = s.plans.Claim(ctx, task, agentID)
+		if res.Claim != nil && res.Claim.TookOverFrom == "" && lapsed != "" && lapsed != agentID {
+			res.Claim.TookOverFrom = lapsed
+		}
 		return fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), err
 	})
 	return ClaimResult{ClaimResult: res, Report: rep}, err
@@ -107,38 +108,6 @@ func who(c plan.Claimant) string {
 		return "a person"
 	}
 	return c.Agent
-}
-
-// elsewhere is the agent of another machine that holds task t: its
-// Assignee names an agent that this clone does not know. "" when the task
-// is free, held here, final, or missing (the claim then says so).
-func (s *Sync) elsewhere(ctx context.Context, t taskflow.Target, agentID string) (string, error) {
-	data, err := s.ws.ReadIfExists(ctx, t.File)
-	if err != nil || data == nil {
-		return "", err
-	}
-	doc, err := s.ws.Parse(t.File, data) // kept: the claim that follows parses nothing
-	if err != nil {
-		return "", nil
-	}
-	tk, err := doc.Task(t.Slug)
-	if err != nil || tk.Status.Final() {
-		return "", nil
-	}
-	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	if assignee == "" || assignee == agentID {
-		return "", nil
-	}
-	_, err = s.plans.Agents().Get(ctx, assignee)
-	var te *taskdoc.Error
-	switch {
-	case err == nil:
-		return "", nil // an agent of this clone: its lease decides
-	case errors.As(err, &te) && te.Code == agent.CodeAgentNotFound:
-		return assignee, nil
-	default:
-		return "", err
-	}
 }
 
 // change is an operation's change to the plan, made on the merged clone;
@@ -217,7 +186,7 @@ func (s *Sync) share(ctx context.Context, files []string, fn change) (Report, er
 		if s.beforePush != nil {
 			s.beforePush()
 		}
-		rejected, offline, err := s.push(ctx)
+		rejected, offline, err := s.pushShared(ctx)
 		switch {
 		case err != nil:
 			// The remote refused the change for good (a hook, a protected

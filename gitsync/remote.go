@@ -16,7 +16,7 @@ import (
 // yet is no error (the first push makes it).
 func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
-		"+refs/heads/"+s.branch+":"+s.remoteRef())
+		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*")
 	if err == nil {
 		return "", nil
 	}
@@ -129,11 +129,19 @@ func (s *Sync) abortMerge(ctx context.Context) {
 	_, _ = s.git(context.WithoutCancel(ctx), "merge", "--abort")
 }
 
-// push sends HEAD to the remote's branch. rejected reports that the remote
-// moved since the last fetch; offline is git's message when it could not
-// be reached.
-func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
-	_, err = s.git(ctx, "push", "-q", s.remote, "HEAD:refs/heads/"+s.branch)
+// push sends refspecs to the remote, all or none (HEAD to the remote's
+// branch when none are given). rejected reports that the remote moved
+// since the last fetch; offline is git's message when it could not be
+// reached.
+func (s *Sync) push(ctx context.Context, refspecs ...string) (rejected bool, offline string, err error) {
+	args := []string{"push", "-q", s.remote}
+	if len(refspecs) == 0 {
+		refspecs = []string{"HEAD:refs/heads/" + s.branch}
+	}
+	if len(refspecs) > 1 {
+		args = append(args, "--atomic")
+	}
+	_, err = s.git(ctx, append(args, refspecs...)...)
 	if err == nil {
 		return false, "", nil // git moved the remote-tracking branch too
 	}
@@ -145,7 +153,8 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 	case strings.Contains(ge.Stderr, "[rejected]") &&
 		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
 		return true, "", nil
-	case strings.Contains(ge.Stderr, "[remote rejected]") && strings.Contains(ge.Stderr, "failed to update ref"):
+	case strings.Contains(ge.Stderr, "[remote rejected]") &&
+		(strings.Contains(ge.Stderr, "failed to update ref") || strings.Contains(ge.Stderr, "cannot lock ref")):
 		return true, "", nil // another push updated the branch at the same moment
 	case strings.Contains(ge.Stderr, "[remote rejected]"):
 		return false, "", err // a hook or a protected branch: no retry helps

@@ -24,6 +24,7 @@ type Sync struct {
 	plans    *plan.Plans
 	top      string   // the repository's top folder
 	prefix   string   // the workspace root relative to top: "" or "sub/dir/"
+	id       string   // the clone's machine id (machineFile)
 	remote   string   // "origin"
 	branch   string   // "main"
 	attempts int      // defaultMaxAttempts
@@ -89,7 +90,10 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if _, err := git.Run(ctx, s.top, "config", "user.email"); err != nil {
 		s.ident = []string{"-c", "user.name=taskmd", "-c", "user.email=taskmd@localhost"}
 	}
-	err = ws.Lock(ctx, []string{asideFile}, func(*workspace.Tx) error {
+	err = ws.Lock(ctx, []string{asideFile, machineFile}, func(tx *workspace.Tx) error {
+		if s.id, err = s.machine(tx); err != nil {
+			return err
+		}
 		wrote, err := ws.IgnoreState(ctx)
 		if err != nil || !wrote {
 			return err
