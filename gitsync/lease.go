@@ -318,17 +318,6 @@ func (s *Sync) leaseCommit(ctx context.Context, lf leaseFile) (string, error) {
 	return strings.TrimSpace(c), err
 }
 
-// pushedLeases records in the clone's copy of the remote's lease refs
-// what a push of refspec sent, as a fetch would have.
-func (s *Sync) pushedLeases(ctx context.Context, refspec string) error {
-	if refspec == "" {
-		return nil
-	}
-	c, _, _ := strings.Cut(strings.TrimPrefix(refspec, "+"), ":")
-	_, err := s.git(context.WithoutCancel(ctx), "update-ref", s.trackedLeases()+s.id, c)
-	return err
-}
-
 // Renew shares the leases of the claims this clone's agents hold, with
 // their ends as the agents' heartbeats set them (the last heartbeat plus
 // the agent timeout), in one push to the remote's ref of this machine,
@@ -355,14 +344,16 @@ func (s *Sync) Renew(ctx context.Context) (Report, error) {
 			return nil
 		}
 		rep.Pushed = true
-		return s.pushedLeases(ctx, refspec)
+		return nil
 	})
 	return rep, err
 }
 
 // pushShared pushes HEAD to the shared branch, with this clone's leases
 // when they hold a claim or token the remote's copy does not, in one
-// atomic push: a claim is never shared without its lease.
+// atomic push: a claim is never shared without its lease. (The clone's
+// copy of its own lease ref follows at the next fetch, which every
+// operation starts with.)
 func (s *Sync) pushShared(ctx context.Context) (rejected bool, offline string, err error) {
 	err = s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
 		refspec, _, err := s.leaseUpdate(ctx, false)
@@ -374,10 +365,7 @@ func (s *Sync) pushShared(ctx context.Context) (rejected bool, offline string, e
 			specs = append(specs, refspec)
 		}
 		rejected, offline, err = s.push(ctx, specs...)
-		if err != nil || rejected || offline != "" {
-			return err
-		}
-		return s.pushedLeases(ctx, refspec)
+		return err
 	})
 	return rejected, offline, err
 }
