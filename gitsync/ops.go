@@ -127,7 +127,11 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (rep Report, 
 		if err != nil {
 			return err
 		}
+		s.released = map[string]string{}
 		rep, err = s.share(ctx, files, fn)
+		if len(s.released) > 0 {
+			rep.Released = s.released
+		}
 		if sha != "" {
 			conflicts, kept, perr := s.putBack(ctx, tx, sha)
 			rep.Conflicts, rep.Stash = conflicts, kept

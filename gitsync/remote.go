@@ -3,6 +3,7 @@ package gitsync
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -107,6 +108,15 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 			return err
 		}
 		if !ok {
+			gave, yielded, err := s.yield(ctx, p, res)
+			if err != nil {
+				s.abortMerge(ctx)
+				return err
+			}
+			if yielded {
+				maps.Copy(s.released, gave)
+				continue
+			}
 			left = append(left, describe(p, res))
 		}
 	}

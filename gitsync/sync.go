@@ -30,6 +30,9 @@ type Sync struct {
 	attempts int      // defaultMaxAttempts
 	ident    []string // "-c user.name=… -c user.email=…" when git has none
 	pause    func(ctx context.Context, attempt int) error
+	// released collects, under the clone's lock, the queued changes that
+	// the call under way gave up (Report.Released).
+	released map[string]string
 	// beforePush, when set, runs between the commit and the push (tests
 	// move the remote there).
 	beforePush func()
@@ -141,6 +144,14 @@ type Report struct {
 	// and the edit is also kept in the git stash (Stash).
 	Conflicts []string `json:"conflicts,omitempty"`
 	Stash     string   `json:"stash,omitempty"`
+	// Released names the tasks ("/plan.md#x") whose changes this clone
+	// queued were given up because another machine's change of the task
+	// was pushed first (a claim made offline that another machine made
+	// online, say), each with the agent the remote names as the task's
+	// holder ("" for none). The task is as the remote has it; the claim
+	// given up lets no write through (STALE_CLAIM). Every other queued
+	// change is confirmed once Pushed.
+	Released map[string]string `json:"released,omitempty"`
 }
 
 // path is the repository-relative path of the workspace file name.
