@@ -1,17 +1,13 @@
 package gitsync
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +24,6 @@ import (
 const (
 	machineFile = workspace.StateDir + "/gitsync/machine"
 	leaseLock   = workspace.StateDir + "/gitsync/leases"
-	leaseName   = "leases.json" // the one file of a lease commit
 )
 
 // machineID is what a machine id may be: it names a ref.
@@ -158,49 +153,32 @@ func assigneeOf(tk *taskdoc.Task) string {
 
 // shared is the leases of every machine as the clone last fetched them.
 type shared struct {
-	files []leaseFile
+	files   []leaseFile
+	fetches int // Sync.fetches when they were read
 }
 
 // readLeases reads the lease files of every machine from the clone's copy
-// of the remote's lease refs, in one git command; a file that does not
-// decode is left out (its machine's claims then hold as if it had none).
+// of the remote's lease refs, in one git command (a lease file is its
+// commit's message); a file that does not decode is left out (its
+// machine's claims then hold as if it had none). The copy changes only
+// when the clone fetches: until then the last read is answered again.
 func (s *Sync) readLeases(ctx context.Context) (shared, error) {
-	refs, err := s.git(ctx, "for-each-ref", "--format=%(refname)", s.trackedLeases())
-	if err != nil || strings.TrimSpace(refs) == "" {
-		return shared{}, err
+	if s.seen != nil && s.seen.fetches == s.fetches {
+		return *s.seen, nil
 	}
-	var in bytes.Buffer
-	for _, r := range strings.Fields(refs) {
-		fmt.Fprintf(&in, "%s:%s\n", r, leaseName)
-	}
-	out, err := git.RunInput(ctx, s.top, in.Bytes(), "cat-file", "--batch")
+	out, err := s.git(ctx, "for-each-ref", "--format=%(refname)%00%(contents)%00", s.trackedLeases())
 	if err != nil {
 		return shared{}, err
 	}
-	var sh shared
-	rd := bufio.NewReader(bytes.NewReader(out))
-	for {
-		head, err := rd.ReadString('\n')
-		if err != nil {
-			break
-		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			continue // "<name> missing"
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			break
-		}
-		body := make([]byte, n+1) // the content and its newline
-		if _, err := io.ReadFull(rd, body); err != nil {
-			break
-		}
+	sh := shared{fetches: s.fetches}
+	for _, rec := range strings.Split(out, "\x00\n") {
+		_, body, ok := strings.Cut(rec, "\x00")
 		var lf leaseFile
-		if json.Unmarshal(body[:n], &lf) == nil && lf.Machine != "" {
+		if ok && json.Unmarshal([]byte(body), &lf) == nil && lf.Machine != "" {
 			sh.files = append(sh.files, lf)
 		}
 	}
+	s.seen = &sh
 	return sh, nil
 }
 
@@ -299,23 +277,24 @@ func (s *Sync) leaseUpdate(ctx context.Context, force bool) (refspec string, lf 
 	return "+" + c + ":" + leaseRef(s.id), lf, nil
 }
 
-// leaseCommit writes lf as a commit of its own (no parent: a machine's
-// leases keep no history) and returns it.
+// leaseCommit writes lf as the message of a commit of its own, with the
+// empty tree and no parent (a machine's leases keep no history), and
+// returns it: one git command writes it, one reads every machine's.
 func (s *Sync) leaseCommit(ctx context.Context, lf leaseFile) (string, error) {
-	data, err := json.MarshalIndent(lf, "", "  ")
+	data, err := json.Marshal(lf)
 	if err != nil {
 		return "", err
 	}
-	blob, err := git.RunInput(ctx, s.top, append(data, '\n'), "hash-object", "-w", "--stdin")
-	if err != nil {
-		return "", err
+	if s.emptyTree == "" {
+		tree, err := git.RunInput(ctx, s.top, []byte{}, "mktree")
+		if err != nil {
+			return "", err
+		}
+		s.emptyTree = strings.TrimSpace(string(tree))
 	}
-	tree, err := git.RunInput(ctx, s.top, []byte("100644 blob "+strings.TrimSpace(string(blob))+"\t"+leaseName+"\n"), "mktree")
-	if err != nil {
-		return "", err
-	}
-	c, err := s.gitAs(ctx, "commit-tree", strings.TrimSpace(string(tree)), "-m", "taskmd: leases of "+s.id)
-	return strings.TrimSpace(c), err
+	args := append(append([]string{}, s.ident...), "commit-tree", s.emptyTree, "-F", "-")
+	c, err := git.RunInput(ctx, s.top, append(data, '\n'), args...)
+	return strings.TrimSpace(string(c)), err
 }
 
 // Renew shares the leases of the claims this clone's agents hold, with

@@ -16,6 +16,7 @@ import (
 // when the remote could not be reached; a branch the remote does not have
 // yet is no error (the first push makes it).
 func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
+	s.fetches++
 	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
 		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*")
 	if err == nil {

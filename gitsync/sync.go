@@ -30,6 +30,12 @@ type Sync struct {
 	attempts int      // defaultMaxAttempts
 	ident    []string // "-c user.name=… -c user.email=…" when git has none
 	pause    func(ctx context.Context, attempt int) error
+	// fetches counts the clone's fetches, seen is the leases read since
+	// the last one, emptyTree the id of the tree of lease commits (all
+	// under the clone's lock).
+	fetches   int
+	seen      *shared
+	emptyTree string
 	// released collects, under the clone's lock, the queued changes that
 	// the call under way gave up (Report.Released).
 	released map[string]string
