@@ -31,9 +31,14 @@ type StatusResult struct {
 // taken back and made again on the merged plan, so that of machines
 // claiming one task exactly one holds it and every other is told who does
 // (AlreadyClaimedBy). A task whose Assignee names an agent this clone does
-// not know is held by another machine's agent. A retried claim commits
-// nothing. When the remote cannot be reached the claim is made and
-// committed here, Queued: it holds once Push sends it.
+// not know is held by another machine's agent while its lease runs; once
+// it ended the claim takes the task over (Claim.TookOverFrom), with a
+// token above every token any machine gave in the plan. The claim is
+// pushed with this machine's leases. A retried claim commits nothing, and
+// an agent's claim of a task it holds answers with its claim. When the
+// remote cannot be reached the claim is made and committed here, Queued:
+// it holds once Push sends it, unless another machine's claim was pushed
+// first (Report.Released).
 func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, error) {
 	t, err := taskflow.ParseDocs(task)
 	if err != nil {
@@ -88,9 +93,12 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 }
 
 // Push sends the changes queued while the remote could not be reached,
-// merging what other machines pushed meanwhile. A queued change that
-// conflicts with theirs (two machines claimed one task offline) is
-// MERGE_CONFLICT: nothing is merged, and a person settles it.
+// merging what other machines pushed meanwhile. Where another machine
+// changed a task first (two machines claimed it, this one offline), the
+// remote's version wins: this clone's queued changes of that task are
+// given up, and Report.Released names the task with its holder. A
+// conflict outside the tasks (a person's edits of the text on both
+// sides) is MERGE_CONFLICT: nothing is merged, and a person settles it.
 func (s *Sync) Push(ctx context.Context) (Report, error) {
 	return s.run(ctx, nil, func(context.Context) (string, error) { return "", nil })
 }
