@@ -259,3 +259,42 @@ func TestMachineIDIsStable(t *testing.T) {
 	claimOK(t, b, "/plan.md#task-3")
 	assert.Len(t, leaseRefs(t, remote), 2)
 }
+
+// TestHandWrittenAssigneeHolds: an Assignee that no machine's lease names
+// (a person wrote it) holds, however late: a person removes it.
+func TestHandWrittenAssigneeHolds(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: strings.Replace(planOf(2), "### Task 1\n- Status: pending\n",
+		"### Task 1\n- Status: pending\n- Assignee: alice\n", 1), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	b := cloneLeased(t, remote, "b", c)
+	later(t, b, c, 100*lease)
+	res, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	assert.Equal(t, "alice", res.AlreadyClaimedBy)
+	next, err := b.sync.NextTasks(ctx, "/plan.md", b.agent)
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	assert.Equal(t, "/plan.md#task-2", next[0].ID)
+}
+
+// TestRenewOffline: a renewal that cannot reach the remote says so and
+// changes nothing; the next one sends the leases.
+func TestRenewOffline(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	a := cloneLeased(t, remote, "a", c)
+	claimOK(t, a, "/plan.md#task-1")
+	before := run(t, remote, "for-each-ref")
+	run(t, a.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "unreachable.git"))
+	later(t, a, c, lease/3)
+	rep, err := a.sync.Renew(ctx)
+	require.NoError(t, err)
+	assert.False(t, rep.Pushed)
+	assert.NotEmpty(t, rep.Offline)
+	assert.Equal(t, before, run(t, remote, "for-each-ref"))
+	run(t, a.dir, "remote", "set-url", "origin", remote)
+	rep, err = a.sync.Renew(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.Pushed)
+	assert.NotEqual(t, before, run(t, remote, "for-each-ref"))
+}
