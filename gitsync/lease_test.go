@@ -298,3 +298,15 @@ func TestRenewOffline(t *testing.T) {
 	assert.True(t, rep.Pushed)
 	assert.NotEqual(t, before, run(t, remote, "for-each-ref"))
 }
+
+// TestRemoteWithoutAtomicPush: a remote that cannot take an atomic push
+// gets the claim, then the leases.
+func TestRemoteWithoutAtomicPush(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	run(t, remote, "config", "receive.advertiseAtomic", "false")
+	c := newClock()
+	a := cloneLeased(t, remote, "a", c)
+	claimOK(t, a, "/plan.md#task-1")
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Len(t, leaseRefs(t, remote), 1)
+}

@@ -160,6 +160,16 @@ func (s *Sync) push(ctx context.Context, refspecs ...string) (rejected bool, off
 	if !ok || ctx.Err() != nil {
 		return false, "", err
 	}
+	if len(refspecs) > 1 && strings.Contains(ge.Stderr, "does not support --atomic") {
+		// One after the other, the branch first: a claim shared without
+		// its lease holds (see holding) until the lease follows.
+		for _, r := range refspecs {
+			if rejected, offline, err = s.push(ctx, r); err != nil || rejected || offline != "" {
+				return rejected, offline, err
+			}
+		}
+		return false, "", nil
+	}
 	switch {
 	case strings.Contains(ge.Stderr, "[rejected]") &&
 		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
