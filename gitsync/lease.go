@@ -314,7 +314,7 @@ func (s *Sync) Renew(ctx context.Context) (Report, error) {
 		if err != nil {
 			return err
 		}
-		_, offline, err := s.push(ctx, refspec)
+		_, offline, err := s.pushRefs(ctx, refspec)
 		switch {
 		case err != nil:
 			return err
@@ -328,12 +328,12 @@ func (s *Sync) Renew(ctx context.Context) (Report, error) {
 	return rep, err
 }
 
-// pushShared pushes HEAD to the shared branch, with this clone's leases
+// push pushes HEAD to the shared branch, with this clone's leases
 // when they hold a claim or token the remote's copy does not, in one
 // atomic push: a claim is never shared without its lease. (The clone's
 // copy of its own lease ref follows at the next fetch, which every
 // operation starts with.)
-func (s *Sync) pushShared(ctx context.Context) (rejected bool, offline string, err error) {
+func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
 	err = s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
 		refspec, _, err := s.leaseUpdate(ctx, false)
 		if err != nil {
@@ -343,7 +343,7 @@ func (s *Sync) pushShared(ctx context.Context) (rejected bool, offline string, e
 		if refspec != "" {
 			specs = append(specs, refspec)
 		}
-		rejected, offline, err = s.push(ctx, specs...)
+		rejected, offline, err = s.pushRefs(ctx, specs...)
 		return err
 	})
 	return rejected, offline, err

@@ -198,7 +198,7 @@ func (s *Sync) share(ctx context.Context, files []string, fn change) (Report, er
 		if s.beforePush != nil {
 			s.beforePush()
 		}
-		rejected, offline, err := s.pushShared(ctx)
+		rejected, offline, err := s.push(ctx)
 		switch {
 		case err != nil:
 			// The remote refused the change for good (a hook, a protected

@@ -140,15 +140,11 @@ func (s *Sync) abortMerge(ctx context.Context) {
 	_, _ = s.git(context.WithoutCancel(ctx), "merge", "--abort")
 }
 
-// push sends refspecs to the remote, all or none (HEAD to the remote's
-// branch when none are given). rejected reports that the remote moved
-// since the last fetch; offline is git's message when it could not be
-// reached.
-func (s *Sync) push(ctx context.Context, refspecs ...string) (rejected bool, offline string, err error) {
+// pushRefs sends refspecs to the remote, all or none. rejected reports
+// that the remote moved since the last fetch; offline is git's message
+// when it could not be reached.
+func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool, offline string, err error) {
 	args := []string{"push", "-q", s.remote}
-	if len(refspecs) == 0 {
-		refspecs = []string{"HEAD:refs/heads/" + s.branch}
-	}
 	if len(refspecs) > 1 {
 		args = append(args, "--atomic")
 	}
@@ -164,7 +160,7 @@ func (s *Sync) push(ctx context.Context, refspecs ...string) (rejected bool, off
 		// One after the other, the branch first: a claim shared without
 		// its lease holds (see holding) until the lease follows.
 		for _, r := range refspecs {
-			if rejected, offline, err = s.push(ctx, r); err != nil || rejected || offline != "" {
+			if rejected, offline, err = s.pushRefs(ctx, r); err != nil || rejected || offline != "" {
 				return rejected, offline, err
 			}
 		}
