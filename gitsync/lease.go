@@ -355,7 +355,7 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 // takes the task over). It first raises this clone's tokens of t's plan
 // to the highest any machine gave, so that the claim's token is above
 // every earlier claim's, the lapsed holder's included.
-func (s *Sync) beforeClaim(ctx context.Context, t taskflow.Target) (holder, lapsed string, err error) {
+func (s *Sync) beforeClaim(ctx context.Context, t taskflow.Target, agentID string) (holder, lapsed string, err error) {
 	sh, err := s.readLeases(ctx)
 	if err != nil {
 		return "", "", err
@@ -374,8 +374,8 @@ func (s *Sync) beforeClaim(ctx context.Context, t taskflow.Target) (holder, laps
 		return "", "", nil // the claim reports it
 	}
 	tk, err := doc.Task(t.Slug)
-	if err != nil {
-		return "", "", nil
+	if err != nil || assigneeOf(tk) == agentID {
+		return "", "", nil // the claim answers (its own claim, or who is not registered here)
 	}
 	return s.holding(ctx, sh, t, tk)
 }

@@ -310,3 +310,17 @@ func TestRemoteWithoutAtomicPush(t *testing.T) {
 	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
 	assert.Len(t, leaseRefs(t, remote), 1)
 }
+
+// TestClaimByAnAgentOfAnotherClone: an agent registered on a only claims
+// through a; b answers AGENT_NOT_FOUND, also for the task it holds.
+func TestClaimByAnAgentOfAnotherClone(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	a, b := cloneLeased(t, remote, "a", c), cloneLeased(t, remote, "b", c)
+	claimOK(t, a, "/plan.md#task-1")
+	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
+		res, err := b.sync.Claim(ctx, task, a.agent)
+		assert.Equal(t, agent.CodeAgentNotFound, taskdoc.CodeOf(err), "%s: %+v", task, res)
+		assert.False(t, res.Success)
+	}
+}

@@ -47,7 +47,7 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 	var res plan.ClaimResult
 	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
 		res = plan.ClaimResult{}
-		holder, lapsed, err := s.beforeClaim(ctx, t)
+		holder, lapsed, err := s.beforeClaim(ctx, t, agentID)
 		if err != nil || holder != "" {
 			res.AlreadyClaimedBy = holder
 			return "", err
