@@ -26,7 +26,8 @@
 // # Leases
 //
 // A clone is one machine, with an id made once and kept in
-// .taskmd/gitsync/machine. Each machine shares the claims its agents hold
+// .taskmd/gitsync/machine (a clone copied with its .taskmd/ folder must
+// lose that file, to get an id of its own). Each machine shares the claims its agents hold
 // on the remote's ref refs/taskmd/leases/<machine>, which only it writes:
 // a commit whose message is a small JSON file,
 //

@@ -51,7 +51,7 @@ type lease struct {
 	Expires  time.Time `json:"expires"`
 }
 
-// same reports whether l covers every claim and token of want: a push of
+// covers reports whether l has every claim and token of want: a push of
 // want would add nothing a reader decides on (only later ends).
 func (l leaseFile) covers(want leaseFile) bool {
 	for doc, tok := range want.Tokens {
