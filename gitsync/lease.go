@@ -110,6 +110,17 @@ func (s *Sync) ownLeases(ctx context.Context) (leaseFile, error) {
 	if err != nil {
 		return out, err
 	}
+	agents := map[string]*agent.Agent{} // nil: not registered here
+	agentOf := func(id string) *agent.Agent {
+		a, ok := agents[id]
+		if !ok {
+			if got, err := reg.Get(ctx, id); err == nil {
+				a = &got
+			}
+			agents[id] = a
+		}
+		return a
+	}
 	for _, f := range files {
 		if f.LastToken > 0 {
 			out.Tokens[f.Document] = f.LastToken
@@ -132,11 +143,11 @@ func (s *Sync) ownLeases(ctx context.Context) (leaseFile, error) {
 			if err != nil || tk.Status.Final() || f.Holder(slug, assigneeOf(tk)) == "" {
 				continue
 			}
-			a, err := reg.Get(ctx, r.Agent)
-			if err != nil {
+			a := agentOf(r.Agent)
+			if a == nil {
 				continue // not an agent of this clone: it holds nothing here
 			}
-			out.Leases = append(out.Leases, lease{Document: f.Document, Task: slug, Agent: r.Agent, Token: r.Token, Expires: reg.OnlineUntil(a).UTC()})
+			out.Leases = append(out.Leases, lease{Document: f.Document, Task: slug, Agent: r.Agent, Token: r.Token, Expires: reg.OnlineUntil(*a).UTC()})
 		}
 	}
 	slices.SortFunc(out.Leases, func(a, b lease) int {
