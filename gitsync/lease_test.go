@@ -1,6 +1,7 @@
 package gitsync_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -323,4 +324,23 @@ func TestClaimByAnAgentOfAnotherClone(t *testing.T) {
 		assert.Equal(t, agent.CodeAgentNotFound, taskdoc.CodeOf(err), "%s: %+v", task, res)
 		assert.False(t, res.Success)
 	}
+}
+
+// TestDamagedMachineID: a machine file that is not an id is PARSE_ERROR
+// naming it; removed, the next New makes a new id.
+func TestDamagedMachineID(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(1), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	a := cloneLeased(t, remote, "a", c)
+	name := filepath.Join(a.dir, ".taskmd", "gitsync", "machine")
+	require.NoError(t, os.WriteFile(name, []byte("../../heads/main\n"), 0o644))
+	_, err := gitsync.New(ctx, a.ws, a.plans)
+	assert.Equal(t, taskdoc.CodeParse, taskdoc.CodeOf(err), "%v", err)
+	assert.Contains(t, err.Error(), ".taskmd/gitsync/machine")
+	require.NoError(t, os.Remove(name))
+	_, err = gitsync.New(ctx, a.ws, a.plans)
+	require.NoError(t, err)
+	id, err := os.ReadFile(name)
+	require.NoError(t, err)
+	assert.Regexp(t, `^m-[0-9a-f]{12}\n$`, string(id))
 }
