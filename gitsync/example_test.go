@@ -93,14 +93,14 @@ func ExampleSync_NextTasks() {
 	}
 	remote := filepath.Join(dir, "remote.git")
 	git(dir, "init", "-q", "--bare", "-b", "main", remote)
-	git(dir, "clone", "-q", remote, "seed")
-	seed := filepath.Join(dir, "seed")
-	os.MkdirAll(filepath.Join(seed, "docs"), 0o755)
-	os.WriteFile(filepath.Join(seed, "docs", "api.md"), []byte("# API\n\n## Tasks\n\n### Sign tokens\n- Status: pending\n"), 0o644)
-	git(seed, "checkout", "-q", "-b", "main")
-	git(seed, "add", "-A")
-	git(seed, "commit", "-q", "-m", "plan")
-	git(seed, "push", "-q", "origin", "main")
+	git(dir, "clone", "-q", remote, "author")
+	author := filepath.Join(dir, "author")
+	os.MkdirAll(filepath.Join(author, "docs"), 0o755)
+	os.WriteFile(filepath.Join(author, "docs", "api.md"), []byte("# API\n\n## Tasks\n\n### Sign tokens\n- Status: pending\n"), 0o644)
+	git(author, "checkout", "-q", "-b", "main")
+	git(author, "add", "-A")
+	git(author, "commit", "-q", "-m", "plan")
+	git(author, "push", "-q", "origin", "main")
 
 	// Machine b's clock reads two minutes after machine a's; the agent
 	// timeout, and so the lease, is one minute.
