@@ -124,6 +124,13 @@ func New(ws *workspace.Workspace, opts ...Option) *Registry {
 // first) plus the timeout. A lease tied to the agent ends then.
 func (r *Registry) OnlineUntil(a Agent) time.Time { return a.LastHeartbeat.Add(r.timeout) }
 
+// Now is the registry's clock: the time its decisions are made at.
+func (r *Registry) Now() time.Time { return r.now() }
+
+// Timeout is how long an agent stays online after its last heartbeat
+// (WithTimeout): the length of the leases tied to agents.
+func (r *Registry) Timeout() time.Duration { return r.timeout }
+
 // Online reports whether a is online at time at: at is not after
 // OnlineUntil(a). Only a's LastHeartbeat is read, so a may be one that Get
 // or List returned a while ago; for the answer now, Get the agent again.

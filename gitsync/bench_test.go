@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchTasks is the size of the benchmarks' plan; each iteration claims
@@ -47,5 +48,42 @@ func BenchmarkFloorCommitPush(b *testing.B) {
 		}
 		run(b, dir, "commit", "-q", "-m", "claim", "--", doc)
 		run(b, dir, "push", "-q", "origin", "HEAD:refs/heads/main")
+	}
+}
+
+// BenchmarkRenew is one renewal of a machine's leases after a heartbeat:
+// 20 tasks held, written as one small file and pushed to the machine's own
+// ref on a local bare remote.
+func BenchmarkRenew(b *testing.B) {
+	remote := newRemote(b, map[string]string{doc: planOf(benchTasks), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	m := cloneLeased(b, remote, "a", c)
+	for i := range 20 {
+		if _, err := m.sync.Claim(ctx, fmt.Sprintf("/plan.md#task-%d", i+1), m.agent); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		later(b, m, c, time.Second) // each renewal's leases end later
+		rep, err := m.sync.Renew(ctx)
+		if err != nil || !rep.Pushed {
+			b.Fatal(err, rep)
+		}
+	}
+}
+
+// BenchmarkFloorPushRef is the floor of a renewal: the git commands that
+// any renewal through a ref needs (write a commit holding the leases,
+// push it over the ref), with nothing else.
+func BenchmarkFloorPushRef(b *testing.B) {
+	remote := newRemote(b, map[string]string{doc: planOf(benchTasks), ".gitignore": ".taskmd/\n"})
+	dir := filepath.Join(b.TempDir(), "floor")
+	run(b, filepath.Dir(dir), "clone", "-q", remote, dir)
+	tree := strings.TrimSpace(runInput(b, dir, "", "mktree"))
+	b.ResetTimer()
+	for i := range b.N {
+		c := strings.TrimSpace(runInput(b, dir, fmt.Sprintf(`{"renewal": %d}`+"\n", i), "commit-tree", tree, "-F", "-"))
+		run(b, dir, "push", "-q", "origin", "+"+c+":refs/taskmd/leases/floor")
 	}
 }

@@ -11,16 +11,65 @@
 //
 // A clone that cannot reach its remote keeps working: the change is
 // committed locally and the result says it is queued (Report.Queued);
-// Push sends the queue later. A queued claim is not confirmed until it is
-// pushed: another machine may have claimed the task meanwhile, and then
-// Push stops with MERGE_CONFLICT for a person to settle.
+// Push (or the next call that reaches the remote) sends the queue later.
+// A queued claim is not confirmed until it is sent: when another machine
+// changed the task first (claimed it online, say), its change wins, the
+// queued change of that task is given up and Report.Released names the
+// task and its holder; the other queued changes are confirmed.
 //
 // The library's state under .taskmd/ (agents, claim tokens, journals'
 // locks) belongs to one clone and is never committed: New makes git
-// ignore it. Across machines the plan itself is the shared record: a
-// task's Assignee field names its holder, and an agent that this clone
-// does not know is taken to be another machine's, holding its claim until
-// it releases the task or a person removes the field.
+// ignore it. Across machines the plan is the shared record of who holds
+// what (a task's Assignee field names its holder), and each machine's
+// leases say how long: see Leases.
+//
+// # Leases
+//
+// A clone is one machine, with an id made once and kept in
+// .taskmd/gitsync/machine (a clone copied with its .taskmd/ folder must
+// lose that file, to get an id of its own). Each machine shares the claims its agents hold
+// on the remote's ref refs/taskmd/leases/<machine>, which only it writes:
+// a commit whose message is a small JSON file,
+//
+//	{"machine":"m-0123456789ab","written":"2026-11-23T09:00:00Z",
+//	 "tokens":{"docs/plan.md":7},
+//	 "leases":[{"document":"docs/plan.md","task":"task-3","agent":"ag_1","token":7,
+//	            "expires":"2026-11-23T09:01:00Z"}]}
+//
+// A lease ends when its agent's does on its machine: the agent's last
+// heartbeat plus the agent timeout (plan.WithAgentTimeout, taskmd.toml's
+// agent_timeout), which is so the lease length. A claim is pushed with
+// its machine's leases in one atomic push; Renew pushes them again with
+// the ends the latest heartbeats set, one push per machine however many
+// agents it has, never contending with claims and never rewriting the
+// plan. Call it about every third of the lease.
+//
+// A task whose Assignee names an agent this clone does not know is held
+// by another machine while that agent's lease runs. Once it has ended
+// (and a quarter of the lease more, below), Claim takes the task over
+// and NextTasks offers it, naming the agent; an Assignee that no
+// machine's lease names (written by hand) holds until a person removes
+// it. A claim's token is above every token any machine gave in the plan
+// ("tokens": each claim first raises this clone's to the highest it
+// fetched), so the taker's token is above the old holder's, and the old
+// holder's later writes are STALE_CLAIM: every write is made on the plan
+// as the remote has it and pushed only onto it, so a write that the
+// takeover preceded sees the takeover, and one that raced it is pushed
+// second, rejected and made again on the merged plan. An agent that
+// restarts on its clone (the same id) gets its own claims back: Claim
+// answers with the claim it holds, and NextTasks offers those tasks
+// first.
+//
+// Leases assume the machines' clocks are at most a quarter of the lease
+// apart. A lease is taken over only once the reader's clock is a quarter
+// of a lease past its end, so that within that bound the holder's own
+// clock has passed the end too (its agent is offline there) before
+// another machine takes the task. Fencing does not depend on clocks:
+// with clocks further apart a task may be taken over while its holder
+// still works on it, but the holder's writes are still refused. A
+// machine killed while holding tasks has them taken over at most a lease
+// and a quarter after its agents' last heartbeat, by the next claim of
+// another machine.
 //
 // A person's uncommitted edits in the clone are set aside (git stash)
 // while a change is made, merged and pushed, and put back afterwards, so

@@ -47,6 +47,18 @@ func run(t testing.TB, dir string, args ...string) string {
 	return string(out)
 }
 
+// runInput is run with stdin as git's standard input.
+func runInput(t testing.TB, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv()
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	require.NoError(t, err, "git %s", strings.Join(args, " "))
+	return string(out)
+}
+
 // planOf is a plan of n pending tasks, "Task 1" (#task-1) to "Task n".
 func planOf(n int) string {
 	var b strings.Builder

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -34,9 +33,14 @@ type StatusResult struct {
 // taken back and made again on the merged plan, so that of machines
 // claiming one task exactly one holds it and every other is told who does
 // (AlreadyClaimedBy). A task whose Assignee names an agent this clone does
-// not know is held by another machine's agent. A retried claim commits
-// nothing. When the remote cannot be reached the claim is made and
-// committed here, Queued: it holds once Push sends it.
+// not know is held by another machine's agent while its lease runs; once
+// it ended the claim takes the task over (Claim.TookOverFrom), with a
+// token above every token any machine gave in the plan. The claim is
+// pushed with this machine's leases. A retried claim commits nothing, and
+// an agent's claim of a task it holds answers with its claim. When the
+// remote cannot be reached the claim is made and committed here, Queued:
+// it holds once Push sends it, unless another machine's claim was pushed
+// first (Report.Released).
 func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, error) {
 	t, err := taskflow.ParseDocs(task)
 	if err != nil {
@@ -45,12 +49,15 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 	var res plan.ClaimResult
 	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
 		res = plan.ClaimResult{}
-		holder, err := s.elsewhere(ctx, t, agentID)
+		holder, lapsed, err := s.beforeClaim(ctx, t, agentID)
 		if err != nil || holder != "" {
 			res.AlreadyClaimedBy = holder
 			return "", err
 		}
 		res, err = s.plans.Claim(ctx, task, agentID)
+		if res.Claim != nil && res.Claim.TookOverFrom == "" && lapsed != "" && lapsed != agentID {
+			res.Claim.TookOverFrom = lapsed
+		}
 		return fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), err
 	})
 	if err != nil {
@@ -91,9 +98,12 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 }
 
 // Push sends the changes queued while the remote could not be reached,
-// merging what other machines pushed meanwhile. A queued change that
-// conflicts with theirs (two machines claimed one task offline) is
-// MERGE_CONFLICT: nothing is merged, and a person settles it.
+// merging what other machines pushed meanwhile. Where another machine
+// changed a task first (two machines claimed it, this one offline), the
+// remote's version wins: this clone's queued changes of that task are
+// given up, and Report.Released names the task with its holder. A
+// conflict outside the tasks (a person's edits of the text on both
+// sides) is MERGE_CONFLICT: nothing is merged, and a person settles it.
 func (s *Sync) Push(ctx context.Context) (Report, error) {
 	return s.run(ctx, nil, func(context.Context) (string, error) { return "", nil })
 }
@@ -111,38 +121,6 @@ func who(c plan.Claimant) string {
 		return "a person"
 	}
 	return c.Agent
-}
-
-// elsewhere is the agent of another machine that holds task t: its
-// Assignee names an agent that this clone does not know. "" when the task
-// is free, held here, final, or missing (the claim then says so).
-func (s *Sync) elsewhere(ctx context.Context, t taskflow.Target, agentID string) (string, error) {
-	data, err := s.ws.ReadIfExists(ctx, t.File)
-	if err != nil || data == nil {
-		return "", err
-	}
-	doc, err := s.ws.Parse(t.File, data) // kept: the claim that follows parses nothing
-	if err != nil {
-		return "", nil
-	}
-	tk, err := doc.Task(t.Slug)
-	if err != nil || tk.Status.Final() {
-		return "", nil
-	}
-	assignee, _ := tk.Field(taskdoc.KeyAssignee)
-	if assignee == "" || assignee == agentID {
-		return "", nil
-	}
-	_, err = s.plans.Agents().Get(ctx, assignee)
-	var te *taskdoc.Error
-	switch {
-	case err == nil:
-		return "", nil // an agent of this clone: its lease decides
-	case errors.As(err, &te) && te.Code == agent.CodeAgentNotFound:
-		return assignee, nil
-	default:
-		return "", err
-	}
 }
 
 // change is an operation's change to the plan, made on the merged clone;
@@ -168,8 +146,12 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (rep Report, 
 		if err != nil {
 			return err
 		}
+		s.released = map[string]string{}
 		if err = s.begin(tx, files); err == nil {
 			rep, err = s.share(ctx, files, fn)
+		}
+		if len(s.released) > 0 {
+			rep.Released = s.released
 		}
 		if err != nil {
 			// Whatever the change left half made goes, so that the call

@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(envCrashDir); dir != "" {
 		os.Exit(crashChild(dir))
 	}
+	if dir := os.Getenv(envHolderDir); dir != "" {
+		os.Exit(holderChild(dir))
+	}
 	if dir := os.Getenv(envChildDir); dir != "" {
 		var n int
 		fmt.Sscan(os.Getenv(envChildTasks), &n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -16,8 +17,9 @@ import (
 // when the remote could not be reached; a branch the remote does not have
 // yet is no error (the first push makes it).
 func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
+	s.fetches++
 	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
-		"+refs/heads/"+s.branch+":"+s.remoteRef())
+		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*")
 	if err == nil {
 		return "", nil
 	}
@@ -122,6 +124,14 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 			return s.abortMerge(ctx, err)
 		}
 		if !ok {
+			gave, yielded, err := s.yield(ctx, p, res)
+			if err != nil {
+				return s.abortMerge(ctx, err)
+			}
+			if yielded {
+				maps.Copy(s.released, gave)
+				continue
+			}
 			left = append(left, describe(p, res))
 		}
 	}
@@ -148,11 +158,15 @@ func (s *Sync) abortMerge(ctx context.Context, cause error) error {
 	return cause
 }
 
-// push sends HEAD to the remote's branch. rejected reports that the remote
-// moved since the last fetch; offline is git's message when it could not
-// be reached.
-func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
-	_, err = s.git(ctx, "push", "-q", s.remote, "HEAD:refs/heads/"+s.branch)
+// pushRefs sends refspecs to the remote, all or none. rejected reports
+// that the remote moved since the last fetch; offline is git's message
+// when it could not be reached.
+func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool, offline string, err error) {
+	args := []string{"push", "-q", s.remote}
+	if len(refspecs) > 1 {
+		args = append(args, "--atomic")
+	}
+	_, err = s.git(ctx, append(args, refspecs...)...)
 	if err == nil {
 		return false, "", nil // git moved the remote-tracking branch too
 	}
@@ -160,11 +174,22 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 	if !ok || ctx.Err() != nil {
 		return false, "", err
 	}
+	if len(refspecs) > 1 && strings.Contains(ge.Stderr, "does not support --atomic") {
+		// One after the other, the branch first: a claim shared without
+		// its lease holds (see holding) until the lease follows.
+		for _, r := range refspecs {
+			if rejected, offline, err = s.pushRefs(ctx, r); err != nil || rejected || offline != "" {
+				return rejected, offline, err
+			}
+		}
+		return false, "", nil
+	}
 	switch {
 	case strings.Contains(ge.Stderr, "[rejected]") &&
 		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
 		return true, "", nil
-	case strings.Contains(ge.Stderr, "[remote rejected]") && strings.Contains(ge.Stderr, "failed to update ref"):
+	case strings.Contains(ge.Stderr, "[remote rejected]") &&
+		(strings.Contains(ge.Stderr, "failed to update ref") || strings.Contains(ge.Stderr, "cannot lock ref")):
 		return true, "", nil // another push updated the branch at the same moment
 	case strings.Contains(ge.Stderr, "[remote rejected]"):
 		return false, "", err // a hook or a protected branch: no retry helps

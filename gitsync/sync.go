@@ -27,11 +27,21 @@ type Sync struct {
 	gitDir    string // its git folder (this worktree's) and the common one
 	commonDir string
 	prefix    string   // the workspace root relative to top: "" or "sub/dir/"
+	id        string   // the clone's machine id (machineFile)
 	remote    string   // "origin"
 	branch    string   // "main"
 	attempts  int      // defaultMaxAttempts
 	ident     []string // "-c user.name=… -c user.email=…" when git has none
 	pause     func(ctx context.Context, attempt int) error
+	// fetches counts the clone's fetches, seen is the leases read since
+	// the last one, emptyTree the id of the tree of lease commits (all
+	// under the clone's lock).
+	fetches   int
+	seen      *shared
+	emptyTree string
+	// released collects, under the clone's lock, the queued changes that
+	// the call under way gave up (Report.Released).
+	released map[string]string
 	// beforePush, when set, runs between the commit and the push (tests
 	// move the remote there).
 	beforePush func()
@@ -102,8 +112,11 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if _, err := git.Run(ctx, s.top, "config", "user.email"); err != nil {
 		s.ident = []string{"-c", "user.name=taskmd", "-c", "user.email=taskmd@localhost"}
 	}
-	err = ws.Lock(ctx, []string{asideFile}, func(*workspace.Tx) error {
+	err = ws.Lock(ctx, []string{asideFile, machineFile}, func(tx *workspace.Tx) error {
 		if err := s.clearLocks(time.Now()); err != nil {
+			return err
+		}
+		if s.id, err = s.machine(tx); err != nil {
 			return err
 		}
 		wrote, err := ws.IgnoreState(ctx)
@@ -153,6 +166,14 @@ type Report struct {
 	// and the edit is also kept in the git stash (Stash).
 	Conflicts []string `json:"conflicts,omitempty"`
 	Stash     string   `json:"stash,omitempty"`
+	// Released names the tasks ("/plan.md#x") whose changes this clone
+	// queued were given up because another machine's change of the task
+	// was pushed first (a claim made offline that another machine made
+	// online, say), each with the agent the remote names as the task's
+	// holder ("" for none). The task is as the remote has it; the claim
+	// given up lets no write through (STALE_CLAIM). Every other queued
+	// change is confirmed once Pushed.
+	Released map[string]string `json:"released,omitempty"`
 }
 
 // path is the repository-relative path of the workspace file name.

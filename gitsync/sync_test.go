@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
-	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -207,33 +207,45 @@ func TestOfflineQueuesThenPushes(t *testing.T) {
 	assert.Zero(t, n)
 }
 
-// TestOfflineClaimMeetsAnother: a claimed a task offline while b claimed
-// it online. a's Push cannot settle who holds it: MERGE_CONFLICT, and
-// a's clone is as it was, its claim still queued.
+// TestOfflineClaimMeetsAnother: a claimed two tasks offline while b
+// claimed one of them online. a's Push gives up a's claim of that task,
+// since b's was pushed first, and says so; it confirms the other. a's
+// agent is refused on the claim it gave up, and nothing is left for a
+// person to settle.
 func TestOfflineClaimMeetsAnother(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"}) // the clones commit nothing of their own
 	a := newMachine(t, remote, "a")
 	b := newMachine(t, remote, "b")
 	run(t, a.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "unreachable.git"))
-	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	lost, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, lost.Queued)
+	kept, err := a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
 	require.NoError(t, err)
 	_, err = b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
 	require.NoError(t, err)
 	run(t, a.dir, "remote", "set-url", "origin", remote)
 
-	head := run(t, a.dir, "rev-parse", "HEAD")
-	before := filetest.Read(t, a.dir, doc)
-	_, err = a.sync.Push(ctx)
-	require.Error(t, err)
-	assert.Equal(t, merge.CodeMergeConflict, taskdoc.CodeOf(err))
-	assert.Contains(t, err.Error(), "#task-1 Assignee")
-	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
-	assert.Equal(t, before, filetest.Read(t, a.dir, doc))
+	rep, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.True(t, rep.Pushed)
+	assert.Equal(t, map[string]string{"/plan.md#task-1": b.agent}, rep.Released)
+	final := remoteFile(t, remote, doc)
+	assert.Equal(t, b.agent, assigneeIn(t, final, "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, final, "task-3"), "the other queued claim is confirmed")
+	assert.Equal(t, final, filetest.Read(t, a.dir, doc))
 	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
 	n, err := a.sync.Queued(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n)
-	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Zero(t, n)
+
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: lost.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+	done, err := a.sync.UpdateStatus(ctx, "/plan.md#task-3", plan.Claimant{Agent: a.agent, Token: kept.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	assert.True(t, done.Pushed)
 }
 
 // TestPersonEditSurvives: a person's uncommitted edits of the document

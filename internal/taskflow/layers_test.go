@@ -49,7 +49,7 @@ var layers = map[string][]string{
 	// Git: the task-aware merge, worktrees per agent, claims through a remote.
 	"merge":    {"taskdoc", "workspace", "internal/taskflow", "internal/claims", "journal"},
 	"worktree": {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/hooks"},
-	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "agent", "plan", "merge"},
+	"gitsync":  {"taskdoc", "workspace", "internal/taskflow", "internal/git", "internal/claims", "agent", "plan", "merge"},
 	// The workspace check reads what the editor and git see.
 	"check": {"taskdoc", "workspace", "editor", "gitsync", "internal/git"},
 	// The MCP tools sit above every library package, below the examples.

@@ -1,0 +1,392 @@
+package gitsync
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/agent"
+	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/internal/git"
+	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
+)
+
+// machineFile holds the clone's machine id, made once; leaseLock orders
+// the pushes of the clone's leases (Renew, and every claim's push).
+const (
+	machineFile = workspace.StateDir + "/gitsync/machine"
+	leaseLock   = workspace.StateDir + "/gitsync/leases"
+)
+
+// machineID is what a machine id may be: it names a ref.
+var machineID = regexp.MustCompile(`^m-[0-9a-f]{12}$`)
+
+// leaseFile is what one machine shares of its claims, on the remote's ref
+// refs/taskmd/leases/<machine>, which only that machine writes: the tasks
+// its agents hold with their lease's end, and the last fencing token it
+// gave in each plan, so that a claim made anywhere takes a higher one.
+type leaseFile struct {
+	Machine string           `json:"machine"`
+	Written time.Time        `json:"written"`
+	Tokens  map[string]int64 `json:"tokens,omitempty"` // plan file ("docs/plan.md") → last token given here
+	Leases  []lease          `json:"leases"`
+}
+
+// lease is a claim of one task by an agent of the machine, held until
+// Expires (its agent's last heartbeat plus the agent timeout), unless
+// the machine renews it.
+type lease struct {
+	Document string    `json:"document"` // "docs/plan.md"
+	Task     string    `json:"task"`     // the task's slug
+	Agent    string    `json:"agent"`
+	Token    int64     `json:"token"`
+	Expires  time.Time `json:"expires"`
+}
+
+// covers reports whether l has every claim and token of want: a push of
+// want would add nothing a reader decides on (only later ends).
+func (l leaseFile) covers(want leaseFile) bool {
+	for doc, tok := range want.Tokens {
+		if l.Tokens[doc] < tok {
+			return false
+		}
+	}
+	for _, w := range want.Leases {
+		if !slices.ContainsFunc(l.Leases, func(h lease) bool {
+			return h.Document == w.Document && h.Task == w.Task && h.Agent == w.Agent && h.Token == w.Token
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// machine reads the clone's machine id, making it the first time.
+func (s *Sync) machine(tx *workspace.Tx) (string, error) {
+	data, err := tx.ReadIfExists(machineFile)
+	if err != nil {
+		return "", err
+	}
+	if data != nil {
+		id := strings.TrimSpace(string(data))
+		if !machineID.MatchString(id) {
+			return "", &taskdoc.Error{Code: taskdoc.CodeParse, Path: machineFile, Msg: fmt.Sprintf(
+				"%s reads %q, not a machine id like m-0123456789ab: remove the file, and the next call makes a new id", machineFile, id)}
+		}
+		return id, nil
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	id := "m-" + hex.EncodeToString(b[:])
+	return id, tx.Write(machineFile, []byte(id+"\n"))
+}
+
+// leaseRef is the remote's ref of machine m's leases; trackedLeases the
+// clone's copy of the remote's lease refs.
+func leaseRef(m string) string { return "refs/taskmd/leases/" + m }
+
+func (s *Sync) trackedLeases() string { return "refs/taskmd/" + s.remote + "/leases/" }
+
+// skew is how far apart two machines' clocks may be: a lease is taken
+// over only once it ended that long ago by the reader's clock.
+func (s *Sync) skew() time.Duration { return s.plans.Agents().Timeout() / 4 }
+
+// ownLeases is the lease file of this clone as its claims stand: every
+// task an agent registered here holds (its claims record and the plan's
+// Assignee agree, and the task is not done), until its agent's lease
+// ends, and the last token of every plan.
+func (s *Sync) ownLeases(ctx context.Context) (leaseFile, error) {
+	reg := s.plans.Agents()
+	out := leaseFile{Machine: s.id, Written: reg.Now().UTC(), Tokens: map[string]int64{}, Leases: []lease{}}
+	files, err := claims.All(ctx, s.ws)
+	if err != nil {
+		return out, err
+	}
+	agents := map[string]*agent.Agent{} // nil: not registered here
+	agentOf := func(id string) *agent.Agent {
+		a, ok := agents[id]
+		if !ok {
+			if got, err := reg.Get(ctx, id); err == nil {
+				a = &got
+			}
+			agents[id] = a
+		}
+		return a
+	}
+	for _, f := range files {
+		if f.LastToken > 0 {
+			out.Tokens[f.Document] = f.LastToken
+		}
+		var doc *taskdoc.Document
+		for slug, r := range f.Tasks {
+			if r.Agent == "" {
+				continue
+			}
+			if doc == nil {
+				data, err := s.ws.ReadIfExists(ctx, f.Document)
+				if err != nil || data == nil {
+					break
+				}
+				if doc, err = s.ws.Parse(f.Document, data); err != nil {
+					break
+				}
+			}
+			tk, err := doc.Task(slug)
+			if err != nil || tk.Status.Final() || f.Holder(slug, assigneeOf(tk)) == "" {
+				continue
+			}
+			a := agentOf(r.Agent)
+			if a == nil {
+				continue // not an agent of this clone: it holds nothing here
+			}
+			out.Leases = append(out.Leases, lease{Document: f.Document, Task: slug, Agent: r.Agent, Token: r.Token, Expires: reg.OnlineUntil(*a).UTC()})
+		}
+	}
+	slices.SortFunc(out.Leases, func(a, b lease) int {
+		return strings.Compare(a.Document+"#"+a.Task, b.Document+"#"+b.Task)
+	})
+	return out, nil
+}
+
+// assigneeOf is the task's Assignee field.
+func assigneeOf(tk *taskdoc.Task) string {
+	v, _ := tk.Field(taskdoc.KeyAssignee)
+	return v
+}
+
+// shared is the leases of every machine as the clone last fetched them.
+type shared struct {
+	files   []leaseFile
+	fetches int // Sync.fetches when they were read
+}
+
+// readLeases reads the lease files of every machine from the clone's copy
+// of the remote's lease refs, in one git command (a lease file is its
+// commit's message); a file that does not decode is left out (its
+// machine's claims then hold as if it had none). The copy changes only
+// when the clone fetches: until then the last read is answered again.
+func (s *Sync) readLeases(ctx context.Context) (shared, error) {
+	if s.seen != nil && s.seen.fetches == s.fetches {
+		return *s.seen, nil
+	}
+	out, err := s.git(ctx, "for-each-ref", "--format=%(refname)%00%(contents)%00", s.trackedLeases())
+	if err != nil {
+		return shared{}, err
+	}
+	sh := shared{fetches: s.fetches}
+	for _, rec := range strings.Split(out, "\x00\n") {
+		_, body, ok := strings.Cut(rec, "\x00")
+		var lf leaseFile
+		if ok && json.Unmarshal([]byte(body), &lf) == nil && lf.Machine != "" {
+			sh.files = append(sh.files, lf)
+		}
+	}
+	s.seen = &sh
+	return sh, nil
+}
+
+// of is the latest lease of agent on task slug of document doc, from any
+// machine; ok is false when no machine's leases name it.
+func (sh shared) of(doc, slug, agent string) (l lease, ok bool) {
+	for _, f := range sh.files {
+		for _, x := range f.Leases {
+			if x.Document == doc && x.Task == slug && x.Agent == agent && (!ok || x.Token > l.Token) {
+				l, ok = x, true
+			}
+		}
+	}
+	return l, ok
+}
+
+// token is the highest token any machine gave in document doc.
+func (sh shared) token(doc string) int64 {
+	var n int64
+	for _, f := range sh.files {
+		n = max(n, f.Tokens[doc])
+		for _, x := range f.Leases {
+			if x.Document == doc {
+				n = max(n, x.Token)
+			}
+		}
+	}
+	return n
+}
+
+// own is the lease file this machine last pushed, as fetched.
+func (sh shared) own(id string) leaseFile {
+	for _, f := range sh.files {
+		if f.Machine == id {
+			return f
+		}
+	}
+	return leaseFile{}
+}
+
+// holding is who holds task tk of t for another machine: the agent its
+// Assignee names when that agent is not registered here and holds a
+// lease that has not ended (by this clock, give or take the skew), or no
+// machine's lease names it (a hand-written Assignee: it holds until a
+// person removes it). lapsed is that agent when its lease ended: any
+// agent may take the task over. Both are "" for a task that is free,
+// held here, or done.
+func (s *Sync) holding(ctx context.Context, sh shared, t taskflow.Target, tk *taskdoc.Task) (holder, lapsed string, err error) {
+	assignee := assigneeOf(tk)
+	if assignee == "" || tk.Status.Final() {
+		return "", "", nil
+	}
+	local, err := s.local(ctx, assignee)
+	if err != nil || local {
+		return "", "", err
+	}
+	l, ok := sh.of(t.File, tk.Slug, assignee)
+	if ok && s.plans.Agents().Now().After(l.Expires.Add(s.skew())) {
+		return "", assignee, nil
+	}
+	return assignee, "", nil
+}
+
+// local reports whether agent id is registered in this clone.
+func (s *Sync) local(ctx context.Context, id string) (bool, error) {
+	_, err := s.plans.Agents().Get(ctx, id)
+	switch taskdoc.CodeOf(err) {
+	case "":
+		return true, nil
+	case agent.CodeAgentNotFound:
+		return false, nil
+	}
+	return false, err
+}
+
+// leaseUpdate is the refspec that pushes this clone's leases when they
+// hold a claim or token that the remote's copy does not ("" when it has
+// them all): a claim is shared with its lease in one atomic push.
+func (s *Sync) leaseUpdate(ctx context.Context, force bool) (refspec string, lf leaseFile, err error) {
+	if lf, err = s.ownLeases(ctx); err != nil {
+		return "", lf, err
+	}
+	if !force {
+		sh, err := s.readLeases(ctx)
+		if err != nil {
+			return "", lf, err
+		}
+		if sh.own(s.id).covers(lf) {
+			return "", lf, nil
+		}
+	}
+	c, err := s.leaseCommit(ctx, lf)
+	if err != nil {
+		return "", lf, err
+	}
+	return "+" + c + ":" + leaseRef(s.id), lf, nil
+}
+
+// leaseCommit writes lf as the message of a commit of its own, with the
+// empty tree and no parent (a machine's leases keep no history), and
+// returns it: one git command writes it, one reads every machine's.
+func (s *Sync) leaseCommit(ctx context.Context, lf leaseFile) (string, error) {
+	data, err := json.Marshal(lf)
+	if err != nil {
+		return "", err
+	}
+	if s.emptyTree == "" {
+		tree, err := git.RunInput(ctx, s.top, []byte{}, "mktree")
+		if err != nil {
+			return "", err
+		}
+		s.emptyTree = strings.TrimSpace(string(tree))
+	}
+	args := append(append([]string{}, s.ident...), "commit-tree", s.emptyTree, "-F", "-")
+	c, err := git.RunInput(ctx, s.top, append(data, '\n'), args...)
+	return strings.TrimSpace(string(c)), err
+}
+
+// Renew shares the leases of the claims this clone's agents hold, with
+// their ends as the agents' heartbeats set them (the last heartbeat plus
+// the agent timeout), in one push to the remote's ref of this machine,
+// which no other machine writes: renewals never contend with claims or
+// with other machines, and never rewrite the plan. Call it about every
+// third of the agent timeout while agents hold tasks, after their
+// heartbeats: a lease that is not renewed ends, and any machine may
+// then take its task over (see the package documentation for the clock
+// this assumes). A remote that cannot be reached is Report.Offline, and
+// the next Renew sends the leases.
+func (s *Sync) Renew(ctx context.Context) (Report, error) {
+	rep := Report{Attempts: 1}
+	err := s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
+		refspec, _, err := s.leaseUpdate(ctx, true)
+		if err != nil {
+			return err
+		}
+		_, offline, err := s.pushRefs(ctx, refspec)
+		switch {
+		case err != nil:
+			return err
+		case offline != "":
+			rep.Offline = offline
+			return nil
+		}
+		rep.Pushed = true
+		return nil
+	})
+	return rep, err
+}
+
+// push pushes HEAD to the shared branch, with this clone's leases
+// when they hold a claim or token the remote's copy does not, in one
+// atomic push: a claim is never shared without its lease. (The clone's
+// copy of its own lease ref follows at the next fetch, which every
+// operation starts with.)
+func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
+	err = s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
+		refspec, _, err := s.leaseUpdate(ctx, false)
+		if err != nil {
+			return err
+		}
+		specs := []string{"HEAD:refs/heads/" + s.branch}
+		if refspec != "" {
+			specs = append(specs, refspec)
+		}
+		rejected, offline, err = s.pushRefs(ctx, specs...)
+		return err
+	})
+	return rejected, offline, err
+}
+
+// beforeClaim decides a claim of task t on the merged clone by the leases
+// of every machine: holder is another machine's agent that holds the task
+// (the claim is refused), lapsed the agent whose lease ended (the claim
+// takes the task over). It first raises this clone's tokens of t's plan
+// to the highest any machine gave, so that the claim's token is above
+// every earlier claim's, the lapsed holder's included.
+func (s *Sync) beforeClaim(ctx context.Context, t taskflow.Target, agentID string) (holder, lapsed string, err error) {
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	if n := sh.token(t.File); n > 0 {
+		if err := claims.Raise(ctx, s.ws, t.File, n); err != nil {
+			return "", "", err
+		}
+	}
+	data, err := s.ws.ReadIfExists(ctx, t.File)
+	if err != nil || data == nil {
+		return "", "", err
+	}
+	doc, err := s.ws.Parse(t.File, data) // kept: the claim that follows parses nothing
+	if err != nil {
+		return "", "", nil // the claim reports it
+	}
+	tk, err := doc.Task(t.Slug)
+	if err != nil || assigneeOf(tk) == agentID {
+		return "", "", nil // the claim answers (its own claim, or who is not registered here)
+	}
+	return s.holding(ctx, sh, t, tk)
+}

@@ -1,0 +1,85 @@
+package gitsync
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/taskmd/taskmd/merge"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// yield settles the conflicts of the task document path (repository-
+// relative), whose task-aware merge res left some, the way the remote's
+// order does: the change pushed first wins. The changes this clone queued
+// (committed while the remote could not be reached) on each task in
+// conflict are given up, the task taken as the remote has it, and the
+// rest merged as before. gave names each task given up ("/plan.md#x")
+// with the agent the remote names as its holder ("" for none); ok is
+// false, and nothing written, when a conflict is outside the tasks or on
+// a task the common version does not have.
+func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave map[string]string, ok bool, err error) {
+	rel := strings.TrimPrefix(path, s.prefix)
+	docs := taskdoc.FolderDocs + "/"
+	if len(res.Conflicts) == 0 || !strings.HasPrefix(rel, docs) {
+		return nil, false, nil
+	}
+	base, _, err := s.stage(ctx, 1, path)
+	if err != nil {
+		return nil, false, err
+	}
+	ours, _, err := s.stage(ctx, 2, path)
+	if err != nil {
+		return nil, false, err
+	}
+	theirs, _, err := s.stage(ctx, 3, path)
+	if err != nil {
+		return nil, false, err
+	}
+	baseDoc, err1 := taskdoc.Parse(base)
+	theirDoc, err2 := taskdoc.Parse(theirs)
+	if err1 != nil || err2 != nil {
+		return nil, false, nil
+	}
+	var slugs []string
+	for _, c := range res.Conflicts {
+		if c.Task == "" {
+			return nil, false, nil
+		}
+		if !slices.Contains(slugs, c.Task) {
+			slugs = append(slugs, c.Task)
+		}
+	}
+	gave = map[string]string{}
+	for _, slug := range slugs {
+		ourDoc, err := taskdoc.Parse(ours)
+		if err != nil {
+			return nil, false, nil
+		}
+		was, err1 := baseDoc.Task(slug)
+		now, err2 := ourDoc.Task(slug)
+		if err1 != nil || err2 != nil {
+			return nil, false, nil
+		}
+		// Our task as the common version has it: the merge then takes
+		// theirs, changed on their side only.
+		ours = slices.Concat(ours[:now.Span.Start], base[was.Span.Start:was.Span.End], ours[now.Span.End:])
+		holder := ""
+		if tk, err := theirDoc.Task(slug); err == nil {
+			holder = assigneeOf(tk)
+		}
+		gave["/"+strings.TrimPrefix(rel, docs)+"#"+slug] = holder
+	}
+	again := merge.File(path, base, ours, theirs)
+	if !again.Clean() {
+		return nil, false, nil
+	}
+	if err := writeWorking(filepath.Join(s.top, filepath.FromSlash(path)), again.Bytes); err != nil {
+		return nil, false, err
+	}
+	if _, err := s.git(ctx, "add", "--", path); err != nil {
+		return nil, false, err
+	}
+	return gave, true, nil
+}
