@@ -37,7 +37,7 @@ var argumentTable = map[string]toolArguments{
 	"task_set_plan":          {aliases: map[string]string{"id": "task_id"}, shape: approachShape},
 	"agent_unregister":       {aliases: map[string]string{"id": "agent_id"}},
 	"workflow_create":        {shape: workflowSourceShape},
-	"workflow_set_plan":      {aliases: map[string]string{"id": "workflow_id"}, shape: workflowPlanShape},
+	"workflow_set_plan":      {aliases: map[string]string{"id": "workflow_id"}, shape: setPlanShape},
 	"task_remove":            {aliases: map[string]string{"task": "task_id"}},
 	"task_set_status":        {aliases: map[string]string{"task": "task_id"}},
 	"start_subagent_task":    {aliases: map[string]string{"task_id": "document"}},
@@ -166,6 +166,96 @@ func workflowPlanShape(args map[string]any) (bool, error) {
 		return true, setOnce(args, "tasks", tasks, "plan.tasks")
 	}
 	return true, nil
+}
+
+// setPlanShape is workflow_set_plan's translation: the plan's shape, then
+// its tasks'.
+func setPlanShape(args map[string]any) (bool, error) {
+	shaped, err := workflowPlanShape(args)
+	if err != nil {
+		return false, err
+	}
+	fields, err := plannedTaskFields(args)
+	return shaped || fields, err
+}
+
+// protocolTaskFields are the agent protocol's fields of a planned task
+// that taskmd writes as the task's fields (workflow_set_plan's fields):
+// the argument and the field's key.
+var protocolTaskFields = []struct{ arg, key string }{
+	{"parallel_group", "Parallel-Group"},
+	{"estimated_complexity", "Complexity"},
+	{"files_likely_affected", "Files"},
+	{"repository_path", "Repository"},
+}
+
+// complexities are the agent protocol's estimated_complexity values.
+var complexities = []string{"low", "medium", "high"}
+
+// plannedTaskFields translates the agent protocol's fields of each task of
+// workflow_set_plan (parallel_group, estimated_complexity,
+// files_likely_affected, repository_path) into the task's fields
+// (Parallel-Group, Complexity, Files, Repository), which its plan shows
+// and task_load_context returns.
+func plannedTaskFields(args map[string]any) (bool, error) {
+	tasks, _ := args["tasks"].([]any)
+	changed := false
+	for i, t := range tasks {
+		task, ok := t.(map[string]any)
+		if !ok {
+			continue // the schema refuses it
+		}
+		for _, pf := range protocolTaskFields {
+			v, given := task[pf.arg]
+			if !given {
+				continue
+			}
+			value, err := protocolFieldValue(pf.arg, v)
+			if err != nil {
+				return false, argumentError("tasks[%d].%v", i, err)
+			}
+			fields, _ := task["fields"].(map[string]any)
+			if fields == nil {
+				fields = map[string]any{}
+				task["fields"] = fields
+			}
+			if err := setOnce(fields, pf.key, value, pf.arg); err != nil {
+				return false, err
+			}
+			delete(task, pf.arg)
+			changed = true
+		}
+	}
+	return changed, nil
+}
+
+// protocolFieldValue is the one-line value of a protocol task field.
+func protocolFieldValue(arg string, v any) (string, error) {
+	switch arg {
+	case "files_likely_affected":
+		list, ok := v.([]any)
+		var files []string
+		for _, f := range list {
+			s, isString := f.(string)
+			ok = ok && isString
+			files = append(files, s)
+		}
+		if !ok {
+			return "", fmt.Errorf("%s %s: give a list of paths", arg, shown(v))
+		}
+		return strings.Join(files, ", "), nil
+	case "estimated_complexity":
+		s, ok := v.(string)
+		if !ok || !slices.Contains(complexities, s) {
+			return "", fmt.Errorf("%s %s: give one of %s", arg, shown(v), strings.Join(complexities, ", "))
+		}
+		return s, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s %s: give a string", arg, shown(v))
+	}
+	return s, nil
 }
 
 // approachShape translates the agent protocol's object-valued task_set_plan

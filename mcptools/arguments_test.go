@@ -31,7 +31,9 @@ func TestProtocolCallShapesDriveAPlan(t *testing.T) {
 	s.ok("workflow_set_plan", map[string]any{"id": created.ID, "plan": map[string]any{
 		"summary": "Google sign-in in two steps",
 		"tasks": []map[string]any{
-			{"name": "Setup OAuth", "description": "Install passport."},
+			{"name": "Setup OAuth", "description": "Install passport.", "parallel_group": "auth",
+				"estimated_complexity": "low", "files_likely_affected": []string{"package.json", "src/auth.ts"},
+				"repository_path": "/repo/web"},
 			{"name": "Implement callback", "depends_on": []string{"Setup OAuth"}},
 		},
 	}}, nil)
@@ -60,6 +62,8 @@ func TestProtocolCallShapesDriveAPlan(t *testing.T) {
 	assert.Contains(t, doc, "- Plan: passport with the Google strategy; steps: 1) install passport 2) write the config; files to modify: package.json; files to create: src/auth/passport.ts\n")
 	assert.Contains(t, doc, "- Status: in_progress\n")
 	assert.NotContains(t, doc, "two steps", "the protocol's plan.summary is not written")
+	assert.Contains(t, doc, "- Complexity: low\n- Files: package.json, src/auth.ts\n- Parallel-Group: auth\n- Repository: /repo/web\n",
+		"the protocol's task fields are the task's fields")
 	journal := filetest.Read(t, root, "checkpoints/tasks/google-oauth.md/setup-oauth.md")
 	assert.Contains(t, journal, "passport installed")
 
@@ -207,6 +211,11 @@ func TestArgumentRefusals(t *testing.T) {
 		{"task_set_plan", map[string]any{"task_id": task, "plan": map[string]any{"approach": "a", "risk": "low"}}, "plan.risk"},
 		{"start_subagent_task", map[string]any{"document": task, "task_id": plan + "#second"}, "give document alone"},
 		{"task_release", map[string]any{"task_id": task, "agent_id": someone}, "acts only as it"},
+		{"workflow_set_plan", map[string]any{"id": plan, "plan": map[string]any{"tasks": []map[string]any{{"name": "X", "estimated_complexity": "huge"}}}}, "tasks[0].estimated_complexity \"huge\""},
+		{"workflow_set_plan", map[string]any{"id": plan, "plan": map[string]any{"tasks": []map[string]any{{"name": "X", "files_likely_affected": "a.ts"}}}}, "give a list of paths"},
+		{"workflow_set_plan", map[string]any{"workflow_id": plan, "tasks": []map[string]any{{"name": "X", "parallel_group": "g", "fields": map[string]any{"Parallel-Group": "h"}}}}, "give Parallel-Group alone"},
+		{"workflow_set_plan", map[string]any{"workflow_id": plan, "tasks": []map[string]any{{"name": "X", "fields": map[string]any{"Status": "done"}}}}, "the task systems' own"},
+		{"workflow_set_plan", map[string]any{"workflow_id": plan, "tasks": []map[string]any{{"name": "X", "fields": map[string]any{"Bad:Key": "v"}}}}, "field key"},
 	} {
 		_, toolErr, err := s.try(c.tool, c.args)
 		require.NoError(t, err)

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,10 +31,11 @@ type workflowCreateInput struct {
 }
 
 type plannedTaskInput struct {
-	Name        string   `json:"name" jsonschema:"the task's title, one line; its slug is the task's address in the plan"`
-	Description string   `json:"description,omitempty" jsonschema:"what to do"`
-	DependsOn   []string `json:"depends_on,omitempty" jsonschema:"the tasks this one waits for: names of tasks of the plan (of this call or already there), #slug, or /other.md#slug"`
-	Workflow    string   `json:"workflow,omitempty" jsonschema:"a workflow prompt (workflows/<name>.md) to follow for this task"`
+	Name        string            `json:"name" jsonschema:"the task's title, one line; its slug is the task's address in the plan"`
+	Description string            `json:"description,omitempty" jsonschema:"what to do"`
+	DependsOn   []string          `json:"depends_on,omitempty" jsonschema:"the tasks this one waits for: names of tasks of the plan (of this call or already there), #slug, or /other.md#slug"`
+	Workflow    string            `json:"workflow,omitempty" jsonschema:"a workflow prompt (workflows/<name>.md) to follow for this task"`
+	Fields      map[string]string `json:"fields,omitempty" jsonschema:"more fields of the task, e.g. {\"Complexity\": \"low\"}"`
 }
 
 type workflowSetPlanInput struct {
@@ -252,7 +255,11 @@ func (p planTools) create(ctx context.Context, _ *mcp.CallToolRequest, in workfl
 func (p planTools) setPlan(ctx context.Context, _ *mcp.CallToolRequest, in workflowSetPlanInput) (*mcp.CallToolResult, setPlanResult, error) {
 	tasks := make([]plan.PlannedTask, 0, len(in.Tasks))
 	for _, t := range in.Tasks {
-		tasks = append(tasks, plan.PlannedTask{Title: t.Name, Description: t.Description, DependsOn: t.DependsOn, Workflow: t.Workflow})
+		pt := plan.PlannedTask{Title: t.Name, Description: t.Description, DependsOn: t.DependsOn, Workflow: t.Workflow}
+		for _, key := range slices.Sorted(maps.Keys(t.Fields)) {
+			pt.Fields = append(pt.Fields, taskdoc.Field{Key: key, Value: t.Fields[key]})
+		}
+		tasks = append(tasks, pt)
 	}
 	written, err := p.plans.SetPlan(ctx, in.WorkflowID, tasks)
 	if err != nil {

@@ -106,6 +106,12 @@ type PlannedTask struct {
 	// Workflow names a workflow prompt (workflows/<name>.md) the agent
 	// follows for this task; optional.
 	Workflow string
+	// Fields are more metadata written after those, in order, such as
+	// {Key: "Complexity", Value: "low"}: each key one of letters, digits,
+	// '-', '_' and inner spaces, none twice and none a field the task
+	// systems keep (Status, Assignee, Depends-On, ...), each value one
+	// line; optional.
+	Fields []taskdoc.Field
 }
 
 // SetPlan adds tasks to plan, in order, at the end of its Tasks section, in
@@ -166,7 +172,7 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 
 // replayed returns the tasks of doc that planned would write when every
 // one of them is there as planned would write it (title, Depends-On,
-// Workflow and body; Status, Assignee, Plan and the rest may have moved
+// Workflow, Fields and body; Status, Assignee, Plan and the rest may have moved
 // on since), nil otherwise.
 func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
 	out := make([]taskdoc.Task, len(planned))
@@ -180,6 +186,11 @@ func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
 		if deps != w.dependsOn || wf != w.workflow {
 			return nil
 		}
+		for _, f := range w.fields {
+			if v, _ := tk.Field(f.Key); v != f.Value {
+				return nil
+			}
+		}
 		out[i] = *tk
 	}
 	return out
@@ -188,6 +199,7 @@ func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
 // written is what SetPlan writes of a PlannedTask.
 type written struct {
 	title, dependsOn, workflow, body string
+	fields                           []taskdoc.Field
 }
 
 // newTask is the task pt writes.
@@ -218,8 +230,54 @@ func (pt PlannedTask) newTask() (written, taskdoc.NewTask, error) {
 	if w.workflow != "" {
 		b.WriteString("- " + taskdoc.KeyWorkflow + ": " + w.workflow + "\n")
 	}
+	for _, f := range pt.Fields {
+		key, value := strings.TrimSpace(f.Key), plaintext.FoldLine(f.Value)
+		if err := checkFieldKey(w.title, key, w.fields); err != nil {
+			return w, taskdoc.NewTask{}, err
+		}
+		if value == "" {
+			return w, taskdoc.NewTask{}, invalid(fmt.Sprintf("task %q: field %q has no value", w.title, key))
+		}
+		w.fields = append(w.fields, taskdoc.Field{Key: key, Value: value})
+		b.WriteString("- " + key + ": " + value + "\n")
+	}
 	if w.body != "" {
 		b.WriteString("\n" + w.body + "\n")
 	}
 	return w, taskdoc.NewTask{Title: w.title, Content: b.String()}, nil
+}
+
+// keptKeys are the fields the task systems keep themselves: a plan's
+// task cannot be given them as Fields.
+var keptKeys = []string{taskdoc.KeyStatus, taskdoc.KeyWorkflow, taskdoc.KeyMainWorkflow, taskdoc.KeyCompleted,
+	taskdoc.KeyNote, taskdoc.KeyRequest, taskdoc.KeyError, taskdoc.KeyDependsOn, taskdoc.KeyAssignee,
+	taskdoc.KeyApproach, taskdoc.KeyCheckpoint, taskdoc.KeyOverride, taskdoc.KeyForced}
+
+// checkFieldKey refuses a key of a planned task's Fields that is not one
+// a metadata list reads back, that the task systems keep, or that an
+// earlier field of the task has.
+func checkFieldKey(title, key string, earlier []taskdoc.Field) error {
+	ok := key != ""
+	for i, r := range key {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case (r == '-' || r == '_' || r == ' ') && i > 0 && i < len(key)-1:
+		default:
+			ok = false
+		}
+	}
+	if !ok {
+		return invalid(fmt.Sprintf("task %q: field key %q: use letters, digits, '-', '_' and inner spaces", title, key))
+	}
+	for _, k := range keptKeys {
+		if strings.EqualFold(k, key) {
+			return invalid(fmt.Sprintf("task %q: field %q is the task systems' own: set it with its own operation", title, key))
+		}
+	}
+	for _, f := range earlier {
+		if strings.EqualFold(f.Key, key) {
+			return invalid(fmt.Sprintf("task %q: field %q given twice", title, key))
+		}
+	}
+	return nil
 }

@@ -129,6 +129,43 @@ func TestSetPlanCreatesPlan(t *testing.T) {
 	assert.Equal(t, want, filetest.Read(t, root, "docs/api/user-management.md"))
 }
 
+// A planned task's Fields are written after its own, in order; the same
+// call again is a retry that writes nothing, one with another value is
+// DUPLICATE_TASK; a field the task systems keep, a key that would not
+// read back, a key given twice and an empty value are refused, and
+// nothing is written.
+func TestSetPlanFields(t *testing.T) {
+	c := newClock()
+	p, root := setup(t, c, nil)
+	tasks := []plan.PlannedTask{{Title: "Add users", Workflow: "tdd",
+		Fields: []taskdoc.Field{{Key: "Complexity", Value: "low"}, {Key: "Files", Value: "users.go"}}}}
+	_, err := p.SetPlan(ctx, "/users.md", tasks)
+	require.NoError(t, err)
+	want := "# Users\n\n## Tasks\n\n### Add users\n\n- Status: pending\n- Workflow: tdd\n- Complexity: low\n- Files: users.go\n"
+	assert.Equal(t, want, filetest.Read(t, root, "docs/users.md"))
+
+	_, err = p.SetPlan(ctx, "/users.md", tasks)
+	require.NoError(t, err, "the same call again is a retry")
+	assert.Equal(t, want, filetest.Read(t, root, "docs/users.md"))
+	tasks[0].Fields[0].Value = "high"
+	_, err = p.SetPlan(ctx, "/users.md", tasks)
+	requireCode(t, err, taskdoc.CodeDuplicateTask)
+
+	before := freeze(t, root)
+	for _, f := range [][]taskdoc.Field{
+		{{Key: "Assignee", Value: "w1"}},
+		{{Key: "status", Value: "completed"}},
+		{{Key: "Bad:Key", Value: "v"}},
+		{{Key: "-lead", Value: "v"}},
+		{{Key: "Owner", Value: "a"}, {Key: "owner", Value: "b"}},
+		{{Key: "Owner", Value: " "}},
+	} {
+		_, err := p.SetPlan(ctx, "/users.md", []plan.PlannedTask{{Title: "Remove users", Fields: f}})
+		requireCode(t, err, taskdoc.CodeInvalidArguments)
+	}
+	requireUntouched(t, root, before, "a refused field")
+}
+
 // TestCreateRefusals: a conflicting Create is CONFLICT, a summary that
 // would open a Tasks section or hold tasks and a name that gives no file
 // name are INVALID_ARGUMENTS; nothing is written.
