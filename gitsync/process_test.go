@@ -27,6 +27,7 @@ const (
 
 func TestMain(m *testing.M) {
 	fleet.Child()
+	raceChild()
 	if dir := os.Getenv(envChildDir); dir != "" {
 		var n int
 		fmt.Sscan(os.Getenv(envChildTasks), &n)

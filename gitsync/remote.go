@@ -16,7 +16,7 @@ import (
 // yet is no error (the first push makes it).
 func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
-		"+refs/heads/"+s.branch+":"+s.remoteRef())
+		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+waitingRefs+"*:"+s.waitingRef("*"))
 	if err == nil {
 		return "", nil
 	}

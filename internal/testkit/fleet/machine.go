@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/taskmd/taskmd/agent"
 	"github.com/taskmd/taskmd/gitsync"
@@ -79,8 +80,28 @@ func machine(ctx context.Context, dir string, i, agents, plans int) (machineRepo
 	for a, id := range ids {
 		wg.Go(func() { work(ctx, s, p, id, (i*agents+a)%plans, plans, &t) })
 	}
+	beat, stop := context.WithCancel(ctx)
+	go heartbeat(beat, p.Agents(), ids)
 	wg.Wait()
+	stop()
 	return t.machineReport, nil
+}
+
+// heartbeat keeps the agents ids online while they work, as a running
+// agent does.
+func heartbeat(ctx context.Context, r *agent.Registry, ids []string) {
+	tick := time.NewTicker(10 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			for _, id := range ids {
+				_, _ = r.Heartbeat(ctx, id, agent.HeartbeatInfo{})
+			}
+		}
+	}
 }
 
 // work is one agent: it takes the plans in turn from first, claims a task
