@@ -387,13 +387,18 @@ func backoff(ctx context.Context, attempt int) error {
 // was shared: nothing of it is left.
 func cancelled(ctx context.Context) error {
 	return &taskdoc.Error{Code: taskdoc.CodeConflict, Err: ctx.Err(),
-		Msg: fmt.Sprintf("waiting to push again: %v; the change was not shared: try again", ctx.Err())}
+		Msg: fmt.Sprintf("sharing the change: %v; it was not shared: try again", ctx.Err())}
 }
 
-// fail ends every call of live with err.
+// fail ends every call of live with err; a call whose context ended
+// (the git command was stopped for it) ends with that.
 func fail(live []*call, err error) {
 	for _, c := range live {
-		if c.err == nil {
+		switch {
+		case c.err != nil:
+		case c.ctx.Err() != nil:
+			c.err = cancelled(c.ctx)
+		default:
 			c.err = err
 		}
 	}
