@@ -42,6 +42,8 @@ type queue struct {
 	// remote against others rests a moment, so that the machines it
 	// beat get their turn.
 	rest time.Time
+	// cycle is how long an attempt takes (a moving average).
+	cycle time.Duration
 	// seen is the waiting ref as this Sync last fetched it, signal the
 	// commit it last forced it to (see waitingRefs).
 	seen, signal string
@@ -199,6 +201,7 @@ func (s *Sync) share(ctx context.Context, batch []*call) {
 			s.beforePush()
 		}
 		rejected, offline, err := s.push(ctx)
+		s.timeCycle(time.Since(began))
 		switch {
 		case err != nil:
 			// The remote refused the changes for good (a hook, a protected
@@ -217,7 +220,7 @@ func (s *Sync) share(ctx context.Context, batch []*call) {
 			for _, c := range live {
 				c.rep.Pushed = true
 			}
-			s.won(contended, time.Since(began))
+			s.won(contended)
 			return
 		}
 		if err := s.takeBack(ctx, live, first); err != nil {
@@ -337,42 +340,56 @@ func (s *Sync) sayWaiting(ctx context.Context, attempt int) {
 	s.queue.mu.Unlock()
 }
 
-// won records a push that took cycle from the fetch: when another
-// machine said it waits, the next batch rests about as long as a cycle
-// (between half and one and a half), the head start that a winner has on
-// the machines it beat, so that a machine that keeps losing gets the
-// remote.
-func (s *Sync) won(contended bool, cycle time.Duration) {
+// won records a push: when another machine said it waits, the next
+// batch rests between half a cycle and one and a half, the head start
+// that a winner has on the machines it beat, so that a machine that keeps
+// losing gets the remote.
+func (s *Sync) won(contended bool) {
 	if !contended {
 		return
 	}
-	cycle = min(max(cycle, restMin), restMax)
 	s.queue.mu.Lock()
 	defer s.queue.mu.Unlock()
+	cycle := max(s.queue.cycle, cycleMin)
 	s.queue.rest = time.Now().Add(cycle/2 + rand.N(cycle))
 }
 
-// The pauses between attempts: full jitter, a random wait up to a bound
-// that doubles with each rejected push from backoffBase and stops at
-// backoffCap. The cap is short because a machine that keeps losing does
-// not wait its turn by waiting longer: it says it waits (waitAfter), and
-// the machines that win rest for about as long as their push took, within
-// restMin and restMax.
+// timeCycle records how long an attempt took, from the fetch to the
+// push's answer: the pauses are measured in it.
+func (s *Sync) timeCycle(d time.Duration) {
+	d = min(max(d, cycleMin), cycleMax)
+	s.queue.mu.Lock()
+	defer s.queue.mu.Unlock()
+	if s.queue.cycle == 0 {
+		s.queue.cycle = d
+	}
+	s.queue.cycle = (3*s.queue.cycle + d) / 4
+}
+
+// The pauses between attempts, measured in cycles (how long an attempt
+// takes on this clone, a moving average within cycleMin and cycleMax):
+// full jitter, a random wait up to spread cycles after a first rejected
+// push, so that machines racing on one remote spread out, and up to one
+// cycle after the later ones. A machine that keeps losing does not wait
+// longer and longer: it says it waits (waitAfter), tries again within the
+// cycle, and the machines that win rest between half a cycle and one and
+// a half, the head start a winner has on the machines it beat.
 const (
-	backoffBase = 10 * time.Millisecond
-	backoffCap  = 40 * time.Millisecond
-	restMin     = 20 * time.Millisecond
-	restMax     = time.Second
+	spread   = 2
+	cycleMin = 10 * time.Millisecond
+	cycleMax = time.Second
 	// waitAfter is the attempt from which a machine says it waits.
 	waitAfter = 2
 )
 
-// backoff waits before attempt+1 (see backoffBase).
-func backoff(ctx context.Context, attempt int) error {
-	bound := backoffCap
-	if attempt < 3 {
-		bound = min(backoffCap, backoffBase<<attempt)
+// backoff waits before attempt+1 (see spread).
+func (s *Sync) backoff(ctx context.Context, attempt int) error {
+	s.queue.mu.Lock()
+	bound := max(s.queue.cycle, cycleMin)
+	if attempt < waitAfter {
+		bound *= spread
 	}
+	s.queue.mu.Unlock()
 	t := time.NewTimer(rand.N(bound) + time.Millisecond)
 	defer t.Stop()
 	select {

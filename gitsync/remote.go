@@ -147,6 +147,8 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 		return true, "", nil
 	case strings.Contains(ge.Stderr, "[remote rejected]") && strings.Contains(ge.Stderr, "failed to update ref"):
 		return true, "", nil // another push updated the branch at the same moment
+	case strings.Contains(ge.Stderr, "[remote rejected]") && strings.Contains(ge.Stderr, "unable to migrate objects"):
+		return true, "", nil // the remote's objects moved under it (its gc): the branch is as it was
 	case strings.Contains(ge.Stderr, "[remote rejected]"):
 		return false, "", err // a hook or a protected branch: no retry helps
 	default:

@@ -62,7 +62,8 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if plans == nil {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
-	s := &Sync{ws: ws, plans: plans, remote: "origin", pause: backoff}
+	s := &Sync{ws: ws, plans: plans, remote: "origin"}
+	s.pause = s.backoff
 	for _, o := range opts {
 		o(s)
 	}
