@@ -38,10 +38,6 @@ type queue struct {
 	mu      sync.Mutex
 	calls   []*call
 	serving bool // a call is serving the queue
-	// rest is when the next batch may start: a machine that just won the
-	// remote against others rests a moment, so that the machines it
-	// beat get their turn.
-	rest time.Time
 	// cycle is how long an attempt takes (a moving average).
 	cycle time.Duration
 	// seen is the waiting ref as this Sync last fetched it, signal the
@@ -94,17 +90,10 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (Report, erro
 	return c.rep, c.err
 }
 
-// serve shares the waiting calls as one batch, after the rest the last
-// batch asked for, then passes the queue on to the first call that
-// arrived meanwhile.
+// serve shares the waiting calls as one batch, then passes the queue on
+// to the first call that arrived meanwhile.
 func (s *Sync) serve() {
 	q := &s.queue
-	q.mu.Lock()
-	wait := time.Until(q.rest)
-	q.mu.Unlock()
-	if wait > 0 {
-		time.Sleep(wait)
-	}
 	q.mu.Lock()
 	batch := q.calls
 	q.calls = nil
@@ -167,6 +156,7 @@ func (s *Sync) lockAndShare(batch []*call) {
 // batch with its error and nothing of it committed.
 func (s *Sync) share(ctx context.Context, batch []*call) {
 	live := batch
+	yielded := 0
 	for attempt := 1; ; attempt++ {
 		for _, c := range live {
 			c.rep.Attempts++
@@ -177,7 +167,20 @@ func (s *Sync) share(ctx context.Context, batch []*call) {
 			fail(live, err)
 			return
 		}
-		contended := s.othersWait(ctx)
+		if yielded < maxYields && s.othersWait(ctx) {
+			// Another machine keeps losing the race: this batch lets it
+			// push first, and merges its change.
+			yielded++
+			for _, c := range live {
+				c.rep.Attempts--
+			}
+			if err := s.yield(ctx); err != nil {
+				fail(live, err)
+				return
+			}
+			attempt--
+			continue
+		}
 		live = s.makeAll(live)
 		var first string
 		for _, c := range live {
@@ -220,7 +223,6 @@ func (s *Sync) share(ctx context.Context, batch []*call) {
 			for _, c := range live {
 				c.rep.Pushed = true
 			}
-			s.won(contended)
 			return
 		}
 		if err := s.takeBack(ctx, live, first); err != nil {
@@ -340,18 +342,14 @@ func (s *Sync) sayWaiting(ctx context.Context, attempt int) {
 	s.queue.mu.Unlock()
 }
 
-// won records a push: when another machine said it waits, the next
-// batch rests between half a cycle and one and a half, the head start
-// that a winner has on the machines it beat, so that a machine that keeps
-// losing gets the remote.
-func (s *Sync) won(contended bool) {
-	if !contended {
-		return
-	}
+// yield waits between half a cycle and one and a half, the head start
+// that a machine that just pushed has on the machines it beat, so that a
+// machine that keeps losing gets the remote.
+func (s *Sync) yield(ctx context.Context) error {
 	s.queue.mu.Lock()
-	defer s.queue.mu.Unlock()
 	cycle := max(s.queue.cycle, cycleMin)
-	s.queue.rest = time.Now().Add(cycle/2 + rand.N(cycle))
+	s.queue.mu.Unlock()
+	return sleep(ctx, cycle/2+rand.N(cycle))
 }
 
 // timeCycle records how long an attempt took, from the fetch to the
@@ -368,29 +366,39 @@ func (s *Sync) timeCycle(d time.Duration) {
 
 // The pauses between attempts, measured in cycles (how long an attempt
 // takes on this clone, a moving average within cycleMin and cycleMax):
-// full jitter, a random wait up to spread cycles after a first rejected
-// push, so that machines racing on one remote spread out, and up to one
-// cycle after the later ones. A machine that keeps losing does not wait
-// longer and longer: it says it waits (waitAfter), tries again within the
-// cycle, and the machines that win rest between half a cycle and one and
-// a half, the head start a winner has on the machines it beat.
+// full jitter, a random wait up to 2×spread cycles after a first rejected
+// push, so that machines racing on one remote spread out, and up to
+// 2/attempt cycles after the later ones. A machine that keeps losing does
+// not wait longer and longer: it says it waits (waitAfter) and tries again
+// the sooner the longer it has lost, and a machine about to push while
+// another waits lets it go first (yield), up to maxYields times a batch.
 const (
 	spread   = 2
 	cycleMin = 10 * time.Millisecond
 	cycleMax = time.Second
 	// waitAfter is the attempt from which a machine says it waits.
 	waitAfter = 2
+	// maxYields is how many times a batch lets machines that wait go
+	// first, so that it does not wait for good either.
+	maxYields = 3
 )
 
 // backoff waits before attempt+1 (see spread).
 func (s *Sync) backoff(ctx context.Context, attempt int) error {
 	s.queue.mu.Lock()
-	bound := max(s.queue.cycle, cycleMin)
+	// The longer a machine has lost, the sooner it tries again: among
+	// machines that wait, the one that waited longest is first.
+	bound := max(s.queue.cycle, cycleMin) * waitAfter / time.Duration(attempt)
 	if attempt < waitAfter {
 		bound *= spread
 	}
 	s.queue.mu.Unlock()
-	t := time.NewTimer(rand.N(bound) + time.Millisecond)
+	return sleep(ctx, rand.N(bound)+time.Millisecond)
+}
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -8,11 +8,12 @@
 // remote merged again and the change made again on the merged plan, so
 // that of two machines claiming one task exactly one holds it: the other
 // is told who does. A rejected push is not a failure: the change is made
-// again, after a random pause of up to two attempts' time (one after the
-// second rejection), until the call's context ends (WithMaxAttempts sets
-// a limit). A machine that loses the race again says so on the remote
-// (refs/taskmd/waiting/<branch>), and a machine that pushes while another
-// waits rests about an attempt's time before its next push, so that every
+// again, after a random pause measured in the time an attempt takes,
+// until the call's context ends (WithMaxAttempts sets a limit). A machine
+// that loses the race again says so on the remote
+// (refs/taskmd/waiting/<branch>) and tries again the sooner the longer it
+// has lost; a machine about to push while another waits lets it go first
+// (about an attempt's time, at most three times a batch), so that every
 // machine gets its share of a busy remote.
 //
 // Calls that reach one Sync while it is sharing a change wait and are
