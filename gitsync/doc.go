@@ -7,7 +7,22 @@
 // because another machine pushed first, the change is taken back, the
 // remote merged again and the change made again on the merged plan, so
 // that of two machines claiming one task exactly one holds it: the other
-// is told who does.
+// is told who does. A rejected push is not a failure: the change is made
+// again, after a random pause measured in the time an attempt takes,
+// until the call's context ends (WithMaxAttempts sets a limit). A machine
+// that loses the race again says so on the remote
+// (refs/taskmd/waiting/<branch>) and tries again the sooner the longer it
+// has lost; a machine about to push while another waits lets it go first
+// (about an attempt's time, at most three times a batch), so that every
+// machine gets its share of a busy remote.
+//
+// Calls that reach one Sync while it is sharing a change wait and are
+// shared together (group commit): one fetch and merge, each change made
+// and committed in turn with its own message, one push for them all. Each
+// call is told its own result, and a rejected push makes each change again
+// on the merged plan, so that a retried change is still made once. A
+// machine running many agents through one Sync so pushes a few changes
+// at a time instead of racing itself for the remote.
 //
 // A clone that cannot reach its remote keeps working: the change is
 // committed locally and the result says it is queued (Report.Queued);

@@ -2,3 +2,10 @@ package gitsync
 
 // BeforePush makes s run fn between each commit and its push.
 func BeforePush(s *Sync, fn func()) { s.beforePush = fn }
+
+// Waiting is how many calls wait in s's queue for the next batch.
+func Waiting(s *Sync) int {
+	s.queue.mu.Lock()
+	defer s.queue.mu.Unlock()
+	return len(s.queue.calls)
+}

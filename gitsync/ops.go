@@ -3,14 +3,11 @@ package gitsync
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // ClaimResult answers Claim: plan's answer (who holds the task) and what
@@ -126,134 +123,6 @@ func who(c plan.Claimant) string {
 // change is an operation's change to the plan, made on the merged clone;
 // it returns its commit message.
 type change func(ctx context.Context) (msg string, err error)
-
-// run makes the change fn, which may write the workspace files files,
-// under the clone's lock, with a person's uncommitted edits set aside, and
-// shares it.
-func (s *Sync) run(ctx context.Context, files []string, fn change) (rep Report, err error) {
-	err = s.ws.Lock(ctx, []string{asideFile, changeFile}, func(tx *workspace.Tx) error {
-		if err := s.clearLocks(time.Now()); err != nil {
-			return err
-		}
-		if err := s.settle(ctx, tx); err != nil {
-			return err
-		}
-		prior, err := s.recoverAside(ctx, tx)
-		if err != nil {
-			return err
-		}
-		sha, err := s.setAside(ctx, tx)
-		if err != nil {
-			return err
-		}
-		s.released = map[string]string{}
-		if err = s.begin(tx, files); err == nil {
-			rep, err = s.share(ctx, files, fn)
-		}
-		if len(s.released) > 0 {
-			rep.Released = s.released
-		}
-		if err != nil {
-			// Whatever the change left half made goes, so that the call
-			// changes nothing; failing that, the next call takes it back.
-			if serr := s.settle(ctx, tx); serr != nil {
-				err = errors.Join(err, serr)
-			}
-		} else {
-			err = tx.Remove(changeFile)
-		}
-		if sha != "" {
-			conflicts, kept, perr := s.putBack(ctx, tx, sha)
-			rep.Conflicts, rep.Stash = conflicts, kept
-			if err == nil {
-				err = perr
-			}
-		}
-		if rep.Stash == "" && prior.Stash != "" {
-			rep.Conflicts, rep.Stash = prior.Conflicts, prior.Stash
-		}
-		return err
-	})
-	return rep, err
-}
-
-// share makes the change fn on the remote's branch: it merges the remote,
-// makes the change, commits it and pushes, again while the push is
-// rejected because the remote moved.
-func (s *Sync) share(ctx context.Context, files []string, fn change) (Report, error) {
-	var rep Report
-	for {
-		rep.Attempts++
-		ahead, offline, err := s.integrate(ctx)
-		if err != nil {
-			return rep, err
-		}
-		before, err := s.snapshot(ctx, files)
-		if err != nil {
-			return rep, err
-		}
-		msg, err := fn(ctx)
-		if err != nil {
-			return rep, err
-		}
-		paths, added, err := s.changed(ctx, files, before)
-		if err != nil {
-			return rep, err
-		}
-		if len(paths) > 0 {
-			if rep.Commit, err = s.commit(ctx, paths, added, msg); err != nil {
-				// The change is taken back (settle, in run), so that the
-				// call changes nothing.
-				return rep, err
-			}
-		}
-		if rep.Commit != "" {
-			ahead++
-		}
-		if offline != "" {
-			rep.Queued, rep.Offline = ahead > 0, offline
-			return rep, nil
-		}
-		if ahead == 0 {
-			return rep, nil
-		}
-		if s.beforePush != nil {
-			s.beforePush()
-		}
-		rejected, offline, err := s.push(ctx)
-		switch {
-		case err != nil:
-			// The remote refused the change for good (a hook, a protected
-			// branch): it is taken back, so that the call changes nothing.
-			if rep.Commit != "" {
-				if uerr := s.uncommit(ctx, rep.Commit); uerr != nil {
-					return rep, uerr
-				}
-				rep.Commit = ""
-			}
-			return rep, err
-		case offline != "":
-			rep.Queued, rep.Offline = true, offline
-			return rep, nil
-		case !rejected:
-			rep.Pushed = true
-			return rep, nil
-		}
-		if rep.Commit != "" {
-			if err := s.uncommit(ctx, rep.Commit); err != nil {
-				return rep, err
-			}
-			rep.Commit = ""
-		}
-		if rep.Attempts >= s.attempts {
-			return rep, &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: fmt.Sprintf(
-				"%s/%s moved under each of %d attempts; the change was not shared: try again", s.remote, s.branch, rep.Attempts)}
-		}
-		if err := s.pause(ctx, rep.Attempts); err != nil {
-			return rep, err
-		}
-	}
-}
 
 // snapshot reads the workspace files files before a change (nil for a
 // file that does not exist).

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/testkit/fleet"
 	"github.com/taskmd/taskmd/internal/testkit/procs"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -31,6 +32,8 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(envHolderDir); dir != "" {
 		os.Exit(holderChild(dir))
 	}
+	fleet.Child()
+	raceChild()
 	if dir := os.Getenv(envChildDir); dir != "" {
 		var n int
 		fmt.Sscan(os.Getenv(envChildTasks), &n)

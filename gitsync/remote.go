@@ -19,7 +19,8 @@ import (
 func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 	s.fetches++
 	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
-		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*")
+		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*",
+		"+"+waitingRefs+"*:"+s.waitingRef("*"))
 	if err == nil {
 		return "", nil
 	}
@@ -191,6 +192,8 @@ func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool,
 	case strings.Contains(ge.Stderr, "[remote rejected]") &&
 		(strings.Contains(ge.Stderr, "failed to update ref") || strings.Contains(ge.Stderr, "cannot lock ref")):
 		return true, "", nil // another push updated the branch at the same moment
+	case strings.Contains(ge.Stderr, "[remote rejected]") && strings.Contains(ge.Stderr, "unable to migrate objects"):
+		return true, "", nil // the remote's objects moved under it (its gc): the branch is as it was
 	case strings.Contains(ge.Stderr, "[remote rejected]"):
 		return false, "", err // a hook or a protected branch: no retry helps
 	case !unreachable(ge):

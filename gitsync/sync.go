@@ -2,7 +2,6 @@ package gitsync
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,10 +11,6 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
-
-// defaultMaxAttempts is how many times an operation is made by default
-// before it gives up on a remote that keeps moving.
-const defaultMaxAttempts = 20
 
 // Sync makes the plan changes of one clone and shares them through its
 // remote. It is safe for concurrent use; any number of Sync values and
@@ -30,7 +25,8 @@ type Sync struct {
 	id        string   // the clone's machine id (machineFile)
 	remote    string   // "origin"
 	branch    string   // "main"
-	attempts  int      // defaultMaxAttempts
+	attempts  int      // 0: no limit but the context's
+	queue     queue    // the calls waiting to be shared together
 	ident     []string // "-c user.name=… -c user.email=…" when git has none
 	pause     func(ctx context.Context, attempt int) error
 	// fetches counts the clone's fetches, seen is the leases read since
@@ -40,7 +36,7 @@ type Sync struct {
 	seen      *shared
 	emptyTree string
 	// released collects, under the clone's lock, the queued changes that
-	// the call under way gave up (Report.Released).
+	// the batch under way gave up (Report.Released).
 	released map[string]string
 	// beforePush, when set, runs between the commit and the push (tests
 	// move the remote there).
@@ -58,8 +54,10 @@ func WithRemote(name string) Option { return func(s *Sync) { s.remote = name } }
 func WithBranch(name string) Option { return func(s *Sync) { s.branch = name } }
 
 // WithMaxAttempts sets how many times an operation is made when the
-// remote keeps moving under it (default 20). Each attempt
-// fetches, merges and makes the change again.
+// remote keeps moving under it; then it is CONFLICT. By default there is
+// no limit: an operation is made again until its context ends, so that
+// load on the remote slows calls down but does not fail them. Each
+// attempt fetches, merges and makes the change again.
 func WithMaxAttempts(n int) Option {
 	return func(s *Sync) {
 		if n > 0 {
@@ -78,7 +76,8 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if plans == nil {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
-	s := &Sync{ws: ws, plans: plans, remote: "origin", attempts: defaultMaxAttempts, pause: backoff}
+	s := &Sync{ws: ws, plans: plans, remote: "origin"}
+	s.pause = s.backoff
 	for _, o := range opts {
 		o(s)
 	}
@@ -193,20 +192,4 @@ func (s *Sync) git(ctx context.Context, args ...string) (string, error) {
 func (s *Sync) gitAs(ctx context.Context, args ...string) (string, error) {
 	out, err := git.Run(ctx, s.top, append(append([]string{}, s.ident...), args...)...)
 	return out, s.explain(err)
-}
-
-// backoff waits a little longer after each rejected push, with jitter, so
-// that machines racing on one remote spread out.
-func backoff(ctx context.Context, attempt int) error {
-	d := time.Duration(attempt) * 5 * time.Millisecond
-	d += time.Duration(time.Now().UnixNano() % int64(d+time.Millisecond))
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return &taskdoc.Error{Code: taskdoc.CodeConflict, Err: ctx.Err(),
-			Msg: fmt.Sprintf("waiting to push again: %v", ctx.Err())}
-	}
 }

@@ -74,6 +74,8 @@ var layers = map[string][]string{
 	// The benchmark suite measures the library from above.
 	"internal/testkit/benchsuite": {"taskdoc", "workspace", "subagent", "coordinator", "query", "plan", "agent", "journal",
 		"internal/testkit/procs", "internal/testkit/floor"},
+	// The fleet benchmark runs machines sharing plans through a git remote.
+	"internal/testkit/fleet": {"taskdoc", "workspace", "plan", "agent", "gitsync", "internal/testkit/procs"},
 }
 
 // TestLayers reads the imports of every package's non-test files and

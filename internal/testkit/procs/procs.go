@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Group is a set of started children.
@@ -95,6 +96,18 @@ func (g *Group) Wait() ([]string, error) {
 	}
 	wg.Wait()
 	return lines, errors.Join(errs...)
+}
+
+// CPU is the processor time the children that ended used, with the
+// commands they ran and waited for.
+func (g *Group) CPU() time.Duration {
+	var d time.Duration
+	for _, c := range g.children {
+		if st := c.cmd.ProcessState; st != nil {
+			d += st.UserTime() + st.SystemTime()
+		}
+	}
+	return d
 }
 
 // Kill ends every child at once, for a caller that gives up.
