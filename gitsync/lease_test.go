@@ -344,3 +344,51 @@ func TestDamagedMachineID(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `^m-[0-9a-f]{12}\n$`, string(id))
 }
+
+// TestAgentRestartsOnAnotherClone: a's agent held task-1 and a stopped;
+// the same agent id registers on b. Its claim on b, once a's lease ended,
+// is shared with b's lease, so that c does not take the task over while
+// the agent works on b; the write a's old incarnation makes with its old
+// token is STALE_CLAIM; b's NextTasks offers what b's Claim takes.
+func TestAgentRestartsOnAnotherClone(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	ca, cb, cc := newClock(), newClock(), newClock()
+	a := cloneLeased(t, remote, "a", ca)
+	old := claimOK(t, a, "/plan.md#task-1")
+
+	dir := filepath.Join(t.TempDir(), "b")
+	run(t, filepath.Dir(dir), "clone", "-q", remote, dir)
+	b := leaseMachine(t, dir, "a", cb) // agent-a, registered on b now
+	held, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, held.AlreadyClaimedBy, "a's lease runs: %+v", held)
+	next, err := b.sync.NextTasks(ctx, "/plan.md", b.agent)
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	assert.Equal(t, "/plan.md#task-2", next[0].ID)
+
+	later(t, b, cb, lease+skew+time.Second)
+	next, err = b.sync.NextTasks(ctx, "/plan.md", b.agent)
+	require.NoError(t, err)
+	var offered bool
+	for _, n := range next {
+		offered = offered || n.ID == "/plan.md#task-1"
+	}
+	res, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, res.Success, "%+v", res)
+	assert.True(t, offered, "NextTasks offers the task Claim takes: %+v", next)
+	assert.Greater(t, res.Claim.Token, old.Token)
+
+	// c, at once: b's claim was shared with its lease, it holds.
+	c := cloneLeased(t, remote, "c", cc)
+	later(t, c, cc, lease+skew+time.Second)
+	got, err := c.sync.Claim(ctx, "/plan.md#task-1", c.agent)
+	require.NoError(t, err)
+	assert.False(t, got.Success, "c took over the task agent-a works on through b: %+v", got)
+
+	// a comes back: its old token is refused.
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: old.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+}
