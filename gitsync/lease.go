@@ -52,6 +52,30 @@ type lease struct {
 	Expires  time.Time `json:"expires"`
 }
 
+// maxToken bounds the tokens a lease file may give: far above any count
+// of claims, and exact in every JSON reader (2^53).
+const maxToken = 1 << 53
+
+// valid reports whether l names a machine and gives only tokens from 1 to
+// maxToken: a file that does not (written by hand, or by something else
+// than a machine) would stop tokens from growing.
+func (l leaseFile) valid() bool {
+	if !machineID.MatchString(l.Machine) {
+		return false
+	}
+	for _, n := range l.Tokens {
+		if n < 1 || n > maxToken {
+			return false
+		}
+	}
+	for _, x := range l.Leases {
+		if x.Token < 1 || x.Token > maxToken {
+			return false
+		}
+	}
+	return true
+}
+
 // covers reports whether l has every claim and token of want: a push of
 // want would add nothing a reader decides on (only later ends).
 func (l leaseFile) covers(want leaseFile) bool {
@@ -171,8 +195,9 @@ type shared struct {
 
 // readLeases reads the lease files of every machine from the clone's copy
 // of the remote's lease refs, in one git command (a lease file is its
-// commit's message); a file that does not decode is left out (its
-// machine's claims then hold as if it had none). The copy changes only
+// commit's message); a file that does not decode, is not on the ref of
+// the machine it names, or gives a token no claim gives (valid) is left
+// out (its machine's claims then hold as if it had none). The copy changes only
 // when the clone fetches: until then the last read is answered again.
 func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	if s.seen != nil && s.seen.fetches == s.fetches {
@@ -184,9 +209,9 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	}
 	sh := shared{fetches: s.fetches}
 	for _, rec := range strings.Split(out, "\x00\n") {
-		_, body, ok := strings.Cut(rec, "\x00")
+		ref, body, ok := strings.Cut(strings.TrimPrefix(rec, "\n"), "\x00")
 		var lf leaseFile
-		if ok && json.Unmarshal([]byte(body), &lf) == nil && lf.Machine != "" {
+		if ok && json.Unmarshal([]byte(body), &lf) == nil && ref == s.trackedLeases()+lf.Machine && lf.valid() {
 			sh.files = append(sh.files, lf)
 		}
 	}

@@ -392,3 +392,37 @@ func TestAgentRestartsOnAnotherClone(t *testing.T) {
 		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
 }
+
+// TestForgedLeaseRefs: lease refs that a machine did not write as its
+// own (a file naming another machine, a token no claim could reach, one
+// below zero) are left out: a claim's token stays above the last one and
+// positive, and the claim is shared with its machine's own lease.
+func TestForgedLeaseRefs(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	a := cloneLeased(t, remote, "a", c)
+	first := claimOK(t, a, "/plan.md#task-1")
+	id := strings.TrimSpace(string(must(os.ReadFile(filepath.Join(a.dir, ".taskmd", "gitsync", "machine")))))
+	forge := func(ref, body string) {
+		tree := strings.TrimSpace(runInput(t, remote, "", "mktree"))
+		commit := strings.TrimSpace(runInput(t, remote, body, "commit-tree", tree, "-F", "-"))
+		run(t, remote, "update-ref", ref, commit)
+	}
+	forge("refs/taskmd/leases/m-000000000001", `{"machine":"`+id+`","tokens":{"docs/plan.md":5},"leases":[]}`)
+	forge("refs/taskmd/leases/m-000000000002", `{"machine":"m-000000000002","tokens":{"docs/plan.md":9223372036854775807},"leases":[]}`)
+	forge("refs/taskmd/leases/m-000000000003", `{"machine":"m-000000000003","tokens":{"docs/plan.md":-7},"leases":[]}`)
+
+	second := claimOK(t, a, "/plan.md#task-2")
+	assert.Greater(t, second.Token, first.Token)
+	third := claimOK(t, a, "/plan.md#task-3")
+	assert.Greater(t, third.Token, second.Token)
+	own := run(t, remote, "log", "-1", "--format=%B", "refs/taskmd/leases/"+id)
+	assert.Contains(t, own, `"task":"task-3"`, "the claim was shared with a's own lease")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
