@@ -73,7 +73,9 @@
 // second, rejected and made again on the merged plan. An agent that
 // restarts on its clone (the same id) gets its own claims back: Claim
 // answers with the claim it holds, and NextTasks offers those tasks
-// first.
+// first. The same id registered on another clone holds the task only once
+// the first clone's lease ended; its claim is shared with its own lease,
+// and the older token is STALE_CLAIM.
 //
 // Leases assume the machines' clocks are at most a quarter of the lease
 // apart. A lease is taken over only once the reader's clock is a quarter

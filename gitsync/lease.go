@@ -15,6 +15,7 @@ import (
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/internal/taskflow"
+	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -49,6 +50,30 @@ type lease struct {
 	Agent    string    `json:"agent"`
 	Token    int64     `json:"token"`
 	Expires  time.Time `json:"expires"`
+}
+
+// maxToken bounds the tokens a lease file may give: far above any count
+// of claims, and exact in every JSON reader (2^53).
+const maxToken = 1 << 53
+
+// valid reports whether l names a machine and gives only tokens from 1 to
+// maxToken: a file that does not (written by hand, or by something else
+// than a machine) would stop tokens from growing.
+func (l leaseFile) valid() bool {
+	if !machineID.MatchString(l.Machine) {
+		return false
+	}
+	for _, n := range l.Tokens {
+		if n < 1 || n > maxToken {
+			return false
+		}
+	}
+	for _, x := range l.Leases {
+		if x.Token < 1 || x.Token > maxToken {
+			return false
+		}
+	}
+	return true
 }
 
 // covers reports whether l has every claim and token of want: a push of
@@ -170,8 +195,9 @@ type shared struct {
 
 // readLeases reads the lease files of every machine from the clone's copy
 // of the remote's lease refs, in one git command (a lease file is its
-// commit's message); a file that does not decode is left out (its
-// machine's claims then hold as if it had none). The copy changes only
+// commit's message); a file that does not decode, is not on the ref of
+// the machine it names, or gives a token no claim gives (valid) is left
+// out (its machine's claims then hold as if it had none). The copy changes only
 // when the clone fetches: until then the last read is answered again.
 func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	if s.seen != nil && s.seen.fetches == s.fetches {
@@ -183,9 +209,9 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	}
 	sh := shared{fetches: s.fetches}
 	for _, rec := range strings.Split(out, "\x00\n") {
-		_, body, ok := strings.Cut(rec, "\x00")
+		ref, body, ok := strings.Cut(strings.TrimPrefix(rec, "\n"), "\x00")
 		var lf leaseFile
-		if ok && json.Unmarshal([]byte(body), &lf) == nil && lf.Machine != "" {
+		if ok && json.Unmarshal([]byte(body), &lf) == nil && ref == s.trackedLeases()+lf.Machine && lf.valid() {
 			sh.files = append(sh.files, lf)
 		}
 	}
@@ -385,8 +411,95 @@ func (s *Sync) beforeClaim(ctx context.Context, t taskflow.Target, agentID strin
 		return "", "", nil // the claim reports it
 	}
 	tk, err := doc.Task(t.Slug)
-	if err != nil || assigneeOf(tk) == agentID {
-		return "", "", nil // the claim answers (its own claim, or who is not registered here)
+	if err != nil {
+		return "", "", nil // the claim answers
+	}
+	if assigneeOf(tk) == agentID && !tk.Status.Final() {
+		// Its own claim, unless another clone's lease holds it for the
+		// same agent id: then the lease decides, as for another agent.
+		if local, err := s.local(ctx, agentID); err != nil || !local {
+			return "", "", err // the claim answers who is not registered here
+		}
+		_, ok, live, err := s.elsewhere(ctx, sh, t.File, t.Slug, agentID)
+		switch {
+		case err != nil || !ok:
+			return "", "", err
+		case live:
+			return agentID, "", nil
+		}
+		return "", agentID, nil
 	}
 	return s.holding(ctx, sh, t, tk)
+}
+
+// elsewhere is the latest lease another machine holds for agentID on task
+// slug of document doc, where this clone's claims do not hold the task for
+// it: the same agent id registered on two clones (an agent restarted on
+// another clone, or two agents given one name). ok is false when the task
+// is held here or no other machine's lease names the agent on it; live
+// reports that the lease has not ended (by this clock, give or take the
+// skew).
+func (s *Sync) elsewhere(ctx context.Context, sh shared, doc, slug, agentID string) (l lease, ok, live bool, err error) {
+	for _, f := range sh.files {
+		for _, x := range f.Leases {
+			if f.Machine != s.id && x.Document == doc && x.Task == slug && x.Agent == agentID && (!ok || x.Token > l.Token) {
+				l, ok = x, true
+			}
+		}
+	}
+	if !ok {
+		return l, false, false, nil
+	}
+	name, err := claims.Name(s.ws, doc)
+	if err != nil {
+		return l, false, false, err
+	}
+	data, err := s.ws.ReadIfExists(ctx, name)
+	if err != nil {
+		return l, false, false, err
+	}
+	if st, err := claims.Decode(doc, name, data); err == nil && st.Holder(slug, agentID) == agentID && st.Record(slug).Token > l.Token {
+		return l, false, false, nil // its claim here is the later one
+	}
+	return l, true, !s.plans.Agents().Now().After(l.Expires.Add(s.skew())), nil
+}
+
+// fence refuses, STALE_CLAIM, a write presenting agent c's claim on task
+// t when another machine's lease names the same agent on t with a later
+// claim: the agent claimed the task again on that clone (the Assignee,
+// which names the agent either way, cannot tell the two claims apart).
+func (s *Sync) fence(ctx context.Context, t taskflow.Target, c plan.Claimant) error {
+	if c.Agent == "" || c.Token == 0 {
+		return nil
+	}
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return err
+	}
+	l, ok, _, err := s.elsewhere(ctx, sh, t.File, t.Slug, c.Agent)
+	if err != nil || !ok || l.Token <= c.Token {
+		return err
+	}
+	return &taskdoc.Error{Code: claims.CodeStaleClaim, Path: t.Path, Slug: t.Slug, Msg: fmt.Sprintf(
+		"task %q in %s: claim %d of agent %s was replaced by its claim %d made on another clone: present the newer claim there; nothing was written",
+		t.Slug, t.Path, c.Token, c.Agent, l.Token)}
+}
+
+// shareLeases pushes this clone's leases when the remote's copy lacks a
+// claim or token of theirs, after a claim that changed no document (the
+// claim of a task whose Assignee already named its agent): the claim is
+// shared with its lease all the same. offline is git's message when the
+// remote could not be reached (the next push sends them).
+func (s *Sync) shareLeases(ctx context.Context) (offline string, err error) {
+	err = s.ws.Lock(ctx, []string{asideFile, changeFile}, func(*workspace.Tx) error {
+		return s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
+			refspec, _, err := s.leaseUpdate(ctx, false)
+			if err != nil || refspec == "" {
+				return err
+			}
+			_, offline, err = s.pushRefs(ctx, refspec)
+			return err
+		})
+	})
+	return offline, err
 }

@@ -344,3 +344,85 @@ func TestDamagedMachineID(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `^m-[0-9a-f]{12}\n$`, string(id))
 }
+
+// TestAgentRestartsOnAnotherClone: a's agent held task-1 and a stopped;
+// the same agent id registers on b. Its claim on b, once a's lease ended,
+// is shared with b's lease, so that c does not take the task over while
+// the agent works on b; the write a's old incarnation makes with its old
+// token is STALE_CLAIM; b's NextTasks offers what b's Claim takes.
+func TestAgentRestartsOnAnotherClone(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	ca, cb, cc := newClock(), newClock(), newClock()
+	a := cloneLeased(t, remote, "a", ca)
+	old := claimOK(t, a, "/plan.md#task-1")
+
+	dir := filepath.Join(t.TempDir(), "b")
+	run(t, filepath.Dir(dir), "clone", "-q", remote, dir)
+	b := leaseMachine(t, dir, "a", cb) // agent-a, registered on b now
+	held, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, held.AlreadyClaimedBy, "a's lease runs: %+v", held)
+	next, err := b.sync.NextTasks(ctx, "/plan.md", b.agent)
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	assert.Equal(t, "/plan.md#task-2", next[0].ID)
+
+	later(t, b, cb, lease+skew+time.Second)
+	next, err = b.sync.NextTasks(ctx, "/plan.md", b.agent)
+	require.NoError(t, err)
+	var offered bool
+	for _, n := range next {
+		offered = offered || n.ID == "/plan.md#task-1"
+	}
+	res, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, res.Success, "%+v", res)
+	assert.True(t, offered, "NextTasks offers the task Claim takes: %+v", next)
+	assert.Greater(t, res.Claim.Token, old.Token)
+
+	// c, at once: b's claim was shared with its lease, it holds.
+	c := cloneLeased(t, remote, "c", cc)
+	later(t, c, cc, lease+skew+time.Second)
+	got, err := c.sync.Claim(ctx, "/plan.md#task-1", c.agent)
+	require.NoError(t, err)
+	assert.False(t, got.Success, "c took over the task agent-a works on through b: %+v", got)
+
+	// a comes back: its old token is refused.
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: old.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	assert.Equal(t, claims.CodeStaleClaim, taskdoc.CodeOf(err), "%v", err)
+}
+
+// TestForgedLeaseRefs: lease refs that a machine did not write as its
+// own (a file naming another machine, a token no claim could reach, one
+// below zero) are left out: a claim's token stays above the last one and
+// positive, and the claim is shared with its machine's own lease.
+func TestForgedLeaseRefs(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"})
+	c := newClock()
+	a := cloneLeased(t, remote, "a", c)
+	first := claimOK(t, a, "/plan.md#task-1")
+	id := strings.TrimSpace(string(must(os.ReadFile(filepath.Join(a.dir, ".taskmd", "gitsync", "machine")))))
+	forge := func(ref, body string) {
+		tree := strings.TrimSpace(runInput(t, remote, "", "mktree"))
+		commit := strings.TrimSpace(runInput(t, remote, body, "commit-tree", tree, "-F", "-"))
+		run(t, remote, "update-ref", ref, commit)
+	}
+	forge("refs/taskmd/leases/m-000000000001", `{"machine":"`+id+`","tokens":{"docs/plan.md":5},"leases":[]}`)
+	forge("refs/taskmd/leases/m-000000000002", `{"machine":"m-000000000002","tokens":{"docs/plan.md":9223372036854775807},"leases":[]}`)
+	forge("refs/taskmd/leases/m-000000000003", `{"machine":"m-000000000003","tokens":{"docs/plan.md":-7},"leases":[]}`)
+
+	second := claimOK(t, a, "/plan.md#task-2")
+	assert.Greater(t, second.Token, first.Token)
+	third := claimOK(t, a, "/plan.md#task-3")
+	assert.Greater(t, third.Token, second.Token)
+	own := run(t, remote, "log", "-1", "--format=%B", "refs/taskmd/leases/"+id)
+	assert.Contains(t, own, `"task":"task-3"`, "the claim was shared with a's own lease")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -50,7 +49,7 @@ func (s *Sync) nextTasks(ctx context.Context, t taskflow.Target, planAddr, agent
 	if err != nil {
 		return nil, err
 	}
-	own, err := s.ownTasks(ctx, t, doc, agentID, list)
+	own, err := s.ownTasks(ctx, sh, t, doc, agentID, list)
 	if err != nil {
 		return nil, err
 	}
@@ -77,32 +76,28 @@ func (s *Sync) nextTasks(ctx context.Context, t taskflow.Target, planAddr, agent
 	return out, nil
 }
 
-// ownTasks are the tasks of doc that agentID holds on this clone and has
-// not finished, in document order: those list offers (its lease ended
+// ownTasks are the tasks of doc whose Assignee names agentID and that it
+// has not finished, in document order: those list offers (its lease ended
 // while nobody took them) as listed, the others as the claim that
 // answers with agentID's own claim would find them.
-func (s *Sync) ownTasks(ctx context.Context, t taskflow.Target, doc *taskdoc.Document, agentID string, list []plan.NextTask) ([]plan.NextTask, error) {
+func (s *Sync) ownTasks(ctx context.Context, sh shared, t taskflow.Target, doc *taskdoc.Document, agentID string, list []plan.NextTask) ([]plan.NextTask, error) {
 	if agentID == "" {
 		return nil, nil
-	}
-	name, err := claims.Name(s.ws, t.File)
-	if err != nil {
-		return nil, err
-	}
-	data, err := s.ws.ReadIfExists(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	st, err := claims.Decode(t.File, name, data)
-	if err != nil {
-		return nil, err
 	}
 	var out []plan.NextTask
 	res := t.Flow().Resolver(ctx, s.ws)
 	for i := range doc.Tasks {
 		tk := &doc.Tasks[i]
-		if tk.Status.Final() || st.Holder(tk.Slug, assigneeOf(tk)) != agentID {
+		// Claim answers the agent an Assignee names with its claim, also
+		// where that claim was made on another clone (the agent restarted
+		// here with the same id).
+		if tk.Status.Final() || assigneeOf(tk) != agentID {
 			continue
+		}
+		if _, ok, live, err := s.elsewhere(ctx, sh, t.File, tk.Slug, agentID); err != nil {
+			return nil, err
+		} else if ok && live {
+			continue // another clone's claim of the same agent id holds it
 		}
 		id := t.Path + "#" + tk.Slug
 		if at := slices.IndexFunc(list, func(n plan.NextTask) bool { return n.ID == id }); at >= 0 {

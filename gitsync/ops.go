@@ -59,6 +59,8 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 	})
 	if err != nil {
 		res = plan.ClaimResult{} // the claim was taken back: it holds nothing
+	} else if res.Success && rep.Commit == "" && !rep.Queued && rep.Offline == "" {
+		rep.Offline, err = s.shareLeases(ctx)
 	}
 	return ClaimResult{ClaimResult: res, Report: rep}, err
 }
@@ -75,6 +77,9 @@ func (s *Sync) UpdateStatus(ctx context.Context, task string, c plan.Claimant, u
 	}
 	var out taskdoc.Task
 	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
+		if err := s.fence(ctx, t, c); err != nil {
+			return "", err
+		}
 		tk, err := s.plans.UpdateStatus(ctx, task, c, u)
 		out = tk
 		return fmt.Sprintf("taskmd: %s marks %s %s", who(c), t.Address(), tk.Status), err
@@ -90,6 +95,9 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 		return Report{}, err
 	}
 	return s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
+		if err := s.fence(ctx, t, c); err != nil {
+			return "", err
+		}
 		return fmt.Sprintf("taskmd: %s releases %s", who(c), t.Address()), s.plans.Release(ctx, task, c)
 	})
 }

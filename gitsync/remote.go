@@ -119,18 +119,19 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 		return s.abortMerge(ctx, err)
 	}
 	var left []string
+	gave := map[string]string{} // counted once the merge is made
 	for _, p := range paths {
 		res, ok, err := s.resolve(ctx, p, "HEAD", s.remote+"/"+s.branch)
 		if err != nil {
 			return s.abortMerge(ctx, err)
 		}
 		if !ok {
-			gave, yielded, err := s.yield(ctx, p, res)
+			given, yielded, err := s.yield(ctx, p, res)
 			if err != nil {
 				return s.abortMerge(ctx, err)
 			}
 			if yielded {
-				maps.Copy(s.released, gave)
+				maps.Copy(gave, given)
 				continue
 			}
 			left = append(left, describe(p, res))
@@ -144,6 +145,7 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 	if _, err = s.gitAs(ctx, "commit", "-q", "--no-edit"); err != nil {
 		return s.abortMerge(ctx, err)
 	}
+	maps.Copy(s.released, gave)
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/taskmd/taskmd/gitsync"
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
@@ -437,4 +438,33 @@ func TestCancelledPushChangesNothing(t *testing.T) {
 	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
 	assert.True(t, res.Pushed)
+}
+
+// TestOfflineClaimMeetsAConflict: a queued claim that another machine's
+// claim beat, in a merge that also meets a person's conflict outside the
+// tasks: MERGE_CONFLICT, nothing merged, and so nothing given up
+// (Report.Released empty; the queued claim is still the clone's).
+func TestOfflineClaimMeetsAConflict(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	run(t, a.dir, "remote", "set-url", "origin", filepath.Join(t.TempDir(), "unreachable.git"))
+	queued, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, queued.Queued)
+	filetest.Write(t, a.dir, "notes.txt", "one, as a has it\n")
+	run(t, a.dir, "commit", "-q", "-am", "a's notes")
+	_, err = b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	filetest.Write(t, b.dir, "notes.txt", "one, as b has it\n")
+	run(t, b.dir, "commit", "-q", "-am", "b's notes")
+	run(t, b.dir, "push", "-q", "origin", "main")
+	run(t, a.dir, "remote", "set-url", "origin", remote)
+	head := run(t, a.dir, "rev-parse", "HEAD")
+
+	rep, err := a.sync.Push(ctx)
+	assert.Equal(t, merge.CodeMergeConflict, taskdoc.CodeOf(err), "%v", err)
+	assert.Empty(t, rep.Released, "nothing was merged, so nothing was given up")
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
+	assert.Equal(t, a.agent, assigneeIn(t, filetest.Read(t, a.dir, doc), "task-1"))
 }
