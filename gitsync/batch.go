@@ -125,7 +125,7 @@ func (s *Sync) lockAndShare(batch []*call) {
 		if err := s.clearLocks(time.Now()); err != nil {
 			return err
 		}
-		if err := s.settle(ctx, tx); err != nil {
+		if err := s.settle(ctx, tx, nil); err != nil {
 			return err
 		}
 		var err error
@@ -137,10 +137,11 @@ func (s *Sync) lockAndShare(batch []*call) {
 			return err
 		}
 		s.released = map[string]string{}
-		if err := s.begin(tx, batchFiles(batch)); err != nil {
+		rec, err := s.begin(tx, batchFiles(batch))
+		if err != nil {
 			fail(batch, err)
 		} else {
-			s.share(ctx, batch)
+			s.share(ctx, tx, rec, batch)
 		}
 		for _, c := range batch {
 			if len(s.released) > 0 {
@@ -150,7 +151,7 @@ func (s *Sync) lockAndShare(batch []*call) {
 		// Whatever a failed change left half made goes, so that its call
 		// changes nothing; failing that, the next call takes it back.
 		if failed(batch) {
-			if err := s.settle(ctx, tx); err != nil {
+			if err := s.settle(ctx, tx, rec); err != nil {
 				for _, c := range batch {
 					c.err = errors.Join(c.err, err)
 				}
@@ -184,7 +185,7 @@ func (s *Sync) lockAndShare(batch []*call) {
 // while the push is rejected because the remote moved. A call whose
 // change fails, or whose context ends before it is pushed, leaves the
 // batch with its error and nothing of it committed.
-func (s *Sync) share(ctx context.Context, batch []*call) {
+func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, batch []*call) {
 	live := batch
 	yielded := 0
 	for attempt := 1; ; attempt++ {
@@ -211,7 +212,7 @@ func (s *Sync) share(ctx context.Context, batch []*call) {
 			attempt--
 			continue
 		}
-		live = s.makeAll(live)
+		live = s.makeAll(tx, rec, live)
 		var first string
 		for _, c := range live {
 			if c.rep.Commit != "" {
@@ -276,9 +277,10 @@ func (s *Sync) share(ctx context.Context, batch []*call) {
 }
 
 // makeAll makes the change of each call of live in turn on the merged
-// clone and commits it; it returns the calls still in the batch (those
-// whose change failed have their error).
-func (s *Sync) makeAll(live []*call) []*call {
+// clone and commits it, recording (rec) what each change wrote before
+// its commit; it returns the calls still in the batch (those whose change
+// failed have their error).
+func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 	kept := live[:0:0]
 	for _, c := range live {
 		if c.ctx.Err() != nil {
@@ -292,6 +294,10 @@ func (s *Sync) makeAll(live []*call) []*call {
 		}
 		msg, err := c.fn(c.ctx)
 		if err != nil {
+			// What it wrote before it failed is the change's, to take back.
+			if werr := s.wrote(tx, rec, c.files); werr != nil {
+				err = errors.Join(err, werr)
+			}
 			c.err = err
 			continue
 		}
@@ -301,6 +307,10 @@ func (s *Sync) makeAll(live []*call) []*call {
 			continue
 		}
 		if len(paths) > 0 {
+			if err := s.wrote(tx, rec, c.files); err != nil {
+				c.err = err // taken back as below
+				continue
+			}
 			if c.rep.Commit, err = s.commit(c.ctx, paths, added, msg); err != nil {
 				// The change is taken back (settle, in lockAndShare), so
 				// that the call changes nothing.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -97,6 +98,9 @@ func TestKilledAtEachStep(t *testing.T) {
 		// kept: the killed claim is on the remote afterwards (it was
 		// committed before the kill); else it is nowhere.
 		kept bool
+		// edit: a person edits another task of the plan while the
+		// machine is down.
+		edit bool
 	}{
 		{step: "aside"},
 		{step: "fetch"},
@@ -106,10 +110,16 @@ func TestKilledAtEachStep(t *testing.T) {
 		{step: "commit", kept: true},
 		{step: "push", kept: true},
 		{step: "pushed", kept: true},
+		{step: "merge", edit: true},
+		{step: "write", edit: true},
+		{step: "commit", kept: true, edit: true},
 	} {
 		name := tc.step
 		if tc.ahead {
 			name += "-ahead"
+		}
+		if tc.edit {
+			name += "-edited"
 		}
 		t.Run(name, func(t *testing.T) {
 			remote := newRemote(t, map[string]string{doc: planOf(4), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
@@ -139,6 +149,14 @@ func TestKilledAtEachStep(t *testing.T) {
 			require.True(t, errors.As(err, &exit), "the machine was not killed at %s: %v %s", tc.step, err, out)
 			ws, ok := exit.Sys().(syscall.WaitStatus)
 			require.True(t, ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL, "the machine ended otherwise: %v %s", err, out)
+			if tc.edit {
+				// The person edits the plan the killed claim wrote (or
+				// the merge did), another task's line.
+				before := filetest.Read(t, a.dir, doc)
+				edited := strings.Replace(before, "Do part 4.", "Do part 4, then tell the team.", 1)
+				require.NotEqual(t, before, edited)
+				filetest.Write(t, a.dir, doc, edited)
+			}
 
 			// The machine restarts: its next call works with no help.
 			again := openMachine(t, a.dir, "a")
@@ -152,13 +170,33 @@ func TestKilledAtEachStep(t *testing.T) {
 			assert.Equal(t, b.agent, assigneeIn(t, final, "task-2"))
 			local := filetest.Read(t, a.dir, doc)
 			assert.NotContains(t, local, "<<<<<<<")
-			assert.Equal(t, final, local, "the clone's plan is the remote's")
+			assert.NotContains(t, final, "<<<<<<<")
+			assert.Equal(t, 1, strings.Count(run(t, remote, "log", "--format=%s", "main"), "claims /plan.md#task-3"))
+			once := 0
+			if tc.kept {
+				once = 1
+			}
+			assert.Equal(t, once, strings.Count(run(t, remote, "log", "--format=%s", "main"), "claims /plan.md#task-1"),
+				"the killed claim is committed once if it was committed, never twice")
+			if tc.edit {
+				assert.Contains(t, local, "Do part 4, then tell the team.", "the person's edit is kept")
+				assert.NotContains(t, final, "then tell the team", "the person's edit stays uncommitted")
+				for _, slug := range []string{"task-2", "task-3"} {
+					assert.Equal(t, assigneeIn(t, final, slug), assigneeIn(t, local, slug))
+				}
+			} else {
+				assert.Equal(t, final, local, "the clone's plan is the remote's")
+			}
 			if tc.kept {
 				assert.Equal(t, a.agent, assigneeIn(t, final, "task-1"), "a claim committed before the kill is shared")
 			} else {
 				assert.Empty(t, assigneeIn(t, final, "task-1"), "a claim not committed before the kill is nowhere")
 			}
-			assert.Equal(t, " M notes.txt\n", run(t, a.dir, "status", "--porcelain"), "only the person's edit is left")
+			if tc.edit {
+				assert.Equal(t, " M docs/plan.md\n M notes.txt\n", run(t, a.dir, "status", "--porcelain"), "only the person's edits are left")
+			} else {
+				assert.Equal(t, " M notes.txt\n", run(t, a.dir, "status", "--porcelain"), "only the person's edit is left")
+			}
 			assert.Equal(t, "one\nthe person's line\n", filetest.Read(t, a.dir, "notes.txt"))
 			assert.Empty(t, run(t, a.dir, "stash", "list"))
 			locks, _ := filepath.Glob(filepath.Join(a.dir, ".git", "*.lock"))

@@ -97,10 +97,16 @@
 // the lock, with no git process running in the clone, is a killed
 // command's: it is removed. Before it merges or writes, a call records its
 // change in .taskmd/gitsync/change (the files and each one's SHA-256,
-// written durably; removed when the call ends): a call that finds the
-// record takes the half-made change back (the files of the change and of
-// the merge put back as HEAD has them), never setting it aside as a
-// person's edit; a change whose commit landed is pushed. The stash of a
+// written durably, and again with the SHA-256 of what each change wrote
+// before it is committed; removed when the call ends): a call that finds
+// the record takes the half-made change back (each file of the change and
+// of the merge whose content the record names, or the remote's, put back
+// as HEAD has it), never setting it aside as a person's edit; a change
+// whose commit landed is pushed. Nothing a person wrote is lost: a file
+// with any other content was edited while the machine was down and is
+// kept as it is, an uncommitted edit set aside and put back as usual (with
+// a half-made change under it, which no call commits; so too a change
+// killed between its write and its record). The stash of a
 // person's edits is recorded before git stash runs, so a crash inside it
 // puts the edits back too.
 //

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,11 +21,16 @@ import (
 
 // changeFile records an operation in progress: written (durably) once the
 // person's edits are set aside and before the operation merges or writes
-// anything, removed when it ends. An operation that finds it was preceded
-// by one that crashed: every difference from HEAD in the files that
-// operation could write is its own half-made change, never a person's
-// edit (those were set aside first), and is taken back. Its lock is the
-// clone's, as asideFile's.
+// anything, written again after each change is made and before it is
+// committed, removed when the operation ends. It names the files the
+// operation could write, with the SHA-256 of each one's content before
+// the operation ("file" lines) and as each change wrote it ("wrote"
+// lines). An operation that finds it was preceded by one that crashed
+// takes back what that one left (settle): a file whose content is one of
+// those, or the remote's, is its own half-made change, never a person's
+// edit (those were set aside first). Any other content was written after
+// the crash, by a person: it is kept. Its lock is the clone's, as
+// asideFile's.
 const changeFile = workspace.StateDir + "/gitsync/change"
 
 // changeHeader is the first line of changeFile.
@@ -37,53 +43,138 @@ const absent = "absent"
 // git's where the running processes cannot be listed (no /proc).
 const staleAge = 10 * time.Minute
 
+// record is changeFile's content: the files of an operation (repository
+// paths) in order, each one's hash before it, and the hashes of the
+// contents the operation gave each file (the one before included).
+type record struct {
+	paths  []string
+	before map[string]string
+	ours   map[string]map[string]bool
+	text   []byte
+}
+
+func newRecord() *record {
+	return &record{before: map[string]string{}, ours: map[string]map[string]bool{}}
+}
+
+// add records sum as a content of path the operation gave it, before
+// its change (kind "file") or as a change wrote it ("wrote"); it reports
+// whether the record changed.
+func (r *record) add(kind, path, sum string) bool {
+	if kind == "file" {
+		if _, seen := r.before[path]; seen {
+			return false
+		}
+		r.paths = append(r.paths, path)
+		r.before[path] = sum
+	} else if r.ours[path][sum] {
+		return false
+	}
+	if r.ours[path] == nil {
+		r.ours[path] = map[string]bool{}
+	}
+	r.ours[path][sum] = true
+	r.text = fmt.Appendf(r.text, "%s %s %s\n", kind, sum, path)
+	return true
+}
+
+// isOurs reports whether data (nil: no file) is a content the operation
+// gave path.
+func (r *record) isOurs(path string, data []byte) bool {
+	return r.ours[path][hashOf(data)]
+}
+
+// hashOf is a content's recorded hash: its SHA-256, absent for none.
+func hashOf(data []byte) string {
+	if data == nil {
+		return absent
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
 // begin records the change about to be made to the workspace files
 // files: each one's repository path and the SHA-256 of its content now.
-func (s *Sync) begin(tx *workspace.Tx, files []string) error {
-	var b strings.Builder
-	b.WriteString(changeHeader + "\n")
+func (s *Sync) begin(tx *workspace.Tx, files []string) (*record, error) {
+	rec := newRecord()
+	rec.text = []byte(changeHeader + "\n")
+	for _, f := range files {
+		data, err := tx.ReadIfExists(f)
+		if err != nil {
+			return nil, err
+		}
+		rec.add("file", s.path(f), hashOf(data))
+	}
+	return rec, tx.Write(changeFile, rec.text)
+}
+
+// wrote records the content of each workspace file of files as a change
+// wrote it, before the change is committed: one durable write, none when
+// the record has them all. The content stays in rec even when the write
+// fails, for the settle that takes the change back at once.
+func (s *Sync) wrote(tx *workspace.Tx, rec *record, files []string) error {
+	grew := false
 	for _, f := range files {
 		data, err := tx.ReadIfExists(f)
 		if err != nil {
 			return err
 		}
-		sum := absent
-		if data != nil {
-			h := sha256.Sum256(data)
-			sum = hex.EncodeToString(h[:])
+		if rec.add("wrote", s.path(f), hashOf(data)) {
+			grew = true
 		}
-		fmt.Fprintf(&b, "file %s %s\n", sum, s.path(f))
 	}
-	return tx.Write(changeFile, []byte(b.String()))
+	if !grew {
+		return nil
+	}
+	return tx.Write(changeFile, rec.text)
 }
 
-// recorded reads changeFile: the files of the change (repository paths)
-// and the hash each had before it. ok is false when there is none.
-func recorded(tx *workspace.Tx) (paths, sums []string, ok bool, err error) {
+// recorded reads changeFile, with the contents of mem (the operation's
+// own record when it settles its own failure; nil otherwise) added. ok
+// is false when there is neither.
+func recorded(tx *workspace.Tx, mem *record) (rec *record, ok bool, err error) {
 	data, err := tx.ReadIfExists(changeFile)
-	if err != nil || data == nil {
-		return nil, nil, false, err
+	if err != nil {
+		return nil, false, err
 	}
+	if data == nil && mem == nil {
+		return nil, false, nil
+	}
+	rec = newRecord()
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.SplitN(line, " ", 3)
-		if len(f) == 3 && f[0] == "file" {
-			sums, paths = append(sums, f[1]), append(paths, f[2])
+		if len(f) == 3 && (f[0] == "file" || f[0] == "wrote") {
+			rec.add(f[0], f[2], f[1])
 		}
 	}
-	return paths, sums, true, nil
+	if mem != nil {
+		for _, p := range mem.paths {
+			rec.add("file", p, mem.before[p])
+			for sum := range mem.ours[p] {
+				rec.add("wrote", p, sum)
+			}
+		}
+	}
+	return rec, true, nil
 }
 
 // settle takes back what an operation that did not end left in the
-// clone, when changeFile records one: a merge in progress is aborted, the
+// clone, when changeFile records one (or mem, the operation's own record
+// when it settles its own failure): a merge in progress is aborted, the
 // index is set to HEAD (a commit that landed keeps its files; one that did
 // not leaves them as they were), and each file the operation could have
 // written (its own files, and those a merge of the remote's branch
-// changes) that differs from HEAD is put back as HEAD has it; a file that
+// changes) that differs from HEAD is put back as HEAD has it when its
+// content is the operation's (recorded before or after a change, or the
+// remote's version, which a merge writes) or it is missing; a file that
 // HEAD does not have is removed when the operation made it (it did not
-// exist before, or holds the remote's version). Other files are a
-// person's and stay as they are. Then changeFile goes.
-func (s *Sync) settle(ctx context.Context, tx *workspace.Tx) error {
-	paths, sums, ok, err := recorded(tx)
+// exist before) and it holds a content the operation wrote, or the
+// remote's version. Any other content is a person's, written after the
+// crash (or a change's, written just before a crash and not yet
+// recorded): it stays as it is, an uncommitted edit that the call sets
+// aside and puts back like any other. Then changeFile goes.
+func (s *Sync) settle(ctx context.Context, tx *workspace.Tx, mem *record) error {
+	rec, ok, err := recorded(tx, mem)
 	if err != nil || !ok {
 		return err
 	}
@@ -96,10 +187,7 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx) error {
 	if _, err := s.git(ctx, "reset", "-q"); err != nil {
 		return err
 	}
-	made := map[string]bool{}
-	for i, p := range paths {
-		made[p] = sums[i] == absent
-	}
+	paths := slices.Clone(rec.paths)
 	hasRemote := false
 	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", s.remoteRef()); err == nil {
 		hasRemote = true
@@ -108,9 +196,8 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx) error {
 			return err
 		}
 		for _, p := range strings.Split(out, "\x00") {
-			if _, seen := made[p]; p != "" && !seen {
+			if _, seen := rec.before[p]; p != "" && !seen {
 				paths = append(paths, p)
-				made[p] = false
 			}
 		}
 	}
@@ -127,18 +214,29 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx) error {
 			continue
 		}
 		p := e[3:]
-		if e[:2] != "??" {
+		name := filepath.Join(s.top, filepath.FromSlash(p))
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A git killed between removing a file and writing it
+			// again; nothing of a person's is lost by putting it back.
 			restore = append(restore, p)
 			continue
+		} else if err != nil {
+			return &taskdoc.Error{Code: taskdoc.CodeIO, Path: p, Err: err, Msg: fmt.Sprintf("taking back a change that did not end: %v", err)}
 		}
 		theirs := false
-		if !made[p] && hasRemote {
+		if !rec.isOurs(p, data) && hasRemote {
 			if theirs, err = s.sameAs(ctx, p, s.remoteRef()); err != nil {
 				return err
 			}
 		}
-		if made[p] || theirs {
-			if err := os.Remove(filepath.Join(s.top, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case !rec.isOurs(p, data) && !theirs:
+			// A person's: kept.
+		case e[:2] != "??":
+			restore = append(restore, p)
+		case rec.before[p] == absent || theirs:
+			if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return &taskdoc.Error{Code: taskdoc.CodeIO, Path: p, Err: err, Msg: fmt.Sprintf("taking back a change that did not end: %v", err)}
 			}
 		}
