@@ -161,13 +161,18 @@ func (s *Sync) abortMerge(ctx context.Context, cause error) error {
 	return cause
 }
 
-// pushRefs sends refspecs to the remote, all or none. rejected reports
-// that the remote moved since the last fetch; offline is git's message
-// when it could not be reached.
-func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool, offline string, err error) {
+// pushRefs sends refspecs to the remote, all or none, with the option
+// lease of the machine's lease ref (see leaseLease; "" for none).
+// rejected reports that the remote moved since the last fetch; offline is
+// git's message when it could not be reached; errLeaseMoved that the
+// lease ref is not what this clone last pushed.
+func (s *Sync) pushRefs(ctx context.Context, lease string, refspecs ...string) (rejected bool, offline string, err error) {
 	args := []string{"push", "-q", s.remote}
 	if len(refspecs) > 1 {
 		args = append(args, "--atomic")
+	}
+	if lease != "" {
+		args = append(args, lease)
 	}
 	_, err = s.git(ctx, append(args, refspecs...)...)
 	if err == nil {
@@ -181,13 +186,15 @@ func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool,
 		// One after the other, the branch first: a claim shared without
 		// its lease holds (see holding) until the lease follows.
 		for _, r := range refspecs {
-			if rejected, offline, err = s.pushRefs(ctx, r); err != nil || rejected || offline != "" {
+			if rejected, offline, err = s.pushRefs(ctx, lease, r); err != nil || rejected || offline != "" {
 				return rejected, offline, err
 			}
 		}
 		return false, "", nil
 	}
 	switch {
+	case lease != "" && strings.Contains(ge.Stderr, "(stale info)"):
+		return false, "", errLeaseMoved
 	case strings.Contains(ge.Stderr, "[rejected]") &&
 		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
 		return true, "", nil
