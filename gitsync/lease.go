@@ -1,12 +1,14 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -187,28 +189,87 @@ func assigneeOf(tk *taskdoc.Task) string {
 type shared struct {
 	files   []leaseFile
 	fetches int // Sync.fetches when they were read
+	// read is every lease commit read, with its file (nil: left out), so
+	// that the next read decodes only the commits the fetch brought.
+	read map[string]*leaseFile
 }
 
+// maxLeaseFile bounds a lease commit (its file, with git's few header
+// lines): far above the leases of any machine (about 150 bytes a task).
+// A larger one is left out unread, as a forged one.
+const maxLeaseFile = 1 << 20
+
 // readLeases reads the lease files of every machine from the clone's copy
-// of the remote's lease refs, in one git command (a lease file is its
-// commit's message); a file that does not decode, is not on the ref of
-// the machine it names, or gives a token no claim gives (valid) is left
-// out (its machine's claims then hold as if it had none). The copy changes only
-// when the clone fetches: until then the last read is answered again.
+// of the remote's lease refs (a lease file is its commit's message): the
+// refs in one git command, and the commits not read before, up to
+// maxLeaseFile each, in another. A file over the bound, that does not
+// decode, is not on the ref of the machine it names, or gives a token no
+// claim gives (valid) is left out (its machine's claims then hold as if it
+// had none). The copy changes only when the clone fetches: until then the
+// last read is answered again.
 func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	if s.seen != nil && s.seen.fetches == s.fetches {
 		return *s.seen, nil
 	}
-	out, err := s.git(ctx, "for-each-ref", "--format=%(refname)%00%(contents)%00", s.trackedLeases())
+	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(objectsize) %(refname)", s.trackedLeases())
 	if err != nil {
 		return shared{}, err
 	}
-	sh := shared{fetches: s.fetches}
-	for _, rec := range strings.Split(out, "\x00\n") {
-		ref, body, ok := strings.Cut(strings.TrimPrefix(rec, "\n"), "\x00")
-		var lf leaseFile
-		if ok && json.Unmarshal([]byte(body), &lf) == nil && ref == s.trackedLeases()+lf.Machine && lf.valid() {
-			sh.files = append(sh.files, lf)
+	sh := shared{fetches: s.fetches, read: map[string]*leaseFile{}}
+	type ref struct{ name, commit string }
+	var refs []ref
+	var want []byte // the commits to read
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		refs = append(refs, ref{f[2], f[0]})
+		if s.seen != nil {
+			if lf, ok := s.seen.read[f[0]]; ok {
+				sh.read[f[0]] = lf
+				continue
+			}
+		}
+		if size, err := strconv.ParseInt(f[1], 10, 64); err != nil || size > maxLeaseFile {
+			sh.read[f[0]] = nil
+			continue
+		}
+		want = append(want, f[0]+"\n"...)
+	}
+	if len(want) > 0 {
+		batch, err := git.RunInput(ctx, s.top, want, "cat-file", "--batch")
+		if err != nil {
+			return shared{}, s.explain(err)
+		}
+		for len(batch) > 0 {
+			// "<commit> <type> <size>\n<content>\n" each
+			head, rest, _ := bytes.Cut(batch, []byte("\n"))
+			f := strings.Fields(string(head))
+			if len(f) == 2 && f[1] == "missing" {
+				batch = rest // the next fetch brings it
+				continue
+			}
+			if len(f) != 3 {
+				break
+			}
+			size, err := strconv.Atoi(f[2])
+			if err != nil || size > len(rest) {
+				break
+			}
+			_, body, _ := bytes.Cut(rest[:size], []byte("\n\n"))
+			var lf leaseFile
+			if f[1] != "commit" || json.Unmarshal(body, &lf) != nil || !lf.valid() {
+				sh.read[f[0]] = nil
+			} else {
+				sh.read[f[0]] = &lf
+			}
+			batch = rest[min(size+1, len(rest)):]
+		}
+	}
+	for _, r := range refs {
+		if lf := sh.read[r.commit]; lf != nil && r.name == s.trackedLeases()+lf.Machine {
+			sh.files = append(sh.files, *lf)
 		}
 	}
 	s.seen = &sh
