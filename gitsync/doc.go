@@ -24,7 +24,8 @@
 // machine running many agents through one Sync so pushes a few changes
 // at a time instead of racing itself for the remote.
 //
-// A clone that cannot reach its remote keeps working: the change is
+// A clone that cannot reach its remote (git could not connect to it or
+// read from it) keeps working: the change is
 // committed locally and the result says it is queued (Report.Queued);
 // Push (or the next call that reaches the remote) sends the queue later.
 // A queued claim is not confirmed until it is sent: when another machine
@@ -41,10 +42,10 @@
 // # Leases
 //
 // A clone is one machine, with an id made once and kept in
-// .taskmd/gitsync/machine (a clone copied with its .taskmd/ folder must
-// lose that file, to get an id of its own). Each machine shares the claims its agents hold
+// .taskmd/gitsync/machine. Each machine shares the claims its agents hold
 // on the remote's ref refs/taskmd/leases/<machine>, which only it writes:
-// a commit whose message is a small JSON file,
+// a commit whose message is a small JSON file (one over 1 MiB is ignored
+// unread),
 //
 //	{"machine":"m-0123456789ab","written":"2026-11-23T09:00:00Z",
 //	 "tokens":{"docs/plan.md":7},
@@ -58,6 +59,17 @@
 // the ends the latest heartbeats set, one push per machine however many
 // agents it has, never contending with claims and never rewriting the
 // plan. Call it about every third of the lease.
+//
+// A clone pushes its lease ref only while it is the commit this clone
+// last pushed there (git push --force-with-lease, in the claim's atomic
+// push too), or makes it when the remote has none. A copied clone (a disk
+// image, a folder copied with its .taskmd/) keeps the machine file: when
+// its push finds the ref moved, or the fetch brought one this clone never
+// pushed, another clone uses the id, and this one takes a new id by
+// itself (the machine file is rewritten) and pushes its leases there.
+// The other clone keeps the id; what the old ref still names of this
+// clone's leases lapses (of two leases of one claim, the later end
+// stands).
 //
 // A task whose Assignee names an agent this clone does not know is held
 // by another machine while that agent's lease runs. Once it has ended
@@ -118,5 +130,7 @@
 // goroutines and processes. Git is driven through its command line; a
 // git command that fails is GIT_ERROR (worktree.CodeGit), and errors.As
 // with a *worktree.GitError gives its arguments, exit code and standard
-// error, as for every git failure of the library.
+// error, as for every git failure of the library. A fetch or push that
+// fails in the clone itself (objects it cannot write or read, a full
+// disk, a corrupt repository) is GIT_ERROR, never offline.
 package gitsync

@@ -1,13 +1,14 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,10 +109,7 @@ func (s *Sync) machine(tx *workspace.Tx) (string, error) {
 		}
 		return id, nil
 	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	id := "m-" + hex.EncodeToString(b[:])
-	return id, tx.Write(machineFile, []byte(id+"\n"))
+	return newMachine(tx)
 }
 
 // leaseRef is the remote's ref of machine m's leases; trackedLeases the
@@ -130,7 +128,7 @@ func (s *Sync) skew() time.Duration { return s.plans.Agents().Timeout() / 4 }
 // ends, and the last token of every plan.
 func (s *Sync) ownLeases(ctx context.Context) (leaseFile, error) {
 	reg := s.plans.Agents()
-	out := leaseFile{Machine: s.id, Written: reg.Now().UTC(), Tokens: map[string]int64{}, Leases: []lease{}}
+	out := leaseFile{Machine: s.machineID(), Written: reg.Now().UTC(), Tokens: map[string]int64{}, Leases: []lease{}}
 	files, err := claims.All(ctx, s.ws)
 	if err != nil {
 		return out, err
@@ -191,28 +189,87 @@ func assigneeOf(tk *taskdoc.Task) string {
 type shared struct {
 	files   []leaseFile
 	fetches int // Sync.fetches when they were read
+	// read is every lease commit read, with its file (nil: left out), so
+	// that the next read decodes only the commits the fetch brought.
+	read map[string]*leaseFile
 }
 
+// maxLeaseFile bounds a lease commit (its file, with git's few header
+// lines): far above the leases of any machine (about 150 bytes a task).
+// A larger one is left out unread, as a forged one.
+const maxLeaseFile = 1 << 20
+
 // readLeases reads the lease files of every machine from the clone's copy
-// of the remote's lease refs, in one git command (a lease file is its
-// commit's message); a file that does not decode, is not on the ref of
-// the machine it names, or gives a token no claim gives (valid) is left
-// out (its machine's claims then hold as if it had none). The copy changes only
-// when the clone fetches: until then the last read is answered again.
+// of the remote's lease refs (a lease file is its commit's message): the
+// refs in one git command, and the commits not read before, up to
+// maxLeaseFile each, in another. A file over the bound, that does not
+// decode, is not on the ref of the machine it names, or gives a token no
+// claim gives (valid) is left out (its machine's claims then hold as if it
+// had none). The copy changes only when the clone fetches: until then the
+// last read is answered again.
 func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	if s.seen != nil && s.seen.fetches == s.fetches {
 		return *s.seen, nil
 	}
-	out, err := s.git(ctx, "for-each-ref", "--format=%(refname)%00%(contents)%00", s.trackedLeases())
+	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(objectsize) %(refname)", s.trackedLeases())
 	if err != nil {
 		return shared{}, err
 	}
-	sh := shared{fetches: s.fetches}
-	for _, rec := range strings.Split(out, "\x00\n") {
-		ref, body, ok := strings.Cut(strings.TrimPrefix(rec, "\n"), "\x00")
-		var lf leaseFile
-		if ok && json.Unmarshal([]byte(body), &lf) == nil && ref == s.trackedLeases()+lf.Machine && lf.valid() {
-			sh.files = append(sh.files, lf)
+	sh := shared{fetches: s.fetches, read: map[string]*leaseFile{}}
+	type ref struct{ name, commit string }
+	var refs []ref
+	var want []byte // the commits to read
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		refs = append(refs, ref{f[2], f[0]})
+		if s.seen != nil {
+			if lf, ok := s.seen.read[f[0]]; ok {
+				sh.read[f[0]] = lf
+				continue
+			}
+		}
+		if size, err := strconv.ParseInt(f[1], 10, 64); err != nil || size > maxLeaseFile {
+			sh.read[f[0]] = nil
+			continue
+		}
+		want = append(want, f[0]+"\n"...)
+	}
+	if len(want) > 0 {
+		batch, err := git.RunInput(ctx, s.top, want, "cat-file", "--batch")
+		if err != nil {
+			return shared{}, s.explain(err)
+		}
+		for len(batch) > 0 {
+			// "<commit> <type> <size>\n<content>\n" each
+			head, rest, _ := bytes.Cut(batch, []byte("\n"))
+			f := strings.Fields(string(head))
+			if len(f) == 2 && f[1] == "missing" {
+				batch = rest // the next fetch brings it
+				continue
+			}
+			if len(f) != 3 {
+				break
+			}
+			size, err := strconv.Atoi(f[2])
+			if err != nil || size > len(rest) {
+				break
+			}
+			_, body, _ := bytes.Cut(rest[:size], []byte("\n\n"))
+			var lf leaseFile
+			if f[1] != "commit" || json.Unmarshal(body, &lf) != nil || !lf.valid() {
+				sh.read[f[0]] = nil
+			} else {
+				sh.read[f[0]] = &lf
+			}
+			batch = rest[min(size+1, len(rest)):]
+		}
+	}
+	for _, r := range refs {
+		if lf := sh.read[r.commit]; lf != nil && r.name == s.trackedLeases()+lf.Machine {
+			sh.files = append(sh.files, *lf)
 		}
 	}
 	s.seen = &sh
@@ -220,11 +277,14 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 }
 
 // of is the latest lease of agent on task slug of document doc, from any
-// machine; ok is false when no machine's leases name it.
+// machine; ok is false when no machine's leases name it. Of two leases of
+// one claim (its clone took a new machine id, and the old ref still names
+// it), the later end stands.
 func (sh shared) of(doc, slug, agent string) (l lease, ok bool) {
 	for _, f := range sh.files {
 		for _, x := range f.Leases {
-			if x.Document == doc && x.Task == slug && x.Agent == agent && (!ok || x.Token > l.Token) {
+			if x.Document == doc && x.Task == slug && x.Agent == agent &&
+				(!ok || x.Token > l.Token || x.Token == l.Token && x.Expires.After(l.Expires)) {
 				l, ok = x, true
 			}
 		}
@@ -291,27 +351,29 @@ func (s *Sync) local(ctx context.Context, id string) (bool, error) {
 	return false, err
 }
 
-// leaseUpdate is the refspec that pushes this clone's leases when they
-// hold a claim or token that the remote's copy does not ("" when it has
-// them all): a claim is shared with its lease in one atomic push.
-func (s *Sync) leaseUpdate(ctx context.Context, force bool) (refspec string, lf leaseFile, err error) {
-	if lf, err = s.ownLeases(ctx); err != nil {
-		return "", lf, err
+// leaseUpdate is the refspec that pushes this clone's leases, as the
+// lease commit it makes, when they hold a claim or token that the
+// remote's copy does not ("" when it has them all): a claim is shared
+// with its lease in one atomic push. The push is made with leaseLease.
+func (s *Sync) leaseUpdate(ctx context.Context, force bool) (refspec, commit string, err error) {
+	lf, err := s.ownLeases(ctx)
+	if err != nil {
+		return "", "", err
 	}
 	if !force {
 		sh, err := s.readLeases(ctx)
 		if err != nil {
-			return "", lf, err
+			return "", "", err
 		}
-		if sh.own(s.id).covers(lf) {
-			return "", lf, nil
+		if sh.own(lf.Machine).covers(lf) {
+			return "", "", nil
 		}
 	}
 	c, err := s.leaseCommit(ctx, lf)
 	if err != nil {
-		return "", lf, err
+		return "", "", err
 	}
-	return "+" + c + ":" + leaseRef(s.id), lf, nil
+	return c + ":" + leaseRef(lf.Machine), c, nil
 }
 
 // leaseCommit writes lf as the message of a commit of its own, with the
@@ -346,21 +408,10 @@ func (s *Sync) leaseCommit(ctx context.Context, lf leaseFile) (string, error) {
 // the next Renew sends the leases.
 func (s *Sync) Renew(ctx context.Context) (Report, error) {
 	rep := Report{Attempts: 1}
-	err := s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
-		refspec, _, err := s.leaseUpdate(ctx, true)
-		if err != nil {
-			return err
-		}
-		_, offline, err := s.pushRefs(ctx, refspec)
-		switch {
-		case err != nil:
-			return err
-		case offline != "":
-			rep.Offline = offline
-			return nil
-		}
-		rep.Pushed = true
-		return nil
+	err := s.ws.Lock(ctx, []string{leaseLock, machineFile}, func(tx *workspace.Tx) error {
+		var err error
+		rep.Pushed, rep.Offline, err = s.sendLeases(ctx, tx, true)
+		return err
 	})
 	return rep, err
 }
@@ -371,17 +422,37 @@ func (s *Sync) Renew(ctx context.Context) (Report, error) {
 // copy of its own lease ref follows at the next fetch, which every
 // operation starts with.)
 func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
-	err = s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
-		refspec, _, err := s.leaseUpdate(ctx, false)
-		if err != nil {
+	err = s.ws.Lock(ctx, []string{leaseLock, machineFile}, func(tx *workspace.Tx) error {
+		if err := s.syncID(tx); err != nil {
 			return err
 		}
-		specs := []string{"HEAD:refs/heads/" + s.branch}
-		if refspec != "" {
-			specs = append(specs, refspec)
+		for range 2 { // again under a new id when another clone uses this one
+			opt, moved, err := s.leaseLease(ctx)
+			if err != nil {
+				return err
+			}
+			if !moved {
+				refspec, commit, err := s.leaseUpdate(ctx, false)
+				if err != nil {
+					return err
+				}
+				specs := []string{"HEAD:refs/heads/" + s.branch}
+				if refspec != "" {
+					specs = append(specs, refspec)
+				}
+				rejected, offline, err = s.pushRefs(ctx, opt, specs...)
+				if !errors.Is(err, errLeaseMoved) {
+					if err == nil && !rejected && offline == "" && commit != "" {
+						s.pushedLeases(ctx, commit)
+					}
+					return err
+				}
+			}
+			if err := s.renewID(tx); err != nil {
+				return err
+			}
 		}
-		rejected, offline, err = s.pushRefs(ctx, specs...)
-		return err
+		return errLeaseMoved
 	})
 	return rejected, offline, err
 }
@@ -442,7 +513,8 @@ func (s *Sync) beforeClaim(ctx context.Context, t taskflow.Target, agentID strin
 func (s *Sync) elsewhere(ctx context.Context, sh shared, doc, slug, agentID string) (l lease, ok, live bool, err error) {
 	for _, f := range sh.files {
 		for _, x := range f.Leases {
-			if f.Machine != s.id && x.Document == doc && x.Task == slug && x.Agent == agentID && (!ok || x.Token > l.Token) {
+			if f.Machine != s.machineID() && x.Document == doc && x.Task == slug && x.Agent == agentID &&
+				(!ok || x.Token > l.Token || x.Token == l.Token && x.Expires.After(l.Expires)) {
 				l, ok = x, true
 			}
 		}
@@ -458,8 +530,8 @@ func (s *Sync) elsewhere(ctx context.Context, sh shared, doc, slug, agentID stri
 	if err != nil {
 		return l, false, false, err
 	}
-	if st, err := claims.Decode(doc, name, data); err == nil && st.Holder(slug, agentID) == agentID && st.Record(slug).Token > l.Token {
-		return l, false, false, nil // its claim here is the later one
+	if st, err := claims.Decode(doc, name, data); err == nil && st.Holder(slug, agentID) == agentID && st.Record(slug).Token >= l.Token {
+		return l, false, false, nil // its claim here is the later one, or the same (an old id of this clone names it)
 	}
 	return l, true, !s.plans.Agents().Now().After(l.Expires.Add(s.skew())), nil
 }
@@ -492,12 +564,8 @@ func (s *Sync) fence(ctx context.Context, t taskflow.Target, c plan.Claimant) er
 // remote could not be reached (the next push sends them).
 func (s *Sync) shareLeases(ctx context.Context) (offline string, err error) {
 	err = s.ws.Lock(ctx, []string{asideFile, changeFile}, func(*workspace.Tx) error {
-		return s.ws.Lock(ctx, []string{leaseLock}, func(*workspace.Tx) error {
-			refspec, _, err := s.leaseUpdate(ctx, false)
-			if err != nil || refspec == "" {
-				return err
-			}
-			_, offline, err = s.pushRefs(ctx, refspec)
+		return s.ws.Lock(ctx, []string{leaseLock, machineFile}, func(tx *workspace.Tx) error {
+			_, offline, err = s.sendLeases(ctx, tx, false)
 			return err
 		})
 	})

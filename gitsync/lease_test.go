@@ -426,3 +426,24 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestOversizedLeaseFileIgnored: a lease ref whose file is over the bound
+// (a valid one, padded) is left out before it is decoded: its tokens
+// raise no claim's.
+func TestOversizedLeaseFileIgnored(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"})
+	a := cloneLeased(t, remote, "a", newClock())
+	forge := func(id string, pad int) {
+		body := `{"machine":"` + id + `","pad":"` + strings.Repeat("x", pad) + `","tokens":{"docs/plan.md":1000},"leases":[]}`
+		tree := strings.TrimSpace(runInput(t, remote, "", "mktree"))
+		commit := strings.TrimSpace(runInput(t, remote, body, "commit-tree", tree, "-F", "-"))
+		run(t, remote, "update-ref", "refs/taskmd/leases/"+id, commit)
+	}
+	forge("m-000000000001", 2<<20)
+	first := claimOK(t, a, "/plan.md#task-1")
+	assert.Less(t, first.Token, int64(1000), "the file over the bound is not read")
+
+	forge("m-000000000002", 1000) // a small one is read
+	second := claimOK(t, a, "/plan.md#task-2")
+	assert.Greater(t, second.Token, int64(1000))
+}

@@ -38,13 +38,71 @@ func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 }
 
 // unreachable reports whether a failed fetch or push is the remote out
-// of reach rather than this clone's own trouble: git said why, and it was
-// not a lock file of the clone (a crashed git) nor a local ref it could
-// not write.
+// of reach (git said it could not connect, or read from the remote) rather
+// than this clone's own trouble: a lock file of the clone (a crashed git),
+// a local ref it could not write, an object it could not write or read
+// (permissions, a full disk, a corrupt repository), or anything git did
+// not say was the remote's. Only the remote out of reach queues a change.
 func unreachable(ge *git.Error) bool {
-	return ge.Stderr != "" && ge.ExitCode >= 0 &&
-		!strings.Contains(ge.Stderr, ".lock': File exists") &&
-		!strings.Contains(ge.Stderr, "cannot lock ref")
+	if ge.Stderr == "" || ge.ExitCode < 0 {
+		return false
+	}
+	msg := strings.ToLower(ge.Stderr)
+	for _, local := range localTrouble {
+		if strings.Contains(msg, local) {
+			return false
+		}
+	}
+	for _, remote := range remoteOutOfReach {
+		if strings.Contains(msg, remote) {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteOutOfReach is what git says (lower case) when it cannot reach a
+// remote: over ssh and git://, over http, or at a local path.
+var remoteOutOfReach = []string{
+	"could not read from remote repository",
+	"does not appear to be a git repository",
+	"unable to access '", // http: what follows says why
+	"could not resolve host",
+	"temporary failure in name resolution",
+	"name or service not known",
+	"unable to look up",
+	"unable to connect to",
+	"failed to connect to",
+	"connection refused",
+	"connection timed out",
+	"operation timed out",
+	"connection reset",
+	"network is unreachable",
+	"no route to host",
+	"the remote end hung up",
+	"rpc failed",
+	"early eof",
+}
+
+// localTrouble is what git says (lower case) of a failure in the clone
+// itself, which no wait for the remote mends.
+var localTrouble = []string{
+	".lock': file exists",
+	"cannot lock ref",
+	"insufficient permission",
+	"unable to create temporary",
+	"unable to write",
+	"failed to write",
+	"no space left on device",
+	"disk quota exceeded",
+	"read-only file system",
+	"is corrupt",
+	"is empty",
+	"bad object",
+	"corrupt",
+	"index-pack failed",
+	"unpack-objects failed",
+	"not a git repository",
 }
 
 // counts is how many commits HEAD has that the remote's branch has not
@@ -161,13 +219,18 @@ func (s *Sync) abortMerge(ctx context.Context, cause error) error {
 	return cause
 }
 
-// pushRefs sends refspecs to the remote, all or none. rejected reports
-// that the remote moved since the last fetch; offline is git's message
-// when it could not be reached.
-func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool, offline string, err error) {
+// pushRefs sends refspecs to the remote, all or none, with the option
+// lease of the machine's lease ref (see leaseLease; "" for none).
+// rejected reports that the remote moved since the last fetch; offline is
+// git's message when it could not be reached; errLeaseMoved that the
+// lease ref is not what this clone last pushed.
+func (s *Sync) pushRefs(ctx context.Context, lease string, refspecs ...string) (rejected bool, offline string, err error) {
 	args := []string{"push", "-q", s.remote}
 	if len(refspecs) > 1 {
 		args = append(args, "--atomic")
+	}
+	if lease != "" {
+		args = append(args, lease)
 	}
 	_, err = s.git(ctx, append(args, refspecs...)...)
 	if err == nil {
@@ -181,13 +244,15 @@ func (s *Sync) pushRefs(ctx context.Context, refspecs ...string) (rejected bool,
 		// One after the other, the branch first: a claim shared without
 		// its lease holds (see holding) until the lease follows.
 		for _, r := range refspecs {
-			if rejected, offline, err = s.pushRefs(ctx, r); err != nil || rejected || offline != "" {
+			if rejected, offline, err = s.pushRefs(ctx, lease, r); err != nil || rejected || offline != "" {
 				return rejected, offline, err
 			}
 		}
 		return false, "", nil
 	}
 	switch {
+	case lease != "" && strings.Contains(ge.Stderr, "(stale info)"):
+		return false, "", errLeaseMoved
 	case strings.Contains(ge.Stderr, "[rejected]") &&
 		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
 		return true, "", nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taskmd/taskmd/internal/git"
@@ -21,8 +22,9 @@ type Sync struct {
 	top       string // the repository's top folder
 	gitDir    string // its git folder (this worktree's) and the common one
 	commonDir string
-	prefix    string   // the workspace root relative to top: "" or "sub/dir/"
-	id        string   // the clone's machine id (machineFile)
+	prefix    string // the workspace root relative to top: "" or "sub/dir/"
+	id        string // the clone's machine id (machineFile), under idMu
+	idMu      sync.Mutex
 	remote    string   // "origin"
 	branch    string   // "main"
 	attempts  int      // 0: no limit but the context's
