@@ -73,20 +73,17 @@ func (s *Sync) pushedLeases(ctx context.Context, commit string) {
 // syncID takes the id in the machine file when another process of this
 // clone changed it (it took a new one), under tx, which locks the file.
 func (s *Sync) syncID(tx *workspace.Tx) error {
-	id, err := s.machine(tx)
-	if err != nil {
-		return err
-	}
-	s.idMu.Lock()
-	s.id = id
-	s.idMu.Unlock()
-	return nil
+	return s.setID(s.machine(tx))
 }
 
 // renewID gives the clone a new machine id, under tx, which locks the
 // machine file: another clone uses the old one.
 func (s *Sync) renewID(tx *workspace.Tx) error {
-	id, err := newMachine(tx)
+	return s.setID(newMachine(tx))
+}
+
+// setID makes id the clone's machine id, unless err.
+func (s *Sync) setID(id string, err error) error {
 	if err != nil {
 		return err
 	}
