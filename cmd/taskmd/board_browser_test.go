@@ -370,6 +370,40 @@ func TestBoardInBrowser(t *testing.T) {
 		assert.Greater(t, boardVersion(t, tab), before)
 	})
 
+	t.Run("other pages follow the files too, keeping what the person types", func(t *testing.T) {
+		cli(t, root, "ask", "--worker", "w9", "--id", "live1", "--wait", "0", "--completed", "drafted", "First question?")
+		first := `form[data-question="w9/live1"] textarea[name="answer"]`
+		browse(t, tab, chromedp.Navigate(b.origin+"/inbox"), chromedp.WaitVisible(css(first)),
+			chromedp.SendKeys(css(first), "half an answer"))
+		eval[bool](t, tab, `window.sameDocument = "kept"; true`)
+
+		cli(t, root, "ask", "--worker", "w9b", "--id", "live2", "--wait", "0", "--completed", "drafted", "Second question?")
+		changed := time.Now()
+		poll := func(expr, what string) {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(tab, 10*time.Second)
+			defer cancel()
+			_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
+				chromedp.WithPollingTimeout(2*time.Second), chromedp.WithPollingInterval(20*time.Millisecond)))
+			require.NoError(t, err, "%s did not show within 2s of the change", what)
+			t.Logf("%s showed %v after the change", what, time.Since(changed).Round(time.Millisecond))
+		}
+		poll(`document.querySelector('form[data-question="w9b/live2"]') !== null`, "the new question")
+		assert.Equal(t, "half an answer", eval[string](t, tab, fmt.Sprintf(`document.querySelector(%q).value`, first)),
+			"the answer being typed was lost")
+		assert.Equal(t, "kept", eval[string](t, tab, `String(window.sameDocument)`), "the page was loaded again")
+
+		browse(t, tab, chromedp.Navigate(b.origin+"/agents"), chromedp.WaitVisible(css("body")))
+		eval[bool](t, tab, `window.sameDocument = "kept"; true`)
+		cli(t, root, "agent", "register", "--id", "w8", "--name", "late", "--runtime", "test")
+		changed = time.Now()
+		poll(`document.querySelector('[data-agent="w8"]') !== null`, "the new agent")
+		assert.Equal(t, "kept", eval[string](t, tab, `String(window.sameDocument)`), "the page was loaded again")
+
+		cli(t, root, "answer", "--worker", "w9", "--id", "live1", "yes")
+		cli(t, root, "answer", "--worker", "w9b", "--id", "live2", "no")
+	})
+
 	t.Run("an answer typed in the inbox resumes the waiting worker", func(t *testing.T) {
 		ask := startCLI(t, root, "--json", "ask", "--worker", "w1", "--id", "db", "--task", "/api/auth.md#sign-tokens",
 			"--wait", "60s", "--completed", "schema drafted", "Postgres or SQLite?")
