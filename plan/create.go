@@ -107,8 +107,8 @@ type PlannedTask struct {
 	// follows for this task; optional.
 	Workflow string
 	// Fields are more metadata written after those, in order, such as
-	// {Key: "Complexity", Value: "low"}: each key one of letters, digits,
-	// '-', '_' and inner spaces, none twice and none a field the task
+	// {Key: "Complexity", Value: "low"}: each key at most 64 of letters,
+	// digits, '-', '_' and inner spaces, none twice and none a field the task
 	// systems keep (Status, Assignee, Depends-On, ...), each value one
 	// line; optional.
 	Fields []taskdoc.Field
@@ -155,6 +155,9 @@ func (p *Plans) SetPlan(ctx context.Context, plan string, tasks []PlannedTask) (
 		if err != nil {
 			return nil, err
 		}
+		if err := readBack(added, planned); err != nil {
+			return nil, err
+		}
 		if err := t.Flow().Resolver(ctx, p.ws).CheckLinks(nd, added); err != nil {
 			return nil, err
 		}
@@ -194,6 +197,20 @@ func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
 		out[i] = *tk
 	}
 	return out
+}
+
+// readBack refuses a planned task whose Fields do not read back as the
+// task's fields, as the parser reads them (a key too long to be a
+// metadata key): its retry would not be taken for one.
+func readBack(added []*taskdoc.Task, planned []written) error {
+	for i, tk := range added {
+		for _, f := range planned[i].fields {
+			if v, ok := tk.Field(f.Key); !ok || v != f.Value {
+				return invalid(fmt.Sprintf("task %q: field %q does not read back as the task's field: use a key of at most 64 letters, digits, '-', '_' and inner spaces", planned[i].title, f.Key))
+			}
+		}
+	}
+	return nil
 }
 
 // written is what SetPlan writes of a PlannedTask.

@@ -1,0 +1,37 @@
+package mcptools
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+)
+
+// A planned task's field that the plan would not read back as its field
+// is refused before anything is written: a key longer than a metadata
+// key may be (64 characters). The longest key is written, and the same
+// call again is a retry that writes nothing.
+func TestSetPlanFieldsReadBack(t *testing.T) {
+	root := t.TempDir()
+	s := serveSessions(t, root, newManualClock().Now, 1)[0]
+	const plan = "/auth.md"
+	s.ok("workflow_create", map[string]any{"name": "Auth", "path": plan}, nil)
+	before := filetest.Snapshot(t, root)
+	for _, fields := range []map[string]any{
+		{strings.Repeat("K", 65): "v"},
+	} {
+		args := map[string]any{"workflow_id": plan, "tasks": []map[string]any{{"name": "Sign tokens", "fields": fields}}}
+		assert.Equal(t, "INVALID_ARGUMENTS", s.fail("workflow_set_plan", args), "%v", fields)
+		assert.Equal(t, before, filetest.Snapshot(t, root), "%v wrote", fields)
+	}
+
+	longest := strings.Repeat("K", 64)
+	args := map[string]any{"workflow_id": plan, "tasks": []map[string]any{{"name": "Sign tokens", "fields": map[string]any{longest: "v"}}}}
+	s.ok("workflow_set_plan", args, nil)
+	written := filetest.Read(t, root, "docs/auth.md")
+	assert.Contains(t, written, "- "+longest+": v\n")
+	s.ok("workflow_set_plan", args, nil)
+	assert.Equal(t, written, filetest.Read(t, root, "docs/auth.md"), "a retry writes nothing")
+}
