@@ -35,3 +35,22 @@ func TestSetPlanFieldsReadBack(t *testing.T) {
 	s.ok("workflow_set_plan", args, nil)
 	assert.Equal(t, written, filetest.Read(t, root, "docs/auth.md"), "a retry writes nothing")
 }
+
+// Blocked is a field the task systems keep (SetStatus records why a
+// blocked task waits in it, and a move out of blocked removes it): a
+// planned task cannot be given it, in any case, and nothing is written.
+func TestSetPlanRefusesBlockedField(t *testing.T) {
+	root := t.TempDir()
+	s := serveSessions(t, root, newManualClock().Now, 1)[0]
+	const plan = "/auth.md"
+	s.ok("workflow_create", map[string]any{"name": "Auth", "path": plan}, nil)
+	before := filetest.Snapshot(t, root)
+	for _, key := range []string{"Blocked", "blocked"} {
+		args := map[string]any{"workflow_id": plan, "tasks": []map[string]any{{"name": "Sign tokens", "fields": map[string]any{key: "waiting for keys"}}}}
+		_, toolErr, err := s.try("workflow_set_plan", args)
+		assert.NoError(t, err)
+		assert.True(t, strings.HasPrefix(toolErr, "INVALID_ARGUMENTS: "), "%s: %s", key, toolErr)
+		assert.Contains(t, toolErr, "the task systems' own", key)
+		assert.Equal(t, before, filetest.Snapshot(t, root), "%s wrote", key)
+	}
+}

@@ -268,7 +268,7 @@ func (pt PlannedTask) newTask() (written, taskdoc.NewTask, error) {
 // task cannot be given them as Fields.
 var keptKeys = []string{taskdoc.KeyStatus, taskdoc.KeyWorkflow, taskdoc.KeyMainWorkflow, taskdoc.KeyCompleted,
 	taskdoc.KeyNote, taskdoc.KeyRequest, taskdoc.KeyError, taskdoc.KeyDependsOn, taskdoc.KeyAssignee,
-	taskdoc.KeyApproach, taskdoc.KeyCheckpoint, taskdoc.KeyOverride, taskdoc.KeyForced}
+	taskdoc.KeyApproach, taskdoc.KeyCheckpoint, taskdoc.KeyOverride, taskdoc.KeyForced, taskdoc.KeyBlocked}
 
 // checkFieldKey refuses a key of a planned task's Fields that is not one
 // a metadata list reads back, that the task systems keep, or that an
