@@ -196,7 +196,7 @@ var complexities = []string{"low", "medium", "high"}
 // workflow_set_plan (parallel_group, estimated_complexity,
 // files_likely_affected, repository_path) into the task's fields
 // (Parallel-Group, Complexity, Files, Repository), which its plan shows
-// and task_load_context returns.
+// and task_load_context returns. An empty list or text writes no field.
 func plannedTaskFields(args map[string]any) (bool, error) {
 	tasks, _ := args["tasks"].([]any)
 	changed := false
@@ -214,6 +214,12 @@ func plannedTaskFields(args map[string]any) (bool, error) {
 			if err != nil {
 				return false, argumentError("tasks[%d].%v", i, err)
 			}
+			changed = true
+			if strings.TrimSpace(value) == "" {
+				// No files, group or repository: no field.
+				delete(task, pf.arg)
+				continue
+			}
 			fields, _ := task["fields"].(map[string]any)
 			if fields == nil {
 				fields = map[string]any{}
@@ -223,7 +229,6 @@ func plannedTaskFields(args map[string]any) (bool, error) {
 				return false, err
 			}
 			delete(task, pf.arg)
-			changed = true
 		}
 	}
 	return changed, nil

@@ -54,3 +54,18 @@ func TestSetPlanRefusesBlockedField(t *testing.T) {
 		assert.Equal(t, before, filetest.Snapshot(t, root), "%s wrote", key)
 	}
 }
+
+// The agent protocol's files_likely_affected may be an empty list, and
+// its parallel_group and repository_path empty: no field is written for
+// them, where the call was INVALID_ARGUMENTS ("has no value").
+func TestSetPlanEmptyProtocolFields(t *testing.T) {
+	root := t.TempDir()
+	s := serveSessions(t, root, newManualClock().Now, 1)[0]
+	args := map[string]any{"workflow_id": "/auth.md", "tasks": []map[string]any{{"name": "Sign tokens",
+		"files_likely_affected": []string{}, "parallel_group": "", "repository_path": "", "estimated_complexity": "low"}}}
+	s.ok("workflow_set_plan", args, nil)
+	want := "# Auth\n\n## Tasks\n\n### Sign tokens\n\n- Status: pending\n- Complexity: low\n"
+	assert.Equal(t, want, filetest.Read(t, root, "docs/auth.md"))
+	s.ok("workflow_set_plan", args, nil)
+	assert.Equal(t, want, filetest.Read(t, root, "docs/auth.md"), "a retry writes nothing")
+}
