@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/url"
+	"time"
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -19,6 +20,7 @@ type card struct {
 	Back     string
 	Actions  []string // the actions the card offers (the task page offers all)
 	Workflow string   // the workflow prompt it follows, "" for none
+	Since    string   // when its holder claimed it (RFC 3339, UTC), "" when none holds it
 	Deps     []dep    // what it waits for
 }
 
@@ -77,6 +79,9 @@ func (s *Server) renderDoc(d *docView) error {
 		workflow, _ := t.Field(taskdoc.KeyWorkflow)
 		c := card{Address: addr, Order: i, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder),
 			Workflow: workflow, Deps: deps(d, t)}
+		if r, ok := d.Claims[t.Slug]; ok && holder != "" && r.Agent == holder && !r.Claimed.IsZero() {
+			c.Since = r.Claimed.UTC().Format(time.RFC3339)
+		}
 		buf.Reset()
 		if err := s.tmpl.ExecuteTemplate(&buf, "card", c); err != nil {
 			return err

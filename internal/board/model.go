@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -26,8 +27,13 @@ type docView struct {
 	Tasks   []taskdoc.Task
 	Err     string // why the document does not read, "" when it does
 	Code    taskdoc.Code
-	cards   map[string]template.HTML // task address -> its card
-	section template.HTML            // the whole section, cards included
+	// Claims are the claim records of its tasks, by slug, from its claims
+	// file, whose Version is claimsVersion: a card shows since when its
+	// holder holds it.
+	Claims        map[string]claims.Record
+	claimsVersion workspace.Version
+	cards         map[string]template.HTML // task address -> its card
+	section       template.HTML            // the whole section, cards included
 }
 
 // model is the board's view of the workspace's documents, kept between
@@ -86,12 +92,13 @@ func (m *model) refresh(ctx context.Context, ws *workspace.Workspace, render fun
 		if errors.Is(err, fs.ErrNotExist) || taskdoc.CodeOf(err) == taskdoc.CodeDocumentNotFound {
 			continue // gone since the listing
 		}
+		held, cv := readClaims(ctx, ws, name)
 		old := m.docs[a.Path]
-		if err == nil && old != nil && old.Version == v && old.Err == "" {
+		if err == nil && old != nil && old.Version == v && old.claimsVersion == cv && old.Err == "" {
 			next[a.Path] = old
 			continue
 		}
-		d := &docView{Address: a.Path, File: name, Version: v}
+		d := &docView{Address: a.Path, File: name, Version: v, Claims: held, claimsVersion: cv}
 		if err == nil {
 			var doc *taskdoc.Document
 			if doc, err = ws.Parse(name, data); err == nil {
@@ -237,4 +244,23 @@ func column(s taskdoc.Status) string {
 		return "done"
 	}
 	return "todo"
+}
+
+// readClaims reads the claim records of the document file name, by slug,
+// and the Version of its claims file's bytes. No file, or one that does
+// not decode (taskmd check reports it), shows no claims.
+func readClaims(ctx context.Context, ws *workspace.Workspace, name string) (map[string]claims.Record, workspace.Version) {
+	file, err := claims.Name(ws, name)
+	if err != nil {
+		return nil, ""
+	}
+	data, err := ws.ReadIfExists(ctx, file)
+	if err != nil || data == nil {
+		return nil, ""
+	}
+	f, err := claims.Decode(name, file, data)
+	if err != nil {
+		return nil, workspace.VersionOf(data)
+	}
+	return f.Tasks, workspace.VersionOf(data)
 }

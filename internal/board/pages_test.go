@@ -5,9 +5,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -98,6 +100,15 @@ func TestAgentsAndInbox(t *testing.T) {
 	assert.Contains(t, body, "online")
 	assert.Contains(t, body, `data-task="/api/auth.md#setup-oauth"`, "what the agent holds")
 	assert.Contains(t, body, `<form method="post" action="/pivot" data-pivot="w1"`)
+
+	// The plans page: the card says since when its holder holds it.
+	_, body = f.get(t, "/")
+	claimed := regexp.MustCompile(`data-task="/api/auth.md#setup-oauth"[^>]*>(?s:.*?)claimed <time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)">`).FindStringSubmatch(body)
+	require.NotNil(t, claimed, "the held task's card shows when it was claimed")
+	at, err := time.Parse(time.RFC3339, claimed[1])
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now(), at, time.Minute)
+	assert.Equal(t, 1, strings.Count(body, "claimed <time"), "only the held task says so")
 
 	code, body = f.get(t, "/inbox")
 	require.Equal(t, http.StatusOK, code)

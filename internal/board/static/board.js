@@ -188,3 +188,34 @@
     if (!outstanding()) setVersion(pushed);
   });
 })();
+
+// Ages: a <time datetime> (since when a holder holds its task) shows how
+// long ago that was ("3m ago"), with the moment itself as its title, kept
+// up to date by the clock (every 15 s) and after every change of the page;
+// nothing is fetched for it.
+(function () {
+  "use strict";
+  function ago(ms) {
+    var s = Math.max(0, Math.round(ms / 1000));
+    if (s < 60) return s + "s ago";
+    var m = Math.round(s / 60);
+    if (m < 60) return m + "m ago";
+    var h = Math.round(m / 60);
+    return h < 48 ? h + "h ago" : Math.round(h / 24) + "d ago";
+  }
+  function ages() {
+    var now = Date.now();
+    document.querySelectorAll("time[datetime]").forEach(function (el) {
+      var at = el.getAttribute("datetime"), t = Date.parse(at);
+      if (isNaN(t)) return;
+      var text = ago(now - t);
+      if (el.textContent !== text) el.textContent = text;
+      if (el.title !== at) el.title = at;
+    });
+  }
+  ages();
+  setInterval(ages, 15000);
+  if (window.MutationObserver) {
+    new MutationObserver(ages).observe(document.body, { childList: true, subtree: true });
+  }
+})();
