@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskmd/taskmd/coordinator"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -18,10 +19,11 @@ type card struct {
 	Holder   string
 	ReadOnly bool
 	Back     string
-	Actions  []string // the actions the card offers (the task page offers all)
-	Workflow string   // the workflow prompt it follows, "" for none
-	Since    string   // when its holder claimed it (RFC 3339, UTC), "" when none holds it
-	Deps     []dep    // what it waits for
+	Actions  []string       // the actions the card offers (the task page offers all)
+	Workflow string         // the workflow prompt it follows, "" for none
+	Since    string         // when its holder claimed it (RFC 3339, UTC), "" when none holds it
+	Last     *journal.Entry // its newest checkpoint in its journal, nil for none
+	Deps     []dep          // what it waits for
 }
 
 // dep is a dependency as a card shows it: done, or still waited for. One
@@ -79,6 +81,9 @@ func (s *Server) renderDoc(d *docView) error {
 		workflow, _ := t.Field(taskdoc.KeyWorkflow)
 		c := card{Address: addr, Order: i, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder),
 			Workflow: workflow, Deps: deps(d, t)}
+		if e, ok := d.Last[t.Slug]; ok {
+			c.Last = &e
+		}
 		if r, ok := d.Claims[t.Slug]; ok && holder != "" && r.Agent == holder && !r.Claimed.IsZero() {
 			c.Since = r.Claimed.UTC().Format(time.RFC3339)
 		}

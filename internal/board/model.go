@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"maps"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/taskmd/taskmd/coordinator"
 	"github.com/taskmd/taskmd/internal/claims"
+	"github.com/taskmd/taskmd/journal"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/workspace"
 )
@@ -32,8 +34,12 @@ type docView struct {
 	// holder holds it.
 	Claims        map[string]claims.Record
 	claimsVersion workspace.Version
-	cards         map[string]template.HTML // task address -> its card
-	section       template.HTML            // the whole section, cards included
+	// Last is the newest journal entry of each of its tasks that has one,
+	// by slug; journalStamp says what its journals' folder held.
+	Last         map[string]journal.Entry
+	journalStamp string
+	cards        map[string]template.HTML // task address -> its card
+	section      template.HTML            // the whole section, cards included
 }
 
 // model is the board's view of the workspace's documents, kept between
@@ -93,12 +99,13 @@ func (m *model) refresh(ctx context.Context, ws *workspace.Workspace, render fun
 			continue // gone since the listing
 		}
 		held, cv := readClaims(ctx, ws, name)
+		stamp := journalStamp(ws, a.Path)
 		old := m.docs[a.Path]
-		if err == nil && old != nil && old.Version == v && old.claimsVersion == cv && old.Err == "" {
+		if err == nil && old != nil && old.Version == v && old.claimsVersion == cv && old.journalStamp == stamp && old.Err == "" {
 			next[a.Path] = old
 			continue
 		}
-		d := &docView{Address: a.Path, File: name, Version: v, Claims: held, claimsVersion: cv}
+		d := &docView{Address: a.Path, File: name, Version: v, Claims: held, claimsVersion: cv, journalStamp: stamp}
 		if err == nil {
 			var doc *taskdoc.Document
 			if doc, err = ws.Parse(name, data); err == nil {
@@ -107,6 +114,9 @@ func (m *model) refresh(ctx context.Context, ws *workspace.Workspace, render fun
 		}
 		if err != nil {
 			d.Err, d.Code = err.Error(), taskdoc.CodeOf(err)
+		}
+		if stamp != "" {
+			d.Last = lastEntries(ctx, ws, d)
 		}
 		if err := render(d); err != nil {
 			return update{}, 0, err
@@ -263,4 +273,37 @@ func readClaims(ctx context.Context, ws *workspace.Workspace, name string) (map[
 		return nil, workspace.VersionOf(data)
 	}
 	return f.Tasks, workspace.VersionOf(data)
+}
+
+// journalStamp is what the folder of the task journals of the document at
+// address path holds: each file's name, size and time, "" when there is
+// none. A card's last checkpoint is read again when it changes.
+func journalStamp(ws *workspace.Workspace, path string) string {
+	entries, err := fs.ReadDir(ws.FS(), "checkpoints/tasks"+path)
+	if err != nil || len(entries) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String()
+}
+
+// lastEntries reads the newest journal entry of each task of d that has
+// one. A journal that does not read shows none (the task page says why).
+func lastEntries(ctx context.Context, ws *workspace.Workspace, d *docView) map[string]journal.Entry {
+	j := journal.New(ws)
+	out := map[string]journal.Entry{}
+	for _, t := range d.Tasks {
+		es, err := j.List(ctx, taskdoc.Address{Path: d.Address, Slug: t.Slug}.String(), journal.Query{Limit: 1})
+		if err == nil && len(es) > 0 {
+			out[t.Slug] = es[0] // newest first
+		}
+	}
+	return out
 }

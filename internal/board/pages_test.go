@@ -41,6 +41,26 @@ func TestIndexShowsEveryTaskAsACard(t *testing.T) {
 	assert.Less(t, strings.Index(body, "/coordinator/active.md#first"), strings.Index(body, "/api/auth.md#setup-oauth"))
 }
 
+// A card shows its task's newest checkpoint, and follows its journal when
+// only the journal changes.
+func TestCardsShowTheLastCheckpoint(t *testing.T) {
+	f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+	_, body := f.get(t, "/")
+	assert.NotContains(t, body, `class="card-last"`)
+
+	j := journal.New(f.ws)
+	_, err := j.Add(ctx, "/api/auth.md#rotate-keys", journal.Entry{Type: journal.TypeProgress, Summary: "old keys listed"})
+	require.NoError(t, err)
+	_, body = f.get(t, "/")
+	assert.Contains(t, body, `<div class="card-last" data-checkpoint="1">#1 progress: old keys listed <time datetime="`)
+
+	_, err = j.Add(ctx, "/api/auth.md#rotate-keys", journal.Entry{Type: journal.TypeDecision, Summary: "rotate <weekly>"})
+	require.NoError(t, err)
+	_, body = f.get(t, "/")
+	assert.Contains(t, body, `data-checkpoint="2">#2 decision: rotate &lt;weekly&gt; <time`, "the newest, escaped")
+	assert.Equal(t, 1, strings.Count(body, `class="card-last"`), "only the task with a journal")
+}
+
 // A card says what its task waits for, done or waiting, and its workflow;
 // completing the dependency turns it done on the next page.
 func TestCardsShowDependenciesAndWorkflow(t *testing.T) {
