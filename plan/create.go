@@ -189,10 +189,8 @@ func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
 		if deps != w.dependsOn || wf != w.workflow {
 			return nil
 		}
-		for _, f := range w.fields {
-			if v, _ := tk.Field(f.Key); v != f.Value {
-				return nil
-			}
+		if !readsBack(tk, w.fields) {
+			return nil
 		}
 		out[i] = *tk
 	}
@@ -204,13 +202,21 @@ func replayed(doc *taskdoc.Document, planned []written) []taskdoc.Task {
 // metadata key): its retry would not be taken for one.
 func readBack(added []*taskdoc.Task, planned []written) error {
 	for i, tk := range added {
-		for _, f := range planned[i].fields {
-			if v, ok := tk.Field(f.Key); !ok || v != f.Value {
-				return invalid(fmt.Sprintf("task %q: field %q does not read back as the task's field: use a key of at most 64 letters, digits, '-', '_' and inner spaces", planned[i].title, f.Key))
-			}
+		if !readsBack(tk, planned[i].fields) {
+			return invalid(fmt.Sprintf("task %q: its fields do not read back as written: use keys of at most 64 letters, digits, '-', '_' and inner spaces, and one-line values", planned[i].title))
 		}
 	}
 	return nil
+}
+
+// readsBack reports whether task tk has each of fields as written.
+func readsBack(tk *taskdoc.Task, fields []taskdoc.Field) bool {
+	for _, f := range fields {
+		if v, ok := tk.Field(f.Key); !ok || v != f.Value {
+			return false
+		}
+	}
+	return true
 }
 
 // written is what SetPlan writes of a PlannedTask.
@@ -274,17 +280,8 @@ var keptKeys = []string{taskdoc.KeyStatus, taskdoc.KeyWorkflow, taskdoc.KeyMainW
 // a metadata list reads back, that the task systems keep, or that an
 // earlier field of the task has.
 func checkFieldKey(title, key string, earlier []taskdoc.Field) error {
-	ok := key != ""
-	for i, r := range key {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case (r == '-' || r == '_' || r == ' ') && i > 0 && i < len(key)-1:
-		default:
-			ok = false
-		}
-	}
-	if !ok {
-		return invalid(fmt.Sprintf("task %q: field key %q: use letters, digits, '-', '_' and inner spaces", title, key))
+	if !taskdoc.IsFieldKey(key) {
+		return invalid(fmt.Sprintf("task %q: field key %q: use at most 64 letters, digits, '-', '_' and inner spaces", title, key))
 	}
 	for _, k := range keptKeys {
 		if strings.EqualFold(k, key) {

@@ -172,9 +172,17 @@ func (d *Document) SetField(slug, key, value string) (*Document, *Task, error) {
 	})
 }
 
+// IsFieldKey reports whether key reads back as a metadata field's key:
+// at most 64 letters, digits, '-', '_' and inner spaces, starting with a
+// letter or digit.
+func IsFieldKey(key string) bool {
+	k, colon, _, ok := keyValue([]byte(key + ":"))
+	return ok && k == key && colon == len(key)+1
+}
+
 // validField checks a key and value written into a metadata list.
 func validField(slug, key, value string) error {
-	if k, colon, _, ok := keyValue([]byte(key + ":")); !ok || k != key || colon != len(key)+1 {
+	if !IsFieldKey(key) {
 		return &Error{Code: CodeInvalidTask, Slug: slug,
 			Msg: "invalid field key " + quote(key) + ": use letters, digits, '-', '_' and inner spaces"}
 	}
