@@ -2,15 +2,11 @@ package check_test
 
 import (
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/taskmd/taskmd/check"
 	"github.com/taskmd/taskmd/internal/testkit/benchsuite"
-	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -38,18 +34,7 @@ func BenchmarkCheck(b *testing.B) {
 	})
 	b.Run("floor: read + taskdoc.Parse", func(b *testing.B) {
 		for b.Loop() {
-			err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-					return err
-				}
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				_, err = taskdoc.Parse(data)
-				return err
-			})
-			if err != nil {
+			if err := floor.ReadAndParse(root); err != nil {
 				b.Fatal(err)
 			}
 		}

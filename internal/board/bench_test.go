@@ -1,17 +1,13 @@
 package board_test
 
 import (
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/taskmd/taskmd/internal/board"
 	"github.com/taskmd/taskmd/internal/testkit/benchsuite"
-	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/internal/testkit/floor"
 	"github.com/taskmd/taskmd/workspace"
 )
 
@@ -65,18 +61,7 @@ func BenchmarkBoardIndex(b *testing.B) {
 	})
 	b.Run("floor: read + taskdoc.Parse", func(b *testing.B) {
 		for b.Loop() {
-			err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-					return err
-				}
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				_, err = taskdoc.Parse(data)
-				return err
-			})
-			if err != nil {
+			if err := floor.ReadAndParse(root); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -67,7 +67,7 @@ var layers = map[string][]string{
 	// import them (TestLayers checks that no library file does).
 	"internal/testkit":          nil,
 	"internal/testkit/procs":    nil,
-	"internal/testkit/floor":    nil,
+	"internal/testkit/floor":    {"taskdoc"},
 	"internal/testkit/filetest": nil,                  // files written, read and listed
 	"internal/testkit/zerotest": {"taskdoc", "agent"}, // values made without a workspace
 	"internal/testkit/doccheck": nil,                  // README.md and docs/*.md checked against the code

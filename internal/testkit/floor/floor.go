@@ -5,11 +5,15 @@
 package floor
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/taskmd/taskmd/taskdoc"
 )
 
 // Parse is a goldmark parse of src, without front matter, outline or
@@ -51,4 +55,21 @@ func DurableWrite(name string, data []byte) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// ReadAndParse reads every document under root's docs/ and parses it with
+// taskdoc: what any face pays to show every task of a workspace from
+// scratch.
+func ReadAndParse(root string) error {
+	return filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = taskdoc.Parse(data)
+		return err
+	})
 }
