@@ -36,8 +36,8 @@ type dep struct {
 }
 
 // deps are t's dependencies, with the states of those in its own
-// document d.
-func deps(d *docView, t taskdoc.Task) []dep {
+// document d, whose done tasks are done (by slug).
+func deps(d *docView, done map[string]bool, t taskdoc.Task) []dep {
 	var out []dep
 	for _, x := range t.ValidDependencies() {
 		if x.Document != "" && x.Document != d.Address {
@@ -46,10 +46,8 @@ func deps(d *docView, t taskdoc.Task) []dep {
 			continue
 		}
 		state := "waiting"
-		for _, o := range d.Tasks {
-			if o.Slug == x.Slug && o.Status.Final() {
-				state = "done"
-			}
+		if done[x.Slug] {
+			state = "done"
 		}
 		out = append(out, dep{Address: taskdoc.Address{Path: d.Address, Slug: x.Slug}.String(), Label: "#" + x.Slug, State: state})
 	}
@@ -75,12 +73,18 @@ func (s *Server) renderDoc(d *docView) error {
 	sec := section{ID: sectionID(d.Address), Doc: d, Sequence: d.Address == coordinator.Address}
 	byColumn := map[string][]template.HTML{}
 	var buf bytes.Buffer
+	done := map[string]bool{}
+	for _, t := range d.Tasks {
+		if t.Status.Final() {
+			done[t.Slug] = true
+		}
+	}
 	for i, t := range d.Tasks {
 		addr := taskdoc.Address{Path: d.Address, Slug: t.Slug}.String()
 		holder, _ := t.Field(taskdoc.KeyAssignee)
 		workflow, _ := t.Field(taskdoc.KeyWorkflow)
 		c := card{Address: addr, Order: i, Task: t, Holder: holder, ReadOnly: s.opt.ReadOnly, Back: "/", Actions: cardActions(t.Status, holder),
-			Workflow: workflow, Deps: deps(d, t)}
+			Workflow: workflow, Deps: deps(d, done, t)}
 		if e, ok := d.Last[t.Slug]; ok {
 			c.Last = &e
 		}
