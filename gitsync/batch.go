@@ -149,7 +149,10 @@ func (s *Sync) lockAndShare(batch []*call) {
 			}
 		}
 		// Whatever a failed change left half made goes, so that its call
-		// changes nothing; failing that, the next call takes it back.
+		// changes nothing; failing that, the next call takes it back. This
+		// and putting a person's edits back are done even when every call
+		// has given up: only the clone's git commands run, no network.
+		ctx := context.WithoutCancel(ctx)
 		if failed(batch) {
 			if err := s.settle(ctx, tx, rec); err != nil {
 				for _, c := range batch {
@@ -289,7 +292,7 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 		}
 		before, err := s.snapshot(c.ctx, c.files)
 		if err != nil {
-			c.err = err
+			c.fail(err)
 			continue
 		}
 		msg, err := c.fn(c.ctx)
@@ -298,23 +301,24 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 			if werr := s.wrote(tx, rec, c.files); werr != nil {
 				err = errors.Join(err, werr)
 			}
-			c.err = err
+			c.fail(err)
 			continue
 		}
 		paths, added, err := s.changed(c.ctx, c.files, before)
 		if err != nil {
-			c.err = err
+			c.fail(err)
 			continue
 		}
 		if len(paths) > 0 {
 			if err := s.wrote(tx, rec, c.files); err != nil {
-				c.err = err // taken back as below
+				c.fail(err) // taken back as below
 				continue
 			}
 			if c.rep.Commit, err = s.commit(c.ctx, paths, added, msg); err != nil {
 				// The change is taken back (settle, in lockAndShare), so
 				// that the call changes nothing.
-				c.rep.Commit, c.err = "", err
+				c.rep.Commit = ""
+				c.fail(err)
 				continue
 			}
 		}
@@ -459,14 +463,19 @@ func cancelled(ctx context.Context) error {
 // (the git command was stopped for it) ends with that.
 func fail(live []*call, err error) {
 	for _, c := range live {
-		switch {
-		case c.err != nil:
-		case c.ctx.Err() != nil:
-			c.err = cancelled(c.ctx)
-		default:
-			c.err = err
+		if c.err == nil {
+			c.fail(err)
 		}
 	}
+}
+
+// fail ends c with err, or, when its context ended (which is what stops
+// a git command or a lock wait made for it), with that.
+func (c *call) fail(err error) {
+	if c.ctx.Err() != nil {
+		err = cancelled(c.ctx)
+	}
+	c.err = err
 }
 
 // stillWaiting is live without the calls whose context ended, which end

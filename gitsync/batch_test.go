@@ -162,7 +162,9 @@ func TestMovingRemote(t *testing.T) {
 				assert.Empty(t, res.Commit)
 			}
 			assert.Equal(t, want, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
-			assert.Equal(t, want, assigneeIn(t, filetest.Read(t, a.dir, doc), "task-1"), "nothing of a failed claim is left")
+			if !assert.Equal(t, want, assigneeIn(t, filetest.Read(t, a.dir, doc), "task-1"), "nothing of a failed claim is left") {
+				t.Logf("the call said %v; the clone has:\n%s%s", err, run(t, a.dir, "log", "--oneline", "-3"), run(t, a.dir, "status", "--porcelain"))
+			}
 			n, err := a.sync.Queued(ctx)
 			require.NoError(t, err)
 			assert.Zero(t, n)

@@ -274,6 +274,9 @@ func (s *Sync) pushRefs(ctx context.Context, lease string, refspecs ...string) (
 // working tree, and nothing else, and returns the new commit. added names
 // the files that git does not track yet.
 func (s *Sync) commit(ctx context.Context, paths, added []string, msg string) (string, error) {
+	// Not stopped half way when ctx ends: a commit made is known, and
+	// taken back with the batch.
+	ctx = context.WithoutCancel(ctx)
 	if len(added) > 0 {
 		if _, err := s.git(ctx, append([]string{"add", "--"}, added...)...); err != nil {
 			return "", err
