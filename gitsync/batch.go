@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -100,10 +101,11 @@ func (s *Sync) serve() {
 	batch := q.calls
 	q.calls = nil
 	q.mu.Unlock()
-	s.lockAndShare(batch)
+	batch = s.lockAndShare(batch)
 	for _, c := range batch {
 		close(c.done)
 	}
+	s.maintain()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if len(q.calls) == 0 {
@@ -116,10 +118,12 @@ func (s *Sync) serve() {
 // lockAndShare shares batch under the clone's lock, with a person's
 // uncommitted edits set aside, after what a crashed call left behind is
 // settled (stale git locks, a half-made change, an interrupted aside); an
-// error of the lock, of the settling or of the aside is every call's.
-func (s *Sync) lockAndShare(batch []*call) {
-	ctx, stop := batchContext(batch)
-	defer stop()
+// error of the lock, of the settling or of the aside is every call's. It
+// returns the batch with the calls it took in on the way (see share).
+func (s *Sync) lockAndShare(batch []*call) []*call {
+	b := newBatch(batch)
+	defer b.stop()
+	ctx := b.ctx
 	var prior Report
 	err := s.ws.Lock(ctx, []string{asideFile, changeFile}, func(tx *workspace.Tx) error {
 		if err := s.clearLocks(time.Now()); err != nil {
@@ -141,7 +145,8 @@ func (s *Sync) lockAndShare(batch []*call) {
 		if err != nil {
 			fail(batch, err)
 		} else {
-			s.share(ctx, tx, rec, batch)
+			s.share(ctx, tx, rec, b)
+			batch = b.calls
 		}
 		for _, c := range batch {
 			if len(s.released) > 0 {
@@ -181,17 +186,29 @@ func (s *Sync) lockAndShare(batch []*call) {
 			c.rep.Conflicts, c.rep.Stash = prior.Conflicts, prior.Stash
 		}
 	}
+	return batch
 }
 
 // share makes the changes of batch on the remote's branch: it merges the
 // remote, makes each change and commits it, and pushes them all, again
 // while the push is rejected because the remote moved. A call whose
 // change fails, or whose context ends before it is pushed, leaves the
-// batch with its error and nothing of it committed.
-func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, batch []*call) {
-	live := batch
+// batch with its error and nothing of it committed. Before each attempt
+// after the first, the calls that arrived meanwhile join the batch (b):
+// their changes are made on the merged plan like the others', so that
+// machines racing for the remote push fewer, larger batches.
+func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batch) {
+	live := b.calls
 	yielded := 0
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			joined, err := s.takeIn(tx, rec, b)
+			if err != nil {
+				fail(live, err)
+				return
+			}
+			live = append(live, joined...)
+		}
 		for _, c := range live {
 			c.rep.Attempts++
 		}
@@ -263,10 +280,11 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, batch [
 			fail(live, err)
 			return
 		}
-		if s.attempts > 0 && attempt >= s.attempts {
-			fail(live, &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: fmt.Sprintf(
-				"%s/%s moved under each of %d attempts; the change was not shared: try again", s.remote, s.branch, attempt)})
-			return
+		if s.attempts > 0 {
+			live = s.givenUp(live)
+			if len(live) == 0 {
+				return
+			}
 		}
 		if attempt >= waitAfter {
 			s.sayWaiting(ctx, attempt)
@@ -279,12 +297,75 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, batch [
 	}
 }
 
+// givenUp ends the calls of live that made their last attempt (see
+// WithMaxAttempts) and returns the others.
+func (s *Sync) givenUp(live []*call) []*call {
+	kept := live[:0:0]
+	for _, c := range live {
+		if c.rep.Attempts >= s.attempts {
+			c.err = &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: fmt.Sprintf(
+				"%s/%s moved under each of %d attempts; the change was not shared: try again", s.remote, s.branch, c.rep.Attempts)}
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// takeIn takes the calls waiting in the queue into b, with the files
+// they may write, as they are now, added to the change's record rec, and
+// returns them. A call that did not join stays in the queue.
+func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) {
+	if b.ctx.Err() != nil {
+		return nil, nil
+	}
+	q := &s.queue
+	q.mu.Lock()
+	waiting := q.calls
+	q.calls = nil
+	q.mu.Unlock()
+	var joined, left []*call
+	for _, c := range waiting {
+		if b.add(c) {
+			joined = append(joined, c)
+		} else {
+			left = append(left, c)
+		}
+	}
+	if len(left) > 0 {
+		q.mu.Lock()
+		q.calls = append(left, q.calls...)
+		q.mu.Unlock()
+	}
+	if len(joined) == 0 {
+		return nil, nil
+	}
+	grew := false
+	for _, f := range batchFiles(joined) {
+		data, err := tx.ReadIfExists(f)
+		if err != nil {
+			fail(joined, err)
+			return nil, err
+		}
+		if rec.add("file", s.path(f), hashOf(data)) {
+			grew = true
+		}
+	}
+	if grew {
+		if err := tx.Write(changeFile, rec.text); err != nil {
+			fail(joined, err)
+			return nil, err
+		}
+	}
+	return joined, nil
+}
+
 // makeAll makes the change of each call of live in turn on the merged
 // clone and commits it, recording (rec) what each change wrote before
 // its commit; it returns the calls still in the batch (those whose change
 // failed have their error).
 func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
-	kept := live[:0:0]
+	var kept, committed []*call
 	for _, c := range live {
 		if c.ctx.Err() != nil {
 			c.err = cancelled(c.ctx)
@@ -314,17 +395,66 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 				c.fail(err) // taken back as below
 				continue
 			}
-			if c.rep.Commit, err = s.commit(c.ctx, paths, added, msg); err != nil {
+			if err := s.commit(c.ctx, paths, added, msg); err != nil {
 				// The change is taken back (settle, in lockAndShare), so
 				// that the call changes nothing.
-				c.rep.Commit = ""
 				c.fail(err)
 				continue
 			}
+			committed = append(committed, c)
 		}
 		kept = append(kept, c)
 	}
+	if err := s.commitsOf(committed); err != nil {
+		fail(committed, err)
+		return slices.DeleteFunc(kept, func(c *call) bool { return c.err != nil })
+	}
 	return kept
+}
+
+// commitsOf tells each call of committed, in the order they committed,
+// its commit: the last len(committed) commits of HEAD, one git command
+// for the batch. When git cannot say, they are taken back.
+func (s *Sync) commitsOf(committed []*call) error {
+	if len(committed) == 0 {
+		return nil
+	}
+	ctx := context.WithoutCancel(committed[0].ctx)
+	out, err := s.git(ctx, "rev-list", "--max-count="+strconv.Itoa(len(committed)), "HEAD")
+	shas := strings.Fields(out)
+	if err == nil && len(shas) != len(committed) {
+		err = fmt.Errorf("git rev-list: %d commits for %d changes", len(shas), len(committed))
+	}
+	if err != nil {
+		if _, rerr := s.git(ctx, "reset", "-q", "--keep", "HEAD~"+strconv.Itoa(len(committed))); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return err
+	}
+	for i, c := range committed {
+		c.rep.Commit = shas[len(shas)-1-i]
+	}
+	s.commits += len(committed)
+	return nil
+}
+
+// maintainEvery is how many commits a clone's batches make between two
+// runs of "git maintenance run --auto" (taskmd's git commands start none
+// of their own): it packs the loose objects of the changes and the fetches
+// when git's thresholds (gc.auto) say so, and does next to nothing
+// otherwise.
+const maintainEvery = 100
+
+// maintain runs git's maintenance on the clone when the batches made
+// maintainEvery commits since it last did; a failure is git's concern,
+// not the changes'. It runs between batches, outside the clone's lock,
+// as git's own automatic maintenance does.
+func (s *Sync) maintain() {
+	if s.commits < maintainEvery {
+		return
+	}
+	s.commits = 0
+	_, _ = s.git(context.Background(), "maintenance", "run", "--auto", "--quiet")
 }
 
 // takeBack undoes the commits of the batch, from first on: the branch
@@ -355,11 +485,11 @@ func (s *Sync) waitingRef(branch string) string {
 // othersWait reports whether another machine said it waits since this
 // Sync last looked: the fetched waiting ref moved, and not by this Sync.
 func (s *Sync) othersWait(ctx context.Context) bool {
-	out, err := s.git(ctx, "rev-parse", "-q", "--verify", s.waitingRef(s.branch))
-	if err != nil {
+	sh, err := s.readLeases(ctx)
+	if err != nil || sh.waiting == "" {
 		return false // no machine ever waited
 	}
-	sha := strings.TrimSpace(out)
+	sha := sh.waiting
 	q := &s.queue
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -424,7 +554,7 @@ const (
 	waitAfter = 2
 	// maxYields is how many times a batch lets machines that wait go
 	// first, so that it does not wait for good either.
-	maxYields = 3
+	maxYields = 8
 )
 
 // backoff waits before attempt+1 (see spread).
@@ -492,26 +622,59 @@ func stillWaiting(live []*call) []*call {
 	return kept
 }
 
-// batchContext is a context that ends when every call of batch has
-// given up (a call that ends alone leaves the batch at the next step).
-func batchContext(batch []*call) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(batch[0].ctx))
-	left := atomic.Int64{}
-	left.Store(int64(len(batch)))
-	stops := make([]func() bool, len(batch))
-	for i, c := range batch {
-		stops[i] = context.AfterFunc(c.ctx, func() {
-			if left.Add(-1) == 0 {
-				cancel()
-			}
-		})
+// batch is the calls one serve shares, and a context that ends when
+// every one of them has given up (a call that ends alone leaves the batch
+// at the next step).
+type batch struct {
+	calls  []*call
+	ctx    context.Context
+	cancel context.CancelFunc
+	left   atomic.Int64
+	mu     sync.Mutex
+	stops  []func() bool
+}
+
+func newBatch(calls []*call) *batch {
+	b := &batch{}
+	b.ctx, b.cancel = context.WithCancel(context.WithoutCancel(calls[0].ctx))
+	b.left.Store(int64(len(calls)))
+	for _, c := range calls {
+		b.join(c)
 	}
-	return ctx, func() {
-		for _, stop := range stops {
-			stop()
+	return b
+}
+
+// add takes c into b, unless every call of b has given up already.
+func (b *batch) add(c *call) bool {
+	if b.left.Add(1) == 1 {
+		// Every call had given up: b's context has ended.
+		b.left.Add(-1)
+		return false
+	}
+	b.join(c)
+	return true
+}
+
+// join makes c one of b's calls, counted in left already.
+func (b *batch) join(c *call) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls = append(b.calls, c)
+	b.stops = append(b.stops, context.AfterFunc(c.ctx, func() {
+		if b.left.Add(-1) == 0 {
+			b.cancel()
 		}
-		cancel()
+	}))
+}
+
+// stop ends b's context and forgets its calls' contexts.
+func (b *batch) stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, stop := range b.stops {
+		stop()
 	}
+	b.cancel()
 }
 
 func indexOf(calls []*call, c *call) int {

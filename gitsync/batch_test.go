@@ -105,6 +105,60 @@ func TestGroupCommit(t *testing.T) {
 	require.NoError(t, err)
 }
 
+// TestCallsJoinARetriedBatch: a's claim of task 1 is rejected once (b
+// claimed task 5 just before its push); the claims of tasks 2 and 3 that
+// reached a meanwhile join the batch when it is made again, so that the
+// three land in its second push instead of waiting for a push of their
+// own.
+func TestCallsJoinARetriedBatch(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(5), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	var pushes atomic.Int32
+	queued := make(chan struct{})
+	gitsync.BeforePush(a.sync, func() {
+		if pushes.Add(1) == 1 {
+			<-queued
+			res, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
+			require.NoError(t, err)
+			require.True(t, res.Success)
+		}
+	})
+	first := make(chan gitsync.ClaimResult, 1)
+	go func() {
+		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+		assert.NoError(t, err)
+		first <- res
+	}()
+	require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
+	results := make([]gitsync.ClaimResult, 2)
+	var wg sync.WaitGroup
+	for i, slug := range []string{"task-2", "task-3"} {
+		wg.Go(func() {
+			res, err := a.sync.Claim(ctx, "/plan.md#"+slug, a.agent)
+			assert.NoError(t, err, slug)
+			results[i] = res
+		})
+		require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == i+1 }, 10*time.Second, time.Millisecond)
+	}
+	close(queued)
+	wg.Wait()
+	one := <-first
+
+	assert.Equal(t, int32(2), pushes.Load(), "the rejected push, then one for all three claims")
+	assert.Equal(t, 2, one.Attempts)
+	for i, res := range results {
+		assert.True(t, res.Success && res.Pushed, "claim %d", i+2)
+		assert.Equal(t, 1, res.Attempts, "claim %d joined the second attempt", i+2)
+		assert.NotEmpty(t, res.Commit)
+	}
+	got := remoteFile(t, remote, doc)
+	for slug, holder := range map[string]string{"task-1": a.agent, "task-2": a.agent, "task-3": a.agent, "task-5": b.agent} {
+		assert.Equal(t, holder, assigneeIn(t, got, slug), slug)
+	}
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+}
+
 // TestMovingRemote: another machine pushes between a's commit and its
 // push, again and again. A rejected push is no failure: with no limit a's
 // claim is made again until it lands (here after 22 attempts, more than

@@ -44,23 +44,26 @@ func (s *Sync) machineID() string {
 // the ref but fetched one: another clone uses the id.
 func (s *Sync) leaseLease(ctx context.Context) (opt string, moved bool, err error) {
 	id := s.machineID()
-	expect, err := s.refValue(ctx, s.pushedRef(id))
+	pushed, fetched := s.pushedRef(id), s.trackedLeases()+id
+	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(refname)", pushed, fetched)
 	if err != nil {
 		return "", false, err
 	}
-	if expect == "" {
-		fetched, err := s.refValue(ctx, s.trackedLeases()+id)
-		if err != nil || fetched != "" {
-			return "", fetched != "", err
+	var expect string
+	moved = false
+	for _, line := range strings.Split(out, "\n") {
+		sha, ref, _ := strings.Cut(line, " ")
+		switch ref {
+		case pushed:
+			expect = sha
+		case fetched:
+			moved = true
 		}
 	}
+	if expect == "" && moved {
+		return "", true, nil
+	}
 	return "--force-with-lease=" + leaseRef(id) + ":" + expect, false, nil
-}
-
-// refValue is the commit ref names, "" when there is no such ref.
-func (s *Sync) refValue(ctx context.Context, ref string) (string, error) {
-	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname)", ref)
-	return strings.TrimSpace(out), err
 }
 
 // pushedLeases records commit as the lease commit this clone pushed. A

@@ -189,6 +189,9 @@ func assigneeOf(tk *taskdoc.Task) string {
 type shared struct {
 	files   []leaseFile
 	fetches int // Sync.fetches when they were read
+	// waiting is the fetched waiting ref of the branch (see waitingRefs),
+	// read with the leases: "" when no machine ever waited.
+	waiting string
 	// read is every lease commit read, with its file (nil: left out), so
 	// that the next read decodes only the commits the fetch brought.
 	read map[string]*leaseFile
@@ -206,12 +209,13 @@ const maxLeaseFile = 1 << 20
 // decode, is not on the ref of the machine it names, or gives a token no
 // claim gives (valid) is left out (its machine's claims then hold as if it
 // had none). The copy changes only when the clone fetches: until then the
-// last read is answered again.
+// last read is answered again. The same command reads the waiting ref.
 func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	if s.seen != nil && s.seen.fetches == s.fetches {
 		return *s.seen, nil
 	}
-	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(objectsize) %(refname)", s.trackedLeases())
+	waiting := s.waitingRef(s.branch)
+	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(objectsize) %(refname)", s.trackedLeases(), waiting)
 	if err != nil {
 		return shared{}, err
 	}
@@ -222,6 +226,10 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
 		if len(f) != 3 {
+			continue
+		}
+		if f[2] == waiting {
+			sh.waiting = f[0]
 			continue
 		}
 		refs = append(refs, ref{f[2], f[0]})

@@ -271,22 +271,19 @@ func (s *Sync) pushRefs(ctx context.Context, lease string, refspecs ...string) (
 }
 
 // commit commits the files paths (repository-relative) as they are in the
-// working tree, and nothing else, and returns the new commit. added names
-// the files that git does not track yet.
-func (s *Sync) commit(ctx context.Context, paths, added []string, msg string) (string, error) {
+// working tree, and nothing else, on HEAD. added names the files that git
+// does not track yet.
+func (s *Sync) commit(ctx context.Context, paths, added []string, msg string) error {
 	// Not stopped half way when ctx ends: a commit made is known, and
 	// taken back with the batch.
 	ctx = context.WithoutCancel(ctx)
 	if len(added) > 0 {
 		if _, err := s.git(ctx, append([]string{"add", "--"}, added...)...); err != nil {
-			return "", err
+			return err
 		}
 	}
-	if _, err := s.gitAs(ctx, append([]string{"commit", "-q", "--no-verify", "-m", msg, "--only", "--"}, paths...)...); err != nil {
-		return "", err
-	}
-	sha, err := s.git(ctx, "rev-parse", "HEAD")
-	return strings.TrimSpace(sha), err
+	_, err := s.gitAs(ctx, append([]string{"commit", "-q", "--no-verify", "-m", msg, "--only", "--"}, paths...)...)
+	return err
 }
 
 // uncommit takes back commit, HEAD, made by this call: the branch goes

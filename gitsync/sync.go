@@ -37,6 +37,9 @@ type Sync struct {
 	fetches   int
 	seen      *shared
 	emptyTree string
+	// commits counts the commits the batches made since maintain last
+	// ran (by the call serving the queue).
+	commits int
 	// released collects, under the clone's lock, the queued changes that
 	// the batch under way gave up (Report.Released).
 	released map[string]string
@@ -129,8 +132,7 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 		if _, err := s.git(ctx, "ls-files", "--error-unmatch", "--", name); err != nil {
 			added = []string{name}
 		}
-		_, err = s.commit(ctx, []string{name}, added, "taskmd: ignore the .taskmd/ state of this clone")
-		return err
+		return s.commit(ctx, []string{name}, added, "taskmd: ignore the .taskmd/ state of this clone")
 	})
 	if err != nil {
 		return nil, err

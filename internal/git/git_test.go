@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,4 +93,30 @@ func TestFailureSaysWhy(t *testing.T) {
 	_, err = git.Run(ctx, dir, "diff", "--cached", "--quiet")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "git printed no message")
+}
+
+// TestNoAutoMaintenance: git's automatic maintenance is off for taskmd's
+// commands, after the settings the caller's environment gives, which stay.
+func TestNoAutoMaintenance(t *testing.T) {
+	if os.Getenv("TASKMD_GIT_ENV_CHILD") != "" {
+		dir := t.TempDir()
+		_, err := git.Run(context.Background(), dir, "init", "-q")
+		require.NoError(t, err)
+		for key, want := range map[string]string{"maintenance.auto": "false\n", "user.name": "Caller\n"} {
+			out, err := git.Run(context.Background(), dir, "config", key)
+			require.NoError(t, err, key)
+			assert.Equal(t, want, out, key)
+		}
+		return
+	}
+	out, err := git.Run(context.Background(), t.TempDir(), "config", "maintenance.auto")
+	require.NoError(t, err)
+	assert.Equal(t, "false\n", out)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoAutoMaintenance$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TASKMD_GIT_ENV_CHILD=1",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=Caller")
+	got, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", got)
+	assert.Contains(t, string(got), "PASS")
 }
