@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -105,14 +106,17 @@ func (s *Sync) serve() {
 	for _, c := range batch {
 		close(c.done)
 	}
-	s.maintain()
+	due := s.maintenanceDue()
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	if len(q.calls) == 0 {
 		q.serving = false
-		return
+	} else {
+		close(q.calls[0].lead)
 	}
-	close(q.calls[0].lead)
+	q.mu.Unlock()
+	if due { // after the queue is passed on: no queued call waits for it
+		s.maintain()
+	}
 }
 
 // lockAndShare shares batch under the clone's lock, with a person's
@@ -324,9 +328,22 @@ func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) 
 	waiting := q.calls
 	q.calls = nil
 	q.mu.Unlock()
+	if len(waiting) == 0 {
+		return nil, nil
+	}
+	// A file with uncommitted edits was edited by a person after the
+	// batch set the clone's edits aside: a call that may write it waits
+	// for a batch of its own, which sets them aside too.
+	edited, err := s.edited(b.ctx, batchFiles(waiting))
+	if err != nil {
+		edited = map[string]bool{}
+		for _, f := range batchFiles(waiting) {
+			edited[f] = true // none joins
+		}
+	}
 	var joined, left []*call
 	for _, c := range waiting {
-		if b.add(c) {
+		if !slices.ContainsFunc(c.files, func(f string) bool { return edited[f] }) && b.add(c) {
 			joined = append(joined, c)
 		} else {
 			left = append(left, c)
@@ -360,6 +377,31 @@ func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) 
 	return joined, nil
 }
 
+// edited reports which of the workspace files files differ from HEAD
+// (modified, added or untracked), with one git command.
+func (s *Sync) edited(ctx context.Context, files []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(files) == 0 {
+		return out, nil
+	}
+	paths := make([]string, len(files))
+	byPath := map[string]string{}
+	for i, f := range files {
+		paths[i] = s.path(f)
+		byPath[paths[i]] = f
+	}
+	st, err := s.git(ctx, append([]string{"status", "--porcelain", "-z", "-uall", "--no-renames", "--"}, literal(paths)...)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range strings.Split(st, "\x00") {
+		if len(e) > 3 {
+			out[byPath[e[3:]]] = true
+		}
+	}
+	return out, nil
+}
+
 // makeAll makes the change of each call of live in turn on the merged
 // clone and commits it, recording (rec) what each change wrote before
 // its commit; it returns the calls still in the batch (those whose change
@@ -378,29 +420,24 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 		}
 		msg, err := c.fn(c.ctx)
 		if err != nil {
-			// What it wrote before it failed is the change's, to take back.
-			if werr := s.wrote(tx, rec, c.files); werr != nil {
-				err = errors.Join(err, werr)
-			}
-			c.fail(err)
+			// What it wrote before it failed is the change's, to take back
+			// now, before the next change reads the file.
+			c.fail(s.undo(tx, rec, c, before, err))
 			continue
 		}
-		paths, added, err := s.changed(c.ctx, c.files, before)
+		// Made: it is committed even if its caller gives up now (and then
+		// taken back with the batch), never left for the next change.
+		paths, added, err := s.changed(context.WithoutCancel(c.ctx), c.files, before)
+		if err == nil && len(paths) > 0 {
+			if err = s.wrote(tx, rec, c.files); err == nil {
+				err = s.commit(c.ctx, paths, added, msg)
+			}
+		}
 		if err != nil {
-			c.fail(err)
+			c.fail(s.undo(tx, rec, c, before, err))
 			continue
 		}
 		if len(paths) > 0 {
-			if err := s.wrote(tx, rec, c.files); err != nil {
-				c.fail(err) // taken back as below
-				continue
-			}
-			if err := s.commit(c.ctx, paths, added, msg); err != nil {
-				// The change is taken back (settle, in lockAndShare), so
-				// that the call changes nothing.
-				c.fail(err)
-				continue
-			}
 			committed = append(committed, c)
 		}
 		kept = append(kept, c)
@@ -410,6 +447,38 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 		return slices.DeleteFunc(kept, func(c *call) bool { return c.err != nil })
 	}
 	return kept
+}
+
+// undo takes back what c's change wrote before it failed with err: each
+// of its files is put back as it was before the change (before), under
+// the file's lock, so that the next change of the batch does not commit
+// it. What undo cannot put back is recorded (rec) for the settle that
+// ends the batch. It returns err, with undo's own failure.
+func (s *Sync) undo(tx *workspace.Tx, rec *record, c *call, before [][]byte, err error) error {
+	if werr := s.wrote(tx, rec, c.files); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	uerr := s.ws.Lock(context.WithoutCancel(c.ctx), c.files, func(ftx *workspace.Tx) error {
+		for i, f := range c.files {
+			now, err := ftx.ReadIfExists(f)
+			switch {
+			case err != nil:
+				return err
+			case before[i] == nil && now != nil:
+				err = ftx.Remove(f)
+			case before[i] != nil && (now == nil || !bytes.Equal(now, before[i])):
+				err = ftx.Write(f, before[i])
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if uerr != nil {
+		err = errors.Join(err, uerr)
+	}
+	return err
 }
 
 // commitsOf tells each call of committed, in the order they committed,
@@ -438,22 +507,34 @@ func (s *Sync) commitsOf(committed []*call) error {
 	return nil
 }
 
-// maintainEvery is how many commits a clone's batches make between two
-// runs of "git maintenance run --auto" (taskmd's git commands start none
-// of their own): it packs the loose objects of the changes and the fetches
-// when git's thresholds (gc.auto) say so, and does next to nothing
-// otherwise.
+// maintainEvery is how many commits and fetches a clone's batches make
+// between two runs of "git maintenance run --auto" (taskmd's git commands
+// start none of their own): it packs the loose objects of the changes and
+// the fetches when git's thresholds (gc.auto) say so, and does next to
+// nothing otherwise.
 const maintainEvery = 100
 
-// maintain runs git's maintenance on the clone when the batches made
-// maintainEvery commits since it last did; a failure is git's concern,
-// not the changes'. It runs between batches, outside the clone's lock,
-// as git's own automatic maintenance does.
+// maintenanceDue reports whether the batches made maintainEvery commits
+// and fetches since maintenance last ran (read by the call serving the
+// queue, which alone counts them).
+func (s *Sync) maintenanceDue() bool {
+	work := s.commits + s.fetches
+	if work-s.maintained < maintainEvery {
+		return false
+	}
+	s.maintained = work
+	return true
+}
+
+// maintain runs git's maintenance on the clone, unless it runs already; a
+// failure is git's concern, not the changes'. It takes a few milliseconds
+// unless git's thresholds are reached; then git packs in a process of its
+// own in the background (gc.autoDetach), as its automatic maintenance does.
 func (s *Sync) maintain() {
-	if s.commits < maintainEvery {
+	if !s.maintaining.CompareAndSwap(false, true) {
 		return
 	}
-	s.commits = 0
+	defer s.maintaining.Store(false)
 	_, _ = s.git(context.Background(), "maintenance", "run", "--auto", "--quiet")
 }
 

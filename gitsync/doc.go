@@ -13,16 +13,20 @@
 // that loses the race again says so on the remote
 // (refs/taskmd/waiting/<branch>) and tries again the sooner the longer it
 // has lost; a machine about to push while another waits lets it go first
-// (about an attempt's time, at most three times a batch), so that every
+// (about an attempt's time, at most eight times a batch), so that every
 // machine gets its share of a busy remote.
 //
 // Calls that reach one Sync while it is sharing a change wait and are
 // shared together (group commit): one fetch and merge, each change made
 // and committed in turn with its own message, one push for them all. Each
 // call is told its own result, and a rejected push makes each change again
-// on the merged plan, so that a retried change is still made once. A
-// machine running many agents through one Sync so pushes a few changes
-// at a time instead of racing itself for the remote.
+// on the merged plan, so that a retried change is still made once; the
+// calls that arrived meanwhile join the batch then. A machine running many
+// agents through one Sync so pushes a few changes at a time instead of
+// racing itself for the remote. taskmd's git commands start no automatic
+// maintenance of their own (a process more after each commit, fetch and
+// merge); a Sync runs "git maintenance run --auto" every 100 commits and
+// fetches.
 //
 // A clone that cannot reach its remote (git could not connect to it or
 // read from it) keeps working: the change is

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/taskmd/taskmd/internal/git"
@@ -37,9 +38,11 @@ type Sync struct {
 	fetches   int
 	seen      *shared
 	emptyTree string
-	// commits counts the commits the batches made since maintain last
-	// ran (by the call serving the queue).
-	commits int
+	// commits counts the commits the batches made, maintained the commits
+	// and fetches when maintenance last ran (by the call serving the
+	// queue); maintaining is true while it runs.
+	commits, maintained int
+	maintaining         atomic.Bool
 	// released collects, under the clone's lock, the queued changes that
 	// the batch under way gave up (Report.Released).
 	released map[string]string

@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/taskmd/taskmd/taskdoc"
@@ -47,8 +47,7 @@ const CodeGit taskdoc.Code = "GIT_ERROR"
 var ErrGit = &taskdoc.Error{Code: CodeGit}
 
 // env is the environment of every git command: the caller's, with prompts
-// and pagers off and messages in English, so that they can be read, and
-// with no automatic maintenance (see noAutoMaintenance).
+// and pagers off and messages in English, so that they can be read.
 var env = append(os.Environ(),
 	"GIT_TERMINAL_PROMPT=0",
 	"GIT_PAGER=cat",
@@ -60,24 +59,11 @@ var env = append(os.Environ(),
 	"GIT_EDITOR=true",
 )
 
-func init() { env = append(env, noAutoMaintenance(os.Getenv("GIT_CONFIG_COUNT"))...) }
-
-// noAutoMaintenance sets maintenance.auto to false, after the settings
-// the caller's environment gives (count, GIT_CONFIG_COUNT): git's commit,
-// fetch and merge would each start "git maintenance run --auto", a
-// process more for every change taskmd shares. Package gitsync runs
-// maintenance itself now and then.
-func noAutoMaintenance(count string) []string {
-	n, err := strconv.Atoi(count)
-	if err != nil || n < 0 {
-		n = 0
-	}
-	return []string{
-		fmt.Sprintf("GIT_CONFIG_KEY_%d=maintenance.auto", n),
-		fmt.Sprintf("GIT_CONFIG_VALUE_%d=false", n),
-		fmt.Sprintf("GIT_CONFIG_COUNT=%d", n+1),
-	}
-}
+// settings come before every command's arguments, after whatever the
+// environment sets: git's commit, fetch and merge would each start
+// "git maintenance run --auto", a process more for every change taskmd
+// shares. Package gitsync runs maintenance itself now and then.
+var settings = []string{"-c", "maintenance.auto=false"}
 
 // Run runs git with args in dir and returns its standard output. A failure
 // is a *taskdoc.Error with code GIT_ERROR whose cause is an *Error.
@@ -88,7 +74,7 @@ func Run(ctx context.Context, dir string, args ...string) (string, error) {
 
 // RunInput is Run with stdin as the command's standard input.
 func RunInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(settings), args...)...)
 	cmd.Dir = dir
 	cmd.Env = env
 	if stdin != nil {

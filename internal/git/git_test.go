@@ -113,9 +113,12 @@ func TestNoAutoMaintenance(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "false\n", out)
 
+	// Settings the caller gives (git -c in an alias or a hook passes them
+	// as GIT_CONFIG_PARAMETERS) stay, but not maintenance.
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNoAutoMaintenance$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "TASKMD_GIT_ENV_CHILD=1",
-		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=Caller")
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=Caller",
+		"GIT_CONFIG_PARAMETERS='maintenance.auto'='true'")
 	got, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", got)
 	assert.Contains(t, string(got), "PASS")
