@@ -44,6 +44,9 @@ type queue struct {
 	serving bool // a call is serving the queue
 	// cycle is how long an attempt takes (a moving average).
 	cycle time.Duration
+	// landed is when a push of this Sync last landed (New: when it was
+	// made).
+	landed time.Time
 	// seen is the waiting ref as this Sync last fetched it, signal the
 	// commit it last forced it to (see waitingRefs).
 	seen, signal string
@@ -278,6 +281,9 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			for _, c := range live {
 				c.rep.Pushed = true
 			}
+			s.queue.mu.Lock()
+			s.queue.landed = time.Now()
+			s.queue.mu.Unlock()
 			return
 		}
 		if err := s.takeBack(ctx, live, first); err != nil {
@@ -290,10 +296,10 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 				return
 			}
 		}
-		if attempt >= waitAfter {
+		if attempt >= waitAfter || s.starved() {
 			s.sayWaiting(ctx, attempt)
 		}
-		if err := s.pause(ctx, attempt); err != nil {
+		if err := s.pause(ctx, attempt, len(live)); err != nil {
 			fail(live, err)
 			return
 		}
@@ -622,15 +628,20 @@ func (s *Sync) timeCycle(d time.Duration) {
 // The pauses between attempts, measured in cycles (how long an attempt
 // takes on this clone, a moving average within cycleMin and cycleMax):
 // full jitter, a random wait up to 2×spread cycles after a first rejected
-// push, so that machines racing on one remote spread out, and up to
-// 2/attempt cycles after the later ones. A machine that keeps losing does
-// not wait longer and longer: it says it waits (waitAfter) and tries again
-// the sooner the longer it has lost, and a machine about to push while
-// another waits lets it go first (letWaitingGo), up to maxYields times a batch.
+// push, so that machines racing on one remote spread out, or 2×spreadBatch
+// when the batch has more than one call (the machine runs several agents,
+// whose calls join it meanwhile: fewer, larger pushes), and up to
+// 2/attempt cycles after the later ones. A machine that keeps losing
+// does not wait longer and longer: it says it waits (waitAfter, or at its
+// first loss when none of its pushes landed for spreadBatch cycles) and
+// tries again the sooner the longer it has lost, and a machine about to
+// push while another waits lets it go first (letWaitingGo), up to
+// maxYields times a batch.
 const (
-	spread   = 2
-	cycleMin = 10 * time.Millisecond
-	cycleMax = time.Second
+	spread      = 2
+	spreadBatch = 10
+	cycleMin    = 10 * time.Millisecond
+	cycleMax    = time.Second
 	// waitAfter is the attempt from which a machine says it waits.
 	waitAfter = 2
 	// maxYields is how many times a batch lets machines that wait go
@@ -638,13 +649,25 @@ const (
 	maxYields = 8
 )
 
-// backoff waits before attempt+1 (see spread).
-func (s *Sync) backoff(ctx context.Context, attempt int) error {
+// starved reports whether no push of this Sync landed for spreadBatch cycles
+// (since it was made): it says it waits from its first rejected push on.
+func (s *Sync) starved() bool {
+	s.queue.mu.Lock()
+	defer s.queue.mu.Unlock()
+	return time.Since(s.queue.landed) > spreadBatch*max(s.queue.cycle, cycleMin)
+}
+
+// backoff waits before attempt+1 of a batch of calls calls (see spread).
+func (s *Sync) backoff(ctx context.Context, attempt, calls int) error {
 	s.queue.mu.Lock()
 	// The longer a machine has lost, the sooner it tries again: among
 	// machines that wait, the one that waited longest is first.
 	bound := max(s.queue.cycle, cycleMin) * waitAfter / time.Duration(attempt)
-	if attempt < waitAfter {
+	switch {
+	case attempt >= waitAfter:
+	case calls > 1:
+		bound *= spreadBatch
+	default:
 		bound *= spread
 	}
 	s.queue.mu.Unlock()
