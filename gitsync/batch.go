@@ -35,6 +35,9 @@ type call struct {
 	err   error
 	done  chan struct{} // closed when rep and err are final
 	lead  chan struct{} // closed when this call is to serve the queue
+	// released is true when its batch ended it early (its caller gave up
+	// during a pause): done is closed, and the batch no longer touches it.
+	released bool
 }
 
 // queue is a Sync's calls waiting to be shared.
@@ -44,9 +47,6 @@ type queue struct {
 	serving bool // a call is serving the queue
 	// cycle is how long an attempt takes (a moving average).
 	cycle time.Duration
-	// landed is when a push of this Sync last landed (New: when it was
-	// made).
-	landed time.Time
 	// seen is the waiting ref as this Sync last fetched it, signal the
 	// commit it last forced it to (see waitingRefs).
 	seen, signal string
@@ -66,16 +66,19 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (Report, erro
 	if first {
 		close(c.lead)
 	}
+	// The queue is served on a goroutine of its own, so that a caller who
+	// gives up is not held by the batch it started: its call ends at the
+	// batch's next step.
 	select {
 	case <-c.done:
 	case <-c.lead:
-		s.serve()
+		go s.serve()
 	case <-ctx.Done():
 		q.mu.Lock()
 		select {
 		case <-c.lead: // its turn came at the same moment: it serves
 			q.mu.Unlock()
-			s.serve()
+			go s.serve()
 			<-c.done
 			return c.rep, c.err
 		default:
@@ -90,7 +93,7 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (Report, erro
 		select {
 		case <-c.done:
 		case <-c.lead:
-			s.serve()
+			go s.serve()
 		}
 	}
 	<-c.done
@@ -106,20 +109,23 @@ func (s *Sync) serve() {
 	q.calls = nil
 	q.mu.Unlock()
 	batch = s.lockAndShare(batch)
-	for _, c := range batch {
-		close(c.done)
-	}
-	due := s.maintenanceDue()
-	q.mu.Lock()
-	if len(q.calls) == 0 {
-		q.serving = false
-	} else {
-		close(q.calls[0].lead)
-	}
-	q.mu.Unlock()
-	if due { // after the queue is passed on: no queued call waits for it
+	if s.maintenanceDue() {
+		// Before the calls end, as git's commit runs its own: a process
+		// that exits after its last call leaves none running.
 		s.maintain()
 	}
+	for _, c := range batch {
+		if !c.released {
+			close(c.done)
+		}
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.calls) == 0 {
+		q.serving = false
+		return
+	}
+	close(q.calls[0].lead)
 }
 
 // lockAndShare shares batch under the clone's lock, with a person's
@@ -155,7 +161,8 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 			s.share(ctx, tx, rec, b)
 			batch = b.calls
 		}
-		for _, c := range batch {
+		open := slices.DeleteFunc(slices.Clone(batch), func(c *call) bool { return c.released })
+		for _, c := range open {
 			if len(s.released) > 0 {
 				c.rep.Released = s.released
 			}
@@ -167,16 +174,16 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 		ctx := context.WithoutCancel(ctx)
 		if failed(batch) {
 			if err := s.settle(ctx, tx, rec); err != nil {
-				for _, c := range batch {
+				for _, c := range open {
 					c.err = errors.Join(c.err, err)
 				}
 			}
 		} else if err := tx.Remove(changeFile); err != nil {
-			fail(batch, err)
+			fail(open, err)
 		}
 		if sha != "" {
 			conflicts, kept, perr := s.putBack(ctx, tx, sha)
-			for _, c := range batch {
+			for _, c := range open {
 				c.rep.Conflicts, c.rep.Stash = conflicts, kept
 				if c.err == nil {
 					c.err = perr
@@ -186,6 +193,9 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 		return nil
 	})
 	for _, c := range batch {
+		if c.released {
+			continue
+		}
 		if err != nil && c.err == nil {
 			c.err = err
 		}
@@ -232,7 +242,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			for _, c := range live {
 				c.rep.Attempts--
 			}
-			if err := s.letWaitingGo(ctx); err != nil {
+			if live, err = s.wait(b, live, s.yieldTime()); err != nil {
 				fail(live, err)
 				return
 			}
@@ -281,9 +291,6 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			for _, c := range live {
 				c.rep.Pushed = true
 			}
-			s.queue.mu.Lock()
-			s.queue.landed = time.Now()
-			s.queue.mu.Unlock()
 			return
 		}
 		if err := s.takeBack(ctx, live, first); err != nil {
@@ -296,14 +303,13 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 				return
 			}
 		}
-		if attempt >= waitAfter || s.starved() {
+		if attempt >= waitAfter {
 			s.sayWaiting(ctx, attempt)
 		}
-		if err := s.pause(ctx, attempt, len(live)); err != nil {
+		if live, err = s.wait(b, live, s.backoff(attempt, len(live))); err != nil {
 			fail(live, err)
 			return
 		}
-		live = stillWaiting(live)
 	}
 }
 
@@ -355,6 +361,16 @@ func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) 
 			left = append(left, c)
 		}
 	}
+	// A call left out whose caller gave up meanwhile (it found itself out
+	// of the queue) ends now instead of waiting for this batch.
+	left = slices.DeleteFunc(left, func(c *call) bool {
+		if c.ctx.Err() == nil {
+			return false
+		}
+		c.err = cancelled(c.ctx)
+		close(c.done)
+		return true
+	})
 	if len(left) > 0 {
 		q.mu.Lock()
 		q.calls = append(left, q.calls...)
@@ -416,7 +432,7 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 	var kept, committed []*call
 	for _, c := range live {
 		if c.ctx.Err() != nil {
-			c.err = cancelled(c.ctx)
+			c.release() // nothing of it made yet
 			continue
 		}
 		before, err := s.snapshot(c.ctx, c.files)
@@ -606,11 +622,11 @@ func (s *Sync) sayWaiting(ctx context.Context, attempt int) {
 // letWaitingGo waits between half a cycle and one and a half, the head start
 // that a machine that just pushed has on the machines it beat, so that a
 // machine that keeps losing gets the remote.
-func (s *Sync) letWaitingGo(ctx context.Context) error {
+func (s *Sync) yieldTime() time.Duration {
 	s.queue.mu.Lock()
 	cycle := max(s.queue.cycle, cycleMin)
 	s.queue.mu.Unlock()
-	return sleep(ctx, cycle/2+rand.N(cycle))
+	return cycle/2 + rand.N(cycle)
 }
 
 // timeCycle records how long an attempt took, from the fetch to the
@@ -630,18 +646,21 @@ func (s *Sync) timeCycle(d time.Duration) {
 // full jitter, a random wait up to 2×spread cycles after a first rejected
 // push, so that machines racing on one remote spread out, or 2×spreadBatch
 // when the batch has more than one call (the machine runs several agents,
-// whose calls join it meanwhile: fewer, larger pushes), and up to
+// whose calls join it meanwhile: fewer, larger pushes; at most
+// maxBatchPause more than spread), and up to
 // 2/attempt cycles after the later ones. A machine that keeps losing
-// does not wait longer and longer: it says it waits (waitAfter, or at its
-// first loss when none of its pushes landed for spreadBatch cycles) and
+// does not wait longer and longer: it says it waits (waitAfter) and
 // tries again the sooner the longer it has lost, and a machine about to
 // push while another waits lets it go first (letWaitingGo), up to
 // maxYields times a batch.
 const (
 	spread      = 2
 	spreadBatch = 10
-	cycleMin    = 10 * time.Millisecond
-	cycleMax    = time.Second
+	// maxBatchPause bounds a batch's longer pause (spreadBatch) when
+	// attempts are slow: an attempt of 1 s pauses up to 4 s, not 20.
+	maxBatchPause = 2 * time.Second
+	cycleMin      = 10 * time.Millisecond
+	cycleMax      = time.Second
 	// waitAfter is the attempt from which a machine says it waits.
 	waitAfter = 2
 	// maxYields is how many times a batch lets machines that wait go
@@ -649,40 +668,40 @@ const (
 	maxYields = 8
 )
 
-// starved reports whether no push of this Sync landed for spreadBatch cycles
-// (since it was made): it says it waits from its first rejected push on.
-func (s *Sync) starved() bool {
-	s.queue.mu.Lock()
-	defer s.queue.mu.Unlock()
-	return time.Since(s.queue.landed) > spreadBatch*max(s.queue.cycle, cycleMin)
-}
-
-// backoff waits before attempt+1 of a batch of calls calls (see spread).
-func (s *Sync) backoff(ctx context.Context, attempt, calls int) error {
+// backoff is the pause before attempt+1 of a batch of calls calls (see
+// spread).
+func (s *Sync) backoff(attempt, calls int) time.Duration {
 	s.queue.mu.Lock()
 	// The longer a machine has lost, the sooner it tries again: among
 	// machines that wait, the one that waited longest is first.
 	bound := max(s.queue.cycle, cycleMin) * waitAfter / time.Duration(attempt)
+	s.queue.mu.Unlock()
 	switch {
 	case attempt >= waitAfter:
 	case calls > 1:
-		bound *= spreadBatch
+		bound = min(bound*spreadBatch, max(bound*spread, maxBatchPause))
 	default:
 		bound *= spread
 	}
-	s.queue.mu.Unlock()
-	return sleep(ctx, rand.N(bound)+time.Millisecond)
+	return rand.N(bound) + time.Millisecond
 }
 
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
+// wait pauses the batch b for d. A call whose caller gives up meanwhile
+// ends at once (its caller does not wait for the others); it returns the
+// calls still waiting, and the error of the batch's context when every
+// call gave up.
+func (s *Sync) wait(b *batch, live []*call, d time.Duration) ([]*call, error) {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return cancelled(ctx)
+	for {
+		live = b.letGo(live)
+		select {
+		case <-t.C:
+			return live, nil
+		case <-b.ctx.Done():
+			return b.letGo(live), cancelled(b.ctx)
+		case <-b.gaveUp:
+		}
 	}
 }
 
@@ -712,20 +731,6 @@ func (c *call) fail(err error) {
 	c.err = err
 }
 
-// stillWaiting is live without the calls whose context ended, which end
-// with that.
-func stillWaiting(live []*call) []*call {
-	kept := live[:0:0]
-	for _, c := range live {
-		if c.ctx.Err() != nil {
-			c.err = cancelled(c.ctx)
-			continue
-		}
-		kept = append(kept, c)
-	}
-	return kept
-}
-
 // batch is the calls one serve shares, and a context that ends when
 // every one of them has given up (a call that ends alone leaves the batch
 // at the next step).
@@ -734,12 +739,13 @@ type batch struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	left   atomic.Int64
+	gaveUp chan struct{} // a call's context ended (a wake-up, not a count)
 	mu     sync.Mutex
 	stops  []func() bool
 }
 
 func newBatch(calls []*call) *batch {
-	b := &batch{}
+	b := &batch{gaveUp: make(chan struct{}, 1)}
 	b.ctx, b.cancel = context.WithCancel(context.WithoutCancel(calls[0].ctx))
 	b.left.Store(int64(len(calls)))
 	for _, c := range calls {
@@ -768,7 +774,33 @@ func (b *batch) join(c *call) {
 		if b.left.Add(-1) == 0 {
 			b.cancel()
 		}
+		select {
+		case b.gaveUp <- struct{}{}:
+		default:
+		}
 	}))
+}
+
+// letGo ends at once the calls of live whose caller gave up, which hold
+// nothing of the batch (between attempts, its commits taken back), and
+// returns the others.
+func (b *batch) letGo(live []*call) []*call {
+	kept := live[:0:0]
+	for _, c := range live {
+		if c.ctx.Err() == nil {
+			kept = append(kept, c)
+			continue
+		}
+		c.release()
+	}
+	return kept
+}
+
+// release ends c, whose caller gave up, before its batch ends.
+func (c *call) release() {
+	c.err = cancelled(c.ctx)
+	c.released = true
+	close(c.done)
 }
 
 // stop ends b's context and forgets its calls' contexts.

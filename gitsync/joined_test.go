@@ -228,3 +228,103 @@ func TestMaintenance(t *testing.T) {
 	}
 	assert.NotEqual(t, cloned, packs(), "maintenance ran")
 }
+
+// TestCallGivesUpDuringAPause: a batch of two calls is rejected once, on
+// a slow remote (an attempt takes 1 s); the caller of one of them gives up
+// during the pause that follows. Its Claim returns when its context ends,
+// not when the pause does, and the other call lands.
+func TestCallGivesUpDuringAPause(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(5), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	var pushes atomic.Int32
+	release := make(chan struct{})
+	quit, cancel := context.WithCancel(ctx)
+	var cancelled atomic.Int64
+	gitsync.BeforePush(a.sync, func() {
+		switch pushes.Add(1) {
+		case 1:
+			<-release // a slow remote: the cycle is 1 s
+		case 2: // the batch of two: b pushes first, rejected
+			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
+			require.NoError(t, err)
+			time.AfterFunc(100*time.Millisecond, func() { cancelled.Store(time.Now().UnixNano()); cancel() })
+		}
+	})
+	lead := make(chan error, 1)
+	go func() { _, err := a.sync.Claim(ctx, "/plan.md#task-3", a.agent); lead <- err }()
+	require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
+	quitter := make(chan time.Time, 1)
+	go func() {
+		_, err := a.sync.Claim(quit, "/plan.md#task-1", a.agent)
+		assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
+		quitter <- time.Now()
+	}()
+	require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 1 }, 10*time.Second, time.Millisecond)
+	other := make(chan error, 1)
+	go func() { _, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent); other <- err }()
+	require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 2 }, 10*time.Second, time.Millisecond)
+	time.Sleep(1100 * time.Millisecond)
+	close(release)
+	require.NoError(t, <-lead)
+	end := <-quitter
+	late := end.Sub(time.Unix(0, cancelled.Load()))
+	assert.Less(t, late, 500*time.Millisecond, "a call whose context ended waits for the batch's pause")
+	require.NoError(t, <-other)
+}
+
+// TestIdleMachineLosingOnceSaysNothing: a machine that made no push for a
+// while (idle, not losing) loses one race: it is not starved, and does not
+// say it waits.
+func TestIdleMachineLosingOnceSaysNothing(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(5), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	_, err := a.sync.Claim(ctx, "/plan.md#task-4", a.agent) // a's push lands
+	require.NoError(t, err)
+	time.Sleep(2 * time.Second) // idle: no call at all
+	var pushes atomic.Int32
+	gitsync.BeforePush(a.sync, func() {
+		if pushes.Add(1) == 1 {
+			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
+			require.NoError(t, err)
+		}
+	})
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.Equal(t, 2, res.Attempts, "lost once, then landed")
+	refs := run(t, remote, "for-each-ref", "refs/taskmd/waiting/")
+	assert.Empty(t, strings.TrimSpace(refs), "one loss after an idle spell says the machine waits")
+}
+
+// TestJoinedCallOddName: TestJoinedCallSetsAsideAPersonsEdit with a
+// document whose name has a space and a non-ASCII letter.
+func TestJoinedCallOddName(t *testing.T) {
+	const other = "docs/my plan é.md"
+	remote := newRemote(t, map[string]string{doc: planOf(5), other: planOf(3), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	b := newMachine(t, remote, "b")
+	var pushes atomic.Int32
+	queued := make(chan struct{})
+	gitsync.BeforePush(a.sync, func() {
+		if pushes.Add(1) == 1 {
+			<-queued
+			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
+			require.NoError(t, err)
+		}
+	})
+	first := make(chan error, 1)
+	go func() { _, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent); first <- err }()
+	require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
+	edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
+	filetest.Write(t, a.dir, other, edited)
+	second := make(chan error, 1)
+	go func() { _, err := a.sync.Claim(ctx, "/my plan é.md#task-1", a.agent); second <- err }()
+	require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 1 }, 10*time.Second, time.Millisecond)
+	close(queued)
+	require.NoError(t, <-first)
+	require.NoError(t, <-second)
+	got := remoteFile(t, remote, other)
+	assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"))
+	assert.Contains(t, got, "Do part 2.\n", "the person's edit is not committed")
+}

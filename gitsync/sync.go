@@ -31,7 +31,6 @@ type Sync struct {
 	attempts  int      // 0: no limit but the context's
 	queue     queue    // the calls waiting to be shared together
 	ident     []string // "-c user.name=… -c user.email=…" when git has none
-	pause     func(ctx context.Context, attempt, calls int) error
 	// fetches counts the clone's fetches, seen is the leases read since
 	// the last one, emptyTree the id of the tree of lease commits (all
 	// under the clone's lock).
@@ -85,8 +84,6 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
 	s := &Sync{ws: ws, plans: plans, remote: "origin"}
-	s.pause = s.backoff
-	s.queue.landed = time.Now() // a machine that never lands is starved too
 	for _, o := range opts {
 		o(s)
 	}
