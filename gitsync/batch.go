@@ -619,9 +619,10 @@ func (s *Sync) sayWaiting(ctx context.Context, attempt int) {
 	s.queue.mu.Unlock()
 }
 
-// letWaitingGo waits between half a cycle and one and a half, the head start
-// that a machine that just pushed has on the machines it beat, so that a
-// machine that keeps losing gets the remote.
+// yieldTime is how long a batch lets a waiting machine go first: between
+// half a cycle and one and a half, the head start that a machine that just
+// pushed has on the machines it beat, so that a machine that keeps losing
+// gets the remote.
 func (s *Sync) yieldTime() time.Duration {
 	s.queue.mu.Lock()
 	cycle := max(s.queue.cycle, cycleMin)
@@ -647,18 +648,18 @@ func (s *Sync) timeCycle(d time.Duration) {
 // push, so that machines racing on one remote spread out, or 2×spreadBatch
 // when the batch has more than one call (the machine runs several agents,
 // whose calls join it meanwhile: fewer, larger pushes; at most
-// maxBatchPause more than spread), and up to
-// 2/attempt cycles after the later ones. A machine that keeps losing
-// does not wait longer and longer: it says it waits (waitAfter) and
-// tries again the sooner the longer it has lost, and a machine about to
-// push while another waits lets it go first (letWaitingGo), up to
-// maxYields times a batch.
+// maxBatchPause, unless spread's bound is longer), and up to 2/attempt
+// cycles after the later ones. A machine that keeps losing does not wait
+// longer and longer: it says it waits (waitAfter) and tries again the
+// sooner the longer it has lost, and a machine about to push while
+// another waits lets it go first (yieldTime), up to maxYields times a
+// batch.
 const (
 	spread      = 2
 	spreadBatch = 10
 	// maxBatchPause bounds a batch's longer pause (spreadBatch) when
-	// attempts are slow: an attempt of 1 s pauses up to 4 s, not 20.
-	maxBatchPause = 2 * time.Second
+	// attempts are slow: an attempt of 1 s pauses up to 5 s, not 20.
+	maxBatchPause = 5 * time.Second
 	cycleMin      = 10 * time.Millisecond
 	cycleMax      = time.Second
 	// waitAfter is the attempt from which a machine says it waits.
