@@ -114,16 +114,7 @@ func TestCallsJoinARetriedBatch(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(5), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
 	b := newMachine(t, remote, "b")
-	var pushes atomic.Int32
-	queued := make(chan struct{})
-	gitsync.BeforePush(a.sync, func() {
-		if pushes.Add(1) == 1 {
-			<-queued
-			res, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
-			require.NoError(t, err)
-			require.True(t, res.Success)
-		}
-	})
+	pushes, queued := loseFirstPush(t, a, b)
 	first := make(chan gitsync.ClaimResult, 1)
 	go func() {
 		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,4 +142,20 @@ func assigneeIn(t testing.TB, src, slug string) string {
 	t.Helper()
 	v, _ := taskIn(t, src, slug).Field(taskdoc.KeyAssignee)
 	return v
+}
+
+// loseFirstPush makes a's first push wait until queued is closed, and
+// then b claim task 5 of the plan first, so that a's push is rejected and
+// its batch made again; pushes counts a's pushes.
+func loseFirstPush(t *testing.T, a, b *machine) (pushes *atomic.Int32, queued chan struct{}) {
+	pushes, queued = new(atomic.Int32), make(chan struct{})
+	gitsync.BeforePush(a.sync, func() {
+		if pushes.Add(1) == 1 {
+			<-queued
+			res, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
+			require.NoError(t, err)
+			require.True(t, res.Success)
+		}
+	})
+	return pushes, queued
 }

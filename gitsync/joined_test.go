@@ -19,96 +19,6 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// TestJoinedCallSetsAsideAPersonsEdit: while a's batch is being made
-// again (its first push rejected), a person edits docs/other.md, a file
-// the batch never touched, and then a claim in docs/other.md reaches a.
-// The person's uncommitted edit must not be committed with the claim (it
-// is set aside for a call served on its own: TestPersonEditSurvives).
-func TestJoinedCallSetsAsideAPersonsEdit(t *testing.T) {
-	const other = "docs/other.md"
-	remote := newRemote(t, map[string]string{doc: planOf(5), other: planOf(3), ".gitignore": ".taskmd/\n"})
-	a := newMachine(t, remote, "a")
-	b := newMachine(t, remote, "b")
-	var pushes atomic.Int32
-	queued := make(chan struct{})
-	gitsync.BeforePush(a.sync, func() {
-		if pushes.Add(1) == 1 {
-			<-queued
-			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
-			require.NoError(t, err)
-		}
-	})
-	first := make(chan error, 1)
-	go func() {
-		_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-		first <- err
-	}()
-	require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
-
-	// The person's edit, after a's batch set the clone's edits aside.
-	edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
-	filetest.Write(t, a.dir, other, edited)
-
-	second := make(chan error, 1)
-	go func() {
-		_, err := a.sync.Claim(ctx, "/other.md#task-1", a.agent)
-		second <- err
-	}()
-	require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 1 }, 10*time.Second, time.Millisecond)
-	close(queued)
-	require.NoError(t, <-first)
-	require.NoError(t, <-second)
-
-	got := remoteFile(t, remote, other)
-	assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"))
-	assert.Contains(t, got, "Do part 2.\n", "the person's edit is not committed")
-	assert.Contains(t, filetest.Read(t, a.dir, other), "Do part 2, carefully.\n", "the edit stays in the working tree")
-}
-
-// TestFailedJoinedCallKeepsAPersonsEdit: as above, but the claim that
-// joins fails (a task the document does not have): the batch takes back
-// what failed, and the person's edit of docs/other.md must stay.
-func TestFailedJoinedCallKeepsAPersonsEdit(t *testing.T) {
-	const other = "docs/other.md"
-	remote := newRemote(t, map[string]string{doc: planOf(5), other: planOf(3), ".gitignore": ".taskmd/\n"})
-	a := newMachine(t, remote, "a")
-	b := newMachine(t, remote, "b")
-	var pushes atomic.Int32
-	queued := make(chan struct{})
-	gitsync.BeforePush(a.sync, func() {
-		if pushes.Add(1) == 1 {
-			<-queued
-			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
-			require.NoError(t, err)
-		}
-	})
-	first := make(chan error, 1)
-	go func() {
-		_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-		first <- err
-	}()
-	require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
-
-	edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
-	filetest.Write(t, a.dir, other, edited)
-
-	second := make(chan error, 1)
-	go func() {
-		_, err := a.sync.Claim(ctx, "/other.md#task-9", a.agent)
-		second <- err
-	}()
-	require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 1 }, 10*time.Second, time.Millisecond)
-	close(queued)
-	require.NoError(t, <-first)
-	err := <-second
-	assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err), "%v", err)
-
-	assert.Equal(t, edited, filetest.Read(t, a.dir, other), "the person's edit is kept")
-	assert.Equal(t, " M "+other+"\n", run(t, a.dir, "status", "--porcelain"), "as an uncommitted edit")
-	assert.Empty(t, run(t, a.dir, "stash", "list"))
-	assert.Equal(t, planOf(3), remoteFile(t, remote, other))
-}
-
 // tripCtx is a context that ends once the file at path holds want: the
 // moment a caller gives up right after its change was written.
 type tripCtx struct {
@@ -137,6 +47,62 @@ func (c *tripCtx) Err() error {
 func (c *tripCtx) check() {
 	if data, err := os.ReadFile(c.path); err == nil && strings.Contains(string(data), c.want) {
 		c.once.Do(func() { close(c.done) })
+	}
+}
+
+// TestPersonsEditKeepsACallOut: while a's batch is made again (its first
+// push rejected), a person edits a document the batch never touched, and
+// then a claim in it reaches a. The claim does not join the batch (its
+// edits were set aside before the person's): it is made in a batch of its
+// own, which sets the edit aside too, so that the edit is never committed
+// with the claim nor lost when the claim fails.
+func TestPersonsEditKeepsACallOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, task string
+		code             taskdoc.Code // "": the claim lands
+	}{
+		{"the claim lands", "docs/other.md", "task-1", ""},
+		{"the claim fails", "docs/other.md", "task-9", taskdoc.CodeTaskNotFound},
+		{"a name with a space and an accent", "docs/my plan é.md", "task-1", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			remote := newRemote(t, map[string]string{doc: planOf(5), tc.file: planOf(3), ".gitignore": ".taskmd/\n"})
+			a := newMachine(t, remote, "a")
+			b := newMachine(t, remote, "b")
+			pushes, queued := loseFirstPush(t, a, b)
+			first := make(chan error, 1)
+			go func() {
+				_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+				first <- err
+			}()
+			require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
+
+			edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
+			filetest.Write(t, a.dir, tc.file, edited)
+			second := make(chan error, 1)
+			go func() {
+				_, err := a.sync.Claim(ctx, "/"+strings.TrimPrefix(tc.file, "docs/")+"#"+tc.task, a.agent)
+				second <- err
+			}()
+			require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 1 }, 10*time.Second, time.Millisecond)
+			close(queued)
+			require.NoError(t, <-first)
+			err := <-second
+			assert.Equal(t, tc.code, taskdoc.CodeOf(err), "%v", err)
+
+			got := remoteFile(t, remote, tc.file)
+			assert.Contains(t, got, "Do part 2.\n", "the person's edit is not committed")
+			// In the clone: the remote's document, with the person's edit.
+			assert.Equal(t, strings.Replace(got, "Do part 2.", "Do part 2, carefully.", 1), filetest.Read(t, a.dir, tc.file),
+				"the person's edit is kept")
+			assert.Equal(t, " M "+tc.file+"\x00", run(t, a.dir, "status", "--porcelain", "-z"), "as an uncommitted edit")
+			assert.Empty(t, run(t, a.dir, "stash", "list"))
+			if tc.code == "" {
+				assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"))
+			} else {
+				assert.Equal(t, planOf(3), got)
+			}
+		})
 	}
 }
 
@@ -295,36 +261,4 @@ func TestIdleMachineLosingOnceSaysNothing(t *testing.T) {
 	require.Equal(t, 2, res.Attempts, "lost once, then landed")
 	refs := run(t, remote, "for-each-ref", "refs/taskmd/waiting/")
 	assert.Empty(t, strings.TrimSpace(refs), "one loss after an idle spell says the machine waits")
-}
-
-// TestJoinedCallOddName: TestJoinedCallSetsAsideAPersonsEdit with a
-// document whose name has a space and a non-ASCII letter.
-func TestJoinedCallOddName(t *testing.T) {
-	const other = "docs/my plan é.md"
-	remote := newRemote(t, map[string]string{doc: planOf(5), other: planOf(3), ".gitignore": ".taskmd/\n"})
-	a := newMachine(t, remote, "a")
-	b := newMachine(t, remote, "b")
-	var pushes atomic.Int32
-	queued := make(chan struct{})
-	gitsync.BeforePush(a.sync, func() {
-		if pushes.Add(1) == 1 {
-			<-queued
-			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
-			require.NoError(t, err)
-		}
-	})
-	first := make(chan error, 1)
-	go func() { _, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent); first <- err }()
-	require.Eventually(t, func() bool { return pushes.Load() == 1 }, 10*time.Second, time.Millisecond)
-	edited := strings.Replace(planOf(3), "Do part 2.", "Do part 2, carefully.", 1)
-	filetest.Write(t, a.dir, other, edited)
-	second := make(chan error, 1)
-	go func() { _, err := a.sync.Claim(ctx, "/my plan é.md#task-1", a.agent); second <- err }()
-	require.Eventually(t, func() bool { return gitsync.Waiting(a.sync) == 1 }, 10*time.Second, time.Millisecond)
-	close(queued)
-	require.NoError(t, <-first)
-	require.NoError(t, <-second)
-	got := remoteFile(t, remote, other)
-	assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"))
-	assert.Contains(t, got, "Do part 2.\n", "the person's edit is not committed")
 }
