@@ -346,10 +346,11 @@ func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) 
 	// A file with uncommitted edits was edited by a person after the
 	// batch set the clone's edits aside: a call that may write it waits
 	// for a batch of its own, which sets them aside too.
-	edited, err := s.edited(b.ctx, batchFiles(waiting))
+	files := batchFiles(waiting)
+	edited, err := s.edited(b.ctx, files)
 	if err != nil {
 		edited = map[string]bool{}
-		for _, f := range batchFiles(waiting) {
+		for _, f := range files {
 			edited[f] = true // none joins
 		}
 	}
@@ -412,14 +413,12 @@ func (s *Sync) edited(ctx context.Context, files []string) (map[string]bool, err
 		paths[i] = s.path(f)
 		byPath[paths[i]] = f
 	}
-	st, err := s.git(ctx, append([]string{"status", "--porcelain", "-z", "-uall", "--no-renames", "--"}, literal(paths)...)...)
+	entries, err := s.status(ctx, paths)
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range strings.Split(st, "\x00") {
-		if len(e) > 3 {
-			out[byPath[e[3:]]] = true
-		}
+	for _, e := range entries {
+		out[byPath[e[3:]]] = true
 	}
 	return out, nil
 }

@@ -204,15 +204,12 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx, mem *record) error 
 	if len(paths) == 0 {
 		return tx.Remove(changeFile)
 	}
-	out, err := s.git(ctx, append([]string{"status", "--porcelain", "-z", "-uall", "--no-renames", "--"}, literal(paths)...)...)
+	entries, err := s.status(ctx, paths)
 	if err != nil {
 		return err
 	}
 	var restore []string
-	for _, e := range strings.Split(out, "\x00") {
-		if len(e) < 4 {
-			continue
-		}
+	for _, e := range entries {
 		p := e[3:]
 		name := filepath.Join(s.top, filepath.FromSlash(p))
 		data, err := os.ReadFile(name)
@@ -247,6 +244,23 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx, mem *record) error 
 		}
 	}
 	return tx.Remove(changeFile)
+}
+
+// status is git's short status of the repository paths paths that
+// differ from HEAD (modified, added or untracked), one entry each: its
+// two-letter code, a space and the path ("?? docs/new.md").
+func (s *Sync) status(ctx context.Context, paths []string) ([]string, error) {
+	out, err := s.git(ctx, append([]string{"status", "--porcelain", "-z", "-uall", "--no-renames", "--"}, literal(paths)...)...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []string
+	for _, e := range strings.Split(out, "\x00") {
+		if len(e) > 3 {
+			entries = append(entries, e)
+		}
+	}
+	return entries, nil
 }
 
 // literal makes repository paths into pathspecs that match only
