@@ -380,22 +380,9 @@ func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) 
 	if len(joined) == 0 {
 		return nil, nil
 	}
-	grew := false
-	for _, f := range batchFiles(joined) {
-		data, err := tx.ReadIfExists(f)
-		if err != nil {
-			fail(joined, err)
-			return nil, err
-		}
-		if rec.add("file", s.path(f), hashOf(data)) {
-			grew = true
-		}
-	}
-	if grew {
-		if err := tx.Write(changeFile, rec.text); err != nil {
-			fail(joined, err)
-			return nil, err
-		}
+	if err := s.note(tx, rec, "file", batchFiles(joined)); err != nil {
+		fail(joined, err)
+		return nil, err
 	}
 	return joined, nil
 }

@@ -113,13 +113,20 @@ func (s *Sync) begin(tx *workspace.Tx, files []string) (*record, error) {
 // the record has them all. The content stays in rec even when the write
 // fails, for the settle that takes the change back at once.
 func (s *Sync) wrote(tx *workspace.Tx, rec *record, files []string) error {
+	return s.note(tx, rec, "wrote", files)
+}
+
+// note records in rec the content of each workspace file of files now, as
+// kind ("file": before the change; "wrote": as a change wrote it), and
+// writes the record durably when it grew.
+func (s *Sync) note(tx *workspace.Tx, rec *record, kind string, files []string) error {
 	grew := false
 	for _, f := range files {
 		data, err := tx.ReadIfExists(f)
 		if err != nil {
 			return err
 		}
-		if rec.add("wrote", s.path(f), hashOf(data)) {
+		if rec.add(kind, s.path(f), hashOf(data)) {
 			grew = true
 		}
 	}
