@@ -217,8 +217,22 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batch) {
 	live := b.calls
 	yielded := 0
+	var pause time.Duration
+	if slices.ContainsFunc(live, func(c *call) bool { return len(c.files) > 0 }) {
+		pause = s.pace(ctx)
+	}
+	paced := pause > 0
+	if paced {
+		// Other machines push: this batch lets them take their turn first,
+		// and the calls that arrive meanwhile join it (see pace).
+		var err error
+		if live, err = s.wait(b, live, pause); err != nil {
+			fail(live, err)
+			return
+		}
+	}
 	for attempt := 1; ; attempt++ {
-		if attempt > 1 {
+		if attempt > 1 || paced {
 			joined, err := s.takeIn(tx, rec, b)
 			if err != nil {
 				fail(live, err)
@@ -293,6 +307,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			}
 			return
 		}
+		s.raced = time.Now()
 		if err := s.takeBack(ctx, live, first); err != nil {
 			fail(live, err)
 			return
@@ -584,7 +599,11 @@ func (s *Sync) othersWait(ctx context.Context) bool {
 	defer q.mu.Unlock()
 	seen := q.seen
 	q.seen = sha
-	return seen != sha && sha != q.signal
+	if seen != sha && sha != q.signal {
+		s.raced = time.Now() // another machine races this one (see pace)
+		return true
+	}
+	return false
 }
 
 // sayWaiting tells the other machines that this one lost the race again:
@@ -654,6 +673,45 @@ const (
 	// first, so that it does not wait for good either.
 	maxYields = 8
 )
+
+// raceMemory is how long, in cycles, a clone counts as racing other
+// machines for the remote after it last saw one push (see pace).
+const raceMemory = 10
+
+// pace is the pause before the first attempt of a batch that changes
+// files, while other machines race this one for the remote: one of them
+// pushed within the last raceMemory cycles, as this clone saw it (a fetch
+// brought its commits, or it rejected this clone's push). The pause is at
+// random up to a cycle for each other machine that holds a claim under a
+// live lease (at most maxBatchPause), whichever machine won the last push.
+// Machines that take turns push less often and carry more calls each, so
+// fewer pushes are rejected (each one a fetch, a merge, commits and a push
+// made for nothing), and the machine that pushed last, whose clone has the
+// remote as it is, does not push again at once, ahead of those that lost
+// to it. A machine alone on its remote never pauses.
+func (s *Sync) pace(ctx context.Context) time.Duration {
+	s.queue.mu.Lock()
+	cycle := max(s.queue.cycle, cycleMin)
+	s.queue.mu.Unlock()
+	if time.Since(s.raced) >= raceMemory*cycle {
+		return 0
+	}
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return 0 // the attempt reports it
+	}
+	others := 0
+	now := time.Now()
+	for _, lf := range sh.files {
+		if lf.Machine != s.machineID() && slices.ContainsFunc(lf.Leases, func(l lease) bool { return l.Expires.After(now) }) {
+			others++
+		}
+	}
+	if others == 0 {
+		return 0
+	}
+	return rand.N(min(cycle*time.Duration(others), maxBatchPause)) + time.Millisecond
+}
 
 // backoff is the pause before attempt+1 of a batch of calls calls (see
 // spread).

@@ -14,7 +14,18 @@
 // (refs/taskmd/waiting/<branch>) and tries again the sooner the longer it
 // has lost; a machine about to push while another waits lets it go first
 // (about an attempt's time, at most eight times a batch), so that every
-// machine gets its share of a busy remote.
+// machine gets its share of a busy remote. While other machines push (a
+// fetch brought their commits, or one rejected this clone's push, within
+// the last ten attempts' time), every batch pauses before its first push
+// as after a rejected one, the machine that pushed last too: machines take
+// turns, push larger batches, and make fewer changes for nothing. A
+// machine alone on its remote never pauses.
+//
+// ClaimNext claims the next task a plan offers, chosen on the merged plan
+// when the change is made (and again when a rejected push makes it
+// again): machines claiming from one plan each get a task, where listing
+// the tasks and claiming one is refused when another machine took it
+// since the list was read.
 //
 // Calls that reach one Sync while it is sharing a change wait and are
 // shared together (group commit): one fetch and merge, each change made

@@ -44,19 +44,81 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 		return ClaimResult{}, err
 	}
 	var res plan.ClaimResult
-	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (string, error) {
+	rep, err := s.run(ctx, []string{t.File}, func(ctx context.Context) (msg string, err error) {
+		res, msg, err = s.claim(ctx, t, task, agentID)
+		return msg, err
+	})
+	return s.claimed(ctx, res, rep, err)
+}
+
+// ClaimNext claims for agentID the first task of plan ("/api/auth.md")
+// that NextTasks offers it, on the plan as the remote has it: a task it
+// holds itself first (answered with its claim), then the next free one.
+// The task is chosen on the merged plan when the change is made, and again
+// when a rejected push makes it again, so that machines claiming from one
+// plan at once each get a task and none is refused: agents of a fleet
+// claim with ClaimNext where they would list tasks and claim one, which
+// another machine may have taken since the list was read. The claim is
+// Claim's (leases, tokens, offline queue). When the plan offers nothing
+// now (every task done, held, or waiting for a dependency), Success is
+// false and AlreadyClaimedBy is "".
+func (s *Sync) ClaimNext(ctx context.Context, planAddr, agentID string) (ClaimResult, error) {
+	pt, err := taskflow.ParseDocs(planAddr)
+	if err == nil && pt.Slug != "" {
+		err = &taskdoc.Error{Code: taskdoc.CodeInvalidAddress, Path: pt.Path, Slug: pt.Slug,
+			Msg: fmt.Sprintf("%q names a task: ClaimNext takes a plan, like %s (Claim takes a task)", planAddr, pt.Path)}
+	}
+	if err == nil {
+		// Refused now, not only when the plan offers a task.
+		_, err = s.plans.Agents().Get(ctx, agentID)
+	}
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	var res plan.ClaimResult
+	rep, err := s.run(ctx, []string{pt.File}, func(ctx context.Context) (string, error) {
 		res = plan.ClaimResult{}
-		holder, lapsed, err := s.beforeClaim(ctx, t, agentID)
-		if err != nil || holder != "" {
-			res.AlreadyClaimedBy = holder
+		next, err := s.nextTasks(ctx, pt, planAddr, agentID)
+		if err != nil {
 			return "", err
 		}
-		res, err = s.plans.Claim(ctx, task, agentID)
-		if res.Claim != nil && res.Claim.TookOverFrom == "" && lapsed != "" && lapsed != agentID {
-			res.Claim.TookOverFrom = lapsed
+		for _, n := range next {
+			if !n.DependenciesCompleted && !n.Stranded {
+				continue
+			}
+			t, err := taskflow.ParseDocs(n.ID)
+			if err != nil {
+				return "", err
+			}
+			r, msg, err := s.claim(ctx, t, n.ID, agentID)
+			if err != nil || r.Success {
+				res = r
+				return msg, err
+			}
 		}
-		return fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), err
+		return "", nil
 	})
+	return s.claimed(ctx, res, rep, err)
+}
+
+// claim is Claim's change on the merged clone: task's claim for agentID,
+// with the commit's message.
+func (s *Sync) claim(ctx context.Context, t taskflow.Target, task, agentID string) (plan.ClaimResult, string, error) {
+	holder, lapsed, err := s.beforeClaim(ctx, t, agentID)
+	if err != nil || holder != "" {
+		return plan.ClaimResult{AlreadyClaimedBy: holder}, "", err
+	}
+	res, err := s.plans.Claim(ctx, task, agentID)
+	if res.Claim != nil && res.Claim.TookOverFrom == "" && lapsed != "" && lapsed != agentID {
+		res.Claim.TookOverFrom = lapsed
+	}
+	return res, fmt.Sprintf("taskmd: %s claims %s", agentID, t.Address()), err
+}
+
+// claimed is the answer of a claim whose change ended with rep and err:
+// a claim taken back holds nothing, and a claim that was held already
+// (nothing committed) is shared with this machine's leases.
+func (s *Sync) claimed(ctx context.Context, res plan.ClaimResult, rep Report, err error) (ClaimResult, error) {
 	if err != nil {
 		res = plan.ClaimResult{} // the claim was taken back: it holds nothing
 	} else if res.Success && rep.Commit == "" && !rep.Queued && rep.Offline == "" {

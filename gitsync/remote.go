@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/merge"
@@ -145,6 +146,9 @@ func (s *Sync) integrate(ctx context.Context) (ahead int, offline string, err er
 		return ahead, offline, err
 	}
 	ahead, behind, err := s.counts(ctx)
+	if behind > 0 {
+		s.raced = time.Now() // another machine pushed (see racing)
+	}
 	if err != nil || behind == 0 {
 		return ahead, "", err
 	}

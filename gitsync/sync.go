@@ -48,6 +48,9 @@ type Sync struct {
 	// beforePush, when set, runs between the commit and the push (tests
 	// move the remote there).
 	beforePush func()
+	// raced is when the clone last saw another machine push (see racing),
+	// read and written by the call serving the queue.
+	raced time.Time
 }
 
 // An Option configures New.

@@ -105,103 +105,91 @@ func heartbeat(ctx context.Context, r *agent.Registry, s *gitsync.Sync, ids []st
 	}
 }
 
-// work is one agent: it takes the plans in turn from first, claims a task
-// that the plan offers, starts and completes it, until every plan is
-// done or ctx ends. A task refused is not tried again until a round of
-// every plan found nothing to claim.
+// work is one agent: it takes the plans in turn from first and claims the
+// next task that a plan offers (gitsync's ClaimNext), starts and
+// completes it, until every plan is done or ctx ends. A plan that offers
+// nothing on the clone, as last merged, is passed over without a call;
+// when no plan offered a task while some are not done (the last tasks are
+// held), the agent waits a moment and learns what the remote has (Push),
+// as the agent protocol says to poll again after a short delay.
 func work(ctx context.Context, s *gitsync.Sync, p *plan.Plans, id string, first, plans int, t *tally) {
-	refused := map[string]bool{}
+	done := make([]bool, plans)
 	for ctx.Err() == nil {
 		took, open := false, false
 		for k := range plans {
-			addr := "/" + PlanFile((first+k)%plans)
-			for ctx.Err() == nil {
-				task, left, err := pick(ctx, p, addr, refused)
+			i := (first + k) % plans
+			addr := "/" + PlanFile(i)
+			for !done[i] && ctx.Err() == nil {
+				offered, left, err := offers(ctx, p, addr)
 				if err != nil {
 					t.call(gitsync.Report{}, err)
 					return
 				}
-				open = open || left
-				if task == "" {
+				done[i], open = !left, open || left
+				if !offered {
 					break
 				}
-				if do(ctx, s, id, task, t) {
-					took = true
-				} else {
-					refused[task] = true
+				res, err := s.ClaimNext(ctx, addr, id)
+				t.call(res.Report, err)
+				if err != nil || !res.Success {
+					break
 				}
+				took = true
+				do(ctx, s, id, *res.Claim, t)
 			}
 		}
 		if !open {
 			return
 		}
 		if !took {
-			// Every task offered was refused: the clone learns what the
-			// remote has now, and the agent tries them all again.
-			clear(refused)
+			select {
+			case <-ctx.Done():
+			case <-time.After(idle/2 + rand.N(idle)):
+			}
 			rep, err := s.Push(ctx)
 			t.call(rep, err)
 		}
 	}
 }
 
-// pick chooses a task that plan addr offers and that was not refused, at
-// random so that agents spread over the plan; open reports that the plan
-// has a task not completed yet.
-func pick(ctx context.Context, p *plan.Plans, addr string, refused map[string]bool) (task string, open bool, err error) {
+// offers reports whether plan addr, on the clone as last merged, offers a
+// task, and whether it has a task not completed yet (left).
+func offers(ctx context.Context, p *plan.Plans, addr string) (offered, left bool, err error) {
 	next, err := p.NextTasks(ctx, addr)
 	if err != nil {
-		return "", false, err
+		return false, false, err
 	}
 	prog, err := p.Progress(ctx, addr)
 	if err != nil {
-		return "", false, err
+		return false, false, err
 	}
-	open = prog.Counts[taskdoc.StatusCompleted] < prog.Total
-	var free []string
-	for _, n := range next {
-		if !refused[n.ID] {
-			free = append(free, n.ID)
-		}
-	}
-	if len(free) == 0 {
-		return "", open, nil
-	}
-	return free[rand.IntN(len(free))], open, nil
+	return len(next) > 0, prog.Counts[taskdoc.StatusCompleted] < prog.Total, nil
 }
 
-// do claims task for id, starts it and completes it; false when the
-// claim was refused or a call failed.
-func do(ctx context.Context, s *gitsync.Sync, id, task string, t *tally) bool {
-	res, err := s.Claim(ctx, task, id)
-	if taskdoc.CodeOf(err) == taskdoc.CodeInvalidTransition {
-		// Completed by another machine since this clone last fetched: a
-		// refusal, as a task another agent holds.
-		err = nil
-	}
-	t.call(res.Report, err)
-	if err != nil || !res.Success {
-		return false
-	}
-	c := plan.Claimant{Agent: id, Token: res.Claim.Token}
+// idle is about how long an agent that found nothing to claim waits
+// before it asks again.
+const idle = 300 * time.Millisecond
+
+// do starts and completes the task of claim c; a failed call is counted
+// and made again (a retried change is made once), so that the agent does
+// not leave its task held.
+func do(ctx context.Context, s *gitsync.Sync, id string, cl plan.Claim, t *tally) {
+	c := plan.Claimant{Agent: id, Token: cl.Token}
 	for _, u := range []plan.StatusUpdate{{Status: taskdoc.StatusInProgress}, {Status: taskdoc.StatusCompleted, Note: "Done by " + id + "."}} {
-		// A failed call is counted and made again (a retried change is
-		// made once), so that the agent does not leave its task held.
 		var err error
 		for range 3 {
 			var got gitsync.StatusResult
-			got, err = s.UpdateStatus(ctx, task, c, u)
+			got, err = s.UpdateStatus(ctx, cl.Task, c, u)
 			t.call(got.Report, err)
 			if err == nil || ctx.Err() != nil {
 				break
 			}
 		}
 		if err != nil {
-			return false
+			return
 		}
 	}
 	t.mu.Lock()
 	t.Completed++
 	t.mu.Unlock()
-	return true
 }
