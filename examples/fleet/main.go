@@ -1,7 +1,8 @@
 // Command fleet measures a fleet of machines sharing plans through one git
 // remote (package gitsync): it makes a bare remote and a clone per
 // machine in a temporary folder, runs a process per machine whose agents
-// claim, start and complete tasks until every plan is done, and prints
+// claim the next task a plan offers, start and complete it until every
+// plan is done, and prints
 // the figures next to the floor, the fetch, commit and push cycles a
 // second that as many processes get through on the same remote.
 //
