@@ -149,6 +149,17 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 		if prior, err = s.recoverAside(ctx, tx); err != nil {
 			return err
 		}
+		// The pause comes before a person's edits are set aside: they stay
+		// in their files while the batch waits (see pace).
+		paced := false
+		if slices.ContainsFunc(batch, func(c *call) bool { return len(c.files) > 0 }) {
+			if pause := s.pace(ctx); pause > 0 {
+				paced = true
+				if _, err := s.wait(b, batch, pause); err != nil {
+					return nil // every call gave up: each ended with its error
+				}
+			}
+		}
 		sha, err := s.setAside(ctx, tx)
 		if err != nil {
 			return err
@@ -158,7 +169,7 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 		if err != nil {
 			fail(batch, err)
 		} else {
-			s.share(ctx, tx, rec, b)
+			s.share(ctx, tx, rec, b, paced)
 			batch = b.calls
 		}
 		open := slices.DeleteFunc(slices.Clone(batch), func(c *call) bool { return c.released })
@@ -211,26 +222,13 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 // while the push is rejected because the remote moved. A call whose
 // change fails, or whose context ends before it is pushed, leaves the
 // batch with its error and nothing of it committed. Before each attempt
-// after the first, the calls that arrived meanwhile join the batch (b):
+// after the first, and before the first when the batch paused before it
+// (paced, see pace), the calls that arrived meanwhile join the batch (b):
 // their changes are made on the merged plan like the others', so that
 // machines racing for the remote push fewer, larger batches.
-func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batch) {
-	live := b.calls
+func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batch, paced bool) {
+	live := slices.DeleteFunc(slices.Clone(b.calls), func(c *call) bool { return c.released })
 	yielded := 0
-	var pause time.Duration
-	if slices.ContainsFunc(live, func(c *call) bool { return len(c.files) > 0 }) {
-		pause = s.pace(ctx)
-	}
-	paced := pause > 0
-	if paced {
-		// Other machines push: this batch lets them take their turn first,
-		// and the calls that arrive meanwhile join it (see pace).
-		var err error
-		if live, err = s.wait(b, live, pause); err != nil {
-			fail(live, err)
-			return
-		}
-	}
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 || paced {
 			joined, err := s.takeIn(tx, rec, b)
