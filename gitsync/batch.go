@@ -699,7 +699,7 @@ func (s *Sync) pace(ctx context.Context) time.Duration {
 		return 0 // the attempt reports it
 	}
 	others := 0
-	now := time.Now()
+	now := time.Now() // the wall clock: pacing is timing, not a lease's verdict
 	for _, lf := range sh.files {
 		if lf.Machine != s.machineID() && slices.ContainsFunc(lf.Leases, func(l lease) bool { return l.Expires.After(now) }) {
 			others++

@@ -129,3 +129,27 @@ func TestClaimNextRefusals(t *testing.T) {
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
 	assert.Equal(t, remoteHead, run(t, remote, "rev-parse", "main"))
 }
+
+// TestClaimNextPassesOverItsOwnBlockedTask: an agent that blocked its task
+// still holds it, but ClaimNext gives it the next free task, not the
+// blocked one again.
+func TestClaimNextPassesOverItsOwnBlockedTask(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2)})
+	a := newMachine(t, remote, "a")
+	first, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
+	require.NoError(t, err)
+	require.Equal(t, "/plan.md#task-1", first.Claim.Task)
+	c := plan.Claimant{Agent: a.agent, Token: first.Claim.Token}
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, plan.StatusUpdate{Status: taskdoc.StatusBlocked, Note: "Waiting for the keys."})
+	require.NoError(t, err)
+
+	next, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
+	require.NoError(t, err)
+	require.True(t, next.Success)
+	assert.Equal(t, "/plan.md#task-2", next.Claim.Task)
+	got := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"), "still its own")
+	assert.Equal(t, a.agent, assigneeIn(t, got, "task-2"))
+}

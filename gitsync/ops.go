@@ -53,7 +53,8 @@ func (s *Sync) Claim(ctx context.Context, task, agentID string) (ClaimResult, er
 
 // ClaimNext claims for agentID the first task of plan ("/api/auth.md")
 // that NextTasks offers it, on the plan as the remote has it: a task it
-// holds itself first (answered with its claim), then the next free one.
+// holds itself first (answered with its claim; one it paused, blocked or
+// failed is not handed back), then the next free one.
 // The task is chosen on the merged plan when the change is made, and again
 // when a rejected push makes it again, so that machines claiming from one
 // plan at once each get a task and none is refused: agents of a fleet
@@ -83,7 +84,10 @@ func (s *Sync) ClaimNext(ctx context.Context, planAddr, agentID string) (ClaimRe
 			return "", err
 		}
 		for _, n := range next {
-			if !n.DependenciesCompleted && !n.Stranded {
+			switch {
+			case n.Status != taskdoc.StatusPending && n.Status != taskdoc.StatusPlanning && n.Status != taskdoc.StatusInProgress:
+				continue // its own task that it paused, blocked or failed: not work to do now
+			case !n.DependenciesCompleted && !n.Stranded:
 				continue
 			}
 			t, err := taskflow.ParseDocs(n.ID)

@@ -46,6 +46,7 @@ func main() {
 		done[i] = fmt.Sprint(n)
 	}
 	fmt.Printf("\ncompleted by each machine: %s (%d calls)\n", strings.Join(done, " "), r.Calls)
+	fmt.Printf("a call that changes a task takes %.2f s (median), %.2f s (95%%), %.2f s at most\n", r.Wait50, r.Wait95, r.WaitMax)
 	for _, e := range r.Errors {
 		fmt.Println("error:", e)
 	}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,7 +56,11 @@ type Result struct {
 	// machine pushed first) for each one it took.
 	RejectedPerPush float64
 	CPUPerTask      float64 // CPU seconds (machines and their git commands) per task completed
-	Unfinished      int     // tasks of the remote's plans not completed at the end
+	// Wait50, Wait95 and WaitMax are how long a call that changed a task
+	// (a claim, a start, a completion) took, in seconds: the median, the
+	// 95th percentile and the longest.
+	Wait50, Wait95, WaitMax float64
+	Unfinished              int // tasks of the remote's plans not completed at the end
 	// FloorPerSec is the floor: the fetch, commit and push cycles a second
 	// that Machines processes get through on one remote, each committing
 	// a file of its own (a rejected push is fetched and made again).
@@ -164,7 +169,9 @@ func Run(o Options) (Result, error) {
 	}
 	res.Seconds = secs
 	var pushed, rejected int
+	var waits []float64
 	for _, r := range reports {
+		waits = append(waits, r.Waits...)
 		res.Completed = append(res.Completed, r.Completed)
 		res.Calls += r.Calls
 		res.Failed += r.Failed
@@ -183,6 +190,11 @@ func Run(o Options) (Result, error) {
 	}
 	if secs > 0 {
 		res.TasksPerSec = float64(done) / secs
+	}
+	if len(waits) > 0 {
+		slices.Sort(waits)
+		at := func(q float64) float64 { return waits[min(len(waits)-1, int(q*float64(len(waits))))] }
+		res.Wait50, res.Wait95, res.WaitMax = at(0.5), at(0.95), waits[len(waits)-1]
 	}
 	if pushed > 0 {
 		res.RejectedPerPush = float64(rejected) / float64(pushed)

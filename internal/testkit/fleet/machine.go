@@ -17,18 +17,31 @@ import (
 
 // machineReport is what a machine process prints.
 type machineReport struct {
-	Completed int      `json:"completed"`
-	Calls     int      `json:"calls"`
-	Failed    int      `json:"failed"`
-	Pushed    int      `json:"pushed"`   // calls whose change reached the remote
-	Rejected  int      `json:"rejected"` // pushes the remote rejected on the way
-	Errors    []string `json:"errors,omitempty"`
+	Completed int `json:"completed"`
+	Calls     int `json:"calls"`
+	Failed    int `json:"failed"`
+	Pushed    int `json:"pushed"`   // calls whose change reached the remote
+	Rejected  int `json:"rejected"` // pushes the remote rejected on the way
+	// Waits are how long each call that changed a task took (seconds),
+	// from the call to its answer.
+	Waits  []float64 `json:"waits"`
+	Errors []string  `json:"errors,omitempty"`
 }
 
 // tally is a machine's report, shared by its agents.
 type tally struct {
 	mu sync.Mutex
 	machineReport
+}
+
+// change counts one gitsync call that changed a task, made at start.
+func (t *tally) change(start time.Time, rep gitsync.Report, err error) {
+	t.mu.Lock()
+	if err == nil {
+		t.Waits = append(t.Waits, time.Since(start).Seconds())
+	}
+	t.mu.Unlock()
+	t.call(rep, err)
 }
 
 // call counts one gitsync call.
@@ -129,11 +142,13 @@ func work(ctx context.Context, s *gitsync.Sync, p *plan.Plans, id string, first,
 				if !offered {
 					break
 				}
+				start := time.Now()
 				res, err := s.ClaimNext(ctx, addr, id)
-				t.call(res.Report, err)
 				if err != nil || !res.Success {
+					t.call(res.Report, err)
 					break
 				}
+				t.change(start, res.Report, err)
 				took = true
 				do(ctx, s, id, *res.Claim, t)
 			}
@@ -178,9 +193,10 @@ func do(ctx context.Context, s *gitsync.Sync, id string, cl plan.Claim, t *tally
 	for _, u := range []plan.StatusUpdate{{Status: taskdoc.StatusInProgress}, {Status: taskdoc.StatusCompleted, Note: "Done by " + id + "."}} {
 		var err error
 		for range 3 {
+			start := time.Now()
 			var got gitsync.StatusResult
 			got, err = s.UpdateStatus(ctx, cl.Task, c, u)
-			t.call(got.Report, err)
+			t.change(start, got.Report, err)
 			if err == nil || ctx.Err() != nil {
 				break
 			}
