@@ -319,7 +319,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 		if attempt >= waitAfter {
 			s.sayWaiting(ctx, attempt)
 		}
-		if live, err = s.wait(b, live, s.backoff(attempt, len(live))); err != nil {
+		if live, err = s.wait(b, live, s.backoff(attempt)); err != nil {
 			fail(live, err)
 			return
 		}
@@ -648,23 +648,19 @@ func (s *Sync) timeCycle(d time.Duration) {
 // The pauses between attempts, measured in cycles (how long an attempt
 // takes on this clone, a moving average within cycleMin and cycleMax):
 // full jitter, a random wait up to 2×spread cycles after a first rejected
-// push, so that machines racing on one remote spread out, or 2×spreadBatch
-// when the batch has more than one call (the machine runs several agents,
-// whose calls join it meanwhile: fewer, larger pushes; at most
-// maxBatchPause, unless spread's bound is longer), and up to 2/attempt
-// cycles after the later ones. A machine that keeps losing does not wait
-// longer and longer: it says it waits (waitAfter) and tries again the
-// sooner the longer it has lost, and a machine about to push while
-// another waits lets it go first (yieldTime), up to maxYields times a
-// batch.
+// push, so that machines racing on one remote spread out, and up to
+// 2/attempt cycles after the later ones. A machine that keeps losing does
+// not wait longer and longer: it says it waits (waitAfter) and tries
+// again the sooner the longer it has lost, and a machine about to push
+// while another waits lets it go first (yieldTime), up to maxYields times
+// a batch. Before its first attempt, a batch of a machine that races
+// others pauses too (pace), at most maxPace.
 const (
-	spread      = 2
-	spreadBatch = 10
-	// maxBatchPause bounds a batch's longer pause (spreadBatch) when
-	// attempts are slow: an attempt of 1 s pauses up to 5 s, not 20.
-	maxBatchPause = 5 * time.Second
-	cycleMin      = 10 * time.Millisecond
-	cycleMax      = time.Second
+	spread = 2
+	// maxPace bounds the pause before a batch's first attempt.
+	maxPace  = 5 * time.Second
+	cycleMin = 10 * time.Millisecond
+	cycleMax = time.Second
 	// waitAfter is the attempt from which a machine says it waits.
 	waitAfter = 2
 	// maxYields is how many times a batch lets machines that wait go
@@ -681,7 +677,7 @@ const raceMemory = 10
 // pushed within the last raceMemory cycles, as this clone saw it (a fetch
 // brought its commits, or it rejected this clone's push). The pause is at
 // random up to a cycle for each other machine that holds a claim under a
-// live lease (at most maxBatchPause), whichever machine won the last push.
+// live lease (at most maxPace), whichever machine won the last push.
 // Machines that take turns push less often and carry more calls each, so
 // fewer pushes are rejected (each one a fetch, a merge, commits and a push
 // made for nothing), and the machine that pushed last, whose clone has the
@@ -708,22 +704,17 @@ func (s *Sync) pace(ctx context.Context) time.Duration {
 	if others == 0 {
 		return 0
 	}
-	return rand.N(min(cycle*time.Duration(others), maxBatchPause)) + time.Millisecond
+	return rand.N(min(cycle*time.Duration(others), maxPace)) + time.Millisecond
 }
 
-// backoff is the pause before attempt+1 of a batch of calls calls (see
-// spread).
-func (s *Sync) backoff(attempt, calls int) time.Duration {
+// backoff is the pause before attempt+1 of a batch (see spread).
+func (s *Sync) backoff(attempt int) time.Duration {
 	s.queue.mu.Lock()
 	// The longer a machine has lost, the sooner it tries again: among
 	// machines that wait, the one that waited longest is first.
 	bound := max(s.queue.cycle, cycleMin) * waitAfter / time.Duration(attempt)
 	s.queue.mu.Unlock()
-	switch {
-	case attempt >= waitAfter:
-	case calls > 1:
-		bound = min(bound*spreadBatch, max(bound*spread, maxBatchPause))
-	default:
+	if attempt < waitAfter {
 		bound *= spread
 	}
 	return rand.N(bound) + time.Millisecond
