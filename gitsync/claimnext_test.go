@@ -153,3 +153,41 @@ func TestClaimNextPassesOverItsOwnBlockedTask(t *testing.T) {
 	assert.Equal(t, a.agent, assigneeIn(t, got, "task-1"), "still its own")
 	assert.Equal(t, a.agent, assigneeIn(t, got, "task-2"))
 }
+
+// TestClaimNextOwnTaskInEachStatus: an agent's own task is handed back
+// while it is work to do (pending, planning, in progress), passed over
+// otherwise; asking again hands back the same claim and commits nothing.
+func TestClaimNextOwnTaskInEachStatus(t *testing.T) {
+	for _, tc := range []struct {
+		status taskdoc.Status
+		want   string
+	}{
+		{taskdoc.StatusPending, "task-1"},
+		{taskdoc.StatusPlanning, "task-1"},
+		{taskdoc.StatusInProgress, "task-1"},
+		{taskdoc.StatusPaused, "task-2"},
+		{taskdoc.StatusBlocked, "task-2"},
+		{taskdoc.StatusFailed, "task-2"},
+		{taskdoc.StatusCompleted, "task-2"},
+		{taskdoc.StatusSkipped, "task-2"},
+	} {
+		t.Run(string(tc.status), func(t *testing.T) {
+			src := strings.Replace(planOf(2), "### Task 1\n- Status: pending\n",
+				"### Task 1\n- Status: "+string(tc.status)+"\n- Assignee: agent-a\n", 1)
+			remote := newRemote(t, map[string]string{doc: src})
+			a := newMachine(t, remote, "a")
+			first, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
+			require.NoError(t, err)
+			require.True(t, first.Success, "%+v", first)
+			assert.Equal(t, "/plan.md#"+tc.want, first.Claim.Task)
+			head := run(t, remote, "rev-parse", "main")
+			again, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
+			require.NoError(t, err)
+			require.True(t, again.Success)
+			assert.Equal(t, *first.Claim, *again.Claim, "the same claim")
+			assert.Equal(t, head, run(t, remote, "rev-parse", "main"), "nothing committed again")
+			got := remoteFile(t, remote, doc)
+			assert.Equal(t, tc.status, taskIn(t, got, "task-1").Status, "task-1 untouched")
+		})
+	}
+}
