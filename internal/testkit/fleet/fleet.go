@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,7 +194,8 @@ func Run(o Options) (Result, error) {
 	}
 	if len(waits) > 0 {
 		slices.Sort(waits)
-		at := func(q float64) float64 { return waits[min(len(waits)-1, int(q*float64(len(waits))))] }
+		// The nearest rank: the smallest wait that q of the calls did not exceed.
+		at := func(q float64) float64 { return waits[max(0, int(math.Ceil(q*float64(len(waits))))-1)] }
 		res.Wait50, res.Wait95, res.WaitMax = at(0.5), at(0.95), waits[len(waits)-1]
 	}
 	if pushed > 0 {
