@@ -57,12 +57,12 @@ func race(dir string, i, n int) ([]int64, error) {
 		return nil, err
 	}
 	defer ws.Close()
-	plans := plan.New(ws, plan.WithClock(now))
+	plans := plan.New(ws) // the real clock, as a fleet runs: leases live, batches paced
 	s, err := gitsync.New(ctx, ws, plans)
 	if err != nil {
 		return nil, err
 	}
-	id := fmt.Sprintf("agent-m%d", i) // registered by newMachine
+	id := fmt.Sprintf("agent-m%d", i) // registered by liveMachine
 	if err := procs.Ready(); err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func TestFairRetries(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(machines * tasks), ".gitignore": ".taskmd/\n"})
 	dirs := make([]string, machines)
 	for i := range dirs {
-		dirs[i] = newMachine(t, remote, fmt.Sprint("m", i)).dir
+		dirs[i] = liveMachine(t, remote, fmt.Sprint("m", i)).dir
 	}
 	g, err := procs.Start(machines, func(i int) []string {
 		return []string{envRaceDir + "=" + dirs[i], envRaceIndex + "=" + strconv.Itoa(i), envRaceTasks + "=" + strconv.Itoa(tasks)}
@@ -129,6 +129,7 @@ func TestFairRetries(t *testing.T) {
 	// × 4 agents measures, BenchmarkFleet's min-share); a machine starved
 	// gets none.
 	fair := float64(total) / machines
+	t.Logf("changes each machine pushed while all raced: %v", counts)
 	for i, n := range counts {
 		assert.GreaterOrEqual(t, float64(n), fair/3, "machine %d pushed %d changes of %d while all raced: %v", i, n, total, counts)
 	}
