@@ -381,8 +381,7 @@ func (s *Sync) takeIn(tx *workspace.Tx, rec *record, b *batch) ([]*call, error) 
 		if c.ctx.Err() == nil {
 			return false
 		}
-		c.err = cancelled(c.ctx)
-		close(c.done)
+		c.release()
 		return true
 	})
 	if len(left) > 0 {
@@ -627,10 +626,16 @@ func (s *Sync) sayWaiting(ctx context.Context, attempt int) {
 // pushed has on the machines it beat, so that a machine that keeps losing
 // gets the remote.
 func (s *Sync) yieldTime() time.Duration {
-	s.queue.mu.Lock()
-	cycle := max(s.queue.cycle, cycleMin)
-	s.queue.mu.Unlock()
+	cycle := s.cycle()
 	return cycle/2 + rand.N(cycle)
+}
+
+// cycle is how long an attempt takes on this clone (see timeCycle), at
+// least cycleMin: the unit of every pause.
+func (s *Sync) cycle() time.Duration {
+	s.queue.mu.Lock()
+	defer s.queue.mu.Unlock()
+	return max(s.queue.cycle, cycleMin)
 }
 
 // timeCycle records how long an attempt took, from the fetch to the
@@ -684,9 +689,7 @@ const raceMemory = 10
 // remote as it is, does not push again at once, ahead of those that lost
 // to it. A machine alone on its remote never pauses.
 func (s *Sync) pace(ctx context.Context) time.Duration {
-	s.queue.mu.Lock()
-	cycle := max(s.queue.cycle, cycleMin)
-	s.queue.mu.Unlock()
+	cycle := s.cycle()
 	if time.Since(s.raced) >= raceMemory*cycle {
 		return 0
 	}
@@ -709,11 +712,9 @@ func (s *Sync) pace(ctx context.Context) time.Duration {
 
 // backoff is the pause before attempt+1 of a batch (see spread).
 func (s *Sync) backoff(attempt int) time.Duration {
-	s.queue.mu.Lock()
 	// The longer a machine has lost, the sooner it tries again: among
 	// machines that wait, the one that waited longest is first.
-	bound := max(s.queue.cycle, cycleMin) * waitAfter / time.Duration(attempt)
-	s.queue.mu.Unlock()
+	bound := s.cycle() * waitAfter / time.Duration(attempt)
 	if attempt < waitAfter {
 		bound *= spread
 	}
@@ -830,7 +831,8 @@ func (b *batch) letGo(live []*call) []*call {
 	return kept
 }
 
-// release ends c, whose caller gave up, before its batch ends.
+// release ends c, whose caller gave up, before its batch ends (or
+// before it joined one).
 func (c *call) release() {
 	c.err = cancelled(c.ctx)
 	c.released = true

@@ -84,10 +84,10 @@ func (s *Sync) ClaimNext(ctx context.Context, planAddr, agentID string) (ClaimRe
 			return "", err
 		}
 		for _, n := range next {
-			switch {
-			case n.Status != taskdoc.StatusPending && n.Status != taskdoc.StatusPlanning && n.Status != taskdoc.StatusInProgress:
-				continue // its own task that it paused, blocked or failed: not work to do now
-			case !n.DependenciesCompleted && !n.Stranded:
+			// Work to do now: a started task (Stranded: in progress or
+			// planning), or a pending one whose dependencies are done; not
+			// a task of its own that it paused, blocked or failed.
+			if !n.Stranded && (n.Status != taskdoc.StatusPending || !n.DependenciesCompleted) {
 				continue
 			}
 			t, err := taskflow.ParseDocs(n.ID)

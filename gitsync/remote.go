@@ -147,7 +147,7 @@ func (s *Sync) integrate(ctx context.Context) (ahead int, offline string, err er
 	}
 	ahead, behind, err := s.counts(ctx)
 	if behind > 0 {
-		s.raced = time.Now() // another machine pushed (see racing)
+		s.raced = time.Now() // another machine pushed (see pace)
 	}
 	if err != nil || behind == 0 {
 		return ahead, "", err

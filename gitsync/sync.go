@@ -48,7 +48,7 @@ type Sync struct {
 	// beforePush, when set, runs between the commit and the push (tests
 	// move the remote there).
 	beforePush func()
-	// raced is when the clone last saw another machine push (see racing),
+	// raced is when the clone last saw another machine push (see pace),
 	// read and written by the call serving the queue.
 	raced time.Time
 }
