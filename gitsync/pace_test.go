@@ -36,6 +36,22 @@ func liveMachine(t testing.TB, remote, name string) *machine {
 	return &machine{dir: dir, ws: ws, plans: plans, sync: s, agent: a.ID}
 }
 
+// racingMachines makes a remote with a plan of 12 tasks and notes.md,
+// machine a and three others on the real clock, each of the others
+// holding one of the last tasks under a live lease, so that a's batches
+// pace once it sees another machine push.
+func racingMachines(t *testing.T) (remote string, a *machine, others []*machine) {
+	t.Helper()
+	remote = newRemote(t, map[string]string{doc: planOf(12), "notes.md": "# Notes\n", ".gitignore": ".taskmd/\n"})
+	a = liveMachine(t, remote, "a")
+	for i := range 3 {
+		m := liveMachine(t, remote, fmt.Sprintf("m%d", i))
+		claimOK(t, m, fmt.Sprintf("/plan.md#task-%d", 12-i))
+		others = append(others, m)
+	}
+	return remote, a, others
+}
+
 // TestPacedBatchLeavesAPersonsEditsInPlace: a machine whose remote is
 // slow (a cycle of 1 s) races three others that hold claims, so that its
 // batches pause before they push. A person's uncommitted edit stays in
@@ -46,14 +62,7 @@ func TestPacedBatchLeavesAPersonsEditsInPlace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: seconds of pauses")
 	}
-	remote := newRemote(t, map[string]string{doc: planOf(12), "notes.md": "# Notes\n", ".gitignore": ".taskmd/\n"})
-	a := liveMachine(t, remote, "a")
-	var others []*machine
-	for i := range 3 {
-		m := liveMachine(t, remote, fmt.Sprintf("m%d", i))
-		claimOK(t, m, fmt.Sprintf("/plan.md#task-%d", 12-i))
-		others = append(others, m)
-	}
+	_, a, others := racingMachines(t)
 	var pushed atomic.Int64
 	gitsync.BeforePush(a.sync, func() {
 		pushed.Store(time.Now().UnixNano())

@@ -27,14 +27,7 @@ func TestPacedCallsGiveUp(t *testing.T) {
 	}
 	for _, keep := range []int{0, 1} {
 		t.Run(fmt.Sprintf("%d kept", keep), func(t *testing.T) {
-			remote := newRemote(t, map[string]string{doc: planOf(12), "notes.md": "# Notes\n", ".gitignore": ".taskmd/\n"})
-			a := liveMachine(t, remote, "a")
-			var others []*machine
-			for i := range 3 {
-				m := liveMachine(t, remote, fmt.Sprintf("m%d", i))
-				claimOK(t, m, fmt.Sprintf("/plan.md#task-%d", 12-i))
-				others = append(others, m)
-			}
+			remote, a, others := racingMachines(t)
 			gitsync.BeforePush(a.sync, func() { time.Sleep(1100 * time.Millisecond) })
 			// a races: its next batch paces (up to 3 cycles of 1 s).
 			claimOK(t, others[0], "/plan.md#task-8")
