@@ -197,8 +197,8 @@ func TestMaintenance(t *testing.T) {
 
 // TestCallGivesUpDuringAPause: a batch of two calls is rejected once, on
 // a slow remote (an attempt takes 1 s); the caller of one of them gives up
-// during the pause that follows. Its Claim returns when its context ends,
-// not when the pause does, and the other call lands.
+// as it is rejected, before the pause that follows. Its Claim returns when
+// its context ends, not when the pause does, and the other call lands.
 func TestCallGivesUpDuringAPause(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(5), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
@@ -214,7 +214,11 @@ func TestCallGivesUpDuringAPause(t *testing.T) {
 		case 2: // the batch of two: b pushes first, rejected
 			_, err := b.sync.Claim(ctx, "/plan.md#task-5", b.agent)
 			require.NoError(t, err)
-			time.AfterFunc(100*time.Millisecond, func() { cancelled.Store(time.Now().UnixNano()); cancel() })
+			// The caller gives up while the push that will be rejected is
+			// under way, so that its batch's pause (random, from a few
+			// milliseconds) always finds it gone.
+			cancelled.Store(time.Now().UnixNano())
+			cancel()
 		}
 	})
 	lead := make(chan error, 1)
