@@ -47,9 +47,9 @@ type queue struct {
 	serving bool // a call is serving the queue
 	// cycle is how long an attempt takes (a moving average).
 	cycle time.Duration
-	// seen is the waiting ref as this Sync last fetched it, signal the
-	// commit it last forced it to (see waitingRefs).
-	seen, signal string
+	// seen is each waiting ref (by name, see waitNames) as this Sync last
+	// fetched it, signal the commit it last forced it to (see waitingRefs).
+	seen, signal map[string]string
 }
 
 // run makes the change fn, which may write the workspace files files,
@@ -153,7 +153,7 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 		// in their files while the batch waits (see pace).
 		paced := false
 		if slices.ContainsFunc(batch, func(c *call) bool { return len(c.files) > 0 }) {
-			if pause := s.pace(ctx); pause > 0 {
+			if pause := s.pace(ctx, batchFiles(batch)); pause > 0 {
 				paced = true
 				if _, err := s.wait(b, batch, pause); err != nil {
 					return nil // every call gave up: each ended with its error
@@ -242,12 +242,12 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			c.rep.Attempts++
 		}
 		began := time.Now()
-		ahead, offline, err := s.integrate(ctx)
+		ahead, offline, err := s.integrate(ctx, batchFiles(live))
 		if err != nil {
 			fail(live, err)
 			return
 		}
-		if yielded < maxYields && s.othersWait(ctx) {
+		if yielded < maxYields && s.othersWait(ctx, batchFiles(live)) {
 			// Another machine keeps losing the race: this batch lets it
 			// push first, and merges its change.
 			yielded++
@@ -303,6 +303,9 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			for _, c := range live {
 				c.rep.Pushed = true
 			}
+			if s.planRefs && !s.pushedBranch {
+				_, _, _ = s.fold(ctx, false) // Push brings the branch up to date
+			}
 			return
 		}
 		s.raced = time.Now()
@@ -317,7 +320,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			}
 		}
 		if attempt >= waitAfter {
-			s.sayWaiting(ctx, attempt)
+			s.sayWaiting(ctx, attempt, batchFiles(live))
 		}
 		if live, err = s.wait(b, live, s.backoff(attempt)); err != nil {
 			fail(live, err)
@@ -584,41 +587,82 @@ func (s *Sync) waitingRef(branch string) string {
 }
 
 // othersWait reports whether another machine said it waits since this
-// Sync last looked: the fetched waiting ref moved, and not by this Sync.
-func (s *Sync) othersWait(ctx context.Context) bool {
+// Sync last looked, to push where the batch pushes (files are the files
+// its calls may write): a fetched waiting ref moved, and not by this Sync.
+func (s *Sync) othersWait(ctx context.Context, files []string) bool {
 	sh, err := s.readLeases(ctx)
-	if err != nil || sh.waiting == "" {
+	if err != nil || len(sh.waiting) == 0 {
 		return false // no machine ever waited
 	}
-	sha := sh.waiting
 	q := &s.queue
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	seen := q.seen
-	q.seen = sha
-	if seen != sha && sha != q.signal {
-		s.raced = time.Now() // another machine races this one (see pace)
-		return true
+	if q.seen == nil {
+		q.seen, q.signal = map[string]string{}, map[string]string{}
 	}
-	return false
+	others := false
+	for _, name := range s.waitNames(files) {
+		sha := sh.waiting[name]
+		if sha == "" {
+			continue
+		}
+		seen := q.seen[name]
+		q.seen[name] = sha
+		if seen != sha && sha != q.signal[name] {
+			others = true
+		}
+	}
+	if others {
+		s.raced = time.Now() // another machine races this one (see pace)
+	}
+	return others
 }
 
-// sayWaiting tells the other machines that this one lost the race again:
-// it forces the waiting ref to a new commit (the tree of HEAD, which the
-// remote mostly has). A failure only means the others are not told.
-func (s *Sync) sayWaiting(ctx context.Context, attempt int) {
+// waitNames are the names of the waiting refs (under waitingRefs) of a
+// batch whose calls may write files: the branch's, or with plan refs one
+// for each plan (<branch>@<key>), since only machines pushing to the same
+// plans race each other then.
+func (s *Sync) waitNames(files []string) []string {
+	if !s.planRefs {
+		return []string{s.branch}
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		out = append(out, s.branch+"@"+planKey(s.path(f)))
+	}
+	return out
+}
+
+// sayWaiting tells the other machines that this one lost the race again
+// to push where the batch pushes (files, see waitNames): it forces each
+// waiting ref to a new commit (the tree of HEAD, which the remote mostly
+// has). A failure only means the others are not told.
+func (s *Sync) sayWaiting(ctx context.Context, attempt int, files []string) {
+	names := s.waitNames(files)
+	if len(names) == 0 {
+		return
+	}
 	sha, err := s.gitAs(ctx, "commit-tree", "HEAD^{tree}", "-p", "HEAD",
 		"-m", fmt.Sprintf("taskmd: waiting to push to %s (attempt %d, %s)", s.branch, attempt, time.Now().UTC().Format(time.RFC3339Nano)))
 	if err != nil {
 		return
 	}
 	sha = strings.TrimSpace(sha)
-	if _, err := s.git(ctx, "push", "-q", "-f", s.remote, sha+":"+waitingRefs+s.branch); err != nil {
+	args := []string{"push", "-q", "-f", s.remote}
+	for _, name := range names {
+		args = append(args, sha+":"+waitingRefs+name)
+	}
+	if _, err := s.git(ctx, args...); err != nil {
 		return
 	}
 	s.queue.mu.Lock()
-	s.queue.signal = sha
-	s.queue.mu.Unlock()
+	defer s.queue.mu.Unlock()
+	if s.queue.signal == nil {
+		s.queue.seen, s.queue.signal = map[string]string{}, map[string]string{}
+	}
+	for _, name := range names {
+		s.queue.signal[name] = sha
+	}
 }
 
 // yieldTime is how long a batch lets a waiting machine go first: between
@@ -688,7 +732,7 @@ const raceMemory = 10
 // made for nothing), and the machine that pushed last, whose clone has the
 // remote as it is, does not push again at once, ahead of those that lost
 // to it. A machine alone on its remote never pauses.
-func (s *Sync) pace(ctx context.Context) time.Duration {
+func (s *Sync) pace(ctx context.Context, files []string) time.Duration {
 	cycle := s.cycle()
 	if time.Since(s.raced) >= raceMemory*cycle {
 		return 0
@@ -700,7 +744,10 @@ func (s *Sync) pace(ctx context.Context) time.Duration {
 	others := 0
 	now := time.Now() // the wall clock: pacing is timing, not a lease's verdict
 	for _, lf := range sh.files {
-		if lf.Machine != s.machineID() && slices.ContainsFunc(lf.Leases, func(l lease) bool { return l.Expires.After(now) }) {
+		if lf.Machine != s.machineID() && slices.ContainsFunc(lf.Leases, func(l lease) bool {
+			// With plan refs, only the machines pushing to the same plans.
+			return l.Expires.After(now) && (!s.planRefs || slices.Contains(files, l.Document))
+		}) {
 			others++
 		}
 	}

@@ -189,12 +189,18 @@ func assigneeOf(tk *taskdoc.Task) string {
 type shared struct {
 	files   []leaseFile
 	fetches int // Sync.fetches when they were read
-	// waiting is the fetched waiting ref of the branch (see waitingRefs),
-	// read with the leases: "" when no machine ever waited.
-	waiting string
+	// waiting is the fetched waiting refs of the branch (see waitingRefs
+	// and waitNames), by name, read with the leases.
+	waiting map[string]string
 	// read is every lease commit read, with its file (nil: left out), so
 	// that the next read decodes only the commits the fetch brought.
 	read map[string]*leaseFile
+	// plans are the fetched plan refs of the branch (see WithPlanRefs), by
+	// key (planKey) with their commit; branch is the fetched branch's
+	// commit ("" when the remote has none), branchMoved its commit time.
+	plans       map[string]string
+	branch      string
+	branchMoved time.Time
 }
 
 // maxLeaseFile bounds a lease commit (its file, with git's few header
@@ -215,21 +221,38 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 		return *s.seen, nil
 	}
 	waiting := s.waitingRef(s.branch)
-	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(objectsize) %(refname)", s.trackedLeases(), waiting)
+	out, err := s.git(ctx, "for-each-ref", "--format=%(objectname) %(objectsize) %(refname) %(committerdate:unix)",
+		s.trackedLeases(), waiting, waiting+"@*", s.trackedPlans(), s.remoteRef())
 	if err != nil {
 		return shared{}, err
 	}
-	sh := shared{fetches: s.fetches, read: map[string]*leaseFile{}}
+	sh := shared{fetches: s.fetches, read: map[string]*leaseFile{}, plans: map[string]string{}, waiting: map[string]string{}}
 	type ref struct{ name, commit string }
 	var refs []ref
 	var want []byte // the commits to read
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
-		if len(f) != 3 {
+		if len(f) != 4 {
 			continue
 		}
-		if f[2] == waiting {
-			sh.waiting = f[0]
+		if f[2] == waiting || strings.HasPrefix(f[2], waiting+"@") {
+			sh.waiting[strings.TrimPrefix(f[2], s.waitingRef(""))] = f[0]
+			continue
+		}
+		if f[2] == s.remoteRef() {
+			sh.branch = f[0]
+			if sec, err := strconv.ParseInt(f[3], 10, 64); err == nil {
+				sh.branchMoved = time.Unix(sec, 0)
+			}
+			continue
+		}
+		if key, ok := strings.CutPrefix(f[2], s.trackedPlans()); ok {
+			if !strings.Contains(key, "/") { // a longer branch's otherwise
+				sh.plans[key] = f[0]
+			}
+			continue
+		}
+		if !strings.HasPrefix(f[2], s.trackedLeases()) {
 			continue
 		}
 		refs = append(refs, ref{f[2], f[0]})
@@ -445,13 +468,23 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 					return err
 				}
 				specs := []string{"HEAD:refs/heads/" + s.branch}
+				s.pushedBranch = true
+				if s.planRefs {
+					if specs, s.pushedBranch, err = s.planSpecs(ctx); err != nil || len(specs) == 0 {
+						return err // nothing of HEAD's own to send
+					}
+				}
 				if refspec != "" {
 					specs = append(specs, refspec)
 				}
 				rejected, offline, err = s.pushRefs(ctx, opt, specs...)
 				if !errors.Is(err, errLeaseMoved) {
-					if err == nil && !rejected && offline == "" && commit != "" {
+					landed := err == nil && !rejected && offline == ""
+					if landed && commit != "" {
 						s.pushedLeases(ctx, commit)
+					}
+					if landed && s.planRefs {
+						return s.pushedPlans(ctx, specs)
 					}
 					return err
 				}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/workspace"
 )
 
 // ClaimResult answers Claim: plan's answer (who holds the task) and what
@@ -175,15 +177,65 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 // given up, and Report.Released names the task with its holder. A
 // conflict outside the tasks (a person's edits of the text on both
 // sides) is MERGE_CONFLICT: nothing is merged, and a person settles it.
+//
+// With plan refs (WithPlanRefs), Push then brings the remote's branch up
+// to date with every plan ref, again while another machine or a person
+// moves the branch meanwhile, until ctx ends.
 func (s *Sync) Push(ctx context.Context) (Report, error) {
-	return s.run(ctx, nil, func(context.Context) (string, error) { return "", nil })
+	for attempt := 1; ; attempt++ {
+		rep, err := s.run(ctx, nil, func(context.Context) (string, error) { return "", nil })
+		if err != nil || !s.planRefs || rep.Queued {
+			return rep, err
+		}
+		folded := false
+		err = s.ws.Lock(ctx, []string{asideFile, changeFile}, func(*workspace.Tx) error {
+			n, err := s.Queued(ctx)
+			if err != nil || n > 0 {
+				return err // a call queued a change since: the next run sends it
+			}
+			var offline string
+			folded, offline, err = s.fold(ctx, true)
+			if offline != "" {
+				rep.Queued, rep.Offline = false, offline
+				folded = true // nothing more to do while the remote is away
+			}
+			return err
+		})
+		if err != nil || folded {
+			return rep, err
+		}
+		if werr := sleep(ctx, s.backoff(attempt)); werr != nil {
+			return rep, cancelled(ctx)
+		}
+	}
 }
 
 // Queued is how many commits the clone has that its remote's branch did
-// not have when it was last reached.
+// not have when it was last reached (with plan refs: that neither the
+// branch nor any plan ref had).
 func (s *Sync) Queued(ctx context.Context) (int, error) {
+	if s.planRefs {
+		sh, err := s.readLeases(ctx)
+		if err != nil {
+			return 0, err
+		}
+		n, _, err := s.unpushed(ctx, s.tips(sh))
+		return n, err
+	}
 	ahead, _, err := s.counts(ctx)
 	return ahead, err
+}
+
+// sleep waits d, or until ctx ends (its error then).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // who names the claimant in a commit message.

@@ -1,11 +1,13 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -51,6 +53,10 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 			slugs = append(slugs, c.Task)
 		}
 	}
+	branch, err := s.branchDoc(ctx, path)
+	if err != nil {
+		return nil, false, err
+	}
 	gave = map[string]string{}
 	for _, slug := range slugs {
 		ourDoc, err := taskdoc.Parse(ours)
@@ -61,6 +67,15 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 		now, err2 := ourDoc.Task(slug)
 		if err1 != nil || err2 != nil {
 			return nil, false, nil
+		}
+		if branch != nil {
+			// With plan refs, our side may hold a person's edit of the
+			// task merged from the branch: that is not ours to give up.
+			if tk, err := branch.doc.Task(slug); err == nil &&
+				bytes.Equal(branch.src[tk.Span.Start:tk.Span.End], ours[now.Span.Start:now.Span.End]) &&
+				!bytes.Equal(branch.src[tk.Span.Start:tk.Span.End], base[was.Span.Start:was.Span.End]) {
+				return nil, false, nil
+			}
 		}
 		// Our task as the common version has it: the merge then takes
 		// theirs, changed on their side only.
@@ -82,4 +97,31 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 		return nil, false, err
 	}
 	return gave, true, nil
+}
+
+// parsed is a task document with its source.
+type parsed struct {
+	src []byte
+	doc *taskdoc.Document
+}
+
+// branchDoc is the document path as the remote's branch has it, when the
+// clone shares plans on plan refs (nil otherwise, or when the branch has
+// no such document).
+func (s *Sync) branchDoc(ctx context.Context, path string) (*parsed, error) {
+	if !s.planRefs {
+		return nil, nil
+	}
+	src, err := git.RunInput(ctx, s.top, nil, "show", s.remoteRef()+":"+path)
+	if err != nil {
+		if _, isGit := git.As(err); isGit && ctx.Err() == nil {
+			return nil, nil
+		}
+		return nil, err
+	}
+	doc, err := taskdoc.Parse(src)
+	if err != nil {
+		return nil, nil
+	}
+	return &parsed{src: src, doc: doc}, nil
 }

@@ -195,15 +195,23 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx, mem *record) error 
 		return err
 	}
 	paths := slices.Clone(rec.paths)
-	hasRemote := false
-	if _, err := s.git(ctx, "rev-parse", "-q", "--verify", s.remoteRef()); err == nil {
-		hasRemote = true
-		out, err := s.git(ctx, "diff", "--name-only", "-z", "--no-renames", "HEAD", s.remoteRef(), "--")
+	// The remote's refs that a merge could have written from: the branch,
+	// and with plan refs each plan ref.
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return err
+	}
+	tips := s.tips(sh)
+	if !s.planRefs {
+		tips = slices.DeleteFunc(tips, func(r string) bool { return r != s.remoteRef() })
+	}
+	for _, tip := range tips {
+		out, err := s.git(ctx, "diff", "--name-only", "-z", "--no-renames", "HEAD", tip, "--")
 		if err != nil {
 			return err
 		}
 		for _, p := range strings.Split(out, "\x00") {
-			if _, seen := rec.before[p]; p != "" && !seen {
+			if _, seen := rec.before[p]; p != "" && !seen && !slices.Contains(paths, p) {
 				paths = append(paths, p)
 			}
 		}
@@ -229,8 +237,11 @@ func (s *Sync) settle(ctx context.Context, tx *workspace.Tx, mem *record) error 
 			return &taskdoc.Error{Code: taskdoc.CodeIO, Path: p, Err: err, Msg: fmt.Sprintf("taking back a change that did not end: %v", err)}
 		}
 		theirs := false
-		if !rec.isOurs(p, data) && hasRemote {
-			if theirs, err = s.sameAs(ctx, p, s.remoteRef()); err != nil {
+		for _, tip := range tips {
+			if theirs || rec.isOurs(p, data) {
+				break
+			}
+			if theirs, err = s.sameAs(ctx, p, tip); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +22,8 @@ func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 	s.fetches++
 	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
 		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*",
-		"+"+waitingRefs+"*:"+s.waitingRef("*"))
+		"+"+waitingRefs+"*:"+s.waitingRef("*"),
+		"+"+plansRefs+s.branch+"/*:"+s.trackedPlans()+"*")
 	if err == nil {
 		return "", nil
 	}
@@ -132,17 +134,29 @@ func (s *Sync) counts(ctx context.Context) (ahead, behind int, err error) {
 	return ahead, behind, nil
 }
 
-// integrate fetches and merges the remote's branch into HEAD: a fast
-// forward when HEAD has nothing of its own, else a merge commit whose task
-// documents are merged task by task. ahead is what HEAD then has to push;
-// offline is git's message when the remote could not be reached (nothing
-// is merged then). A merge that leaves conflicts is undone and is
-// MERGE_CONFLICT naming them.
-func (s *Sync) integrate(ctx context.Context) (ahead int, offline string, err error) {
-	if offline, err = s.fetch(ctx); err != nil || offline != "" {
-		if err == nil {
-			ahead, _, err = s.counts(ctx)
-		}
+// integrate fetches and merges the remote's branch into HEAD (with plan
+// refs, every plan ref and the branch: see mergeTips; files are the
+// files the batch may write): a fast forward when HEAD has nothing of its
+// own, else a merge commit whose task documents are merged task by task.
+// ahead is what HEAD then has to push; offline is git's message when the
+// remote could not be reached (nothing is merged then). A merge that
+// leaves conflicts is undone and is MERGE_CONFLICT naming them. A clone
+// without plan refs whose remote has some for its branch is refused
+// (errPlanRefs).
+func (s *Sync) integrate(ctx context.Context, files []string) (ahead int, offline string, err error) {
+	if s.planRefs {
+		return s.mergeTips(ctx, files)
+	}
+	if offline, err = s.fetch(ctx); err != nil {
+		return 0, "", err
+	}
+	if sh, err := s.readLeases(ctx); err != nil {
+		return 0, "", err
+	} else if len(sh.plans) > 0 {
+		return 0, "", s.errPlanRefs()
+	}
+	if offline != "" {
+		ahead, _, err = s.counts(ctx)
 		return ahead, offline, err
 	}
 	ahead, behind, err := s.counts(ctx)
@@ -156,20 +170,24 @@ func (s *Sync) integrate(ctx context.Context) (ahead int, offline string, err er
 		_, err = s.git(ctx, "merge", "-q", "--ff-only", s.remoteRef())
 		return 0, "", err
 	}
-	if err := s.mergeRemote(ctx); err != nil {
+	if err := s.mergeRef(ctx, s.remoteRef(), true); err != nil {
 		return 0, "", err
 	}
 	ahead, _, err = s.counts(ctx)
 	return ahead, "", err
 }
 
-// mergeRemote merges the remote's branch into HEAD with a merge commit.
+// mergeRef merges ref, the clone's copy of a ref of the remote, into HEAD:
+// a fast forward when HEAD has nothing ref has not, else a merge commit.
 // The files git leaves in conflict (when the taskmd merge driver is not
 // set up, or by its verdict) are merged with merge.File from the three
 // versions git staged; when any still conflicts, the merge is aborted.
-func (s *Sync) mergeRemote(ctx context.Context) error {
-	msg := "taskmd: merge " + s.remote + "/" + s.branch
-	_, err := s.gitAs(ctx, "merge", "-q", "--no-ff", "--no-edit", "-m", msg, s.remoteRef())
+// mayYield lets the changes this clone queued give way to ref's (see
+// yield): ref is the branch, or a plan ref, that decides the order of the
+// changes it carries.
+func (s *Sync) mergeRef(ctx context.Context, ref string, mayYield bool) error {
+	label := s.refLabel(ref)
+	_, err := s.gitAs(ctx, "merge", "-q", "--no-edit", "-m", "taskmd: merge "+label, ref)
 	if err == nil {
 		return nil
 	}
@@ -183,11 +201,11 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 	var left []string
 	gave := map[string]string{} // counted once the merge is made
 	for _, p := range paths {
-		res, ok, err := s.resolve(ctx, p, "HEAD", s.remote+"/"+s.branch)
+		res, ok, err := s.resolve(ctx, p, "HEAD", label)
 		if err != nil {
 			return s.abortMerge(ctx, err)
 		}
-		if !ok {
+		if !ok && mayYield {
 			given, yielded, err := s.yield(ctx, p, res)
 			if err != nil {
 				return s.abortMerge(ctx, err)
@@ -196,19 +214,35 @@ func (s *Sync) mergeRemote(ctx context.Context) error {
 				maps.Copy(gave, given)
 				continue
 			}
+		}
+		if !ok {
 			left = append(left, describe(p, res))
 		}
 	}
 	if len(left) > 0 {
 		return s.abortMerge(ctx, &taskdoc.Error{Code: merge.CodeMergeConflict, Msg: fmt.Sprintf(
-			"merging %s/%s: %s; nothing was merged: a person settles them (git pull, edit, commit), then the change is made again",
-			s.remote, s.branch, strings.Join(left, "; "))})
+			"merging %s: %s; nothing was merged: a person settles them (git pull, edit, commit), then the change is made again",
+			label, strings.Join(left, "; "))})
 	}
 	if _, err = s.gitAs(ctx, "commit", "-q", "--no-edit"); err != nil {
 		return s.abortMerge(ctx, err)
 	}
 	maps.Copy(s.released, gave)
 	return nil
+}
+
+// refLabel names ref, the clone's copy of a ref of the remote, for a
+// person: "origin/main", or "origin/main's plan docs/plan.md".
+func (s *Sync) refLabel(ref string) string {
+	branch := s.remote + "/" + s.branch
+	key, ok := strings.CutPrefix(ref, s.trackedPlans())
+	if !ok {
+		return branch
+	}
+	if path, err := url.PathUnescape(key); err == nil {
+		key = path
+	}
+	return branch + "'s plan " + key
 }
 
 // abortMerge undoes a merge in progress, on a tree that had no changes of

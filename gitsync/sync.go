@@ -29,6 +29,7 @@ type Sync struct {
 	remote    string   // "origin"
 	branch    string   // "main"
 	attempts  int      // 0: no limit but the context's
+	planRefs  bool     // each plan's changes on a ref of its own
 	queue     queue    // the calls waiting to be shared together
 	ident     []string // "-c user.name=… -c user.email=…" when git has none
 	// fetches counts the clone's fetches, seen is the leases read since
@@ -51,6 +52,9 @@ type Sync struct {
 	// raced is when the clone last saw another machine push (see pace),
 	// read and written by the call serving the queue.
 	raced time.Time
+	// pushedBranch reports that the last push sent the branch too (with
+	// plan refs, see fold), set by the call serving the queue.
+	pushedBranch bool
 }
 
 // An Option configures New.
@@ -62,6 +66,15 @@ func WithRemote(name string) Option { return func(s *Sync) { s.remote = name } }
 // WithBranch sets the branch to share on (default: the clone's current
 // branch).
 func WithBranch(name string) Option { return func(s *Sync) { s.branch = name } }
+
+// WithPlanRefs shares each plan's claims and statuses on a ref of its own
+// on the remote (refs/taskmd/plans/<branch>/<the plan's path, escaped>),
+// so that machines changing different plans never reject each other's
+// pushes; the branch follows within about a second (or at Push). Every
+// clone sharing the branch must use it once one does: a clone without it
+// refuses its changes then (INVALID_ARGUMENTS), and a plan's ref is made
+// together with the branch, so that no claim on the branch slips past it.
+func WithPlanRefs() Option { return func(s *Sync) { s.planRefs = true } }
 
 // WithMaxAttempts sets how many times an operation is made when the
 // remote keeps moving under it; then it is CONFLICT. By default there is
@@ -193,6 +206,12 @@ func (s *Sync) remoteRef() string { return "refs/remotes/" + s.remote + "/" + s.
 func (s *Sync) git(ctx context.Context, args ...string) (string, error) {
 	out, err := git.Run(ctx, s.top, args...)
 	return out, s.explain(err)
+}
+
+// gitInput runs a git command with in as its standard input.
+func (s *Sync) gitInput(ctx context.Context, in string, args ...string) (string, error) {
+	out, err := git.RunInput(ctx, s.top, []byte(in), args...)
+	return string(out), s.explain(err)
 }
 
 // gitAs runs a git command that writes commits, with the fallback identity

@@ -27,6 +27,7 @@ func main() {
 	flag.IntVar(&o.Agents, "agents", 4, "agents a machine")
 	flag.IntVar(&o.Tasks, "tasks", 100, "tasks in all, spread over the plans")
 	flag.IntVar(&o.Plans, "plans", 1, "plan documents")
+	flag.BoolVar(&o.PlanRefs, "plan-refs", false, "share each plan on a ref of its own (gitsync.WithPlanRefs)")
 	flag.IntVar(&o.FloorCycles, "floor-cycles", 20, "pushes each floor process makes")
 	flag.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "how long the machines may work")
 	flag.StringVar(&o.Dir, "dir", "", "a folder for the remote and the clones (kept); a temporary one when empty")

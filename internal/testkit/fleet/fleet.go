@@ -34,6 +34,8 @@ type Options struct {
 	Agents   int // agents a machine (goroutines)
 	Tasks    int // tasks in all, spread over the plans
 	Plans    int // plan documents, plans/p1.md to plans/pN.md
+	// PlanRefs shares each plan on a ref of its own (gitsync.WithPlanRefs).
+	PlanRefs bool
 	// FloorCycles is how many fetch, commit and push cycles each floor
 	// process pushes (default 20).
 	FloorCycles int
@@ -90,6 +92,7 @@ const (
 	envIndex  = "TASKMD_FLEET_INDEX"
 	envAgents = "TASKMD_FLEET_AGENTS"
 	envPlans  = "TASKMD_FLEET_PLANS"
+	envRefs   = "TASKMD_FLEET_PLAN_REFS" // "1" for plan refs
 	envCycles = "TASKMD_FLEET_CYCLES"
 	envUntil  = "TASKMD_FLEET_UNTIL" // the deadline, Unix nanoseconds
 )
@@ -111,7 +114,7 @@ func Child() {
 	)
 	switch mode {
 	case "machine":
-		rep, err = machine(ctx, os.Getenv(envDir), atoi(envIndex), atoi(envAgents), atoi(envPlans))
+		rep, err = machine(ctx, os.Getenv(envDir), atoi(envIndex), atoi(envAgents), atoi(envPlans), os.Getenv(envRefs) == "1")
 	case "floor":
 		rep, err = floorCycles(ctx, os.Getenv(envDir), atoi(envIndex), atoi(envCycles))
 	default:
@@ -163,7 +166,8 @@ func Run(o Options) (Result, error) {
 	var reports []machineReport
 	secs, cpu, err := runGroup(o.Machines, func(i int) []string {
 		return []string{envMode + "=machine", envDir + "=" + clones[i], envIndex + "=" + strconv.Itoa(i),
-			envAgents + "=" + strconv.Itoa(o.Agents), envPlans + "=" + strconv.Itoa(o.Plans), envUntil + "=" + until}
+			envAgents + "=" + strconv.Itoa(o.Agents), envPlans + "=" + strconv.Itoa(o.Plans), envUntil + "=" + until,
+			envRefs + "=" + map[bool]string{true: "1"}[o.PlanRefs]}
 	}, &reports)
 	if err != nil {
 		return res, err

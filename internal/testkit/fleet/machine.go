@@ -65,15 +65,20 @@ func (t *tally) call(rep gitsync.Report, err error) {
 
 // machine opens the clone dir, registers its agents m<i>-a0 to
 // m<i>-a<agents-1>, says "ready", and on the start signal runs them until
-// every plan is done.
-func machine(ctx context.Context, dir string, i, agents, plans int) (machineReport, error) {
+// every plan is done. With plan refs, it then brings the remote's branch
+// up to date (Push).
+func machine(ctx context.Context, dir string, i, agents, plans int, planRefs bool) (machineReport, error) {
 	ws, err := workspace.Open(dir)
 	if err != nil {
 		return machineReport{}, err
 	}
 	defer ws.Close()
 	p := plan.New(ws)
-	s, err := gitsync.New(ctx, ws, p)
+	var opts []gitsync.Option
+	if planRefs {
+		opts = append(opts, gitsync.WithPlanRefs())
+	}
+	s, err := gitsync.New(ctx, ws, p, opts...)
 	if err != nil {
 		return machineReport{}, err
 	}
@@ -97,6 +102,10 @@ func machine(ctx context.Context, dir string, i, agents, plans int) (machineRepo
 	go heartbeat(beat, p.Agents(), s, ids)
 	wg.Wait()
 	stop()
+	if planRefs {
+		rep, err := s.Push(ctx)
+		t.call(rep, err)
+	}
 	return t.machineReport, nil
 }
 

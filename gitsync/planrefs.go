@@ -1,0 +1,221 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// Plan refs (WithPlanRefs): each plan's changes are pushed to a ref of
+// its own on the remote, refs/taskmd/plans/<branch>/<key> (planKey), the
+// one compare-and-swap of that plan, so that machines changing different
+// plans never reject each other's pushes. A clone merges every plan ref
+// and the branch into HEAD, plan refs first, and pushes a batch's commits
+// to the ref of each plan they change, all or none, with its leases. The
+// branch follows: after a push, when the branch was last moved more than
+// foldAfter ago, HEAD (which holds every plan ref and the branch) is
+// pushed to it too, once, whatever the answer; Push brings it up to date.
+// A plan ref is made together with the branch (one atomic push), so that
+// a clone without plan refs, which pushes its claims to the branch,
+// cannot claim from that plan at the same moment: it is rejected, fetches
+// the plan ref and refuses to go on (errPlanRefs).
+
+// plansRefs is where the remote keeps the plan refs.
+const plansRefs = "refs/taskmd/plans/"
+
+// foldAfter is how long the branch may lag behind the plan refs before a
+// push brings it up to date.
+const foldAfter = time.Second
+
+// planKey is the last component of the plan ref of the plan file path
+// (repository-relative): the path with every byte but ASCII letters,
+// digits, "_" and "-" written as %XX, so that every path has one key,
+// and a valid one ("docs/api/auth.md" is docs%2Fapi%2Fauth%2Emd).
+func planKey(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// planRef is the remote's plan ref of the plan file path.
+func (s *Sync) planRef(path string) string { return plansRefs + s.branch + "/" + planKey(path) }
+
+// trackedPlans is where the clone keeps its copy of the remote's plan
+// refs of its branch.
+func (s *Sync) trackedPlans() string { return "refs/taskmd/" + s.remote + "/plans/" + s.branch + "/" }
+
+// isPlan reports whether the repository path is one a plan ref carries:
+// a file under the workspace's docs folder.
+func (s *Sync) isPlan(path string) bool {
+	return strings.HasPrefix(path, s.prefix+taskdoc.FolderDocs+"/")
+}
+
+// tips are the refs a clone merges, as last fetched: the plan refs of its
+// branch, in order, then the branch (when the remote has it).
+func (s *Sync) tips(sh shared) []string {
+	out := make([]string, 0, len(sh.plans)+1)
+	for key := range sh.plans {
+		out = append(out, s.trackedPlans()+key)
+	}
+	slices.Sort(out)
+	if sh.branch != "" {
+		out = append(out, s.remoteRef())
+	}
+	return out
+}
+
+// errPlanRefs is the refusal of a clone without plan refs whose remote
+// has some for its branch: its pushes to the branch would not contend with
+// the plan refs' claims.
+func (s *Sync) errPlanRefs() error {
+	return &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: fmt.Sprintf(
+		"%s shares the plans of %s on plan refs (%s%s/): open this clone's Sync with gitsync.WithPlanRefs, as every clone of it does",
+		s.remote, s.branch, plansRefs, s.branch)}
+}
+
+// mergeTips fetches and merges into HEAD every plan ref and the branch
+// that HEAD does not have yet (WithPlanRefs): ahead is how many of HEAD's
+// own changes (merges left out) no ref of the remote has, offline git's
+// message when the remote could not be reached. A plan ref of one of the
+// files files that moved means another machine pushed where this one
+// pushes (see pace).
+func (s *Sync) mergeTips(ctx context.Context, files []string) (ahead int, offline string, err error) {
+	if offline, err = s.fetch(ctx); err != nil {
+		return 0, "", err
+	}
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return 0, "", err
+	}
+	tips := s.tips(sh)
+	if offline == "" && len(tips) > 0 {
+		out, err := s.git(ctx, append([]string{"for-each-ref", "--no-merged=HEAD", "--format=%(refname)"}, tips...)...)
+		if err != nil {
+			return 0, "", err
+		}
+		behind := strings.Fields(out)
+		mine := map[string]bool{}
+		for _, f := range files {
+			mine[s.trackedPlans()+planKey(s.path(f))] = true
+		}
+		// Plan refs first, each the authority on its plan; then the
+		// branch, where people push.
+		for _, ref := range tips {
+			if !slices.Contains(behind, ref) {
+				continue
+			}
+			if mine[ref] {
+				s.raced = time.Now()
+			}
+			if err := s.mergeRef(ctx, ref, ref != s.remoteRef()); err != nil {
+				return 0, "", err
+			}
+		}
+	}
+	ahead, _, err = s.unpushed(ctx, tips)
+	return ahead, offline, err
+}
+
+// unpushed is how many of HEAD's own commits (merges left out) none of
+// tips has, and the repository paths they change.
+func (s *Sync) unpushed(ctx context.Context, tips []string) (n int, paths []string, err error) {
+	args := append([]string{"log", "-z", "--no-merges", "--format=%x01", "--name-only", "HEAD"}, "--not")
+	out, err := s.git(ctx, append(append(args, tips...), "--")...)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, tok := range strings.Split(out, "\x00") {
+		tok = strings.TrimLeft(tok, "\n")
+		for strings.HasPrefix(tok, "\x01") {
+			n++
+			tok = strings.TrimLeft(tok[1:], "\n")
+		}
+		if tok != "" && !slices.Contains(paths, tok) {
+			paths = append(paths, tok)
+		}
+	}
+	return n, paths, nil
+}
+
+// planSpecs are the refspecs that push HEAD's own changes (WithPlanRefs):
+// HEAD to the plan ref of each plan they change, and to the branch when
+// one of them changes another file or a plan the remote has no ref of
+// yet (its ref is made with the branch, see errPlanRefs). branch reports
+// the latter.
+func (s *Sync) planSpecs(ctx context.Context) (specs []string, branch bool, err error) {
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	_, paths, err := s.unpushed(ctx, s.tips(sh))
+	if err != nil {
+		return nil, false, err
+	}
+	for _, p := range paths {
+		if !s.isPlan(p) {
+			branch = true
+			continue
+		}
+		key := planKey(p)
+		if _, ok := sh.plans[key]; !ok {
+			branch = true
+		}
+		specs = append(specs, "HEAD:"+s.planRef(p))
+	}
+	if branch {
+		specs = append(specs, "HEAD:refs/heads/"+s.branch)
+	}
+	return specs, branch, nil
+}
+
+// pushedPlans sets the clone's copy of each plan ref that specs pushed
+// to HEAD, as a fetch would (git moves only the branch's by itself).
+func (s *Sync) pushedPlans(ctx context.Context, specs []string) error {
+	head, err := s.git(ctx, "rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	head = strings.TrimSpace(head)
+	var in strings.Builder
+	for _, spec := range specs {
+		if ref, ok := strings.CutPrefix(spec, "HEAD:"+plansRefs+s.branch+"/"); ok {
+			fmt.Fprintf(&in, "update %s %s\n", s.trackedPlans()+ref, head)
+			if s.seen != nil {
+				s.seen.plans[ref] = head
+			}
+		}
+	}
+	if in.Len() == 0 {
+		return nil
+	}
+	_, err = s.gitInput(ctx, in.String(), "update-ref", "--stdin")
+	return err
+}
+
+// fold brings the remote's branch up to HEAD, which holds every plan ref
+// as pushed and the branch as fetched, when it was last moved foldAfter
+// ago or more (always, when force): one push, whose rejection (another
+// machine or a person pushed the branch since) is no failure. pushed
+// reports that it landed.
+func (s *Sync) fold(ctx context.Context, force bool) (pushed bool, offline string, err error) {
+	sh, err := s.readLeases(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	if !force && time.Since(sh.branchMoved) < foldAfter {
+		return false, "", nil
+	}
+	rejected, offline, err := s.pushRefs(ctx, "", "HEAD:refs/heads/"+s.branch)
+	return err == nil && !rejected && offline == "", offline, err
+}
