@@ -30,6 +30,9 @@ import (
 type call struct {
 	ctx   context.Context
 	files []string
+	// reads are the plan files a call that writes none reads (with plan
+	// refs, its batch merges their refs: see mergeTips).
+	reads []string
 	fn    change
 	rep   Report
 	err   error
@@ -56,7 +59,13 @@ type queue struct {
 // under the clone's lock, with a person's uncommitted edits set aside, and
 // shares it, together with the calls that wait with it.
 func (s *Sync) run(ctx context.Context, files []string, fn change) (Report, error) {
-	c := &call{ctx: ctx, files: files, fn: fn, done: make(chan struct{}), lead: make(chan struct{})}
+	return s.runCall(&call{ctx: ctx, files: files, fn: fn})
+}
+
+// runCall is run for the call c (its context, files, reads and change).
+func (s *Sync) runCall(c *call) (Report, error) {
+	ctx := c.ctx
+	c.done, c.lead = make(chan struct{}), make(chan struct{})
 	q := &s.queue
 	q.mu.Lock()
 	q.calls = append(q.calls, c)
@@ -242,7 +251,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			c.rep.Attempts++
 		}
 		began := time.Now()
-		ahead, offline, err := s.integrate(ctx, batchFiles(live))
+		ahead, offline, err := s.integrate(ctx, live)
 		if err != nil {
 			fail(live, err)
 			return
@@ -309,6 +318,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			return
 		}
 		s.raced = time.Now()
+		s.merged = nil
 		if err := s.takeBack(ctx, live, first); err != nil {
 			fail(live, err)
 			return
@@ -741,20 +751,31 @@ func (s *Sync) pace(ctx context.Context, files []string) time.Duration {
 	if err != nil {
 		return 0 // the attempt reports it
 	}
-	others := 0
-	now := time.Now() // the wall clock: pacing is timing, not a lease's verdict
-	for _, lf := range sh.files {
-		if lf.Machine != s.machineID() && slices.ContainsFunc(lf.Leases, func(l lease) bool {
-			// With plan refs, only the machines pushing to the same plans.
-			return l.Expires.After(now) && (!s.planRefs || slices.Contains(files, l.Document))
-		}) {
-			others++
-		}
+	var in []string // with plan refs, only the machines pushing to the batch's plans
+	if s.planRefs {
+		in = files
 	}
+	others := s.othersHolding(sh, in)
 	if others == 0 {
 		return 0
 	}
 	return rand.N(min(cycle*time.Duration(others), maxPace)) + time.Millisecond
+}
+
+// othersHolding is how many other machines hold a claim under a live
+// lease, by the wall clock (pacing is timing, not a lease's verdict): in
+// one of the plan files files, or anywhere when files is nil.
+func (s *Sync) othersHolding(sh shared, files []string) int {
+	others := 0
+	now := time.Now()
+	for _, lf := range sh.files {
+		if lf.Machine != s.machineID() && slices.ContainsFunc(lf.Leases, func(l lease) bool {
+			return l.Expires.After(now) && (files == nil || slices.Contains(files, l.Document))
+		}) {
+			others++
+		}
+	}
+	return others
 }
 
 // backoff is the pause before attempt+1 of a batch (see spread).
@@ -917,6 +938,21 @@ func batchFiles(batch []*call) []string {
 		}
 	}
 	return out
+}
+
+// batchPlans are the files the calls of batch may write or read, each
+// once; all reports a call that names none (Push): it needs every plan.
+func batchPlans(batch []*call) (files []string, all bool) {
+	files = batchFiles(batch)
+	for _, c := range batch {
+		all = all || len(c.files) == 0 && len(c.reads) == 0
+		for _, f := range c.reads {
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	return files, all
 }
 
 // failed reports whether a call of batch failed.

@@ -27,6 +27,7 @@ const (
 	envCrashAgent = "TASKMD_GITSYNC_CRASH_AGENT"
 	envCrashAt    = "TASKMD_GITSYNC_CRASH_AT"
 	envCrashTask  = "TASKMD_GITSYNC_CRASH_TASK"
+	envCrashRefs  = "TASKMD_GITSYNC_CRASH_PLAN_REFS" // "1": WithPlanRefs
 )
 
 // crashChild claims the task and prints what it got: reaching the end
@@ -38,7 +39,11 @@ func crashChild(dir string) int {
 		return 2
 	}
 	defer ws.Close()
-	s, err := gitsync.New(ctx, ws, plan.New(ws, plan.WithClock(now)))
+	var opts []gitsync.Option
+	if os.Getenv(envCrashRefs) == "1" {
+		opts = append(opts, gitsync.WithPlanRefs())
+	}
+	s, err := gitsync.New(ctx, ws, plan.New(ws, plan.WithClock(now)), opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -53,7 +58,9 @@ func crashChild(dir string) int {
 // and that command's parent, the machine, at once (SIGKILL). A step is a
 // git command (read from its command line), and for a ref update the
 // transaction's state: "prepared" (the ref is locked, not moved) or
-// "committed" (moved, its lock and the index's maybe still there).
+// "committed" (moved, its lock and the index's maybe still there). With
+// plan refs, "pushed" is when the clone moves its copy of the plan ref
+// after the push (git moves only the branch's itself).
 const crashHook = `#!/bin/sh
 step=${TASKMD_GITSYNC_CRASH_AT:-}
 [ -n "$step" ] || exit 0
@@ -67,7 +74,7 @@ merge:reference-transaction:prepared) case "$cmd" in *" merge "*) hit=1 ;; esac 
 write:reference-transaction:prepared) case "$cmd" in *" commit "*) hit=1 ;; esac ;;
 commit:reference-transaction:committed) case "$cmd" in *" commit "*) hit=1 ;; esac ;;
 push:pre-push:*) hit=1 ;;
-pushed:reference-transaction:committed) case "$cmd" in *" push -q origin "*) hit=1 ;; esac ;;
+pushed:reference-transaction:committed) case "$cmd" in *" push -q origin "*|*" update-ref --stdin"*) hit=1 ;; esac ;;
 aside:reference-transaction:committed) case "$cmd" in *" stash push "*) hit=1 ;; esac ;;
 esac
 [ -n "$hit" ] || exit 0
@@ -81,13 +88,24 @@ sleep 5
 // moved by another machine. Each time the clone's next call succeeds with
 // no person's help, the plan holds no conflict markers, the killed claim
 // is on the remote or nowhere, and git status shows only the person's
-// edit.
+// edit. So too with plan refs, where the remote's branch is checked after
+// the restarted machine's Push.
 func TestKilledAtEachStep(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("the crash hooks find the machine's process in /proc, which this system does not have")
 	}
 	if testing.Short() {
 		t.Skip("one process killed per step, through git hooks")
+	}
+	for _, refs := range []bool{false, true} {
+		killedAtEachStep(t, refs)
+	}
+}
+
+func killedAtEachStep(t *testing.T, refs bool) {
+	var opts []gitsync.Option
+	if refs {
+		opts = append(opts, gitsync.WithPlanRefs())
 	}
 	for _, tc := range []struct {
 		step string
@@ -121,10 +139,13 @@ func TestKilledAtEachStep(t *testing.T) {
 		if tc.edit {
 			name += "-edited"
 		}
+		if refs {
+			name = "plan-refs/" + name
+		}
 		t.Run(name, func(t *testing.T) {
 			remote := newRemote(t, map[string]string{doc: planOf(4), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
-			a := newMachine(t, remote, "a")
-			b := newMachine(t, remote, "b")
+			a := newMachine(t, remote, "a", opts...)
+			b := newMachine(t, remote, "b", opts...)
 			if tc.ahead {
 				filetest.Write(t, a.dir, "local.txt", "a commit of this clone's own\n")
 				run(t, a.dir, "add", "local.txt")
@@ -143,7 +164,7 @@ func TestKilledAtEachStep(t *testing.T) {
 			require.NoError(t, err)
 			cmd := exec.Command(exe, "-test.run=^$")
 			cmd.Env = append(os.Environ(), envCrashDir+"="+a.dir, envCrashAgent+"="+a.agent,
-				envCrashAt+"="+tc.step, envCrashTask+"=/plan.md#task-1")
+				envCrashAt+"="+tc.step, envCrashTask+"=/plan.md#task-1", envCrashRefs+"="+map[bool]string{true: "1"}[refs])
 			out, err := cmd.CombinedOutput()
 			var exit *exec.ExitError
 			require.True(t, errors.As(err, &exit), "the machine was not killed at %s: %v %s", tc.step, err, out)
@@ -159,11 +180,15 @@ func TestKilledAtEachStep(t *testing.T) {
 			}
 
 			// The machine restarts: its next call works with no help.
-			again := openMachine(t, a.dir, "a")
+			again := openMachine(t, a.dir, "a", opts...)
 			next, err := again.sync.Claim(ctx, "/plan.md#task-3", again.agent)
 			require.NoError(t, err, "the call after a kill at %s", tc.step)
 			assert.True(t, next.Success)
 			assert.True(t, next.Pushed)
+			if refs {
+				_, err := again.sync.Push(ctx) // the branch follows the plan ref
+				require.NoError(t, err)
+			}
 
 			final := remoteFile(t, remote, doc)
 			assert.Equal(t, again.agent, assigneeIn(t, final, "task-3"))

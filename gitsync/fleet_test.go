@@ -12,7 +12,8 @@ import (
 // agents, through one bare remote until every task of the plans is
 // completed (internal/testkit/fleet), and reports the fleet's figures next
 // to the floor measured in the same run: the fetch, commit and push
-// cycles a second that as many processes get through on the remote. The
+// cycles a second that as many processes get through on the remote. Each
+// size runs on one branch and with plan refs (gitsync.WithPlanRefs). The
 // full-size fleet (8 machines × 4 agents, 200 tasks over 8 plans) runs
 // when TASKMD_FLEET=1 and not -short.
 func BenchmarkFleet(b *testing.B) {
@@ -20,8 +21,15 @@ func BenchmarkFleet(b *testing.B) {
 	if os.Getenv("TASKMD_FLEET") == "1" && !testing.Short() {
 		sizes = append(sizes, fleet.Options{Machines: 8, Agents: 4, Tasks: 200, Plans: 8})
 	}
+	var runs []fleet.Options
 	for _, o := range sizes {
-		b.Run(fmt.Sprintf("%dx%d/%d-tasks/%d-plans", o.Machines, o.Agents, o.Tasks, o.Plans), func(b *testing.B) {
+		runs = append(runs, o)
+		o.PlanRefs = true
+		runs = append(runs, o)
+	}
+	for _, o := range runs {
+		shared := map[bool]string{false: "branch", true: "plan-refs"}[o.PlanRefs]
+		b.Run(fmt.Sprintf("%dx%d/%d-tasks/%d-plans/%s", o.Machines, o.Agents, o.Tasks, o.Plans, shared), func(b *testing.B) {
 			o.Dir = b.TempDir()
 			var r fleet.Result
 			for b.Loop() {

@@ -24,10 +24,10 @@ func (s *Sync) NextTasks(ctx context.Context, planAddr, agentID string) ([]plan.
 		return nil, err
 	}
 	var out []plan.NextTask
-	_, err = s.run(ctx, nil, func(ctx context.Context) (string, error) {
+	_, err = s.runCall(&call{ctx: ctx, reads: []string{t.File}, fn: func(ctx context.Context) (string, error) {
 		out, err = s.nextTasks(ctx, t, planAddr, agentID)
 		return "", err
-	})
+	}})
 	return out, err
 }
 

@@ -10,19 +10,7 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// Plan refs (WithPlanRefs): each plan's changes are pushed to a ref of
-// its own on the remote, refs/taskmd/plans/<branch>/<key> (planKey), the
-// one compare-and-swap of that plan, so that machines changing different
-// plans never reject each other's pushes. A clone merges every plan ref
-// and the branch into HEAD, plan refs first, and pushes a batch's commits
-// to the ref of each plan they change, all or none, with its leases. The
-// branch follows: after a push, when the branch was last moved more than
-// foldAfter ago, HEAD (which holds every plan ref and the branch) is
-// pushed to it too, once, whatever the answer; Push brings it up to date.
-// A plan ref is made together with the branch (one atomic push), so that
-// a clone without plan refs, which pushes its claims to the branch,
-// cannot claim from that plan at the same moment: it is rejected, fetches
-// the plan ref and refuses to go on (errPlanRefs).
+// Plan refs (WithPlanRefs): see the package documentation.
 
 // plansRefs is where the remote keeps the plan refs.
 const plansRefs = "refs/taskmd/plans/"
@@ -84,13 +72,18 @@ func (s *Sync) errPlanRefs() error {
 		s.remote, s.branch, plansRefs, s.branch)}
 }
 
-// mergeTips fetches and merges into HEAD every plan ref and the branch
-// that HEAD does not have yet (WithPlanRefs): ahead is how many of HEAD's
-// own changes (merges left out) no ref of the remote has, offline git's
-// message when the remote could not be reached. A plan ref of one of the
-// files files that moved means another machine pushed where this one
-// pushes (see pace).
-func (s *Sync) mergeTips(ctx context.Context, files []string) (ahead int, offline string, err error) {
+// mergeTips fetches and merges into HEAD the refs of the remote that a
+// batch needs (WithPlanRefs) and HEAD does not have yet: the plan ref of
+// each of the files files its calls write or read, and of each file
+// HEAD's own unpushed commits change; the branch too when one of them has
+// no plan ref yet (its ref is made with the branch) or is no plan; every
+// plan ref and the branch when all (Push). Other plans stay as last
+// merged: a change of one plan is decided on its own ref. ahead is how
+// many of HEAD's own changes (merges left out) no ref of the remote has,
+// offline git's message when the remote could not be reached. A plan ref
+// of files that moved means another machine pushed where this one pushes
+// (see pace).
+func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead int, offline string, err error) {
 	if offline, err = s.fetch(ctx); err != nil {
 		return 0, "", err
 	}
@@ -99,32 +92,70 @@ func (s *Sync) mergeTips(ctx context.Context, files []string) (ahead int, offlin
 		return 0, "", err
 	}
 	tips := s.tips(sh)
-	if offline == "" && len(tips) > 0 {
-		out, err := s.git(ctx, append([]string{"for-each-ref", "--no-merged=HEAD", "--format=%(refname)"}, tips...)...)
-		if err != nil {
-			return 0, "", err
-		}
-		behind := strings.Fields(out)
-		mine := map[string]bool{}
+	// What HEAD has to push goes where the batch's changes go: the
+	// changes queued offline are merged and pushed with them.
+	ahead, queued, err := s.unpushed(ctx, tips)
+	if err != nil || offline != "" {
+		return ahead, offline, err
+	}
+	want := tips
+	if !all {
+		want = nil
+		branch := false
+		paths := slices.Clone(queued)
 		for _, f := range files {
-			mine[s.trackedPlans()+planKey(s.path(f))] = true
+			paths = append(paths, s.path(f))
 		}
-		// Plan refs first, each the authority on its plan; then the
-		// branch, where people push.
-		for _, ref := range tips {
-			if !slices.Contains(behind, ref) {
-				continue
+		for _, p := range paths {
+			key := planKey(p)
+			if _, ok := sh.plans[key]; ok && s.isPlan(p) {
+				if ref := s.trackedPlans() + key; !slices.Contains(want, ref) {
+					want = append(want, ref)
+				}
+			} else {
+				branch = true
 			}
-			if mine[ref] {
-				s.raced = time.Now()
-			}
-			if err := s.mergeRef(ctx, ref, ref != s.remoteRef()); err != nil {
-				return 0, "", err
-			}
+		}
+		slices.Sort(want)
+		if branch && sh.branch != "" {
+			want = append(want, s.remoteRef())
 		}
 	}
-	ahead, _, err = s.unpushed(ctx, tips)
-	return ahead, offline, err
+	return ahead, "", s.mergeAll(ctx, sh, want, files)
+}
+
+// mergeAll merges each of refs (plan refs, then the branch) that HEAD
+// does not have into it, as last fetched (sh). A ref at the commit this
+// Sync last merged or pushed there is in HEAD already (see merged) and
+// costs nothing. A plan ref of files that moved means another machine
+// pushed where this one pushes (see pace).
+func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) error {
+	if s.merged == nil {
+		s.merged = map[string]string{}
+	}
+	mine := map[string]bool{}
+	for _, f := range files {
+		mine[s.trackedPlans()+planKey(s.path(f))] = true
+	}
+	// Plan refs first, each the authority on its plan; then the branch,
+	// where people push.
+	for _, ref := range refs {
+		sha := sh.branch
+		if key, ok := strings.CutPrefix(ref, s.trackedPlans()); ok {
+			sha = sh.plans[key]
+		}
+		if sha == "" || s.merged[ref] == sha {
+			continue
+		}
+		if mine[ref] && s.merged[ref] != "" {
+			s.raced = time.Now()
+		}
+		if err := s.mergeRef(ctx, ref, ref != s.remoteRef()); err != nil {
+			return err
+		}
+		s.merged[ref] = sha
+	}
+	return nil
 }
 
 // unpushed is how many of HEAD's own commits (merges left out) none of
@@ -194,6 +225,9 @@ func (s *Sync) pushedPlans(ctx context.Context, specs []string) error {
 			if s.seen != nil {
 				s.seen.plans[ref] = head
 			}
+			if s.merged != nil {
+				s.merged[s.trackedPlans()+ref] = head
+			}
 		}
 	}
 	if in.Len() == 0 {
@@ -203,19 +237,34 @@ func (s *Sync) pushedPlans(ctx context.Context, specs []string) error {
 	return err
 }
 
-// fold brings the remote's branch up to HEAD, which holds every plan ref
-// as pushed and the branch as fetched, when it was last moved foldAfter
-// ago or more (always, when force): one push, whose rejection (another
-// machine or a person pushed the branch since) is no failure. pushed
-// reports that it landed.
+// fold brings the remote's branch up to every plan ref, when it was last
+// moved foldAfter ago or more (always, when force): it merges every plan
+// ref and the branch as last fetched into HEAD, and pushes HEAD to the
+// branch once, whose rejection (another machine or a person pushed the
+// branch since) is no failure. pushed reports that it landed. Only a
+// clone whose own changes are all pushed folds.
 func (s *Sync) fold(ctx context.Context, force bool) (pushed bool, offline string, err error) {
 	sh, err := s.readLeases(ctx)
 	if err != nil {
 		return false, "", err
 	}
-	if !force && time.Since(sh.branchMoved) < foldAfter {
-		return false, "", nil
+	if !force {
+		// One machine about every foldAfter: each waits its turn among
+		// the machines holding claims.
+		turn := foldAfter * time.Duration(1+s.othersHolding(sh, nil))
+		if time.Since(sh.branchMoved) < foldAfter || time.Since(s.folded) < turn {
+			return false, "", nil
+		}
+	}
+	s.folded = time.Now()
+	// Every plan as its ref has it, and the branch: HEAD may hold only
+	// the plans its batches changed.
+	if err := s.mergeAll(ctx, sh, s.tips(sh), nil); err != nil {
+		return false, "", err
 	}
 	rejected, offline, err := s.pushRefs(ctx, "", "HEAD:refs/heads/"+s.branch)
+	if rejected {
+		s.merged = nil // merged again next time, whatever HEAD now holds
+	}
 	return err == nil && !rejected && offline == "", offline, err
 }

@@ -23,6 +23,7 @@ const (
 	envChildDir   = "TASKMD_GITSYNC_CHILD_DIR"
 	envChildAgent = "TASKMD_GITSYNC_CHILD_AGENT"
 	envChildTasks = "TASKMD_GITSYNC_CHILD_TASKS"
+	envChildRefs  = "TASKMD_GITSYNC_CHILD_PLAN_REFS" // "1": WithPlanRefs
 )
 
 func TestMain(m *testing.M) {
@@ -60,7 +61,12 @@ func machineChild(dir, agentID string, n int) int {
 	}
 	defer ws.Close()
 	plans := plan.New(ws, plan.WithClock(now))
-	s, err := gitsync.New(ctx, ws, plans, gitsync.WithMaxAttempts(200))
+	opts := []gitsync.Option{gitsync.WithMaxAttempts(200)}
+	refs := os.Getenv(envChildRefs) == "1"
+	if refs {
+		opts = append(opts, gitsync.WithPlanRefs())
+	}
+	s, err := gitsync.New(ctx, ws, plans, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -108,6 +114,12 @@ func machineChild(dir, agentID string, n int) int {
 		}
 		rep.Won = append(rep.Won, slug)
 	}
+	if refs {
+		if _, err := s.Push(ctx); err != nil { // the branch follows the plan ref
+			fmt.Fprintln(os.Stderr, "push", err)
+			return 1
+		}
+	}
 	out, _ := json.Marshal(rep)
 	fmt.Println(string(out))
 	return 0
@@ -116,11 +128,18 @@ func machineChild(dir, agentID string, n int) int {
 // TestProcessesShareOneRemote: 3 clones, each in a process of its own,
 // claim all 20 tasks of one plan on one remote at once and complete each
 // task they win. Every task has exactly one holder, every loser was told
-// that holder, and the remote has every completion.
+// that holder, and the remote has every completion: on one branch, and
+// with plan refs.
 func TestProcessesShareOneRemote(t *testing.T) {
 	if testing.Short() {
 		t.Skip("3 processes × 20 claims through git")
 	}
+	for _, refs := range []bool{false, true} {
+		t.Run(map[bool]string{false: "branch", true: "plan-refs"}[refs], func(t *testing.T) { processesShareOneRemote(t, refs) })
+	}
+}
+
+func processesShareOneRemote(t *testing.T, refs bool) {
 	const tasks = 20
 	remote := newRemote(t, map[string]string{doc: planOf(tasks), ".gitignore": ".taskmd/\n"})
 	names := []string{"a", "b", "c"}
@@ -129,7 +148,8 @@ func TestProcessesShareOneRemote(t *testing.T) {
 		dirs[i] = newMachine(t, remote, name).dir
 	}
 	g, err := procs.Start(len(names), func(i int) []string {
-		return []string{envChildDir + "=" + dirs[i], envChildAgent + "=agent-" + names[i], fmt.Sprintf("%s=%d", envChildTasks, tasks)}
+		return []string{envChildDir + "=" + dirs[i], envChildAgent + "=agent-" + names[i], fmt.Sprintf("%s=%d", envChildTasks, tasks),
+			envChildRefs + "=" + map[bool]string{true: "1"}[refs]}
 	})
 	require.NoError(t, err)
 	t.Cleanup(g.Kill)

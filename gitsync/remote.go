@@ -135,17 +135,18 @@ func (s *Sync) counts(ctx context.Context) (ahead, behind int, err error) {
 }
 
 // integrate fetches and merges the remote's branch into HEAD (with plan
-// refs, every plan ref and the branch: see mergeTips; files are the
-// files the batch may write): a fast forward when HEAD has nothing of its
+// refs, the refs of the plans the calls live write or read: see
+// mergeTips): a fast forward when HEAD has nothing of its
 // own, else a merge commit whose task documents are merged task by task.
 // ahead is what HEAD then has to push; offline is git's message when the
 // remote could not be reached (nothing is merged then). A merge that
 // leaves conflicts is undone and is MERGE_CONFLICT naming them. A clone
 // without plan refs whose remote has some for its branch is refused
 // (errPlanRefs).
-func (s *Sync) integrate(ctx context.Context, files []string) (ahead int, offline string, err error) {
+func (s *Sync) integrate(ctx context.Context, live []*call) (ahead int, offline string, err error) {
 	if s.planRefs {
-		return s.mergeTips(ctx, files)
+		files, all := batchPlans(live)
+		return s.mergeTips(ctx, files, all)
 	}
 	if offline, err = s.fetch(ctx); err != nil {
 		return 0, "", err
@@ -279,6 +280,11 @@ func (s *Sync) pushRefs(ctx context.Context, lease string, refspecs ...string) (
 		return false, "", err
 	}
 	if len(refspecs) > 1 && strings.Contains(ge.Stderr, "does not support --atomic") {
+		if s.planRefs {
+			// One plan's ref moved without the other's would share a
+			// change that lost its compare-and-swap.
+			return false, "", fmt.Errorf("%w; plan refs (gitsync.WithPlanRefs) need a remote that takes atomic pushes", err)
+		}
 		// One after the other, the branch first: a claim shared without
 		// its lease holds (see holding) until the lease follows.
 		for _, r := range refspecs {

@@ -53,8 +53,15 @@ type Sync struct {
 	// read and written by the call serving the queue.
 	raced time.Time
 	// pushedBranch reports that the last push sent the branch too (with
-	// plan refs, see fold), set by the call serving the queue.
+	// plan refs, see fold), set by the call serving the queue; merged is
+	// the commit of each ref of the remote (the clone's copy) that the
+	// serving calls last merged into HEAD or pushed from it, forgotten
+	// when a push is rejected (a person may have moved HEAD back).
 	pushedBranch bool
+	merged       map[string]string
+	// folded is when the serving call last brought the branch up to the
+	// plan refs (see fold).
+	folded time.Time
 }
 
 // An Option configures New.

@@ -7,6 +7,9 @@
 // second that as many processes get through on the same remote.
 //
 //	go run ./examples/fleet -machines 8 -agents 4 -tasks 200 -plans 8
+//
+// -plan-refs shares each plan on a ref of its own (gitsync.WithPlanRefs);
+// -plan-a-machine starts all the agents of machine i on plan i.
 package main
 
 import (
@@ -28,6 +31,7 @@ func main() {
 	flag.IntVar(&o.Tasks, "tasks", 100, "tasks in all, spread over the plans")
 	flag.IntVar(&o.Plans, "plans", 1, "plan documents")
 	flag.BoolVar(&o.PlanRefs, "plan-refs", false, "share each plan on a ref of its own (gitsync.WithPlanRefs)")
+	flag.BoolVar(&o.PlanAMachine, "plan-a-machine", false, "start every agent of machine i on plan i, instead of each agent on a plan of its own")
 	flag.IntVar(&o.FloorCycles, "floor-cycles", 20, "pushes each floor process makes")
 	flag.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "how long the machines may work")
 	flag.StringVar(&o.Dir, "dir", "", "a folder for the remote and the clones (kept); a temporary one when empty")
@@ -37,7 +41,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fleet:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("taskmd fleet: %s/%s, %d cores, a local bare remote\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	shared, start := "one branch", "each agent on a plan of its own"
+	if o.PlanRefs {
+		shared = "plan refs"
+	}
+	if o.PlanAMachine {
+		start = "a machine's agents on one plan"
+	}
+	fmt.Printf("taskmd fleet: %s/%s, %d cores, a local bare remote; %s, %s at first\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), shared, start)
 	fmt.Println("machines  agents  plans  tasks  seconds  tasks/s  min share  failed calls  rejected/push  CPU s/task  unfinished  floor pushes/s")
 	fmt.Printf("%8d  %6d  %5d  %5d  %7.1f  %7.2f  %9.2f  %12d  %13.2f  %10.3f  %10d  %14.1f\n",
 		r.Machines, r.Agents, r.Plans, r.Tasks, r.Seconds, r.TasksPerSec, r.MinShare(), r.Failed,

@@ -36,6 +36,9 @@ type Options struct {
 	Plans    int // plan documents, plans/p1.md to plans/pN.md
 	// PlanRefs shares each plan on a ref of its own (gitsync.WithPlanRefs).
 	PlanRefs bool
+	// PlanAMachine starts every agent of machine i on plan i (mod Plans);
+	// otherwise each agent of a machine starts on a plan of its own.
+	PlanAMachine bool
 	// FloorCycles is how many fetch, commit and push cycles each floor
 	// process pushes (default 20).
 	FloorCycles int
@@ -93,6 +96,7 @@ const (
 	envAgents = "TASKMD_FLEET_AGENTS"
 	envPlans  = "TASKMD_FLEET_PLANS"
 	envRefs   = "TASKMD_FLEET_PLAN_REFS" // "1" for plan refs
+	envOne    = "TASKMD_FLEET_PLAN_A_MACHINE"
 	envCycles = "TASKMD_FLEET_CYCLES"
 	envUntil  = "TASKMD_FLEET_UNTIL" // the deadline, Unix nanoseconds
 )
@@ -114,7 +118,7 @@ func Child() {
 	)
 	switch mode {
 	case "machine":
-		rep, err = machine(ctx, os.Getenv(envDir), atoi(envIndex), atoi(envAgents), atoi(envPlans), os.Getenv(envRefs) == "1")
+		rep, err = machine(ctx, os.Getenv(envDir), atoi(envIndex), atoi(envAgents), atoi(envPlans), os.Getenv(envRefs) == "1", os.Getenv(envOne) == "1")
 	case "floor":
 		rep, err = floorCycles(ctx, os.Getenv(envDir), atoi(envIndex), atoi(envCycles))
 	default:
@@ -167,7 +171,7 @@ func Run(o Options) (Result, error) {
 	secs, cpu, err := runGroup(o.Machines, func(i int) []string {
 		return []string{envMode + "=machine", envDir + "=" + clones[i], envIndex + "=" + strconv.Itoa(i),
 			envAgents + "=" + strconv.Itoa(o.Agents), envPlans + "=" + strconv.Itoa(o.Plans), envUntil + "=" + until,
-			envRefs + "=" + map[bool]string{true: "1"}[o.PlanRefs]}
+			envRefs + "=" + map[bool]string{true: "1"}[o.PlanRefs], envOne + "=" + map[bool]string{true: "1"}[o.PlanAMachine]}
 	}, &reports)
 	if err != nil {
 		return res, err

@@ -65,9 +65,10 @@ func (t *tally) call(rep gitsync.Report, err error) {
 
 // machine opens the clone dir, registers its agents m<i>-a0 to
 // m<i>-a<agents-1>, says "ready", and on the start signal runs them until
-// every plan is done. With plan refs, it then brings the remote's branch
-// up to date (Push).
-func machine(ctx context.Context, dir string, i, agents, plans int, planRefs bool) (machineReport, error) {
+// every plan is done, each agent starting on a plan of its own, or all on
+// plan i (planAMachine). With plan refs, it then brings the remote's
+// branch up to date (Push).
+func machine(ctx context.Context, dir string, i, agents, plans int, planRefs, planAMachine bool) (machineReport, error) {
 	ws, err := workspace.Open(dir)
 	if err != nil {
 		return machineReport{}, err
@@ -96,7 +97,11 @@ func machine(ctx context.Context, dir string, i, agents, plans int, planRefs boo
 	var t tally
 	var wg sync.WaitGroup
 	for a, id := range ids {
-		wg.Go(func() { work(ctx, s, p, id, (i*agents+a)%plans, plans, &t) })
+		first := (i*agents + a) % plans
+		if planAMachine {
+			first = i % plans
+		}
+		wg.Go(func() { work(ctx, s, p, id, first, plans, &t) })
 	}
 	beat, stop := context.WithCancel(ctx)
 	go heartbeat(beat, p.Agents(), s, ids)

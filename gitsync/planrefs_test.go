@@ -1,0 +1,293 @@
+package gitsync_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskmd/taskmd/gitsync"
+	"github.com/taskmd/taskmd/internal/testkit/filetest"
+	"github.com/taskmd/taskmd/plan"
+	"github.com/taskmd/taskmd/taskdoc"
+)
+
+// twoPlans is a remote with two plans of 4 tasks, docs/plan.md and
+// docs/other.md.
+func twoPlans(t *testing.T) string {
+	return newRemote(t, map[string]string{doc: planOf(4), "docs/other.md": planOf(4), ".gitignore": ".taskmd/\n"})
+}
+
+// planRef is the remote's plan ref of the docs file name, or "" when it
+// has none.
+func planRefOf(t *testing.T, remote, name string) string {
+	key := strings.NewReplacer("/", "%2F", ".", "%2E").Replace(name)
+	return strings.TrimSpace(run(t, remote, "for-each-ref", "--format=%(objectname)", "refs/taskmd/plans/main/"+key))
+}
+
+// moveBefore makes a's first push wait while b claims task of plan addr
+// (which pushes first); pushes counts a's pushes.
+func moveBefore(t *testing.T, a, b *machine, task string) *atomic.Int32 {
+	pushes := new(atomic.Int32)
+	gitsync.BeforePush(a.sync, func() {
+		if pushes.Add(1) == 1 {
+			res, err := b.sync.Claim(ctx, task, b.agent)
+			require.NoError(t, err)
+			require.True(t, res.Success)
+			require.True(t, res.Pushed)
+		}
+	})
+	return pushes
+}
+
+// TestPlanRefsKeepPlansApart: with plan refs (made), a push to another plan
+// between a machine's fetch and its push does not reject it (without
+// them it does); a push to the same plan does, and the change is made
+// again on the merged plan: one holder.
+func TestPlanRefsKeepPlansApart(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		refs     bool
+		other    string // the task the other machine claims first
+		attempts int
+	}{
+		{"another plan, plan refs", true, "/other.md#task-1", 1},
+		{"another plan, one branch", false, "/other.md#task-1", 2},
+		{"the same plan, plan refs", true, "/plan.md#task-1", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			remote := twoPlans(t)
+			var opts []gitsync.Option
+			if tc.refs {
+				opts = append(opts, gitsync.WithPlanRefs())
+			}
+			a := newMachine(t, remote, "a", opts...)
+			b := newMachine(t, remote, "b", opts...)
+			// The plans' refs are made first (with the branch, which a
+			// push that races that rejects).
+			for _, task := range []string{"/plan.md#task-4", "/other.md#task-4"} {
+				res, err := b.sync.Claim(ctx, task, b.agent)
+				require.NoError(t, err)
+				require.True(t, res.Pushed)
+			}
+			pushes := moveBefore(t, a, b, tc.other)
+			res, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
+			require.NoError(t, err)
+			require.True(t, res.Success)
+			assert.True(t, res.Pushed)
+			assert.Equal(t, tc.attempts, res.Attempts)
+			assert.Equal(t, int32(tc.attempts), pushes.Load())
+			if tc.refs {
+				_, err = a.sync.Push(ctx)
+				require.NoError(t, err)
+			}
+			// Both claims are on the remote's branch, each once.
+			for _, c := range []struct{ who, task string }{{a.agent, res.Claim.Task}, {b.agent, tc.other}} {
+				file, slug, _ := strings.Cut(strings.TrimPrefix(c.task, "/"), "#")
+				assert.Equal(t, c.who, assigneeIn(t, remoteFile(t, remote, "docs/"+file), slug), c.task)
+				assert.Equal(t, 1, strings.Count(run(t, remote, "log", "--format=%s", "main"), "claims "+c.task))
+			}
+			if tc.other == "/plan.md#task-1" {
+				assert.Equal(t, "/plan.md#task-2", res.Claim.Task, "chosen again on the merged plan")
+			}
+		})
+	}
+}
+
+// TestPlanRefsShareOnePlan: two machines with plan refs claiming the same
+// task: exactly one holds it, on the plan ref and then the branch; the
+// plan ref was made with the branch.
+func TestPlanRefsShareOnePlan(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	moveBefore(t, a, b, "/plan.md#task-1")
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.False(t, res.Success)
+	assert.Equal(t, b.agent, res.AlreadyClaimedBy)
+	assert.Empty(t, res.Commit)
+
+	ref := planRefOf(t, remote, doc)
+	require.NotEmpty(t, ref, "the plan's ref")
+	onRef := run(t, remote, "show", ref+":"+doc)
+	assert.Equal(t, b.agent, assigneeIn(t, onRef, "task-1"))
+	assert.Equal(t, onRef, remoteFile(t, remote, doc), "the ref was made with the branch")
+	assert.Empty(t, planRefOf(t, remote, "docs/other.md"), "a plan nobody changed has no ref")
+
+	// Later changes go to the plan ref; Push brings the branch up to date.
+	next, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, next.Success)
+	require.True(t, next.Pushed)
+	assert.Equal(t, a.agent, assigneeIn(t, run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc), "task-2"))
+	_, err = b.sync.Push(ctx)
+	require.NoError(t, err)
+	final := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, final, "task-2"))
+	assert.Equal(t, b.agent, assigneeIn(t, final, "task-1"))
+	assert.Equal(t, final, filetest.Read(t, b.dir, doc))
+	n, err := b.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+// TestPlanRefsRefuseAClone: a clone without plan refs, whose remote has
+// some, refuses its changes before it writes anything; one whose push
+// races the making of a plan ref is rejected, and refuses then.
+func TestPlanRefsRefuseAClone(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	c := newMachine(t, remote, "c")
+	// c's first push races a's first claim, which makes the plan ref.
+	moveBefore(t, c, a, "/plan.md#task-1")
+	_, err := c.sync.Claim(ctx, "/plan.md#task-2", c.agent)
+	var te *taskdoc.Error
+	require.True(t, errors.As(err, &te), "%v", err)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, te.Code)
+	assert.Contains(t, te.Msg, "WithPlanRefs")
+	branch := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-1"))
+	assert.Empty(t, assigneeIn(t, branch, "task-2"), "c's claim is nowhere")
+	assert.Empty(t, run(t, c.dir, "status", "--porcelain"))
+	assert.NotContains(t, run(t, c.dir, "log", "--format=%s"), "claims /plan.md#task-2")
+
+	// Refused at once now, whatever the plan.
+	before := run(t, remote, "for-each-ref")
+	_, err = c.sync.Claim(ctx, "/other.md#task-1", c.agent)
+	require.True(t, errors.As(err, &te))
+	assert.Equal(t, taskdoc.CodeInvalidArguments, te.Code)
+	assert.Equal(t, before, run(t, remote, "for-each-ref"))
+}
+
+// TestPlanRefsKeepAPersonsBranchEdit: a person pushes an edit of the plan
+// to the branch while machines change it on its ref: Push (or the next
+// fold) merges it, and the branch, then the plan's ref, carry both; the
+// person's clone follows by a fast forward.
+func TestPlanRefsKeepAPersonsBranchEdit(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+
+	person := t.TempDir()
+	run(t, person, "clone", "-q", remote, ".")
+	edited := strings.Replace(filetest.Read(t, person, doc), "Do part 4.", "Do part 4, then tell the team.", 1)
+	filetest.Write(t, person, doc, edited)
+	run(t, person, "commit", "-qam", "a person's words")
+	run(t, person, "push", "-q", "origin", "main")
+
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	branch := remoteFile(t, remote, doc)
+	assert.Contains(t, branch, "then tell the team")
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-2"))
+	run(t, person, "pull", "-q", "--ff-only")
+	assert.Equal(t, branch, filetest.Read(t, person, doc), "the person's clone follows by a fast forward")
+
+	res, err = a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	assert.Contains(t, onRef, "then tell the team", "the plan's ref has the person's edit")
+	assert.Equal(t, a.agent, assigneeIn(t, onRef, "task-3"))
+}
+
+// TestPlanRefsOffline: a claim made while the remote is away is queued;
+// when another machine claimed the task on its plan ref meanwhile, the
+// next call (in another plan than a queued change's) gives the queued
+// claim up (Released) and confirms the others.
+func TestPlanRefsOffline(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	away := remote + ".away"
+	require.NoError(t, os.Rename(remote, away))
+	one, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, one.Queued)
+	two, err := a.sync.Claim(ctx, "/other.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, two.Queued)
+	n, err := a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	require.NoError(t, os.Rename(away, remote))
+
+	// Meanwhile b claims one of the tasks, and moves the other plan's ref.
+	for _, task := range []string{"/plan.md#task-1", "/other.md#task-2"} {
+		won, err := b.sync.Claim(ctx, task, b.agent)
+		require.NoError(t, err)
+		require.True(t, won.Pushed)
+	}
+	// a's next call, in the first plan, sends the queue too.
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	three, err := a.sync.Claim(bounded, "/plan.md#task-3", a.agent)
+	require.NoError(t, err)
+	assert.True(t, three.Pushed)
+	assert.Equal(t, map[string]string{"/plan.md#task-1": b.agent}, three.Released)
+	rep, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, rep.Released)
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-3"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, "docs/other.md"), "task-1"))
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, "docs/other.md"), "task-2"))
+	assert.NotEmpty(t, planRefOf(t, remote, "docs/other.md"))
+	n, err = a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+}
+
+// TestPlanRefsConflictWithAPerson: a person's push to the branch sets a
+// task's status that a machine set otherwise on the plan's ref: Push is
+// MERGE_CONFLICT naming it and merges nothing, the branch keeps the
+// person's words, and the machines go on on the plan refs.
+func TestPlanRefsConflictWithAPerson(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+
+	person := t.TempDir()
+	run(t, person, "clone", "-q", remote, ".")
+	src := filetest.Read(t, person, doc)
+	blocked := strings.Replace(src, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent, 1)
+	require.NotEqual(t, src, blocked)
+	filetest.Write(t, person, doc, blocked)
+	run(t, person, "commit", "-qam", "a person blocks task 1")
+	run(t, person, "push", "-q", "origin", "main")
+
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	_, err = a.sync.Push(bounded)
+	assert.Equal(t, "MERGE_CONFLICT", string(taskdoc.CodeOf(err)), "%v", err)
+	assert.Contains(t, err.Error(), "task-1")
+	assert.Equal(t, blocked, remoteFile(t, remote, doc), "the branch keeps the person's words")
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+
+	next, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	assert.True(t, next.Pushed, "the machines go on on the plan refs")
+}
