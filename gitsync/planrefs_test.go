@@ -102,11 +102,15 @@ func TestPlanRefsKeepPlansApart(t *testing.T) {
 
 // TestPlanRefsShareOnePlan: two machines with plan refs claiming the same
 // task: exactly one holds it, on the plan ref and then the branch; the
-// plan ref was made with the branch.
+// plan ref was made with the branch. The clones' git config allows fast
+// forwards only, which taskmd's merges do not follow.
 func TestPlanRefsShareOnePlan(t *testing.T) {
 	remote := twoPlans(t)
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	for _, m := range []*machine{a, b} {
+		run(t, m.dir, "config", "merge.ff", "only") // a person's setting: taskmd's merges still merge
+	}
 	moveBefore(t, a, b, "/plan.md#task-1")
 	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.NoError(t, err)
@@ -136,6 +140,18 @@ func TestPlanRefsShareOnePlan(t *testing.T) {
 	n, err := b.sync.Queued(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n)
+
+	// Two plans changed apart: Push merges them (no fast forward).
+	other, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, other.Pushed)
+	three, err := a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
+	require.NoError(t, err)
+	require.True(t, three.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, "docs/other.md"), "task-1"))
+	assert.Equal(t, b.agent, assigneeIn(t, filetest.Read(t, a.dir, "docs/other.md"), "task-1"))
 }
 
 // TestPlanRefsRefuseAClone: a clone without plan refs, whose remote has

@@ -188,7 +188,7 @@ func (s *Sync) integrate(ctx context.Context, live []*call) (ahead int, offline 
 // changes it carries.
 func (s *Sync) mergeRef(ctx context.Context, ref string, mayYield bool) error {
 	label := s.refLabel(ref)
-	_, err := s.gitAs(ctx, "merge", "-q", "--no-edit", "-m", "taskmd: merge "+label, ref)
+	_, err := s.gitAs(ctx, "merge", "-q", "--ff", "--no-edit", "-m", "taskmd: merge "+label, ref)
 	if err == nil {
 		return nil
 	}
