@@ -16,6 +16,7 @@ import (
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/worktree"
 )
 
 // twoPlans is a remote with two plans of 4 tasks, docs/plan.md and
@@ -290,4 +291,57 @@ func TestPlanRefsConflictWithAPerson(t *testing.T) {
 	next, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
 	require.NoError(t, err)
 	assert.True(t, next.Pushed, "the machines go on on the plan refs")
+}
+
+// pushAs pushes the refspec that spec makes in a clone of remote of its
+// own, as anyone with push access may.
+func pushAs(t *testing.T, remote string, spec func(dir string) string) {
+	dir := t.TempDir()
+	run(t, dir, "clone", "-q", remote, ".")
+	run(t, dir, "push", "-q", "-f", "origin", spec(dir))
+}
+
+// TestPlanRefsRefusedForGood: a plan ref the remote refuses to move for
+// good (it names a blob or a tag, or a ref is nested under its name) is
+// GIT_ERROR with git's message, at once: neither queued as if the remote
+// were away nor tried again until the context ends; the call changes
+// nothing, and the other plans go on.
+func TestPlanRefsRefusedForGood(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refspec func(dir string) string
+		says    string
+	}{
+		{"a blob", func(dir string) string {
+			return strings.TrimSpace(runInput(t, dir, "not a plan\n", "hash-object", "-w", "--stdin")) + ":refs/taskmd/plans/main/docs%2Fother%2Emd"
+		}, "non-commit object"},
+		{"a ref under its name", func(string) string { return "main:refs/taskmd/plans/main/docs%2Fother%2Emd/x" }, "cannot create"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			remote := twoPlans(t)
+			a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+			pushAs(t, remote, tc.refspec)
+			head := run(t, a.dir, "rev-parse", "HEAD")
+			before := run(t, remote, "for-each-ref")
+
+			bounded, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			start := time.Now()
+			res, err := a.sync.Claim(bounded, "/other.md#task-1", a.agent)
+			require.Error(t, err, "%+v", res)
+			assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err), "%v", err)
+			assert.Contains(t, err.Error(), tc.says)
+			assert.Less(t, time.Since(start), 20*time.Second, "refused at once")
+			assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing committed")
+			assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+			assert.Equal(t, before, run(t, remote, "for-each-ref"))
+			n, err := a.sync.Queued(ctx)
+			require.NoError(t, err)
+			assert.Zero(t, n, "nothing queued")
+
+			res, err = a.sync.Claim(bounded, "/plan.md#task-1", a.agent)
+			require.NoError(t, err)
+			assert.True(t, res.Pushed, "the other plans go on")
+		})
+	}
 }
