@@ -201,6 +201,9 @@ func (s *Sync) Push(ctx context.Context) (Report, error) {
 			}
 			return err
 		})
+		if err != nil && ctx.Err() != nil {
+			return rep, cancelled(ctx) // as any call given up, not git's failure
+		}
 		if err != nil || folded {
 			return rep, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -344,4 +345,33 @@ func TestPlanRefsRefusedForGood(t *testing.T) {
 			assert.True(t, res.Pushed, "the other plans go on")
 		})
 	}
+}
+
+// TestPlanRefsPushGivenUp: a caller who gives up while Push brings the
+// branch up to the plan refs is answered as any call given up (CONFLICT,
+// the context's error), not with the stopped git command as a failure of
+// git's; the branch is then brought up by the next Push.
+func TestPlanRefsPushGivenUp(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
+		res, err := a.sync.Claim(ctx, task, a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	require.NotEqual(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"), "the branch lags")
+	// The remote takes its time over a push to the branch.
+	hook := filepath.Join(remote, "hooks", "pre-receive")
+	require.NoError(t, os.WriteFile(hook, []byte("#!/bin/sh\nif grep -q ' refs/heads/main$'; then sleep 3; fi\n"), 0o755))
+	bounded, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err := a.sync.Push(bounded)
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+
+	require.NoError(t, os.Remove(hook))
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
 }
