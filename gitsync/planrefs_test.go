@@ -375,3 +375,32 @@ func TestPlanRefsPushGivenUp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
 }
+
+// TestPlanRefsPushOffline: Push while the remote is away, on a clone that
+// fetched another plan's ref without merging it (its batches merge only
+// their own plans), and a person's uncommitted edit of that plan: Push
+// says the remote is away, merges nothing and keeps the edit.
+func TestPlanRefsPushOffline(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	for _, m := range []*machine{a, b} {
+		res, err := m.sync.Claim(ctx, "/"+strings.TrimPrefix(map[*machine]string{a: doc, b: "docs/other.md"}[m], "docs/")+"#task-1", m.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	require.NotContains(t, filetest.Read(t, a.dir, "docs/other.md"), b.agent, "a has not merged b's plan")
+
+	edited := filetest.Read(t, a.dir, "docs/other.md") + "\nA person's note.\n"
+	filetest.Write(t, a.dir, "docs/other.md", edited)
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	require.NoError(t, os.Rename(remote, remote+".away"))
+	rep, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.NotEmpty(t, rep.Offline)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
+	assert.Equal(t, edited, filetest.Read(t, a.dir, "docs/other.md"))
+}
