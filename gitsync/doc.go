@@ -79,7 +79,9 @@
 // remote has plan refs for its branch refuses its changes
 // (INVALID_ARGUMENTS) before it writes anything, so that no claim pushed
 // to the branch slips past a plan ref. A remote that does not take atomic
-// pushes cannot carry plan refs.
+// pushes cannot carry plan refs. Only a ref named as a plan's is merged.
+// A plan ref carries a whole commit, which the branch follows: pushing to
+// the plan refs is pushing to the branch.
 //
 // # Leases
 //

@@ -404,3 +404,29 @@ func TestPlanRefsPushOffline(t *testing.T) {
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
 	assert.Equal(t, edited, filetest.Read(t, a.dir, "docs/other.md"))
 }
+
+// TestPlanRefsOnlyPlans: refs under the branch's plan refs that are no
+// plan's (a key of a file outside docs/, a ref of a longer branch's,
+// feature/x's under feature's) are not merged: Push leaves their files
+// out of the clone and the branch.
+func TestPlanRefsOnlyPlans(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	for _, ref := range []string{"NOTES%2Emd", "x/docs%2Fplan%2Emd", "docs%2fplan%2emd"} {
+		pushAs(t, remote, func(dir string) string {
+			filetest.Write(t, dir, "NOTES.md", ref+"\n")
+			run(t, dir, "add", "-A")
+			run(t, dir, "commit", "-qm", "not a plan's")
+			return "HEAD:refs/taskmd/plans/main/" + ref
+		})
+	}
+	_, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
+	assert.NoFileExists(t, filepath.Join(a.dir, "NOTES.md"))
+	assert.NotContains(t, run(t, remote, "ls-tree", "--name-only", "main"), "NOTES.md")
+}
