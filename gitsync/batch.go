@@ -33,11 +33,15 @@ type call struct {
 	// reads are the plan files a call that writes none reads (with plan
 	// refs, its batch merges their refs: see mergeTips).
 	reads []string
-	fn    change
-	rep   Report
-	err   error
-	done  chan struct{} // closed when rep and err are final
-	lead  chan struct{} // closed when this call is to serve the queue
+	// fold asks the batch to bring the remote's branch up to the plan
+	// refs once its changes are pushed (Push with plan refs, see fold);
+	// folded reports that it landed, or that the remote was away.
+	fold, folded bool
+	fn           change
+	rep          Report
+	err          error
+	done         chan struct{} // closed when rep and err are final
+	lead         chan struct{} // closed when this call is to serve the queue
 	// released is true when its batch ended it early (its caller gave up
 	// during a pause): done is closed, and the batch no longer touches it.
 	released bool
@@ -287,6 +291,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			return
 		}
 		if ahead == 0 || len(live) == 0 {
+			s.foldFor(ctx, live)
 			return
 		}
 		if s.beforePush != nil {
@@ -312,7 +317,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			for _, c := range live {
 				c.rep.Pushed = true
 			}
-			if s.planRefs && !s.pushedBranch {
+			if !s.foldFor(ctx, live) && s.planRefs && !s.pushedBranch {
 				_, _, _ = s.fold(ctx, false) // Push brings the branch up to date
 			}
 			return
@@ -337,6 +342,29 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			return
 		}
 	}
+}
+
+// foldFor brings the remote's branch up to the plan refs (fold, always)
+// when a call of live asks it (Push), with a person's edits set aside as
+// for any change; each such call is folded once it landed or the remote
+// was away, and fails with fold's error. It reports whether a call asked.
+func (s *Sync) foldFor(ctx context.Context, live []*call) bool {
+	asked := slices.DeleteFunc(slices.Clone(live), func(c *call) bool { return !c.fold })
+	if len(asked) == 0 {
+		return false
+	}
+	pushed, offline, err := s.fold(ctx, true)
+	for _, c := range asked {
+		switch {
+		case err != nil:
+			c.fail(err)
+		case offline != "":
+			c.folded, c.rep.Offline = true, offline
+		default:
+			c.folded = pushed
+		}
+	}
+	return true
 }
 
 // givenUp ends the calls of live that made their last attempt (see

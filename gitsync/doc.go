@@ -69,7 +69,9 @@
 // machines holding claims in its plans. The branch follows: after a push,
 // when the branch last moved a second ago or more, one machine in turn
 // merges every plan ref and the branch and pushes the result to it, once,
-// whatever the answer; Push does so until it lands. A person's edit
+// whatever the answer; Push does so until it lands. So the last changes
+// pushed within a second of the branch's last move reach it with a later
+// push, or at Push (call it when the work is done). A person's edit
 // pushed to the branch reaches the plans' refs that way; where it sets a
 // field of a task that a machine's change on a plan ref set differently,
 // nothing is merged, the branch stops following and Push is
@@ -79,7 +81,9 @@
 // remote has plan refs for its branch refuses its changes
 // (INVALID_ARGUMENTS) before it writes anything, so that no claim pushed
 // to the branch slips past a plan ref. A remote that does not take atomic
-// pushes cannot carry plan refs.
+// pushes cannot carry plan refs. Only a ref named as a plan's is merged.
+// A plan ref carries a whole commit, which the branch follows: pushing to
+// the plan refs is pushing to the branch.
 //
 // # Leases
 //

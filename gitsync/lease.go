@@ -247,7 +247,7 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 			continue
 		}
 		if key, ok := strings.CutPrefix(f[2], s.trackedPlans()); ok {
-			if !strings.Contains(key, "/") { // a longer branch's otherwise
+			if s.isPlanKey(key) { // not a longer branch's, nor a file's outside docs/
 				sh.plans[key] = f[0]
 			}
 			continue

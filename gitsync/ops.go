@@ -9,7 +9,6 @@ import (
 	"github.com/taskmd/taskmd/internal/taskflow"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
-	"github.com/taskmd/taskmd/workspace"
 )
 
 // ClaimResult answers Claim: plan's answer (who holds the task) and what
@@ -183,25 +182,9 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 // moves the branch meanwhile, until ctx ends.
 func (s *Sync) Push(ctx context.Context) (Report, error) {
 	for attempt := 1; ; attempt++ {
-		rep, err := s.run(ctx, nil, func(context.Context) (string, error) { return "", nil })
-		if err != nil || !s.planRefs || rep.Queued {
-			return rep, err
-		}
-		folded := false
-		err = s.ws.Lock(ctx, []string{asideFile, changeFile}, func(*workspace.Tx) error {
-			n, err := s.Queued(ctx)
-			if err != nil || n > 0 {
-				return err // a call queued a change since: the next run sends it
-			}
-			var offline string
-			folded, offline, err = s.fold(ctx, true)
-			if offline != "" {
-				rep.Queued, rep.Offline = false, offline
-				folded = true // nothing more to do while the remote is away
-			}
-			return err
-		})
-		if err != nil || folded {
+		c := &call{ctx: ctx, fold: s.planRefs, fn: func(context.Context) (string, error) { return "", nil }}
+		rep, err := s.runCall(c)
+		if err != nil || !s.planRefs || rep.Offline != "" || c.folded {
 			return rep, err
 		}
 		if werr := sleep(ctx, s.backoff(attempt)); werr != nil {

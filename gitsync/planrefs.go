@@ -3,6 +3,7 @@ package gitsync
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +35,14 @@ func planKey(path string) string {
 		fmt.Fprintf(&b, "%%%02X", c)
 	}
 	return b.String()
+}
+
+// isPlanKey reports whether key is the plan key of a plan (see isPlan),
+// written as planKey writes it: the last component of a plan ref this
+// package pushes. No other ref under the branch's plan refs is merged.
+func (s *Sync) isPlanKey(key string) bool {
+	path, err := url.PathUnescape(key)
+	return err == nil && s.isPlan(path) && planKey(path) == key
 }
 
 // planRef is the remote's plan ref of the plan file path.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
+	"github.com/taskmd/taskmd/worktree"
 )
 
 // twoPlans is a remote with two plans of 4 tasks, docs/plan.md and
@@ -306,4 +308,141 @@ func TestPlanRefsConflictWithAPerson(t *testing.T) {
 	next, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
 	require.NoError(t, err)
 	assert.True(t, next.Pushed, "the machines go on on the plan refs")
+}
+
+// pushAs pushes the refspec that spec makes in a clone of remote of its
+// own, as anyone with push access may.
+func pushAs(t *testing.T, remote string, spec func(dir string) string) {
+	dir := t.TempDir()
+	run(t, dir, "clone", "-q", remote, ".")
+	run(t, dir, "push", "-q", "-f", "origin", spec(dir))
+}
+
+// TestPlanRefsRefusedForGood: a plan ref the remote refuses to move for
+// good (it names a blob or a tag, or a ref is nested under its name) is
+// GIT_ERROR with git's message, at once: neither queued as if the remote
+// were away nor tried again until the context ends; the call changes
+// nothing, and the other plans go on.
+func TestPlanRefsRefusedForGood(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refspec func(dir string) string
+		says    string
+	}{
+		{"a blob", func(dir string) string {
+			return strings.TrimSpace(runInput(t, dir, "not a plan\n", "hash-object", "-w", "--stdin")) + ":refs/taskmd/plans/main/docs%2Fother%2Emd"
+		}, "non-commit object"},
+		{"a ref under its name", func(string) string { return "main:refs/taskmd/plans/main/docs%2Fother%2Emd/x" }, "cannot create"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			remote := twoPlans(t)
+			a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+			pushAs(t, remote, tc.refspec)
+			head := run(t, a.dir, "rev-parse", "HEAD")
+			before := run(t, remote, "for-each-ref")
+
+			bounded, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			start := time.Now()
+			res, err := a.sync.Claim(bounded, "/other.md#task-1", a.agent)
+			require.Error(t, err, "%+v", res)
+			assert.Equal(t, worktree.CodeGit, taskdoc.CodeOf(err), "%v", err)
+			assert.Contains(t, err.Error(), tc.says)
+			assert.Less(t, time.Since(start), 20*time.Second, "refused at once")
+			assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing committed")
+			assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+			assert.Equal(t, before, run(t, remote, "for-each-ref"))
+			n, err := a.sync.Queued(ctx)
+			require.NoError(t, err)
+			assert.Zero(t, n, "nothing queued")
+
+			res, err = a.sync.Claim(bounded, "/plan.md#task-1", a.agent)
+			require.NoError(t, err)
+			assert.True(t, res.Pushed, "the other plans go on")
+		})
+	}
+}
+
+// TestPlanRefsPushGivenUp: a caller who gives up while Push brings the
+// branch up to the plan refs is answered as any call given up (CONFLICT,
+// the context's error), not with the stopped git command as a failure of
+// git's; the branch is then brought up by the next Push.
+func TestPlanRefsPushGivenUp(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
+		res, err := a.sync.Claim(ctx, task, a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	require.NotEqual(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"), "the branch lags")
+	// The remote takes its time over a push to the branch.
+	hook := filepath.Join(remote, "hooks", "pre-receive")
+	require.NoError(t, os.WriteFile(hook, []byte("#!/bin/sh\nif grep -q ' refs/heads/main$'; then sleep 3; fi\n"), 0o755))
+	bounded, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err := a.sync.Push(bounded)
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+
+	require.NoError(t, os.Remove(hook))
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
+}
+
+// TestPlanRefsPushOffline: Push while the remote is away, on a clone that
+// fetched another plan's ref without merging it (its batches merge only
+// their own plans), and a person's uncommitted edit of that plan: Push
+// says the remote is away, merges nothing and keeps the edit.
+func TestPlanRefsPushOffline(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	for _, m := range []*machine{a, b} {
+		res, err := m.sync.Claim(ctx, "/"+strings.TrimPrefix(map[*machine]string{a: doc, b: "docs/other.md"}[m], "docs/")+"#task-1", m.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	require.NotContains(t, filetest.Read(t, a.dir, "docs/other.md"), b.agent, "a has not merged b's plan")
+
+	edited := filetest.Read(t, a.dir, "docs/other.md") + "\nA person's note.\n"
+	filetest.Write(t, a.dir, "docs/other.md", edited)
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	require.NoError(t, os.Rename(remote, remote+".away"))
+	rep, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.NotEmpty(t, rep.Offline)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
+	assert.Equal(t, edited, filetest.Read(t, a.dir, "docs/other.md"))
+}
+
+// TestPlanRefsOnlyPlans: refs under the branch's plan refs that are no
+// plan's (a key of a file outside docs/, a ref of a longer branch's,
+// feature/x's under feature's) are not merged: Push leaves their files
+// out of the clone and the branch.
+func TestPlanRefsOnlyPlans(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	for _, ref := range []string{"NOTES%2Emd", "x/docs%2Fplan%2Emd", "docs%2fplan%2emd"} {
+		pushAs(t, remote, func(dir string) string {
+			filetest.Write(t, dir, "NOTES.md", ref+"\n")
+			run(t, dir, "add", "-A")
+			run(t, dir, "commit", "-qm", "not a plan's")
+			return "HEAD:refs/taskmd/plans/main/" + ref
+		})
+	}
+	_, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
+	assert.NoFileExists(t, filepath.Join(a.dir, "NOTES.md"))
+	assert.NotContains(t, run(t, remote, "ls-tree", "--name-only", "main"), "NOTES.md")
 }

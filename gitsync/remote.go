@@ -300,6 +300,10 @@ func (s *Sync) pushRefs(ctx context.Context, lease string, refspecs ...string) (
 	case strings.Contains(ge.Stderr, "[rejected]") &&
 		(strings.Contains(ge.Stderr, "fetch first") || strings.Contains(ge.Stderr, "non-fast-forward")):
 		return true, "", nil
+	case strings.Contains(ge.Stderr, "[rejected]"):
+		return false, "", err // the remote answered no for good (a ref at a blob needs force)
+	case strings.Contains(ge.Stderr, "exists; cannot create"):
+		return false, "", err // a ref of the remote is nested under the name: no retry helps
 	case strings.Contains(ge.Stderr, "[remote rejected]") &&
 		(strings.Contains(ge.Stderr, "failed to update ref") || strings.Contains(ge.Stderr, "cannot lock ref")):
 		return true, "", nil // another push updated the branch at the same moment

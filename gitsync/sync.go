@@ -77,7 +77,8 @@ func WithBranch(name string) Option { return func(s *Sync) { s.branch = name } }
 // WithPlanRefs shares each plan's claims and statuses on a ref of its own
 // on the remote (refs/taskmd/plans/<branch>/<the plan's path, escaped>),
 // so that machines changing different plans never reject each other's
-// pushes; the branch follows within about a second (or at Push). Every
+// pushes; the branch follows at later pushes and at Push (the last
+// changes of a burst reach it only then). Every
 // clone sharing the branch must use it once one does: a clone without it
 // refuses its changes then (INVALID_ARGUMENTS), and a plan's ref is made
 // together with the branch, so that no claim on the branch slips past it.
