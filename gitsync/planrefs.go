@@ -126,8 +126,8 @@ func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead i
 
 // mergeAll merges each of refs (plan refs, then the branch) that HEAD
 // does not have into it, as last fetched (sh). A ref at the commit this
-// Sync last merged or pushed there is in HEAD already (see merged) and
-// costs nothing. A plan ref of files that moved means another machine
+// Sync last merged or pushed there is in HEAD already (see merged), unless
+// HEAD was moved back since: one git command checks them all. A plan ref of files that moved means another machine
 // pushed where this one pushes (see pace).
 func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) error {
 	if s.merged == nil {
@@ -137,13 +137,27 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 	for _, f := range files {
 		mine[s.trackedPlans()+planKey(s.path(f))] = true
 	}
+	// A ref merged before is in HEAD only while HEAD still has its commit:
+	// a person may have moved HEAD back since (one git command for all).
+	var kept []string
+	for _, ref := range refs {
+		if sha := s.tipOf(sh, ref); sha != "" && s.merged[ref] == sha {
+			kept = append(kept, sha)
+		}
+	}
+	if len(kept) > 0 {
+		out, err := s.git(ctx, append(append([]string{"rev-list", "-n", "1"}, kept...), "^HEAD", "--")...)
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(out) != "" {
+			clear(s.merged)
+		}
+	}
 	// Plan refs first, each the authority on its plan; then the branch,
 	// where people push.
 	for _, ref := range refs {
-		sha := sh.branch
-		if key, ok := strings.CutPrefix(ref, s.trackedPlans()); ok {
-			sha = sh.plans[key]
-		}
+		sha := s.tipOf(sh, ref)
 		if sha == "" || s.merged[ref] == sha {
 			continue
 		}
@@ -156,6 +170,15 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 		s.merged[ref] = sha
 	}
 	return nil
+}
+
+// tipOf is the commit of ref (a plan ref or the branch, the clone's
+// copy) as last fetched (sh): "" when the remote has none.
+func (s *Sync) tipOf(sh shared, ref string) string {
+	if key, ok := strings.CutPrefix(ref, s.trackedPlans()); ok {
+		return sh.plans[key]
+	}
+	return sh.branch
 }
 
 // unpushed is how many of HEAD's own commits (merges left out) none of

@@ -291,3 +291,26 @@ func TestPlanRefsConflictWithAPerson(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, next.Pushed, "the machines go on on the plan refs")
 }
+
+// TestPlanRefsPushAfterHEADMovedBack: a person moves the clone's HEAD
+// back past a claim that landed on the plan's ref: Push still brings
+// the remote's branch up to the plan's ref, claim included.
+func TestPlanRefsPushAfterHEADMovedBack(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
+		res, err := a.sync.Claim(ctx, task, a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	require.Equal(t, a.agent, assigneeIn(t, onRef, "task-2"))
+	run(t, a.dir, "reset", "-q", "--hard", "HEAD~1")
+
+	_, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	branch := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-2"), "the plan ref's claim reaches the branch")
+	assert.Equal(t, branch, filetest.Read(t, a.dir, doc))
+}
