@@ -314,3 +314,39 @@ func TestPlanRefsPushAfterHEADMovedBack(t *testing.T) {
 	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-2"), "the plan ref's claim reaches the branch")
 	assert.Equal(t, branch, filetest.Read(t, a.dir, doc))
 }
+
+// TestPlanRefsDependencyInAnotherPlan: a task whose dependency, in
+// another plan, was completed on that plan's ref is claimed: the claim
+// reads the other plan as its ref has it.
+func TestPlanRefsDependencyInAnotherPlan(t *testing.T) {
+	dependent := strings.Replace(planOf(2), "### Task 1\n- Status: pending\n",
+		"### Task 1\n- Status: pending\n- Depends-On: /other.md#task-1\n", 1)
+	remote := newRemote(t, map[string]string{doc: dependent, "docs/other.md": planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	// Both plans have refs, and a's clone has merged them.
+	for _, task := range []string{"/plan.md#task-2", "/other.md#task-2"} {
+		res, err := a.sync.Claim(ctx, task, a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.Equal(t, "TASK_BLOCKED", string(taskdoc.CodeOf(err)), "%v", err)
+
+	// b completes the dependency on the other plan's ref.
+	res, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	for _, st := range []taskdoc.Status{taskdoc.StatusInProgress, taskdoc.StatusCompleted} {
+		_, err = b.sync.UpdateStatus(ctx, "/other.md#task-1", plan.Claimant{Agent: b.agent, Token: res.Claim.Token},
+			plan.StatusUpdate{Status: st, Note: "done"})
+		require.NoError(t, err)
+	}
+	onRef := run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":docs/other.md")
+	require.Contains(t, onRef, "- Status: completed")
+
+	claim, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err, "the dependency is done on its plan's ref")
+	assert.True(t, claim.Success)
+	assert.True(t, claim.Pushed)
+}
