@@ -350,3 +350,51 @@ func TestPlanRefsDependencyInAnotherPlan(t *testing.T) {
 	assert.True(t, claim.Success)
 	assert.True(t, claim.Pushed)
 }
+
+// TestPlanRefsYieldKeepsAPersonsEdit: a clone merged a person's edit of a
+// task from the branch, then queued its claim of the task offline, and
+// another machine claimed it first on the plan's ref: the queued claim is
+// given up (Released), the person's edit is not, on the plan's ref nor
+// the branch.
+func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-4", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	person := t.TempDir()
+	run(t, person, "clone", "-q", remote, ".")
+	edited := strings.Replace(filetest.Read(t, person, doc), "Do part 1.", "Do part 1, then tell the team.", 1)
+	filetest.Write(t, person, doc, edited)
+	run(t, person, "commit", "-qam", "a person's words")
+	run(t, person, "push", "-q", "origin", "main")
+	_, err = a.sync.Push(ctx) // a's clone has the person's edit
+	require.NoError(t, err)
+	require.Contains(t, filetest.Read(t, a.dir, doc), "then tell the team")
+
+	away := remote + ".away"
+	require.NoError(t, os.Rename(remote, away))
+	queued, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, queued.Queued)
+	require.NoError(t, os.Rename(away, remote))
+	won, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, won.Pushed)
+
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	rep, err := a.sync.Push(bounded)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"/plan.md#task-1": b.agent}, rep.Released)
+	branch := remoteFile(t, remote, doc)
+	assert.Equal(t, b.agent, assigneeIn(t, branch, "task-1"))
+	assert.Contains(t, branch, "then tell the team", "the person's edit stays on the branch")
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	assert.Contains(t, onRef, "then tell the team", "the person's edit reaches the plan's ref")
+}
