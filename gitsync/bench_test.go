@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taskmd/taskmd/gitsync"
 )
 
 // benchTasks is the size of the benchmarks' plan; each iteration claims
@@ -20,6 +22,27 @@ func BenchmarkClaimRoundTrip(b *testing.B) {
 	m := newMachine(b, remote, "a")
 	if b.N > benchTasks {
 		b.Skipf("b.N %d is more than the plan's %d tasks", b.N, benchTasks)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		res, err := m.sync.Claim(ctx, fmt.Sprintf("/plan.md#task-%d", i+1), m.agent)
+		if err != nil || !res.Pushed {
+			b.Fatal(err, res)
+		}
+	}
+}
+
+// BenchmarkClaimRoundTripPlanRefs is BenchmarkClaimRoundTrip with plan
+// refs (gitsync.WithPlanRefs), once the plan has its ref: each claim is
+// pushed to the plan's ref.
+func BenchmarkClaimRoundTripPlanRefs(b *testing.B) {
+	remote := newRemote(b, map[string]string{doc: planOf(benchTasks), ".gitignore": ".taskmd/\n"})
+	m := newMachine(b, remote, "a", gitsync.WithPlanRefs())
+	if b.N >= benchTasks {
+		b.Skipf("b.N %d is more than the plan's %d tasks but one", b.N, benchTasks)
+	}
+	if res, err := m.sync.Claim(ctx, fmt.Sprintf("/plan.md#task-%d", benchTasks), m.agent); err != nil || !res.Pushed {
+		b.Fatal(err, res) // the plan's ref, made with the branch
 	}
 	b.ResetTimer()
 	for i := range b.N {

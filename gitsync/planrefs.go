@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/url"
@@ -86,7 +87,8 @@ func (s *Sync) errPlanRefs() error {
 // each of the files files its calls write or read, and of each file
 // HEAD's own unpushed commits change; the branch too when one of them has
 // no plan ref yet (its ref is made with the branch) or is no plan; every
-// plan ref and the branch when all (Push). Other plans stay as last
+// plan ref and the branch when all (Push); then the refs of the plans
+// the files' tasks depend on (dependedOn). Other plans stay as last
 // merged: a change of one plan is decided on its own ref. ahead is how
 // many of HEAD's own changes (merges left out) no ref of the remote has,
 // offline git's message when the remote could not be reached. A plan ref
@@ -130,13 +132,66 @@ func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead i
 			want = append(want, s.remoteRef())
 		}
 	}
-	return ahead, "", s.mergeAll(ctx, sh, want, files)
+	if err := s.mergeAll(ctx, sh, want, files); err != nil || all {
+		return ahead, "", err
+	}
+	// A task's dependencies in other plans are read where those plans'
+	// refs have them (a claim waits for them to be done).
+	deps, err := s.dependedOn(ctx, sh, files, want)
+	if err != nil || len(deps) == 0 {
+		return ahead, "", err
+	}
+	return ahead, "", s.mergeAll(ctx, sh, deps, nil)
+}
+
+// dependedOn are the refs, not in want, of the other plans that the tasks
+// of the plan files files depend on (Depends-On), as the files now are:
+// a plan's ref, or the branch for a plan that has none.
+func (s *Sync) dependedOn(ctx context.Context, sh shared, files, want []string) ([]string, error) {
+	var out []string
+	add := func(ref string) {
+		if !slices.Contains(want, ref) && !slices.Contains(out, ref) {
+			out = append(out, ref)
+		}
+	}
+	branch := false
+	for _, f := range files {
+		data, err := s.ws.ReadIfExists(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if data == nil || !bytes.Contains(data, []byte(".md#")) { // no address of another plan
+			continue
+		}
+		doc, err := taskdoc.Parse(data)
+		if err != nil {
+			continue // the call reports it
+		}
+		for i := range doc.Tasks {
+			for _, d := range doc.Tasks[i].ValidDependencies() {
+				if d.Document == "" {
+					continue
+				}
+				p := s.path(taskdoc.Address{Path: d.Document}.File())
+				if key := planKey(p); sh.plans[key] != "" && s.isPlan(p) {
+					add(s.trackedPlans() + key)
+				} else {
+					branch = true
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	if branch && sh.branch != "" {
+		add(s.remoteRef())
+	}
+	return out, nil
 }
 
 // mergeAll merges each of refs (plan refs, then the branch) that HEAD
 // does not have into it, as last fetched (sh). A ref at the commit this
-// Sync last merged or pushed there is in HEAD already (see merged) and
-// costs nothing. A plan ref of files that moved means another machine
+// Sync last merged or pushed there is in HEAD already (see merged), unless
+// HEAD was moved back since: one git command checks them all. A plan ref of files that moved means another machine
 // pushed where this one pushes (see pace).
 func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) error {
 	if s.merged == nil {
@@ -146,13 +201,27 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 	for _, f := range files {
 		mine[s.trackedPlans()+planKey(s.path(f))] = true
 	}
+	// A ref merged before is in HEAD only while HEAD still has its commit:
+	// a person may have moved HEAD back since (one git command for all).
+	var kept []string
+	for _, ref := range refs {
+		if sha := s.tipOf(sh, ref); sha != "" && s.merged[ref] == sha {
+			kept = append(kept, sha)
+		}
+	}
+	if len(kept) > 0 {
+		out, err := s.git(ctx, append(append([]string{"rev-list", "-n", "1"}, kept...), "^HEAD", "--")...)
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(out) != "" {
+			clear(s.merged)
+		}
+	}
 	// Plan refs first, each the authority on its plan; then the branch,
 	// where people push.
 	for _, ref := range refs {
-		sha := sh.branch
-		if key, ok := strings.CutPrefix(ref, s.trackedPlans()); ok {
-			sha = sh.plans[key]
-		}
+		sha := s.tipOf(sh, ref)
 		if sha == "" || s.merged[ref] == sha {
 			continue
 		}
@@ -165,6 +234,15 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 		s.merged[ref] = sha
 	}
 	return nil
+}
+
+// tipOf is the commit of ref (a plan ref or the branch, the clone's
+// copy) as last fetched (sh): "" when the remote has none.
+func (s *Sync) tipOf(sh shared, ref string) string {
+	if key, ok := strings.CutPrefix(ref, s.trackedPlans()); ok {
+		return sh.plans[key]
+	}
+	return sh.branch
 }
 
 // unpushed is how many of HEAD's own commits (merges left out) none of

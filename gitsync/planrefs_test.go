@@ -446,3 +446,110 @@ func TestPlanRefsOnlyPlans(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(a.dir, "NOTES.md"))
 	assert.NotContains(t, run(t, remote, "ls-tree", "--name-only", "main"), "NOTES.md")
 }
+
+// TestPlanRefsPushAfterHEADMovedBack: a person moves the clone's HEAD
+// back past a claim that landed on the plan's ref: Push still brings
+// the remote's branch up to the plan's ref, claim included.
+func TestPlanRefsPushAfterHEADMovedBack(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
+		res, err := a.sync.Claim(ctx, task, a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	require.Equal(t, a.agent, assigneeIn(t, onRef, "task-2"))
+	run(t, a.dir, "reset", "-q", "--hard", "HEAD~1")
+
+	_, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	branch := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-2"), "the plan ref's claim reaches the branch")
+	assert.Equal(t, branch, filetest.Read(t, a.dir, doc))
+}
+
+// TestPlanRefsDependencyInAnotherPlan: a task whose dependency, in
+// another plan, was completed on that plan's ref is claimed: the claim
+// reads the other plan as its ref has it.
+func TestPlanRefsDependencyInAnotherPlan(t *testing.T) {
+	dependent := strings.Replace(planOf(2), "### Task 1\n- Status: pending\n",
+		"### Task 1\n- Status: pending\n- Depends-On: /other.md#task-1\n", 1)
+	remote := newRemote(t, map[string]string{doc: dependent, "docs/other.md": planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	// Both plans have refs, and a's clone has merged them.
+	for _, task := range []string{"/plan.md#task-2", "/other.md#task-2"} {
+		res, err := a.sync.Claim(ctx, task, a.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.Equal(t, "TASK_BLOCKED", string(taskdoc.CodeOf(err)), "%v", err)
+
+	// b completes the dependency on the other plan's ref.
+	res, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	for _, st := range []taskdoc.Status{taskdoc.StatusInProgress, taskdoc.StatusCompleted} {
+		_, err = b.sync.UpdateStatus(ctx, "/other.md#task-1", plan.Claimant{Agent: b.agent, Token: res.Claim.Token},
+			plan.StatusUpdate{Status: st, Note: "done"})
+		require.NoError(t, err)
+	}
+	onRef := run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":docs/other.md")
+	require.Contains(t, onRef, "- Status: completed")
+
+	claim, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err, "the dependency is done on its plan's ref")
+	assert.True(t, claim.Success)
+	assert.True(t, claim.Pushed)
+}
+
+// TestPlanRefsYieldKeepsAPersonsEdit: a clone merged a person's edit of a
+// task from the branch, then queued its claim of the task offline, and
+// another machine claimed it first on the plan's ref: the queued claim is
+// given up (Released), the person's edit is not, on the plan's ref nor
+// the branch.
+func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-4", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	person := t.TempDir()
+	run(t, person, "clone", "-q", remote, ".")
+	edited := strings.Replace(filetest.Read(t, person, doc), "Do part 1.", "Do part 1, then tell the team.", 1)
+	filetest.Write(t, person, doc, edited)
+	run(t, person, "commit", "-qam", "a person's words")
+	run(t, person, "push", "-q", "origin", "main")
+	_, err = a.sync.Push(ctx) // a's clone has the person's edit
+	require.NoError(t, err)
+	require.Contains(t, filetest.Read(t, a.dir, doc), "then tell the team")
+
+	away := remote + ".away"
+	require.NoError(t, os.Rename(remote, away))
+	queued, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, queued.Queued)
+	require.NoError(t, os.Rename(away, remote))
+	won, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
+	require.NoError(t, err)
+	require.True(t, won.Pushed)
+
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	rep, err := a.sync.Push(bounded)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"/plan.md#task-1": b.agent}, rep.Released)
+	branch := remoteFile(t, remote, doc)
+	assert.Equal(t, b.agent, assigneeIn(t, branch, "task-1"))
+	assert.Contains(t, branch, "then tell the team", "the person's edit stays on the branch")
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	assert.Contains(t, onRef, "then tell the team", "the person's edit reaches the plan's ref")
+}

@@ -57,6 +57,16 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 	if err != nil {
 		return nil, false, err
 	}
+	// A task given up goes back to the common version, with what HEAD
+	// merged from the branch since (a person's edit) kept.
+	kept, err := s.keptDoc(ctx, path, base)
+	if err != nil || kept == nil {
+		return nil, false, err
+	}
+	keptDoc, err := taskdoc.Parse(kept)
+	if err != nil {
+		return nil, false, nil
+	}
 	gave = map[string]string{}
 	for _, slug := range slugs {
 		ourDoc, err := taskdoc.Parse(ours)
@@ -65,7 +75,8 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 		}
 		was, err1 := baseDoc.Task(slug)
 		now, err2 := ourDoc.Task(slug)
-		if err1 != nil || err2 != nil {
+		back, err3 := keptDoc.Task(slug)
+		if err1 != nil || err2 != nil || err3 != nil {
 			return nil, false, nil
 		}
 		if branch != nil {
@@ -77,9 +88,9 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 				return nil, false, nil
 			}
 		}
-		// Our task as the common version has it: the merge then takes
-		// theirs, changed on their side only.
-		ours = slices.Concat(ours[:now.Span.Start], base[was.Span.Start:was.Span.End], ours[now.Span.End:])
+		// Our task as the common version has it (kept): the merge then
+		// takes theirs, changed on their side only.
+		ours = slices.Concat(ours[:now.Span.Start], kept[back.Span.Start:back.Span.End], ours[now.Span.End:])
 		holder := ""
 		if tk, err := theirDoc.Task(slug); err == nil {
 			holder = assigneeOf(tk)
@@ -124,4 +135,51 @@ func (s *Sync) branchDoc(ctx context.Context, path string) (*parsed, error) {
 		return nil, nil
 	}
 	return &parsed{src: src, doc: doc}, nil
+}
+
+// keptDoc is the document path as base, the common version of HEAD and
+// the ref being merged, has it, with what HEAD merged from the remote's
+// branch that base does not have (with plan refs, a person's edit reaches
+// HEAD from the branch, and a plan's ref only later): base itself without
+// plan refs, nil when the two do not merge cleanly.
+func (s *Sync) keptDoc(ctx context.Context, path string, base []byte) ([]byte, error) {
+	if !s.planRefs {
+		return base, nil
+	}
+	gitOut := func(args ...string) (string, bool, error) {
+		out, err := git.Run(ctx, s.top, args...)
+		if err != nil {
+			if _, isGit := git.As(err); isGit && ctx.Err() == nil {
+				return "", false, nil // no branch, no common commit, no such file
+			}
+			return "", false, err
+		}
+		return out, true, nil
+	}
+	branchBase, ok, err := gitOut("merge-base", "HEAD", s.remoteRef())
+	if err != nil || !ok {
+		return base, err
+	}
+	mergeBase, ok, err := gitOut("merge-base", "HEAD", "MERGE_HEAD")
+	if err != nil || !ok {
+		return base, err
+	}
+	branchBase, mergeBase = strings.TrimSpace(branchBase), strings.TrimSpace(mergeBase)
+	common, ok, err := gitOut("merge-base", branchBase, mergeBase)
+	if err != nil || !ok || strings.TrimSpace(common) == branchBase {
+		return base, err // base has all HEAD merged from the branch
+	}
+	from, ok, err := gitOut("show", strings.TrimSpace(common)+":"+path)
+	if err != nil || !ok {
+		return base, err
+	}
+	merged, ok, err := gitOut("show", branchBase+":"+path)
+	if err != nil || !ok {
+		return base, err
+	}
+	res := merge.File(path, []byte(from), base, []byte(merged))
+	if !res.Clean() {
+		return nil, nil
+	}
+	return res.Bytes, nil
 }

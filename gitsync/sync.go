@@ -56,7 +56,7 @@ type Sync struct {
 	// plan refs, see fold), set by the call serving the queue; merged is
 	// the commit of each ref of the remote (the clone's copy) that the
 	// serving calls last merged into HEAD or pushed from it, forgotten
-	// when a push is rejected (a person may have moved HEAD back).
+	// when a push is rejected or HEAD no longer has one (a person moved it).
 	pushedBranch bool
 	merged       map[string]string
 	// folded is when the serving call last brought the branch up to the
