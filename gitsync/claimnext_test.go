@@ -77,7 +77,7 @@ func TestClaimNextChoosesAgainAfterARejectedPush(t *testing.T) {
 // TestClaimNextWhenNothingIsFree: every task held, or every task done:
 // Success is false, nobody is named, and nothing is committed.
 func TestClaimNextWhenNothingIsFree(t *testing.T) {
-	remote := newRemote(t, map[string]string{doc: planOf(1)})
+	remote := newRemote(t, map[string]string{doc: planOf(1), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
 	b := newMachine(t, remote, "b")
 	ra, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
