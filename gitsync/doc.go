@@ -67,7 +67,8 @@
 // ref), and pushes HEAD to each of them, all or none, with its leases. Machines that keep losing say so per plan
 // (refs/taskmd/waiting/<branch>@<key>), and a batch paces only for the
 // machines holding claims in its plans. The branch follows: after a push,
-// when the branch last moved a second ago or more, one machine in turn
+// when the branch last moved about a second ago (its commit's date, to
+// the second), one machine in turn
 // merges every plan ref and the branch and pushes the result to it, once,
 // whatever the answer; Push does so until it lands. So the last changes
 // pushed within a second of the branch's last move reach it with a later

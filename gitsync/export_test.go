@@ -1,5 +1,7 @@
 package gitsync
 
+import "time"
+
 // BeforePush makes s run fn between each commit and its push.
 func BeforePush(s *Sync, fn func()) { s.beforePush = fn }
 
@@ -9,3 +11,7 @@ func Waiting(s *Sync) int {
 	defer s.queue.mu.Unlock()
 	return len(s.queue.calls)
 }
+
+// FoldAfter sets how long s lets the branch lag behind the plan refs
+// before a push brings it up (see fold).
+func FoldAfter(s *Sync, d time.Duration) { s.foldAfter = d }

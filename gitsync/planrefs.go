@@ -338,8 +338,8 @@ func (s *Sync) fold(ctx context.Context, force bool) (pushed bool, offline strin
 	if !force {
 		// One machine about every foldAfter: each waits its turn among
 		// the machines holding claims.
-		turn := foldAfter * time.Duration(1+s.othersHolding(sh, nil))
-		if time.Since(sh.branchMoved) < foldAfter || time.Since(s.folded) < turn {
+		turn := s.foldAfter * time.Duration(1+s.othersHolding(sh, nil))
+		if time.Since(sh.branchMoved) < s.foldAfter || time.Since(s.folded) < turn {
 			return false, "", nil
 		}
 	}

@@ -370,6 +370,7 @@ func TestPlanRefsRefusedForGood(t *testing.T) {
 func TestPlanRefsPushGivenUp(t *testing.T) {
 	remote := twoPlans(t)
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour) // the branch lags behind the plan's ref
 	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
 		res, err := a.sync.Claim(ctx, task, a.agent)
 		require.NoError(t, err)
@@ -400,6 +401,7 @@ func TestPlanRefsPushOffline(t *testing.T) {
 	remote := twoPlans(t)
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour) // a merges no other plan by itself
 	for _, m := range []*machine{a, b} {
 		res, err := m.sync.Claim(ctx, "/"+strings.TrimPrefix(map[*machine]string{a: doc, b: "docs/other.md"}[m], "docs/")+"#task-1", m.agent)
 		require.NoError(t, err)

@@ -60,8 +60,9 @@ type Sync struct {
 	pushedBranch bool
 	merged       map[string]string
 	// folded is when the serving call last brought the branch up to the
-	// plan refs (see fold).
-	folded time.Time
+	// plan refs (see fold); foldAfter is foldAfter (tests set it).
+	folded    time.Time
+	foldAfter time.Duration
 }
 
 // An Option configures New.
@@ -107,7 +108,7 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if plans == nil {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
-	s := &Sync{ws: ws, plans: plans, remote: "origin"}
+	s := &Sync{ws: ws, plans: plans, remote: "origin", foldAfter: foldAfter}
 	for _, o := range opts {
 		o(s)
 	}
