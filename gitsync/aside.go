@@ -111,7 +111,9 @@ func (s *Sync) recoverAside(ctx context.Context, tx *workspace.Tx) (Report, erro
 		}
 	}
 	sha := strings.TrimSpace(string(data))
-	if prev, ok := strings.CutPrefix(sha, pending); ok {
+	// "pending <prev>", "pending" alone when there was no stash before.
+	if prev, ok := strings.CutPrefix(sha+" ", pending); ok {
+		prev = strings.TrimSpace(prev)
 		if sha, err = s.halfSetAside(ctx, prev); err != nil || sha == "" {
 			return Report{}, errors.Join(err, tx.Remove(asideFile))
 		}

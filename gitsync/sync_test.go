@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -413,6 +414,29 @@ func TestCrashWhileSetAside(t *testing.T) {
 	assert.Empty(t, run(t, a.dir, "stash", "list"))
 	_, err = os.Stat(filepath.Join(a.dir, ".taskmd/gitsync/aside"))
 	assert.True(t, os.IsNotExist(err))
+}
+
+// TestCrashInsideFirstStash: an operation crashed inside git stash, when
+// the clone had no stash before (its record reads "pending" and nothing
+// more): the stash was made, the person's edits were not yet taken out of
+// the files. The next operation, more than a second later (so that its
+// own stash is not the same commit), keeps the edits and leaves no stash.
+func TestCrashInsideFirstStash(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+	filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending \n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared")
+	run(t, a.dir, "stash", "apply", "-q") // the files as git stash left them: edits still in
+	time.Sleep(1100 * time.Millisecond)
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+	assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+	assert.Empty(t, run(t, a.dir, "stash", "list"))
+	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
 }
 
 // TestCancelledPushChangesNothing: the caller gives up between the commit
