@@ -33,6 +33,21 @@ func planRefOf(t *testing.T, remote, name string) string {
 	return strings.TrimSpace(run(t, remote, "for-each-ref", "--format=%(objectname)", "refs/taskmd/plans/main/"+key))
 }
 
+// personPushes is a person who clones remote, replaces old with new in
+// the plan, commits and pushes to the branch; it returns the person's
+// clone and the plan as pushed.
+func personPushes(t *testing.T, remote, old, new string) (dir, pushed string) {
+	dir = t.TempDir()
+	run(t, dir, "clone", "-q", remote, ".")
+	src := filetest.Read(t, dir, doc)
+	pushed = strings.Replace(src, old, new, 1)
+	require.NotEqual(t, src, pushed)
+	filetest.Write(t, dir, doc, pushed)
+	run(t, dir, "commit", "-qam", "a person's words")
+	run(t, dir, "push", "-q", "origin", "main")
+	return dir, pushed
+}
+
 // moveBefore makes a's first push wait while b claims task of plan addr
 // (which pushes first); pushes counts a's pushes.
 func moveBefore(t *testing.T, a, b *machine, task string) *atomic.Int32 {
@@ -197,12 +212,7 @@ func TestPlanRefsKeepAPersonsBranchEdit(t *testing.T) {
 	_, err = a.sync.Push(ctx)
 	require.NoError(t, err)
 
-	person := t.TempDir()
-	run(t, person, "clone", "-q", remote, ".")
-	edited := strings.Replace(filetest.Read(t, person, doc), "Do part 4.", "Do part 4, then tell the team.", 1)
-	filetest.Write(t, person, doc, edited)
-	run(t, person, "commit", "-qam", "a person's words")
-	run(t, person, "push", "-q", "origin", "main")
+	person, _ := personPushes(t, remote, "Do part 4.", "Do part 4, then tell the team.")
 
 	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
 	require.NoError(t, err)
@@ -285,14 +295,7 @@ func TestPlanRefsConflictWithAPerson(t *testing.T) {
 	_, err = a.sync.Push(ctx)
 	require.NoError(t, err)
 
-	person := t.TempDir()
-	run(t, person, "clone", "-q", remote, ".")
-	src := filetest.Read(t, person, doc)
-	blocked := strings.Replace(src, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent, 1)
-	require.NotEqual(t, src, blocked)
-	filetest.Write(t, person, doc, blocked)
-	run(t, person, "commit", "-qam", "a person blocks task 1")
-	run(t, person, "push", "-q", "origin", "main")
+	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
 
 	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
 		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
@@ -521,12 +524,7 @@ func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Pushed)
 
-	person := t.TempDir()
-	run(t, person, "clone", "-q", remote, ".")
-	edited := strings.Replace(filetest.Read(t, person, doc), "Do part 1.", "Do part 1, then tell the team.", 1)
-	filetest.Write(t, person, doc, edited)
-	run(t, person, "commit", "-qam", "a person's words")
-	run(t, person, "push", "-q", "origin", "main")
+	personPushes(t, remote, "Do part 1.", "Do part 1, then tell the team.")
 	_, err = a.sync.Push(ctx) // a's clone has the person's edit
 	require.NoError(t, err)
 	require.Contains(t, filetest.Read(t, a.dir, doc), "then tell the team")
