@@ -553,3 +553,68 @@ func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
 	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
 	assert.Contains(t, onRef, "then tell the team", "the person's edit reaches the plan's ref")
 }
+
+// TestPlanRefsBatchOfTwoPlansIsRejectedWhole: a batch whose calls change
+// two plans pushes both refs all or none: when another machine moved one
+// of them, the other ref does not take the batch's change either, and
+// both changes are made again.
+func TestPlanRefsBatchOfTwoPlansIsRejectedWhole(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	for _, task := range []string{"/plan.md#task-4", "/other.md#task-4"} {
+		res, err := b.sync.Claim(ctx, task, b.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	type result struct {
+		res gitsync.ClaimResult
+		err error
+	}
+	second := make(chan result, 1)
+	var (
+		pushes      atomic.Int32
+		hookErrs    []error
+		otherBefore string // other.md on its ref when the two-plan batch pushes again
+	)
+	gitsync.BeforePush(a.sync, func() {
+		switch pushes.Add(1) {
+		case 1: // a call in the other plan waits, and b moves the first plan
+			go func() {
+				res, err := a.sync.Claim(ctx, "/other.md#task-1", a.agent)
+				second <- result{res, err}
+			}()
+			for gitsync.Waiting(a.sync) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			_, err := b.sync.Claim(ctx, "/plan.md#task-3", b.agent)
+			hookErrs = append(hookErrs, err)
+		case 2: // both calls in the batch: b moves the first plan again
+			_, err := b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+			hookErrs = append(hookErrs, err)
+		case 3:
+			otherBefore = run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":docs/other.md")
+		}
+	})
+	one, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	two := <-second
+	require.NoError(t, two.err)
+	for _, err := range hookErrs {
+		require.NoError(t, err)
+	}
+	assert.True(t, one.Pushed)
+	assert.True(t, two.res.Pushed)
+	assert.Equal(t, 3, one.Attempts)
+	assert.Equal(t, 2, two.res.Attempts)
+	assert.Equal(t, int32(3), pushes.Load())
+	assert.Empty(t, assigneeIn(t, otherBefore, "task-1"), "the rejected batch's change of the other plan did not land on its ref")
+
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, "docs/other.md"), "task-1"))
+	for _, name := range []string{doc, "docs/other.md"} {
+		assert.Equal(t, 1, strings.Count(run(t, remote, "log", "--format=%s", "main"), "claims /"+strings.TrimPrefix(name, "docs/")+"#task-1"))
+	}
+}
