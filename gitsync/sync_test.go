@@ -492,3 +492,50 @@ func TestOfflineClaimMeetsAConflict(t *testing.T) {
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
 	assert.Equal(t, a.agent, assigneeIn(t, filetest.Read(t, a.dir, doc), "task-1"))
 }
+
+// TestCrashBeforeStashKeepsAPersonsStashes: an operation crashed inside
+// git stash before the stash was made (its record names the stash on top
+// then, a person's own), and the person then stashed or popped stashes of
+// their own. The next operation neither applies nor drops any of them,
+// and leaves the person's edits in the files as they are.
+func TestCrashBeforeStashKeepsAPersonsStashes(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+
+	t.Run("a stash made after the crash", func(t *testing.T) {
+		a := newMachine(t, remote, "a")
+		filetest.Write(t, a.dir, "notes.txt", "one\nold\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, before")
+		before := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+		filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending "+before+"\n")
+		filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, after")
+		list := run(t, a.dir, "stash", "list", "--format=%H %s")
+
+		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+		require.NoError(t, err)
+		assert.True(t, res.Pushed)
+		assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
+		assert.Equal(t, "one\n", filetest.Read(t, a.dir, "notes.txt"))
+		assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+	})
+
+	t.Run("the stash on top popped after the crash", func(t *testing.T) {
+		a := newMachine(t, remote, "b")
+		filetest.Write(t, a.dir, "notes.txt", "one\nold\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, older")
+		filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, newer")
+		top := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+		filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending "+top+"\n")
+		run(t, a.dir, "stash", "pop", "-q")
+		list := run(t, a.dir, "stash", "list", "--format=%H %s")
+
+		res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+		require.NoError(t, err)
+		assert.True(t, res.Pushed)
+		assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
+		assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+		assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+		assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+	})
+}
