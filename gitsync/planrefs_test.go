@@ -553,3 +553,48 @@ func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
 	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
 	assert.Contains(t, onRef, "then tell the team", "the person's edit reaches the plan's ref")
 }
+
+// TestPlanRefsPushAnswersForItsQueue: Push sends a queue with a change
+// that gave way, and a person pushes the branch before Push brings it up
+// to the plan refs, so that Push brings it up again: its answer still
+// says that the queue was pushed and names the task given up.
+func TestPlanRefsPushAnswersForItsQueue(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	require.NoError(t, os.Rename(remote, remote+".away"))
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Queued)
+	require.NoError(t, os.Rename(remote+".away", remote))
+	res, err = b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	// Once a plan ref moves, a person moves the branch (once).
+	hook := filepath.Join(remote, "hooks", "post-receive")
+	filetest.Write(t, remote, "hooks/post-receive", `#!/bin/sh
+grep -q ' refs/taskmd/plans/' || exit 0
+[ -e person ] && exit 0
+touch person
+c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-ref refs/heads/main "$c"
+`)
+	require.NoError(t, os.Chmod(hook, 0o755))
+
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	rep, err := a.sync.Push(bounded)
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(remote, "person"), "the person pushed")
+	assert.True(t, rep.Pushed, "the queue was pushed")
+	assert.Equal(t, map[string]string{"/plan.md#task-2": b.agent}, rep.Released)
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	n, err := a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+}
