@@ -180,7 +180,8 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 //
 // With plan refs (WithPlanRefs), Push then brings the remote's branch up
 // to date with every plan ref, again while another machine or a person
-// moves the branch meanwhile, until ctx ends.
+// moves the branch meanwhile, until ctx ends (or, with WithMaxAttempts,
+// CONFLICT after as many attempts).
 func (s *Sync) Push(ctx context.Context) (Report, error) {
 	var sent Report // what the attempts before this one did
 	for attempt := 1; ; attempt++ {
@@ -189,6 +190,10 @@ func (s *Sync) Push(ctx context.Context) (Report, error) {
 		rep = sent.then(rep)
 		if err != nil || !s.planRefs || rep.Offline != "" || c.folded {
 			return rep, err
+		}
+		if s.attempts > 0 && attempt >= s.attempts {
+			return rep, &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: fmt.Sprintf(
+				"%s/%s moved under each of %d attempts to bring it up to the plan refs: try Push again", s.remote, s.branch, attempt)}
 		}
 		if werr := sleep(ctx, s.backoff(attempt)); werr != nil {
 			return rep, cancelled(ctx)

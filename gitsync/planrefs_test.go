@@ -598,3 +598,38 @@ c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-re
 	require.NoError(t, err)
 	assert.Zero(t, n)
 }
+
+// TestPlanRefsPushMaxAttempts: with WithMaxAttempts, Push that brings the
+// branch up to the plan refs while people keep moving the branch gives up
+// after as many attempts: CONFLICT, before its context ends.
+func TestPlanRefsPushMaxAttempts(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs(), gitsync.WithMaxAttempts(3))
+	gitsync.FoldAfter(a.sync, time.Hour)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	// From now on, a person moves the branch under every push to it.
+	hook := filepath.Join(remote, "hooks", "pre-receive")
+	filetest.Write(t, remote, "hooks/pre-receive", `#!/bin/sh
+grep -q ' refs/heads/main$' || exit 0
+unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-ref refs/heads/main "$c"
+echo >> moves
+`)
+	require.NoError(t, os.Chmod(hook, 0o755))
+
+	bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	_, err = a.sync.Push(bounded)
+	require.Error(t, err)
+	require.NoError(t, bounded.Err(), "Push gave up before its context ended")
+	var te *taskdoc.Error
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, taskdoc.CodeConflict, te.Code)
+	assert.Equal(t, "\n\n\n", filetest.Read(t, remote, "moves"), "three attempts")
+}
