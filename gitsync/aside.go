@@ -119,6 +119,14 @@ func (s *Sync) recoverAside(ctx context.Context, tx *workspace.Tx) (Report, erro
 		}
 	}
 	conflicts, kept, err := s.putBack(ctx, tx, sha)
+	var te *taskdoc.Error
+	if kept != "" && len(conflicts) == 0 && errors.As(err, &te) && te.Code == taskdoc.CodeConflict {
+		// git refused to apply it over the files' edits: the crash came
+		// after it was put back and before it was dropped, or a person
+		// edited the files since. It stays in the stash, told as kept,
+		// and this call goes on: nothing of the crashed call is left.
+		err = nil
+	}
 	return Report{Conflicts: conflicts, Stash: kept}, err
 }
 

@@ -539,3 +539,29 @@ func TestCrashBeforeStashKeepsAPersonsStashes(t *testing.T) {
 		assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
 	})
 }
+
+// TestCrashBeforeStashDrop: an operation crashed after it put a person's
+// edits back (git stash apply) and before it dropped their stash. The
+// next call is made and answers as for edits kept in the stash: the
+// edits stay in the files, the stash stays in the list.
+func TestCrashBeforeStashDrop(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared")
+	sha := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+	filetest.Write(t, a.dir, ".taskmd/gitsync/aside", sha+"\n")
+	run(t, a.dir, "stash", "apply", "-q")
+	list := run(t, a.dir, "stash", "list", "--format=%H %s")
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, sha, res.Stash)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+	assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+	assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
+	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+}
