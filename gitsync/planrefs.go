@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -136,12 +137,20 @@ func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead i
 		return ahead, "", err
 	}
 	// A task's dependencies in other plans are read where those plans'
-	// refs have them (a claim waits for them to be done).
+	// refs have them (a claim waits for them to be done). A ref that does
+	// not merge (the branch, with a person's edit that a plan ref set
+	// otherwise) is the person's to settle: the batch, which does not
+	// write there, reads that plan as last merged.
 	deps, err := s.dependedOn(ctx, sh, files, want)
-	if err != nil || len(deps) == 0 {
+	if err != nil {
 		return ahead, "", err
 	}
-	return ahead, "", s.mergeAll(ctx, sh, deps, nil)
+	for _, ref := range deps {
+		if err := s.mergeAll(ctx, sh, []string{ref}, nil); err != nil && taskdoc.CodeOf(err) != merge.CodeMergeConflict {
+			return ahead, "", err
+		}
+	}
+	return ahead, "", nil
 }
 
 // dependedOn are the refs, not in want, of the other plans that the tasks

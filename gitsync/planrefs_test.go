@@ -633,3 +633,32 @@ echo >> moves
 	assert.Equal(t, taskdoc.CodeConflict, te.Code)
 	assert.Equal(t, "\n\n\n", filetest.Read(t, remote, "moves"), "three attempts")
 }
+
+// TestPlanRefsConflictWithAPersonAndADependency: as in
+// TestPlanRefsConflictWithAPerson, with a task of the plan depending on a
+// plan that has no ref (its changes are on the branch alone): the
+// machines still go on on the plan refs, the dependency read as last
+// merged.
+func TestPlanRefsConflictWithAPersonAndADependency(t *testing.T) {
+	dependent := strings.Replace(planOf(4), "### Task 4\n- Status: pending\n",
+		"### Task 4\n- Status: pending\n- Depends-On: /third.md#task-1\n", 1)
+	remote := newRemote(t, map[string]string{doc: dependent, "docs/third.md": planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	require.Empty(t, planRefOf(t, remote, "docs/third.md"))
+
+	gitsync.FoldAfter(a.sync, time.Hour) // the branch lags behind the plan ref
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
+
+	next, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	assert.True(t, next.Pushed, "the machines go on on the plan refs")
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+}
