@@ -662,3 +662,43 @@ func TestPlanRefsConflictWithAPersonAndADependency(t *testing.T) {
 	assert.True(t, next.Pushed, "the machines go on on the plan refs")
 	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
 }
+
+// TestPlanRefsConflictOnAnotherPlansRef: a person's edit on the branch
+// sets a task's status that a machine set otherwise on its plan's ref,
+// and another machine carries the edit onto another plan's ref (a plan
+// ref carries whole commits). Push merging that ref does not give up the
+// machine's change, pushed and confirmed, for the person's: it is
+// MERGE_CONFLICT and merges nothing, and both refs keep their words.
+func TestPlanRefsConflictOnAnotherPlansRef(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour)
+	gitsync.FoldAfter(b.sync, time.Hour)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	st, err := a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	require.True(t, st.Pushed)
+	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
+	other, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent) // its plan's ref is made with the branch
+	require.NoError(t, err)
+	require.True(t, other.Pushed)
+	onRef := run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":"+doc)
+	require.Equal(t, blocked, onRef, "the other plan's ref carries the person's edit")
+
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	rep, err := a.sync.Push(ctx)
+	assert.Equal(t, "MERGE_CONFLICT", string(taskdoc.CodeOf(err)), "%v", err)
+	assert.Empty(t, rep.Released)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
+	assert.Equal(t, taskdoc.StatusInProgress, taskIn(t, filetest.Read(t, a.dir, doc), "task-1").Status)
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+	onPlanRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	assert.Equal(t, taskdoc.StatusInProgress, taskIn(t, onPlanRef, "task-1").Status, "the plan's ref keeps the machine's change")
+	assert.Equal(t, blocked, remoteFile(t, remote, doc), "the branch keeps the person's words")
+}
