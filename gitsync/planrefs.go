@@ -3,7 +3,9 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -198,7 +200,7 @@ func (s *Sync) dependedOn(ctx context.Context, sh shared, files, want []string) 
 }
 
 // mergeAll merges each of refs (plan refs, then the branch) that HEAD
-// does not have into it, as last fetched (sh). A ref at the commit this
+// does not have into it, as last fetched (sh), all or none. A ref at the commit this
 // Sync last merged or pushed there is in HEAD already (see merged),
 // unless HEAD was moved back since: one git command checks them all. A
 // plan ref of files that moved means another machine pushed where this
@@ -229,7 +231,10 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 		}
 	}
 	// Plan refs first, each the authority on its plan; then the branch,
-	// where people push.
+	// where people push. One that does not merge undoes those merged
+	// before it: nothing is merged.
+	var head string
+	var released map[string]string // the batch's tasks given up before
 	for _, ref := range refs {
 		sha := s.tipOf(sh, ref)
 		if sha == "" || s.merged[ref] == sha {
@@ -238,7 +243,18 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 		if mine[ref] && s.merged[ref] != "" {
 			s.raced = time.Now()
 		}
+		if head == "" {
+			out, err := s.git(ctx, "rev-parse", "HEAD")
+			if err != nil {
+				return err
+			}
+			head, released = strings.TrimSpace(out), maps.Clone(s.released)
+		}
 		if err := s.mergeRef(ctx, ref, ref != s.remoteRef()); err != nil {
+			if _, rerr := s.git(context.WithoutCancel(ctx), "reset", "-q", "--keep", head); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+			s.merged, s.released = nil, released
 			return err
 		}
 		s.merged[ref] = sha

@@ -702,3 +702,47 @@ func TestPlanRefsConflictOnAnotherPlansRef(t *testing.T) {
 	assert.Equal(t, taskdoc.StatusInProgress, taskIn(t, onPlanRef, "task-1").Status, "the plan's ref keeps the machine's change")
 	assert.Equal(t, blocked, remoteFile(t, remote, doc), "the branch keeps the person's words")
 }
+
+// TestPlanRefsConflictMergesNothing: Push that stops at a person's
+// conflicting edit on the branch merges nothing, not even the plan refs
+// merged before the branch: the clone's HEAD and files are as they were.
+func TestPlanRefsConflictMergesNothing(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour)
+	gitsync.FoldAfter(b.sync, time.Hour)
+	for _, m := range []*machine{a, b} {
+		task := map[*machine]string{a: "/plan.md#task-1", b: "/other.md#task-1"}[m]
+		res, err := m.sync.Claim(ctx, task, m.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	_, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent) // on the plan's ref, the branch left behind
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: 1},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	res, err = b.sync.Claim(ctx, "/other.md#task-2", b.agent) // on the other plan's ref
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	before := filetest.Read(t, a.dir, "docs/other.md")
+	_, err = a.sync.Push(ctx)
+	require.Equal(t, "MERGE_CONFLICT", string(taskdoc.CodeOf(err)), "%v", err)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
+	assert.Equal(t, before, filetest.Read(t, a.dir, "docs/other.md"))
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+	assert.Equal(t, blocked, remoteFile(t, remote, doc))
+
+	// The machines go on on the plan refs.
+	next, err := a.sync.Claim(ctx, "/other.md#task-3", a.agent)
+	require.NoError(t, err)
+	assert.True(t, next.Pushed)
+	assert.Equal(t, b.agent, assigneeIn(t, filetest.Read(t, a.dir, "docs/other.md"), "task-2"))
+}
