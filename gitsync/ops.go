@@ -208,7 +208,7 @@ func (s *Sync) Push(ctx context.Context) (Report, error) {
 func (prior Report) then(rep Report) Report {
 	rep.Pushed = rep.Pushed || prior.Pushed
 	rep.Attempts += prior.Attempts
-	if rep.Stash == "" {
+	if rep.Stash == "" && prior.Stash != "" {
 		rep.Conflicts, rep.Stash = prior.Conflicts, prior.Stash
 	}
 	if len(prior.Released) > 0 {

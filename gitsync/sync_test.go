@@ -565,3 +565,26 @@ func TestCrashBeforeStashDrop(t *testing.T) {
 	assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
 	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
 }
+
+// TestCrashInsideStashOverAPersonsStash: an operation crashed inside git
+// stash, its stash made on top of a person's own: the next operation
+// puts the edits back and drops its stash only; the person's stays.
+func TestCrashInsideStashOverAPersonsStash(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	filetest.Write(t, a.dir, "notes.txt", "one\nold\n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "mine")
+	mine := run(t, a.dir, "stash", "list", "--format=%H %s")
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+	filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending "+strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))+"\n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared")
+	run(t, a.dir, "stash", "apply", "-q") // the files as git stash left them: edits still in
+	time.Sleep(1100 * time.Millisecond)
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+	assert.Equal(t, mine, run(t, a.dir, "stash", "list", "--format=%H %s"))
+	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+}
