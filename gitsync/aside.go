@@ -33,7 +33,7 @@ func (s *Sync) setAside(ctx context.Context, tx *workspace.Tx) (string, error) {
 	if err := tx.Write(asideFile, []byte(pending+strings.TrimSpace(prev)+"\n")); err != nil {
 		return "", err
 	}
-	if _, err := s.gitAs(ctx, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared"); err != nil {
+	if _, err := s.gitAs(ctx, "stash", "push", "-q", "-m", asideMsg); err != nil {
 		return "", errors.Join(err, tx.Remove(asideFile))
 	}
 	sha, err := s.git(ctx, "rev-parse", "-q", "--verify", "refs/stash")
@@ -119,8 +119,19 @@ func (s *Sync) recoverAside(ctx context.Context, tx *workspace.Tx) (Report, erro
 		}
 	}
 	conflicts, kept, err := s.putBack(ctx, tx, sha)
+	var te *taskdoc.Error
+	if kept != "" && len(conflicts) == 0 && errors.As(err, &te) && te.Code == taskdoc.CodeConflict {
+		// git refused to apply it over the files' edits: the crash came
+		// after it was put back and before it was dropped, or a person
+		// edited the files since. It stays in the stash, told as kept,
+		// and this call goes on: nothing of the crashed call is left.
+		err = nil
+	}
 	return Report{Conflicts: conflicts, Stash: kept}, err
 }
+
+// asideMsg is the message of the stashes setAside makes.
+const asideMsg = "taskmd: uncommitted edits set aside while a change is shared"
 
 // pending starts asideFile's record while git stash runs: the stash that
 // was on top before it follows.
@@ -130,10 +141,22 @@ const pending = "pending "
 // stash on top before it: when it made its stash, the files it holds are
 // set back as HEAD has them (git may have reset some of them, or none),
 // so that putting the stash back restores the edits exactly, and the
-// stash is returned; "" when it made none (it changed nothing then).
+// stash is returned; "" when it made none (it changed nothing then). The
+// stash on top is its own only when it has setAside's message and lies
+// right on prev: a person may have stashed, popped or dropped stashes of
+// their own since, which are theirs to apply.
 func (s *Sync) halfSetAside(ctx context.Context, prev string) (string, error) {
-	top, err := s.git(ctx, "rev-parse", "-q", "--verify", "refs/stash")
-	if top = strings.TrimSpace(top); err != nil || top == prev {
+	list, err := s.git(ctx, "stash", "list", "-n", "2", "--format=%H %s")
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	top, subject, _ := strings.Cut(lines[0], " ")
+	under := ""
+	if len(lines) > 1 {
+		under, _, _ = strings.Cut(lines[1], " ")
+	}
+	if top == "" || top == prev || under != prev || !strings.HasSuffix(subject, ": "+asideMsg) {
 		return "", nil
 	}
 	files, err := s.git(ctx, "diff", "--name-only", "-z", "--no-renames", "HEAD", top, "--")

@@ -62,7 +62,8 @@
 // letters, digits, "_" and "-" as %XX), so that machines changing
 // different plans never reject each other's pushes. A batch merges the
 // refs of the plans its calls write or read, of the plans their tasks
-// depend on, and of those its clone's unpushed commits change (other
+// depend on (as last merged when theirs does not merge), and of those
+// its clone's unpushed commits change (other
 // plans stay as last merged: a change of a plan is decided on its own
 // ref), and pushes HEAD to each of them, all or none, with its leases. Machines that keep losing say so per plan
 // (refs/taskmd/waiting/<branch>@<key>), and a batch paces only for the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/taskmd/taskmd/internal/taskflow"
@@ -179,18 +180,43 @@ func (s *Sync) Release(ctx context.Context, task string, c plan.Claimant) (Repor
 //
 // With plan refs (WithPlanRefs), Push then brings the remote's branch up
 // to date with every plan ref, again while another machine or a person
-// moves the branch meanwhile, until ctx ends.
+// moves the branch meanwhile, until ctx ends (or, with WithMaxAttempts,
+// CONFLICT after as many attempts).
 func (s *Sync) Push(ctx context.Context) (Report, error) {
+	var sent Report // what the attempts before this one did
 	for attempt := 1; ; attempt++ {
 		c := &call{ctx: ctx, fold: s.planRefs, fn: func(context.Context) (string, error) { return "", nil }}
 		rep, err := s.runCall(c)
+		rep = sent.then(rep)
 		if err != nil || !s.planRefs || rep.Offline != "" || c.folded {
 			return rep, err
+		}
+		if s.attempts > 0 && attempt >= s.attempts {
+			return rep, &taskdoc.Error{Code: taskdoc.CodeConflict, Msg: fmt.Sprintf(
+				"%s/%s moved under each of %d attempts to bring it up to the plan refs: try Push again", s.remote, s.branch, attempt)}
 		}
 		if werr := sleep(ctx, s.backoff(attempt)); werr != nil {
 			return rep, cancelled(ctx)
 		}
+		sent = rep
 	}
+}
+
+// then is rep, the report of a call's attempt, after the call's earlier
+// attempts reported prior (Push): what they pushed, gave up or kept in
+// the stash is still told.
+func (prior Report) then(rep Report) Report {
+	rep.Pushed = rep.Pushed || prior.Pushed
+	rep.Attempts += prior.Attempts
+	if rep.Stash == "" && prior.Stash != "" {
+		rep.Conflicts, rep.Stash = prior.Conflicts, prior.Stash
+	}
+	if len(prior.Released) > 0 {
+		released := maps.Clone(prior.Released)
+		maps.Copy(released, rep.Released)
+		rep.Released = released
+	}
+	return rep
 }
 
 // Queued is how many commits the clone has that its remote's branch did

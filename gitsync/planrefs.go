@@ -3,12 +3,15 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
@@ -136,12 +139,20 @@ func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead i
 		return ahead, "", err
 	}
 	// A task's dependencies in other plans are read where those plans'
-	// refs have them (a claim waits for them to be done).
+	// refs have them (a claim waits for them to be done). A ref that does
+	// not merge (the branch, with a person's edit that a plan ref set
+	// otherwise) is the person's to settle: the batch, which does not
+	// write there, reads that plan as last merged.
 	deps, err := s.dependedOn(ctx, sh, files, want)
-	if err != nil || len(deps) == 0 {
+	if err != nil {
 		return ahead, "", err
 	}
-	return ahead, "", s.mergeAll(ctx, sh, deps, nil)
+	for _, ref := range deps {
+		if err := s.mergeAll(ctx, sh, []string{ref}, nil); err != nil && taskdoc.CodeOf(err) != merge.CodeMergeConflict {
+			return ahead, "", err
+		}
+	}
+	return ahead, "", nil
 }
 
 // dependedOn are the refs, not in want, of the other plans that the tasks
@@ -189,7 +200,7 @@ func (s *Sync) dependedOn(ctx context.Context, sh shared, files, want []string) 
 }
 
 // mergeAll merges each of refs (plan refs, then the branch) that HEAD
-// does not have into it, as last fetched (sh). A ref at the commit this
+// does not have into it, as last fetched (sh), all or none. A ref at the commit this
 // Sync last merged or pushed there is in HEAD already (see merged),
 // unless HEAD was moved back since: one git command checks them all. A
 // plan ref of files that moved means another machine pushed where this
@@ -220,7 +231,10 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 		}
 	}
 	// Plan refs first, each the authority on its plan; then the branch,
-	// where people push.
+	// where people push. One that does not merge undoes those merged
+	// before it: nothing is merged.
+	var head string
+	var released map[string]string // the batch's tasks given up before
 	for _, ref := range refs {
 		sha := s.tipOf(sh, ref)
 		if sha == "" || s.merged[ref] == sha {
@@ -229,7 +243,18 @@ func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) er
 		if mine[ref] && s.merged[ref] != "" {
 			s.raced = time.Now()
 		}
+		if head == "" {
+			out, err := s.git(ctx, "rev-parse", "HEAD")
+			if err != nil {
+				return err
+			}
+			head, released = strings.TrimSpace(out), maps.Clone(s.released)
+		}
 		if err := s.mergeRef(ctx, ref, ref != s.remoteRef()); err != nil {
+			if _, rerr := s.git(context.WithoutCancel(ctx), "reset", "-q", "--keep", head); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+			s.merged, s.released = nil, released
 			return err
 		}
 		s.merged[ref] = sha

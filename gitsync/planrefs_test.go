@@ -618,3 +618,196 @@ func TestPlanRefsBatchOfTwoPlansIsRejectedWhole(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(run(t, remote, "log", "--format=%s", "main"), "claims /"+strings.TrimPrefix(name, "docs/")+"#task-1"))
 	}
 }
+
+// TestPlanRefsPushAnswersForItsQueue: Push sends a queue with a change
+// that gave way, and a person pushes the branch before Push brings it up
+// to the plan refs, so that Push brings it up again: its answer still
+// says that the queue was pushed and names the task given up.
+func TestPlanRefsPushAnswersForItsQueue(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	require.NoError(t, os.Rename(remote, remote+".away"))
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Queued)
+	require.NoError(t, os.Rename(remote+".away", remote))
+	res, err = b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	// Once a plan ref moves, a person moves the branch (once).
+	hook := filepath.Join(remote, "hooks", "post-receive")
+	filetest.Write(t, remote, "hooks/post-receive", `#!/bin/sh
+grep -q ' refs/taskmd/plans/' || exit 0
+[ -e person ] && exit 0
+touch person
+c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-ref refs/heads/main "$c"
+`)
+	require.NoError(t, os.Chmod(hook, 0o755))
+
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	rep, err := a.sync.Push(bounded)
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(remote, "person"), "the person pushed")
+	assert.True(t, rep.Pushed, "the queue was pushed")
+	assert.Equal(t, map[string]string{"/plan.md#task-2": b.agent}, rep.Released)
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	n, err := a.sync.Queued(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+// TestPlanRefsPushMaxAttempts: with WithMaxAttempts, Push that brings the
+// branch up to the plan refs while people keep moving the branch gives up
+// after as many attempts: CONFLICT, before its context ends.
+func TestPlanRefsPushMaxAttempts(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs(), gitsync.WithMaxAttempts(3))
+	gitsync.FoldAfter(a.sync, time.Hour)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	// From now on, a person moves the branch under every push to it.
+	hook := filepath.Join(remote, "hooks", "pre-receive")
+	filetest.Write(t, remote, "hooks/pre-receive", `#!/bin/sh
+grep -q ' refs/heads/main$' || exit 0
+unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-ref refs/heads/main "$c"
+echo >> moves
+`)
+	require.NoError(t, os.Chmod(hook, 0o755))
+
+	bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	_, err = a.sync.Push(bounded)
+	require.Error(t, err)
+	require.NoError(t, bounded.Err(), "Push gave up before its context ended")
+	var te *taskdoc.Error
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, taskdoc.CodeConflict, te.Code)
+	assert.Equal(t, "\n\n\n", filetest.Read(t, remote, "moves"), "three attempts")
+}
+
+// TestPlanRefsConflictWithAPersonAndADependency: as in
+// TestPlanRefsConflictWithAPerson, with a task of the plan depending on a
+// plan that has no ref (its changes are on the branch alone): the
+// machines still go on on the plan refs, the dependency read as last
+// merged.
+func TestPlanRefsConflictWithAPersonAndADependency(t *testing.T) {
+	dependent := strings.Replace(planOf(4), "### Task 4\n- Status: pending\n",
+		"### Task 4\n- Status: pending\n- Depends-On: /third.md#task-1\n", 1)
+	remote := newRemote(t, map[string]string{doc: dependent, "docs/third.md": planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	require.Empty(t, planRefOf(t, remote, "docs/third.md"))
+
+	gitsync.FoldAfter(a.sync, time.Hour) // the branch lags behind the plan ref
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
+
+	next, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	assert.True(t, next.Pushed, "the machines go on on the plan refs")
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+}
+
+// TestPlanRefsConflictOnAnotherPlansRef: a person's edit on the branch
+// sets a task's status that a machine set otherwise on its plan's ref,
+// and another machine carries the edit onto another plan's ref (a plan
+// ref carries whole commits). Push merging that ref does not give up the
+// machine's change, pushed and confirmed, for the person's: it is
+// MERGE_CONFLICT and merges nothing, and both refs keep their words.
+func TestPlanRefsConflictOnAnotherPlansRef(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour)
+	gitsync.FoldAfter(b.sync, time.Hour)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	st, err := a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	require.True(t, st.Pushed)
+	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
+	other, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent) // its plan's ref is made with the branch
+	require.NoError(t, err)
+	require.True(t, other.Pushed)
+	onRef := run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":"+doc)
+	require.Equal(t, blocked, onRef, "the other plan's ref carries the person's edit")
+
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	rep, err := a.sync.Push(ctx)
+	assert.Equal(t, "MERGE_CONFLICT", string(taskdoc.CodeOf(err)), "%v", err)
+	assert.Empty(t, rep.Released)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
+	assert.Equal(t, taskdoc.StatusInProgress, taskIn(t, filetest.Read(t, a.dir, doc), "task-1").Status)
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+	onPlanRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
+	assert.Equal(t, taskdoc.StatusInProgress, taskIn(t, onPlanRef, "task-1").Status, "the plan's ref keeps the machine's change")
+	assert.Equal(t, blocked, remoteFile(t, remote, doc), "the branch keeps the person's words")
+}
+
+// TestPlanRefsConflictMergesNothing: Push that stops at a person's
+// conflicting edit on the branch merges nothing, not even the plan refs
+// merged before the branch: the clone's HEAD and files are as they were.
+func TestPlanRefsConflictMergesNothing(t *testing.T) {
+	remote := twoPlans(t)
+	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
+	gitsync.FoldAfter(a.sync, time.Hour)
+	gitsync.FoldAfter(b.sync, time.Hour)
+	for _, m := range []*machine{a, b} {
+		task := map[*machine]string{a: "/plan.md#task-1", b: "/other.md#task-1"}[m]
+		res, err := m.sync.Claim(ctx, task, m.agent)
+		require.NoError(t, err)
+		require.True(t, res.Pushed)
+	}
+	_, err := a.sync.Push(ctx)
+	require.NoError(t, err)
+	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent) // on the plan's ref, the branch left behind
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: 1},
+		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
+	require.NoError(t, err)
+	res, err = b.sync.Claim(ctx, "/other.md#task-2", b.agent) // on the other plan's ref
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	head := run(t, a.dir, "rev-parse", "HEAD")
+	before := filetest.Read(t, a.dir, "docs/other.md")
+	_, err = a.sync.Push(ctx)
+	require.Equal(t, "MERGE_CONFLICT", string(taskdoc.CodeOf(err)), "%v", err)
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"), "nothing merged")
+	assert.Equal(t, before, filetest.Read(t, a.dir, "docs/other.md"))
+	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+	assert.Equal(t, blocked, remoteFile(t, remote, doc))
+
+	// The machines go on on the plan refs.
+	next, err := a.sync.Claim(ctx, "/other.md#task-3", a.agent)
+	require.NoError(t, err)
+	assert.True(t, next.Pushed)
+	assert.Equal(t, b.agent, assigneeIn(t, filetest.Read(t, a.dir, "docs/other.md"), "task-2"))
+}

@@ -19,8 +19,10 @@ import (
 // conflict are given up, the task taken as the remote has it, and the
 // rest merged as before. gave names each task given up ("/plan.md#x")
 // with the agent the remote names as its holder ("" for none); ok is
-// false, and nothing written, when a conflict is outside the tasks or on
-// a task the common version does not have.
+// false, and nothing written, when a conflict is outside the tasks, on
+// a task the common version does not have, or on a task our side has as
+// the remote's branch or the plan's ref has it (not queued: with plan
+// refs, a person's edit, or a change pushed already).
 func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave map[string]string, ok bool, err error) {
 	rel := strings.TrimPrefix(path, s.prefix)
 	docs := taskdoc.FolderDocs + "/"
@@ -53,9 +55,18 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 			slugs = append(slugs, c.Task)
 		}
 	}
-	branch, err := s.branchDoc(ctx, path)
-	if err != nil {
-		return nil, false, err
+	// With plan refs, the remote's branch and the plan's ref.
+	var shared []*parsed
+	if s.planRefs {
+		for _, ref := range []string{s.remoteRef(), s.trackedPlans() + planKey(path)} {
+			on, err := s.refDoc(ctx, ref, path)
+			if err != nil {
+				return nil, false, err
+			}
+			if on != nil {
+				shared = append(shared, on)
+			}
+		}
 	}
 	// A task given up goes back to the common version, with what HEAD
 	// merged from the branch since (a person's edit) kept.
@@ -79,12 +90,14 @@ func (s *Sync) yield(ctx context.Context, path string, res merge.Result) (gave m
 		if err1 != nil || err2 != nil || err3 != nil {
 			return nil, false, nil
 		}
-		if branch != nil {
-			// With plan refs, our side may hold a person's edit of the
-			// task merged from the branch: that is not ours to give up.
-			if tk, err := branch.doc.Task(slug); err == nil &&
-				bytes.Equal(branch.src[tk.Span.Start:tk.Span.End], ours[now.Span.Start:now.Span.End]) &&
-				!bytes.Equal(branch.src[tk.Span.Start:tk.Span.End], base[was.Span.Start:was.Span.End]) {
+		for _, on := range shared {
+			// Our side may hold the task as the remote has it: a person's
+			// edit merged from the branch, or this clone's change pushed
+			// to the plan's ref (another plan's ref carries a person's
+			// edit of it). That is not a queued change to give up.
+			if tk, err := on.doc.Task(slug); err == nil &&
+				bytes.Equal(on.src[tk.Span.Start:tk.Span.End], ours[now.Span.Start:now.Span.End]) &&
+				!bytes.Equal(on.src[tk.Span.Start:tk.Span.End], base[was.Span.Start:was.Span.End]) {
 				return nil, false, nil
 			}
 		}
@@ -116,14 +129,10 @@ type parsed struct {
 	doc *taskdoc.Document
 }
 
-// branchDoc is the document path as the remote's branch has it, when the
-// clone shares plans on plan refs (nil otherwise, or when the branch has
-// no such document).
-func (s *Sync) branchDoc(ctx context.Context, path string) (*parsed, error) {
-	if !s.planRefs {
-		return nil, nil
-	}
-	src, err := git.RunInput(ctx, s.top, nil, "show", s.remoteRef()+":"+path)
+// refDoc is the document path as ref, the clone's copy of a ref of the
+// remote, has it (nil when the remote has no such ref or document).
+func (s *Sync) refDoc(ctx context.Context, ref, path string) (*parsed, error) {
+	src, err := git.RunInput(ctx, s.top, nil, "show", ref+":"+path)
 	if err != nil {
 		if _, isGit := git.As(err); isGit && ctx.Err() == nil {
 			return nil, nil

@@ -492,3 +492,99 @@ func TestOfflineClaimMeetsAConflict(t *testing.T) {
 	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
 	assert.Equal(t, a.agent, assigneeIn(t, filetest.Read(t, a.dir, doc), "task-1"))
 }
+
+// TestCrashBeforeStashKeepsAPersonsStashes: an operation crashed inside
+// git stash before the stash was made (its record names the stash on top
+// then, a person's own), and the person then stashed or popped stashes of
+// their own. The next operation neither applies nor drops any of them,
+// and leaves the person's edits in the files as they are.
+func TestCrashBeforeStashKeepsAPersonsStashes(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+
+	t.Run("a stash made after the crash", func(t *testing.T) {
+		a := newMachine(t, remote, "a")
+		filetest.Write(t, a.dir, "notes.txt", "one\nold\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, before")
+		before := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+		filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending "+before+"\n")
+		filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, after")
+		list := run(t, a.dir, "stash", "list", "--format=%H %s")
+
+		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+		require.NoError(t, err)
+		assert.True(t, res.Pushed)
+		assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
+		assert.Equal(t, "one\n", filetest.Read(t, a.dir, "notes.txt"))
+		assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+	})
+
+	t.Run("the stash on top popped after the crash", func(t *testing.T) {
+		a := newMachine(t, remote, "b")
+		filetest.Write(t, a.dir, "notes.txt", "one\nold\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, older")
+		filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+		run(t, a.dir, "stash", "push", "-q", "-m", "mine, newer")
+		top := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+		filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending "+top+"\n")
+		run(t, a.dir, "stash", "pop", "-q")
+		list := run(t, a.dir, "stash", "list", "--format=%H %s")
+
+		res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+		require.NoError(t, err)
+		assert.True(t, res.Pushed)
+		assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
+		assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+		assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+		assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+	})
+}
+
+// TestCrashBeforeStashDrop: an operation crashed after it put a person's
+// edits back (git stash apply) and before it dropped their stash. The
+// next call is made and answers as for edits kept in the stash: the
+// edits stay in the files, the stash stays in the list.
+func TestCrashBeforeStashDrop(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared")
+	sha := strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))
+	filetest.Write(t, a.dir, ".taskmd/gitsync/aside", sha+"\n")
+	run(t, a.dir, "stash", "apply", "-q")
+	list := run(t, a.dir, "stash", "list", "--format=%H %s")
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, sha, res.Stash)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+	assert.Equal(t, "one\n", remoteFile(t, remote, "notes.txt"))
+	assert.Equal(t, list, run(t, a.dir, "stash", "list", "--format=%H %s"))
+	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+}
+
+// TestCrashInsideStashOverAPersonsStash: an operation crashed inside git
+// stash, its stash made on top of a person's own: the next operation
+// puts the edits back and drops its stash only; the person's stays.
+func TestCrashInsideStashOverAPersonsStash(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), "notes.txt": "one\n", ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	filetest.Write(t, a.dir, "notes.txt", "one\nold\n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "mine")
+	mine := run(t, a.dir, "stash", "list", "--format=%H %s")
+	filetest.Write(t, a.dir, "notes.txt", "one\ntwo\n")
+	filetest.Write(t, a.dir, ".taskmd/gitsync/aside", "pending "+strings.TrimSpace(run(t, a.dir, "rev-parse", "refs/stash"))+"\n")
+	run(t, a.dir, "stash", "push", "-q", "-m", "taskmd: uncommitted edits set aside while a change is shared")
+	run(t, a.dir, "stash", "apply", "-q") // the files as git stash left them: edits still in
+	time.Sleep(1100 * time.Millisecond)
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, "one\ntwo\n", filetest.Read(t, a.dir, "notes.txt"))
+	assert.Equal(t, mine, run(t, a.dir, "stash", "list", "--format=%H %s"))
+	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
+}
