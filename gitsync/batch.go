@@ -221,7 +221,7 @@ func (s *Sync) lockAndShare(batch []*call) []*call {
 			continue
 		}
 		if err != nil && c.err == nil {
-			c.err = err
+			c.fail(err) // a caller who gave up (the lock's wait ended for it) is told so
 		}
 		if c.rep.Stash == "" && prior.Stash != "" {
 			c.rep.Conflicts, c.rep.Stash = prior.Conflicts, prior.Stash

@@ -439,6 +439,42 @@ func TestCrashInsideFirstStash(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(a.dir, ".taskmd/gitsync/aside"))
 }
 
+// TestGiveUpWaitingForTheLock: a caller who gives up while another
+// process holds the clone's lock is answered as any call given up
+// (CONFLICT, its context's error), not with the lock's wait as IO_ERROR;
+// nothing changes.
+func TestGiveUpWaitingForTheLock(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	other, err := workspace.Open(a.dir)
+	require.NoError(t, err)
+	defer other.Close()
+	held, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- other.Lock(ctx, []string{workspace.StateDir + "/gitsync/aside", workspace.StateDir + "/gitsync/change"},
+			func(*workspace.Tx) error {
+				close(held)
+				<-release
+				return nil
+			})
+	}()
+	<-held
+	head, before := run(t, remote, "rev-parse", "main"), filetest.Read(t, a.dir, doc)
+	bounded, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	_, err = a.sync.Claim(bounded, "/plan.md#task-1", a.agent)
+	close(release)
+	require.NoError(t, <-done)
+	assert.Equal(t, taskdoc.CodeConflict, taskdoc.CodeOf(err), "%v", err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, head, run(t, remote, "rev-parse", "main"))
+	assert.Equal(t, before, filetest.Read(t, a.dir, doc))
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed, "the next call works")
+}
+
 // TestCancelledPushChangesNothing: the caller gives up between the commit
 // and the push: the call fails, and the clone is as it was (the commit
 // taken back), the remote untouched.
