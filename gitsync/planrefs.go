@@ -200,11 +200,11 @@ func (s *Sync) dependedOn(ctx context.Context, sh shared, files, want []string) 
 }
 
 // mergeAll merges each of refs (plan refs, then the branch) that HEAD
-// does not have into it, as last fetched (sh), all or none. A ref at the commit this
-// Sync last merged or pushed there is in HEAD already (see merged),
-// unless HEAD was moved back since: one git command checks them all. A
-// plan ref of files that moved means another machine pushed where this
-// one pushes (see pace).
+// does not have into it, as last fetched (sh), all or none. A ref at the
+// commit this Sync last merged or pushed there is in HEAD already (see
+// merged), unless HEAD was moved back since: one git command checks them
+// all. A plan ref of files that moved means another machine pushed where
+// this one pushes (see pace).
 func (s *Sync) mergeAll(ctx context.Context, sh shared, refs, files []string) error {
 	if s.merged == nil {
 		s.merged = map[string]string{}
