@@ -174,7 +174,7 @@ func (s *Sync) dependedOn(ctx context.Context, sh shared, files, want []string) 
 		if data == nil || !bytes.Contains(data, []byte(".md#")) { // no address of another plan
 			continue
 		}
-		doc, err := taskdoc.Parse(data)
+		doc, err := s.ws.Parse(f, data) // the parse the change reuses
 		if err != nil {
 			continue // the call reports it
 		}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/taskmd/taskmd/internal/git"
 	"github.com/taskmd/taskmd/merge"
 	"github.com/taskmd/taskmd/taskdoc"
 )
@@ -132,11 +131,8 @@ type parsed struct {
 // refDoc is the document path as ref, the clone's copy of a ref of the
 // remote, has it (nil when the remote has no such ref or document).
 func (s *Sync) refDoc(ctx context.Context, ref, path string) (*parsed, error) {
-	src, err := git.RunInput(ctx, s.top, nil, "show", ref+":"+path)
-	if err != nil {
-		if _, isGit := git.As(err); isGit && ctx.Err() == nil {
-			return nil, nil
-		}
+	src, ok, err := s.lookUp(ctx, "show", ref+":"+path)
+	if err != nil || !ok {
 		return nil, err
 	}
 	doc, err := taskdoc.Parse(src)
@@ -155,38 +151,31 @@ func (s *Sync) keptDoc(ctx context.Context, path string, base []byte) ([]byte, e
 	if !s.planRefs {
 		return base, nil
 	}
-	gitOut := func(args ...string) (string, bool, error) {
-		out, err := git.Run(ctx, s.top, args...)
-		if err != nil {
-			if _, isGit := git.As(err); isGit && ctx.Err() == nil {
-				return "", false, nil // no branch, no common commit, no such file
-			}
-			return "", false, err
-		}
-		return out, true, nil
+	commit := func(args ...string) (string, bool, error) { // no branch, no common commit: none
+		out, ok, err := s.lookUp(ctx, args...)
+		return strings.TrimSpace(string(out)), ok, err
 	}
-	branchBase, ok, err := gitOut("merge-base", "HEAD", s.remoteRef())
+	branchBase, ok, err := commit("merge-base", "HEAD", s.remoteRef())
 	if err != nil || !ok {
 		return base, err
 	}
-	mergeBase, ok, err := gitOut("merge-base", "HEAD", "MERGE_HEAD")
+	mergeBase, ok, err := commit("merge-base", "HEAD", "MERGE_HEAD")
 	if err != nil || !ok {
 		return base, err
 	}
-	branchBase, mergeBase = strings.TrimSpace(branchBase), strings.TrimSpace(mergeBase)
-	common, ok, err := gitOut("merge-base", branchBase, mergeBase)
-	if err != nil || !ok || strings.TrimSpace(common) == branchBase {
+	common, ok, err := commit("merge-base", branchBase, mergeBase)
+	if err != nil || !ok || common == branchBase {
 		return base, err // base has all HEAD merged from the branch
 	}
-	from, ok, err := gitOut("show", strings.TrimSpace(common)+":"+path)
+	from, ok, err := s.lookUp(ctx, "show", common+":"+path)
 	if err != nil || !ok {
 		return base, err
 	}
-	merged, ok, err := gitOut("show", branchBase+":"+path)
+	merged, ok, err := s.lookUp(ctx, "show", branchBase+":"+path)
 	if err != nil || !ok {
 		return base, err
 	}
-	res := merge.File(path, []byte(from), base, []byte(merged))
+	res := merge.File(path, from, base, merged)
 	if !res.Clean() {
 		return nil, nil
 	}

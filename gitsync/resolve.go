@@ -30,14 +30,22 @@ func (s *Sync) unmerged(ctx context.Context) ([]string, error) {
 // common base, 2 ours, 3 theirs); ok is false when there is none (the file
 // was added on one side, or removed on one).
 func (s *Sync) stage(ctx context.Context, n int, path string) (data []byte, ok bool, err error) {
-	data, err = git.RunInput(ctx, s.top, nil, "show", fmt.Sprintf(":%d:%s", n, path))
+	return s.lookUp(ctx, "show", fmt.Sprintf(":%d:%s", n, path))
+}
+
+// lookUp runs a git command that reads something which may not be there
+// (a file of a commit, a common commit): ok is false, with no error, when
+// git refuses (there is none); an error is the command's that did not
+// run to its end (ctx ended, git could not start).
+func (s *Sync) lookUp(ctx context.Context, args ...string) (out []byte, ok bool, err error) {
+	out, err = git.RunInput(ctx, s.top, nil, args...)
 	if err != nil {
 		if _, isGit := git.As(err); isGit && ctx.Err() == nil {
 			return nil, false, nil
 		}
 		return nil, false, err
 	}
-	return data, true, nil
+	return out, true, nil
 }
 
 // resolve merges the conflicted file path with merge.File from its staged
