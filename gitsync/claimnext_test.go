@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/agent"
-	"github.com/taskmd/taskmd/gitsync"
 	"github.com/taskmd/taskmd/internal/testkit/filetest"
 	"github.com/taskmd/taskmd/plan"
 	"github.com/taskmd/taskmd/taskdoc"
@@ -54,12 +53,7 @@ func TestClaimNextChoosesAgainAfterARejectedPush(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(3), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
 	b := newMachine(t, remote, "b")
-	gitsync.BeforePush(b.sync, func() {
-		gitsync.BeforePush(b.sync, nil)
-		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
-	})
+	moveBefore(t, b, a, "/plan.md#task-1")
 	res, err := b.sync.ClaimNext(ctx, "/plan.md", b.agent)
 	require.NoError(t, err)
 	require.True(t, res.Success)

@@ -159,3 +159,18 @@ func loseFirstPush(t *testing.T, a, b *machine) (pushes *atomic.Int32, queued ch
 	})
 	return pushes, queued
 }
+
+// moveBefore has b claim task, and push it, just before a's first push
+// (between a's commit and its push); pushes counts a's pushes.
+func moveBefore(t *testing.T, a, b *machine, task string) *atomic.Int32 {
+	pushes := new(atomic.Int32)
+	gitsync.BeforePush(a.sync, func() {
+		if pushes.Add(1) == 1 {
+			res, err := b.sync.Claim(ctx, task, b.agent)
+			require.NoError(t, err)
+			require.True(t, res.Success)
+			require.True(t, res.Pushed)
+		}
+	})
+	return pushes
+}

@@ -33,6 +33,19 @@ func planRefOf(t *testing.T, remote, name string) string {
 	return strings.TrimSpace(run(t, remote, "for-each-ref", "--format=%(objectname)", "refs/taskmd/plans/main/"+key))
 }
 
+// claimedAndPushed is a remote of two plans and a machine with plan
+// refs that claimed /plan.md#task-1 and brought the branch up (Push).
+func claimedAndPushed(t *testing.T) (remote string, a *machine, res gitsync.ClaimResult) {
+	remote = twoPlans(t)
+	a = newMachine(t, remote, "a", gitsync.WithPlanRefs())
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	_, err = a.sync.Push(ctx)
+	require.NoError(t, err)
+	return remote, a, res
+}
+
 // personPushes is a person who clones remote, replaces old with new in
 // the plan, commits and pushes to the branch; it returns the person's
 // clone and the plan as pushed.
@@ -46,21 +59,6 @@ func personPushes(t *testing.T, remote, old, new string) (dir, pushed string) {
 	run(t, dir, "commit", "-qam", "a person's words")
 	run(t, dir, "push", "-q", "origin", "main")
 	return dir, pushed
-}
-
-// moveBefore makes a's first push wait while b claims task of plan addr
-// (which pushes first); pushes counts a's pushes.
-func moveBefore(t *testing.T, a, b *machine, task string) *atomic.Int32 {
-	pushes := new(atomic.Int32)
-	gitsync.BeforePush(a.sync, func() {
-		if pushes.Add(1) == 1 {
-			res, err := b.sync.Claim(ctx, task, b.agent)
-			require.NoError(t, err)
-			require.True(t, res.Success)
-			require.True(t, res.Pushed)
-		}
-	})
-	return pushes
 }
 
 // TestPlanRefsKeepPlansApart: with plan refs (made), a push to another plan
@@ -204,17 +202,11 @@ func TestPlanRefsRefuseAClone(t *testing.T) {
 // fold) merges it, and the branch, then the plan's ref, carry both; the
 // person's clone follows by a fast forward.
 func TestPlanRefsKeepAPersonsBranchEdit(t *testing.T) {
-	remote := twoPlans(t)
-	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	_, err = a.sync.Push(ctx)
-	require.NoError(t, err)
+	remote, a, _ := claimedAndPushed(t)
 
 	person, _ := personPushes(t, remote, "Do part 4.", "Do part 4, then tell the team.")
 
-	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
 	require.NoError(t, err)
 	require.True(t, res.Pushed)
 	_, err = a.sync.Push(ctx)
@@ -287,17 +279,11 @@ func TestPlanRefsOffline(t *testing.T) {
 // MERGE_CONFLICT naming it and merges nothing, the branch keeps the
 // person's words, and the machines go on on the plan refs.
 func TestPlanRefsConflictWithAPerson(t *testing.T) {
-	remote := twoPlans(t)
-	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	_, err = a.sync.Push(ctx)
-	require.NoError(t, err)
+	remote, a, res := claimedAndPushed(t)
 
 	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
 
-	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
+	_, err := a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
 		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
 	bounded, cancel := context.WithTimeout(ctx, time.Minute)
