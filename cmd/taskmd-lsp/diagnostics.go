@@ -65,6 +65,7 @@ func (p *publisher) fire() {
 	}
 }
 
+// stop cancels the publication due.
 func (p *publisher) stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -72,6 +73,12 @@ func (p *publisher) stop() {
 	if p.cancel != nil {
 		p.cancel()
 	}
+}
+
+// wait returns once a publication under way has ended.
+func (p *publisher) wait() {
+	p.run.Lock()
+	defer p.run.Unlock()
 }
 
 // published is what the editor was last told about one document.

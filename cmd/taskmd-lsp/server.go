@@ -57,7 +57,9 @@ type server struct {
 	initializing bool // an initialize is under way or done: no second one
 	initialized  bool
 	shutdown     bool
-	root         string // the workspace root, absolute
+	closing      bool           // serve is returning: nothing more is handled
+	handling     sync.WaitGroup // the requests and notifications under way
+	root         string         // the workspace root, absolute
 	ws           *workspace.Workspace
 	session      *editor.Session
 	uris         map[string]uri.URI   // open documents' paths -> the URI the editor named them by
@@ -107,6 +109,14 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) int {
 	cancel()
 	s.stop()
 	conn.Close()
+	// Nothing touches the workspace once serve returns: the messages and
+	// the background work under way end first (the context is done).
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.handling.Wait()
+	s.diagnostics.wait()
+	s.disk.wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ws != nil {
@@ -133,9 +143,17 @@ func (s *server) order(next jsonrpc2.Handler) jsonrpc2.Handler {
 		if method == protocol.MethodInitialize && req.IsCall() {
 			s.initializing = true
 		}
+		closing := s.closing
+		if !closing {
+			s.handling.Add(1)
+		}
 		s.mu.Unlock()
 		if !req.IsCall() {
 			s.log.Debug("notification", "method", method)
+			if closing {
+				return nil, nil
+			}
+			defer s.handling.Done()
 			if !initialized && method != protocol.MethodExit {
 				return nil, nil
 			}
@@ -152,6 +170,10 @@ func (s *server) order(next jsonrpc2.Handler) jsonrpc2.Handler {
 		// still be reading it.
 		jsonrpc2.Async(ctx)
 		s.log.Debug("request", "method", method)
+		if closing {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is closing")
+		}
+		defer s.handling.Done()
 		switch {
 		case again:
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is initialized already")

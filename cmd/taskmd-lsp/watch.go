@@ -177,6 +177,7 @@ func (q *diskQueue) fire() {
 	}
 }
 
+// stop cancels the hand-over due.
 func (q *diskQueue) stop() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -184,6 +185,12 @@ func (q *diskQueue) stop() {
 	if q.cancel != nil {
 		q.cancel()
 	}
+}
+
+// wait returns once a hand-over under way has ended.
+func (q *diskQueue) wait() {
+	q.run.Lock()
+	defer q.run.Unlock()
 }
 
 // watcher watches the workspace's folders, and the root for those
