@@ -69,6 +69,9 @@ func (s *Sync) run(ctx context.Context, files []string, fn change) (Report, erro
 // runCall is run for the call c (its context, files, reads and change).
 func (s *Sync) runCall(c *call) (Report, error) {
 	ctx := c.ctx
+	if err := s.checkTracked(ctx, c.files); err != nil {
+		return Report{}, err
+	}
 	c.done, c.lead = make(chan struct{}), make(chan struct{})
 	q := &s.queue
 	q.mu.Lock()

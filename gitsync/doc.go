@@ -174,6 +174,10 @@
 // merge as git's merge driver for the task documents (what the taskmd
 // command's git-setup does), and the state folder ignored.
 //
+// A change to a plan git does not track (new and not committed, or
+// ignored) is refused with INVALID_ARGUMENTS before anything is written:
+// no other machine could see it, and git could not commit it.
+//
 // Every operation of one clone runs under one workspace lock, across
 // goroutines and processes. Git is driven through its command line; a
 // git command that fails is GIT_ERROR (worktree.CodeGit), and errors.As

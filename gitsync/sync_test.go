@@ -200,6 +200,30 @@ func TestOfflineQueuesThenPushes(t *testing.T) {
 	assert.Zero(t, n)
 }
 
+// The first push to a remote with no branch yet leaves nothing queued,
+// on one branch and with plan refs.
+func TestFirstPushToAnEmptyRemote(t *testing.T) {
+	for _, opts := range [][]gitsync.Option{nil, {gitsync.WithPlanRefs()}} {
+		base := t.TempDir()
+		remote := filepath.Join(base, "remote.git")
+		run(t, base, "init", "-q", "--bare", "-b", "main", remote)
+		dir := filepath.Join(base, "a")
+		run(t, base, "clone", "-q", remote, dir)
+		run(t, dir, "checkout", "-q", "-b", "main")
+		filetest.Write(t, dir, doc, planOf(1))
+		run(t, dir, "add", "-A")
+		run(t, dir, "commit", "-q", "-m", "the plan")
+		a := openMachine(t, dir, "a", opts...)
+		res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+		require.NoError(t, err)
+		assert.True(t, res.Pushed)
+		n, err := a.sync.Queued(ctx)
+		require.NoError(t, err)
+		assert.Zero(t, n)
+		assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	}
+}
+
 // TestOfflineClaimMeetsAnother: a claimed two tasks offline while b
 // claimed one of them online. a's Push gives up a's claim of that task,
 // since b's was pushed first, and says so; it confirms the other. a's
