@@ -69,8 +69,8 @@
 // (refs/taskmd/waiting/<branch>@<key>), and a batch paces only for the
 // machines holding claims in its plans. The branch follows: after a push,
 // when the branch last moved about a second ago (its commit's date, to
-// the second), one machine in turn
-// merges every plan ref and the branch and pushes the result to it, once,
+// the second; a date ahead of the clone's clock counts from when the
+// clone first saw it), one machine in turn merges every plan ref and the branch and pushes the result to it, once,
 // whatever the answer; Push does so until it lands. So the last changes
 // pushed within a second of the branch's last move reach it with a later
 // push, or at Push (call it when the work is done). A person's edit

@@ -197,10 +197,27 @@ type shared struct {
 	read map[string]*leaseFile
 	// plans are the fetched plan refs of the branch (see WithPlanRefs), by
 	// key (planKey) with their commit; branch is the fetched branch's
-	// commit ("" when the remote has none), branchMoved its commit time.
+	// commit ("" when the remote has none), branchMoved when it moved
+	// there (see branchMoved).
 	plans       map[string]string
 	branch      string
 	branchMoved time.Time
+}
+
+// branchMoved is when the remote's branch moved to commit, whose
+// committer date is date (Unix seconds): the date, but never later than
+// when this clone first read the commit there, so that a commit dated in
+// the future (a clock ahead) does not hold the branch back (see fold).
+func (s *Sync) branchMoved(commit, date string) time.Time {
+	if s.seen != nil && s.seen.branch == commit {
+		return s.seen.branchMoved
+	}
+	now := time.Now()
+	sec, err := strconv.ParseInt(date, 10, 64)
+	if err != nil || time.Unix(sec, 0).After(now) {
+		return now
+	}
+	return time.Unix(sec, 0)
 }
 
 // maxLeaseFile bounds a lease commit (its file, with git's few header
@@ -241,9 +258,7 @@ func (s *Sync) readLeases(ctx context.Context) (shared, error) {
 		}
 		if f[2] == s.remoteRef() {
 			sh.branch = f[0]
-			if sec, err := strconv.ParseInt(f[3], 10, 64); err == nil {
-				sh.branchMoved = time.Unix(sec, 0)
-			}
+			sh.branchMoved = s.branchMoved(f[0], f[3])
 			continue
 		}
 		if key, ok := strings.CutPrefix(f[2], s.trackedPlans()); ok {

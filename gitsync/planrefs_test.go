@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -712,6 +713,36 @@ func TestPlanRefsConflictWithAPersonAndADependency(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, next.Pushed, "the machines go on on the plan refs")
 	assert.Empty(t, run(t, a.dir, "status", "--porcelain"))
+}
+
+// TestPlanRefsFollowAFutureCommit: a person's commit on the branch dated
+// an hour ahead (a clock ahead) does not stop the branch from following
+// the plan refs: once it has been there for the fold's interval, the next
+// landed push brings the branch up, without Push.
+func TestPlanRefsFollowAFutureCommit(t *testing.T) {
+	remote, a, _ := claimedAndPushed(t)
+	gitsync.FoldAfter(a.sync, 200*time.Millisecond)
+	person := t.TempDir()
+	run(t, person, "clone", "-q", remote, ".")
+	filetest.Write(t, person, "notes.txt", "a person's note\n")
+	run(t, person, "add", "notes.txt")
+	cmd := exec.Command("git", "commit", "-qm", "a person's note, dated ahead")
+	cmd.Dir, cmd.Env = person, append(gitEnv(), "GIT_COMMITTER_DATE="+time.Now().Add(time.Hour).Format(time.RFC3339))
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	run(t, person, "push", "-q", "origin", "main")
+
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	time.Sleep(300 * time.Millisecond)
+	res, err = a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+	branch := remoteFile(t, remote, doc)
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-2"), "the branch followed")
+	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-3"))
+	assert.Equal(t, "a person's note\n", remoteFile(t, remote, "notes.txt"))
 }
 
 // TestPlanRefsConflictOnAnotherPlansRef: a person's edit on the branch
