@@ -62,30 +62,30 @@
 // letters, digits, "_" and "-" as %XX), so that machines changing
 // different plans never reject each other's pushes. A batch merges the
 // refs of the plans its calls write or read, of the plans their tasks
-// depend on (as last merged when theirs does not merge), and of those
-// its clone's unpushed commits change (other
-// plans stay as last merged: a change of a plan is decided on its own
-// ref), and pushes HEAD to each of them, all or none, with its leases. Machines that keep losing say so per plan
-// (refs/taskmd/waiting/<branch>@<key>), and a batch paces only for the
-// machines holding claims in its plans. The branch follows: after a push,
-// when the branch last moved about a second ago (its commit's date, to
-// the second; a date ahead of the clone's clock counts from when the
-// clone first saw it), one machine in turn merges every plan ref and the branch and pushes the result to it, once,
-// whatever the answer; Push does so until it lands. So the last changes
-// pushed within a second of the branch's last move reach it with a later
-// push, or at Push (call it when the work is done). A person's edit
-// pushed to the branch reaches the plans' refs that way; where it sets a
-// field of a task that a machine's change on a plan ref set differently,
-// nothing is merged, the branch stops following and Push is
-// MERGE_CONFLICT, for a person to merge the plan ref into the branch and
-// settle, while the machines go on on the refs. A plan's ref is made in one
-// atomic push with the branch, and a clone without the option whose
-// remote has plan refs for its branch refuses its changes
-// (INVALID_ARGUMENTS) before it writes anything, so that no claim pushed
-// to the branch slips past a plan ref. A remote that does not take atomic
-// pushes cannot carry plan refs. Only a ref named as a plan's is merged.
-// A plan ref carries a whole commit, which the branch follows: pushing to
-// the plan refs is pushing to the branch.
+// depend on (as last merged when theirs does not merge), and of those its
+// clone's unpushed commits change (other plans stay as last merged: a
+// change of a plan is decided on its own ref), and pushes HEAD to each of
+// them, all or none, with its leases. Machines that keep losing say so per
+// plan (refs/taskmd/waiting/<branch>@<key>), and a batch paces only for
+// the machines holding claims in its plans. The branch follows: after a
+// push, when the branch last moved about a second ago (its commit's date,
+// to the second; a date ahead of the clone's clock counts from when the
+// clone first saw it), one machine in turn merges every plan ref and the
+// branch and pushes the result to it, once, whatever the answer; Push does
+// so until it lands. So the last changes pushed within a second of the
+// branch's last move reach it with a later push, or at Push (call it when
+// the work is done). A person's edit pushed to the branch reaches the
+// plans' refs that way; where it sets a field of a task that a machine's
+// change on a plan ref set differently, nothing is merged, the branch
+// stops following and Push is MERGE_CONFLICT, for a person to merge the
+// plan ref into the branch and settle, while the machines go on on the
+// refs. A plan's ref is made in one atomic push with the branch, and a
+// clone without the option whose remote has plan refs for its branch
+// refuses its changes (INVALID_ARGUMENTS) before it writes anything, so
+// that no claim pushed to the branch slips past a plan ref. A remote that
+// does not take atomic pushes cannot carry plan refs. Only a ref named as
+// a plan's is merged. A plan ref carries a whole commit, which the branch
+// follows: pushing to the plan refs is pushing to the branch.
 //
 // # Leases
 //
