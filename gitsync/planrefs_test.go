@@ -745,6 +745,35 @@ func TestPlanRefsFollowAFutureCommit(t *testing.T) {
 	assert.Equal(t, "a person's note\n", remoteFile(t, remote, "notes.txt"))
 }
 
+// TestPlanRefsDeleted: plan refs deleted on the remote (to go back to
+// one branch) are gone from each clone at its next fetch: a clone without
+// plan refs, refused while they were there, then shares on the branch; a
+// clone with them makes the plan's ref again, with the branch.
+func TestPlanRefsDeleted(t *testing.T) {
+	remote, a, _ := claimedAndPushed(t)
+	b := newMachine(t, remote, "b")
+	_, err := b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	require.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), "%v", err)
+
+	key := strings.TrimPrefix(strings.TrimSpace(run(t, remote, "for-each-ref", "--format=%(refname)", "refs/taskmd/plans/")), "refs/taskmd/plans/main/")
+	require.Equal(t, "docs%2Fplan%2Emd", key)
+	run(t, b.dir, "push", "-q", "origin", "--delete", "refs/taskmd/plans/main/"+key)
+	res, err := b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"))
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-1"))
+	assert.Empty(t, planRefOf(t, remote, doc))
+
+	res, err = a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
+	require.NoError(t, err)
+	assert.True(t, res.Pushed)
+	assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-3"), "the plan's ref is made with the branch")
+	assert.Equal(t, strings.TrimSpace(run(t, remote, "rev-parse", "main")), planRefOf(t, remote, doc))
+	_, err = b.sync.Claim(ctx, "/plan.md#task-4", b.agent)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), "%v", err)
+}
+
 // TestPlanRefsConflictOnAnotherPlansRef: a person's edit on the branch
 // sets a task's status that a machine set otherwise on its plan's ref,
 // and another machine carries the edit onto another plan's ref (a plan

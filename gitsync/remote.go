@@ -15,12 +15,15 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// fetch brings the shared branch from the remote. offline is git's message
+// fetch brings the shared branch from the remote, with the leases, the
+// waiting refs and the plan refs; the clone's copies of those the remote
+// no longer has go (a plan ref a person deleted is not merged again, nor
+// does it refuse a clone without plan refs). offline is git's message
 // when the remote could not be reached; a branch the remote does not have
 // yet is no error (the first push makes it).
 func (s *Sync) fetch(ctx context.Context) (offline string, err error) {
 	s.fetches++
-	_, err = s.git(ctx, "fetch", "-q", "--no-tags", s.remote,
+	_, err = s.git(ctx, "fetch", "-q", "--prune", "--no-tags", s.remote,
 		"+refs/heads/"+s.branch+":"+s.remoteRef(), "+"+leaseRef("*")+":"+s.trackedLeases()+"*",
 		"+"+waitingRefs+"*:"+s.waitingRef("*"),
 		"+"+plansRefs+s.branch+"/*:"+s.trackedPlans()+"*")
