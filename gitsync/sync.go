@@ -63,9 +63,6 @@ type Sync struct {
 	// plan refs (see fold); foldAfter is foldAfter (tests set it).
 	folded    time.Time
 	foldAfter time.Duration
-	// tracked is each workspace file found tracked by git (checkTracked).
-	tracked   map[string]bool
-	trackedMu sync.Mutex
 }
 
 // An Option configures New.
@@ -111,7 +108,7 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if plans == nil {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
-	s := &Sync{ws: ws, plans: plans, remote: "origin", foldAfter: foldAfter, tracked: map[string]bool{}}
+	s := &Sync{ws: ws, plans: plans, remote: "origin", foldAfter: foldAfter}
 	for _, o := range opts {
 		o(s)
 	}

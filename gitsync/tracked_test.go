@@ -11,17 +11,18 @@ import (
 	"github.com/taskmd/taskmd/taskdoc"
 )
 
-// A plan git does not track, new and not committed or ignored, is refused
-// with INVALID_ARGUMENTS naming it before anything is written or fetched;
-// once committed, the same call is made.
+// A plan git does not track, new and not committed (staged or not) or
+// ignored, is refused with INVALID_ARGUMENTS naming it before anything is
+// written or fetched; once committed, the same call is made.
 func TestPlanNotInGitIsRefused(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		ignore bool
-		opts   []gitsync.Option
+		name          string
+		ignore, stage bool
+		opts          []gitsync.Option
 	}{
 		{name: "new"},
 		{name: "ignored", ignore: true},
+		{name: "staged", stage: true},
 		{name: "new, plan refs", opts: []gitsync.Option{gitsync.WithPlanRefs()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -32,6 +33,9 @@ func TestPlanNotInGitIsRefused(t *testing.T) {
 			remote := newRemote(t, files)
 			a := newMachine(t, remote, "a", tc.opts...)
 			filetest.Write(t, a.dir, "docs/new.md", planOf(2))
+			if tc.stage {
+				run(t, a.dir, "add", "docs/new.md")
+			}
 			head, status := run(t, a.dir, "rev-parse", "HEAD"), run(t, a.dir, "status", "--porcelain", "--ignored")
 			remoteHead := run(t, remote, "rev-parse", "main")
 
@@ -59,4 +63,29 @@ func TestPlanNotInGitIsRefused(t *testing.T) {
 			assert.Equal(t, a.agent, assigneeIn(t, remoteFile(t, remote, "docs/new.md"), "task-1"))
 		})
 	}
+}
+
+// A plan that a person stops tracking (git rm --cached, committed) while
+// the clone's Sync has changed it before is refused like a new one, and
+// nothing is written.
+func TestPlanNoLongerInGitIsRefused(t *testing.T) {
+	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
+	a := newMachine(t, remote, "a")
+	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed)
+
+	run(t, a.dir, "rm", "-q", "--cached", doc)
+	run(t, a.dir, "commit", "-q", "-m", "the plan is no longer shared")
+	plan := filetest.Read(t, a.dir, doc)
+	head, status := run(t, a.dir, "rev-parse", "HEAD"), run(t, a.dir, "status", "--porcelain", "--ignored")
+	remoteHead := run(t, remote, "rev-parse", "main")
+
+	_, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), "%v", err)
+	assert.ErrorContains(t, err, "docs/plan.md is not committed to git")
+	assert.Equal(t, plan, filetest.Read(t, a.dir, doc))
+	assert.Equal(t, head, run(t, a.dir, "rev-parse", "HEAD"))
+	assert.Equal(t, status, run(t, a.dir, "status", "--porcelain", "--ignored"))
+	assert.Equal(t, remoteHead, run(t, remote, "rev-parse", "main"))
 }
