@@ -93,6 +93,10 @@ func newServer(cfg config) *server {
 	return s
 }
 
+// closeTimeout bounds how long serve waits, once the editor went away,
+// for the work under way to end.
+const closeTimeout = 5 * time.Second
+
 // serve answers the editor on stream until it exits or goes away, and
 // returns the exit code: 0 after shutdown, 1 without.
 func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) int {
@@ -114,9 +118,21 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) int {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
-	s.handling.Wait()
-	s.diagnostics.wait()
-	s.disk.wait()
+	ended := make(chan struct{})
+	go func() {
+		s.handling.Wait()
+		s.stop() // a watch an initialize under way started
+		s.diagnostics.wait()
+		s.disk.wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(closeTimeout):
+		// An editor that stopped reading holds a write to it: serve ends
+		// anyway, with the process.
+		s.log.Warn("work under way did not end", "after", closeTimeout)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ws != nil {
