@@ -59,7 +59,10 @@ func (s *Server) action(fn actionFunc) http.HandlerFunc {
 func backOf(r *http.Request) string {
 	b := r.FormValue("back")
 	u, err := url.Parse(b)
-	if err != nil || !strings.HasPrefix(b, "/") || strings.HasPrefix(b, "//") || u.Host != "" || u.Scheme != "" {
+	// A browser reads a backslash as a slash ("/\host" is "//host"); no
+	// path of the board has one. (Parse refuses control characters.)
+	if err != nil || !strings.HasPrefix(b, "/") || strings.HasPrefix(b, "//") || u.Host != "" || u.Scheme != "" ||
+		strings.Contains(b, "\\") {
 		return "/"
 	}
 	return b

@@ -232,3 +232,29 @@ func TestBoardOnPort80(t *testing.T) {
 	assert.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Contains(t, f.read(t, "docs/api/auth.md"), "### Setup OAuth\n\n- Status: in_progress")
 }
+
+// A form returns only to a page of the board: a back field that a browser
+// would read as another host, with a backslash for a slash or with a
+// control character, returns to the board's first page.
+func TestBackStaysOnTheBoard(t *testing.T) {
+	for back, want := range map[string]string{
+		"/inbox":                "/inbox",
+		"/task?address=%2Fa.md": "/task?address=%2Fa.md",
+		"//evil.example/":       "/",
+		"/\\evil.example/":      "/",
+		"/\\/evil.example/":     "/",
+		"http://evil.example/":  "/",
+		"/\t/evil.example/":     "/",
+		"evil.example":          "/",
+	} {
+		f := newFixture(t, map[string]string{"docs/api/auth.md": authDoc}, board.Options{})
+		form := url.Values{}
+		for k, v := range complete {
+			form[k] = v
+		}
+		form.Set("back", back)
+		res, _ := f.post(t, "/task", form)
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, "%q", back)
+		assert.Equal(t, want, res.Header.Get("Location"), "%q", back)
+	}
+}
