@@ -90,9 +90,9 @@ func TestEveryRetryWritesNothing(t *testing.T) {
 
 	// Where it all ended.
 	// (Release removed the Assignee field, the second claim added it at the
-	// end of the fields.)
+	// end of the fields; the move out of failed dropped the Error field.)
 	assert.Equal(t, "# Auth\n\nStateless auth for the API.\n\n## Tasks\n\n"+
-		"### Setup OAuth\n- Status: completed\n- Plan: use the provider's SDK\n- Error: provider down\n- Assignee: "+a+"\n- Completed: 2026-11-23\n- Note: OAuth ready\n\nInstall the provider.\n\n"+
+		"### Setup OAuth\n- Status: completed\n- Plan: use the provider's SDK\n- Assignee: "+a+"\n- Completed: 2026-11-23\n- Note: OAuth ready\n\nInstall the provider.\n\n"+
 		"### Implement JWT signing\n- Status: pending\n- Depends-On: #setup-oauth\n\nSign with RS256.\n\n"+
 		"### Write docs\n- Status: completed\n- Completed: 2026-11-23\n- Note: docs written\n",
 		filetest.Read(t, root, "docs/auth.md"))

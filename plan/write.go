@@ -20,7 +20,8 @@ type StatusUpdate struct {
 	// protocol calls it the outcome.
 	Note string
 	// Error is what went wrong: required for failed, recorded as the
-	// task's Error field (on one line).
+	// task's Error field (on one line); for blocked, why, recorded as its
+	// Blocked field. A task leaving failed or blocked loses that field.
 	Error string
 }
 

@@ -90,3 +90,51 @@ func TestInterruptExitStatus(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	assert.Equal(t, 130, ee.ExitCode())
 }
+
+// A task moved out of blocked or failed does not keep the reason it had
+// there, whoever moves it: an agent through its claim (status --agent) or
+// a completion. A pending task that still says "Error: boom" lies.
+func TestStatusLeavesNoStaleReason(t *testing.T) {
+	doc := "# Auth\n\n## Tasks\n\n### Setup\n\n- Status: blocked\n- Blocked: keys\n\n### Docs\n\n- Status: blocked\n- Blocked: review\n"
+	root := writeWorkspace(t, map[string]string{"docs/auth.md": doc})
+	path := filepath.Join(root, "docs", "auth.md")
+	r := taskmd(t, root, "", "agent", "register", "--name", "w1", "--runtime", "r", "--id", "w1")
+	require.Equal(t, 0, r.exit, r.stderr)
+	r = taskmd(t, root, "", "claim", "/auth.md#setup", "--agent", "w1")
+	require.Equal(t, 0, r.exit, r.stderr)
+	for _, step := range [][]string{
+		{"pending"}, {"in_progress"}, {"failed", "--error", "boom"}, {"in_progress"},
+	} {
+		args := append([]string{"status", "/auth.md#setup"}, step...)
+		r = taskmd(t, root, "", append(args, "--agent", "w1", "--token", "1")...)
+		require.Equal(t, 0, r.exit, r.stderr)
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		setup := strings.SplitN(string(b), "### Docs", 2)[0]
+		assert.NotContains(t, setup, "Blocked:", "after %v", step)
+		if step[0] != "failed" {
+			assert.NotContains(t, setup, "Error:", "after %v", step)
+		}
+	}
+
+	r = taskmd(t, root, "", "complete", "/auth.md#docs", "--note", "reviewed")
+	require.Equal(t, 0, r.exit, r.stderr)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "### Docs\n\n- Status: completed\n- Completed: 2026-01-02\n- Note: reviewed\n")
+}
+
+// An agent's status blocked --reason R records R in the Blocked field, as
+// a person's does: the reason is not dropped because an agent gave it.
+func TestStatusAgentBlockedReason(t *testing.T) {
+	root := writeWorkspace(t, map[string]string{"docs/auth.md": "# Auth\n\n## Tasks\n\n### Setup\n\n- Status: in_progress\n"})
+	r := taskmd(t, root, "", "agent", "register", "--name", "w1", "--runtime", "r", "--id", "w1")
+	require.Equal(t, 0, r.exit, r.stderr)
+	r = taskmd(t, root, "", "claim", "/auth.md#setup", "--agent", "w1")
+	require.Equal(t, 0, r.exit, r.stderr)
+	r = taskmd(t, root, "", "status", "/auth.md#setup", "blocked", "--reason", "waiting for keys", "--agent", "w1", "--token", "1")
+	require.Equal(t, 0, r.exit, r.stderr)
+	b, err := os.ReadFile(filepath.Join(root, "docs", "auth.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "- Blocked: waiting for keys\n")
+}

@@ -101,12 +101,14 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 
 // UpdateStatus moves a task to status to, as an agent reports where its
 // task stands (the agent protocol's task_update_status): planning, in_progress,
-// paused, blocked, skipped, pending, or failed with an error text (text,
-// recorded in the task's Error field; required). Completed is Complete's,
+// paused, blocked (text, when given, is why: its Blocked field), skipped,
+// pending, or failed with an error text (text, recorded in the task's
+// Error field; required). A task leaving blocked or failed loses the
+// reason it had there, as SetStatus's. Completed is Complete's,
 // with a note. A move the status machine does not list is
 // INVALID_TRANSITION naming from and to. A move to the status the task has
-// already is a retry: the task is returned and nothing changes (a failed
-// task given another error text records it).
+// already is a retry: the task is returned and nothing changes (a blocked
+// or failed task given another text records it).
 func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, text string) (*taskdoc.Document, *taskdoc.Task, error) {
 	status, task, err := f.statusTarget(doc, slug, to)
 	if err != nil {
@@ -114,6 +116,9 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 	}
 	text = plaintext.FoldLine(text)
 	if status == task.Status {
+		if status == taskdoc.StatusBlocked {
+			return f.keepStatus(doc, task, text)
+		}
 		// A retry of the update that made it: answered, nothing written. A
 		// failed task failing again with another text records that text.
 		if v, _ := task.Field(taskdoc.KeyError); status != taskdoc.StatusFailed || v == text {
@@ -124,12 +129,21 @@ func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, task.Status, status)}
 	}
-	if status == taskdoc.StatusFailed {
-		if text == "" {
-			return nil, nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,
-				Msg: fmt.Sprintf("failing task %q in %s needs an error text saying what went wrong", slug, f.Path)}
+	if status == taskdoc.StatusFailed && text == "" {
+		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeNoteRequired, Path: f.Path, Slug: slug,
+			Msg: fmt.Sprintf("failing task %q in %s needs an error text saying what went wrong", slug, f.Path)}
+	}
+	if status != task.Status {
+		if doc, err = f.dropFields(doc, slug, leaving(task.Status)); err != nil {
+			return nil, nil, err
 		}
-		if doc, _, err = doc.SetField(slug, taskdoc.KeyError, text); err != nil {
+	}
+	if text != "" && (status == taskdoc.StatusFailed || status == taskdoc.StatusBlocked) {
+		key := taskdoc.KeyError
+		if status == taskdoc.StatusBlocked {
+			key = taskdoc.KeyBlocked
+		}
+		if doc, _, err = doc.SetField(slug, key, text); err != nil {
 			return nil, nil, f.At(err, slug)
 		}
 	}
@@ -222,8 +236,10 @@ func (f Flow) CheckNote(note, slug string) error {
 }
 
 // Complete marks the task completed with the date (in UTC) and the note,
-// which the caller checked (CheckNote) before taking its lock. A completed task is INVALID_TRANSITION: it keeps its first note (see
-// Replays for a retry of the call that completed it).
+// which the caller checked (CheckNote) before taking its lock; a blocked
+// or failed task loses its Blocked or Error field. A completed task is
+// INVALID_TRANSITION: it keeps its first note (see Replays for a retry of
+// the call that completed it).
 func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time) (*taskdoc.Document, *taskdoc.Task, error) {
 	task, err := f.task(doc, slug)
 	if err != nil {
@@ -236,6 +252,9 @@ func (f Flow) Complete(doc *taskdoc.Document, slug, note string, date time.Time)
 		}
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s was completed%s already; it keeps its first note", slug, f.Path, when)}
+	}
+	if doc, err = f.dropFields(doc, slug, leaving(task.Status)); err != nil {
+		return nil, nil, err
 	}
 	nd, done, err := doc.Complete(slug, strings.TrimSpace(note), date.UTC())
 	if err != nil {

@@ -38,13 +38,7 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 		return nil, nil, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition, Path: f.Path, Slug: slug,
 			Msg: fmt.Sprintf("task %q in %s cannot move from %s to %s", slug, f.Path, from, status)}
 	}
-	var drop []string
-	switch {
-	case from.Final() || from == taskdoc.StatusFailed:
-		drop = []string{taskdoc.KeyCompleted, taskdoc.KeyNote, taskdoc.KeyError}
-	case from == taskdoc.StatusBlocked:
-		drop = []string{taskdoc.KeyBlocked}
-	}
+	drop := leaving(from)
 	if status == taskdoc.StatusFailed {
 		// UpdateStatus records the error text, or refuses a failure
 		// without one.
@@ -66,6 +60,20 @@ func (f Flow) SetStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, r
 		return nil, nil, f.At(err, slug)
 	}
 	return nd, moved, nil
+}
+
+// leaving is the fields a task moving out of status from loses: the
+// outcome (Completed, Note, Error) out of a final status or failed, the
+// Blocked reason out of blocked. A task keeps no reason for a status it
+// has left, whichever way it left it.
+func leaving(from taskdoc.Status) []string {
+	switch {
+	case from.Final() || from == taskdoc.StatusFailed:
+		return []string{taskdoc.KeyCompleted, taskdoc.KeyNote, taskdoc.KeyError}
+	case from == taskdoc.StatusBlocked:
+		return []string{taskdoc.KeyBlocked}
+	}
+	return nil
 }
 
 // setMove is the move SetStatus makes out of status from: a reopen out of
