@@ -58,7 +58,7 @@ var usages = map[string]usage{
 	"status": {use: "status ADDRESS STATUS [--reason R | --error E] [--note N] [--agent A --token N | --force]",
 		about: "Sets the status: block, unblock (to pending), reopen, fail, skip, or completed with --note.\nA coordinator task (/coordinator/active.md#slug) completes only when it is the one in progress.",
 		flags: map[string]string{
-			"reason":  "R  why (blocked, failed, skipped)",
+			"reason":  "R  why (blocked, failed; other statuses keep none)",
 			"error":   "E  the error, for failed",
 			"note":    "N  for completed: what was done",
 			"outcome": "N  the same as --note",
