@@ -104,7 +104,8 @@
 //     recorded in the completed task ("- Request: <key>"), and a call with
 //     a key already recorded (in the list, or in the newest archive when
 //     that completion archived the list) returns that completion with
-//     Completed.Replayed set, writing nothing.
+//     Completed.Replayed set, writing nothing; a key sent again with
+//     another note is CONFLICT.
 //   - When the last completion is written but archiving it fails (a
 //     deadline, a full disk), Complete still succeeds and says so in
 //     Completed.ArchiveError; the next operation archives the list.

@@ -36,7 +36,8 @@ type CompleteOptions struct {
 	// key is answered with that completion (Completed.Replayed) instead of
 	// completing the next task. Use one key per intended completion, such
 	// as a random ID made before the first attempt. At most 128 bytes, one
-	// line.
+	// line. A key sent again with another note is CONFLICT and writes
+	// nothing.
 	RequestKey string
 	// Slug, when set, is the task the caller means to complete ("#" is
 	// optional). Complete completes the list's current task; when that is
@@ -222,6 +223,10 @@ func (c *List) Complete(ctx context.Context, note string, opt CompleteOptions) (
 		if key != "" {
 			rec = readRequest(s.tx, key)
 			if replayed, err := c.replay(ctx, s, key, rec, opt, &res); replayed || err != nil {
+				if err == nil && !taskflow.SameNote(res.Note, note) {
+					return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: Address, Slug: res.Task.Slug,
+						Msg: fmt.Sprintf("request key %q completed task %q with another note (%q): a retry repeats the call as it was, a new completion needs a new key; nothing was written", key, res.Task.Slug, res.Note)}
+				}
 				return err
 			}
 		}

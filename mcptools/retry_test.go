@@ -145,3 +145,44 @@ func TestRetryReplayedNextTaskWorkflow(t *testing.T) {
 	require.Equal(t, true, retried["replayed"])
 	assert.Equal(t, done["next_task"], retried["next_task"])
 }
+
+// A request_key names one completion: reused with another note (a careless
+// agent sending one key for every completion), the call is refused with
+// CONFLICT and nothing is written, in the list and after it was archived,
+// rather than answered with the first completion as if the new one were
+// made; the call repeated as it was is still answered with it.
+func TestRequestKeyReusedWithAnotherNote(t *testing.T) {
+	root := newRoot(t, map[string]string{
+		"coordinator/active.md": "# Coordinator Tasks\n\n## Tasks\n\n### Lead\n\n- Status: in_progress\n- Main-Workflow: tdd\n\n" +
+			"### Follow\n\n- Status: pending\n",
+	})
+	call := inProcess(t, root, time.Now)
+	first := map[string]any{"note": "led", "request_key": "k-1"}
+	done, failed := call("complete_coordinator_task", first)
+	require.False(t, failed, "%v", done)
+	require.Equal(t, "lead", done["completed_task"].(map[string]any)["slug"])
+
+	before := filetest.Snapshot(t, root)
+	out, failed := call("complete_coordinator_task", map[string]any{"note": "followed", "request_key": "k-1"})
+	require.True(t, failed, "a reused key was answered: %v", out)
+	assert.True(t, strings.HasPrefix(out["error"].(string), "CONFLICT: "), out["error"])
+	assert.Contains(t, out["error"], `"lead"`)
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+
+	retried, failed := call("complete_coordinator_task", first)
+	require.False(t, failed, "%v", retried)
+	assert.Equal(t, true, retried["replayed"])
+
+	// The key's record answers once the list is archived: so does the refusal.
+	last, failed := call("complete_coordinator_task", map[string]any{"note": "followed", "request_key": "k-2"})
+	require.False(t, failed, "%v", last)
+	require.Equal(t, true, last["archived"])
+	before = filetest.Snapshot(t, root)
+	out, failed = call("complete_coordinator_task", map[string]any{"note": "again", "request_key": "k-2"})
+	require.True(t, failed, "a reused key was answered: %v", out)
+	assert.True(t, strings.HasPrefix(out["error"].(string), "CONFLICT: "), out["error"])
+	assert.Equal(t, before, filetest.Snapshot(t, root))
+	retried, failed = call("complete_coordinator_task", map[string]any{"note": "followed", "request_key": "k-2"})
+	require.False(t, failed, "%v", retried)
+	assert.Equal(t, true, retried["replayed"])
+}

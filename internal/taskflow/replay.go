@@ -17,7 +17,14 @@ func Replays(task *taskdoc.Task, note string) bool {
 		return false
 	}
 	recorded, ok := task.Field(taskdoc.KeyNote)
-	return ok && recorded == plaintext.FoldLine(note)
+	return ok && SameNote(recorded, note)
+}
+
+// SameNote reports whether recorded, a completion's Note field, is note
+// as a completion records it (on one line): whether a call with note
+// repeats that completion.
+func SameNote(recorded, note string) bool {
+	return recorded == plaintext.FoldLine(note)
 }
 
 // CheckRequestKey refuses a request key that cannot be written as one
