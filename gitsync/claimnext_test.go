@@ -88,8 +88,8 @@ func TestClaimNextWhenNothingIsFree(t *testing.T) {
 	assert.Equal(t, head, run(t, remote, "rev-parse", "main"))
 
 	c := plan.Claimant{Agent: a.agent, Token: ra.Claim.Token}
-	for _, st := range []taskdoc.Status{taskdoc.StatusInProgress, taskdoc.StatusCompleted} {
-		_, err := a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, plan.StatusUpdate{Status: st, Note: "Done."})
+	for _, u := range []plan.StatusUpdate{{Status: taskdoc.StatusInProgress}, {Status: taskdoc.StatusCompleted, Note: "Done."}} {
+		_, err := a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, u)
 		require.NoError(t, err)
 	}
 	done, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
@@ -136,7 +136,7 @@ func TestClaimNextPassesOverItsOwnBlockedTask(t *testing.T) {
 	c := plan.Claimant{Agent: a.agent, Token: first.Claim.Token}
 	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
-	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, plan.StatusUpdate{Status: taskdoc.StatusBlocked, Note: "Waiting for the keys."})
+	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", c, plan.StatusUpdate{Status: taskdoc.StatusBlocked})
 	require.NoError(t, err)
 
 	next, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)

@@ -484,9 +484,8 @@ func TestPlanRefsDependencyInAnotherPlan(t *testing.T) {
 	res, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent)
 	require.NoError(t, err)
 	require.True(t, res.Pushed)
-	for _, st := range []taskdoc.Status{taskdoc.StatusInProgress, taskdoc.StatusCompleted} {
-		_, err = b.sync.UpdateStatus(ctx, "/other.md#task-1", plan.Claimant{Agent: b.agent, Token: res.Claim.Token},
-			plan.StatusUpdate{Status: st, Note: "done"})
+	for _, u := range []plan.StatusUpdate{{Status: taskdoc.StatusInProgress}, {Status: taskdoc.StatusCompleted, Note: "done"}} {
+		_, err = b.sync.UpdateStatus(ctx, "/other.md#task-1", plan.Claimant{Agent: b.agent, Token: res.Claim.Token}, u)
 		require.NoError(t, err)
 	}
 	onRef := run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":docs/other.md")

@@ -102,9 +102,9 @@ type checkpointListInput struct {
 type updateStatusInput struct {
 	ID            string `json:"task_id" jsonschema:"the task's id, e.g. /api/auth.md#implement-jwt-signing"`
 	Status        string `json:"status" jsonschema:"pending, planning, in_progress, paused, blocked, completed, failed or skipped"`
-	Outcome       string `json:"outcome,omitempty" jsonschema:"what was done: required for completed, kept in the task's Note field"`
+	Outcome       string `json:"outcome,omitempty" jsonschema:"with completed only (required): what was done, kept in the task's Note field"`
 	OutcomeDetail any    `json:"outcome_detail,omitempty" jsonschema:"with completed only: any JSON value, recorded as a checkpoint of type complete"`
-	Error         string `json:"error,omitempty" jsonschema:"what went wrong: required for failed"`
+	Error         string `json:"error,omitempty" jsonschema:"what went wrong: required for failed; with blocked, why"`
 }
 
 // Results.

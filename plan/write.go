@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/taskmd/taskmd/internal/claims"
 	"github.com/taskmd/taskmd/internal/plaintext"
@@ -31,8 +32,11 @@ type StatusUpdate struct {
 // STALE_CLAIM and nothing is written, so an agent whose claim was taken
 // over cannot undo its successor's work.
 //
-// Completed needs a Note (NOTE_REQUIRED), failed an Error; a move the
-// status machine does not list is INVALID_TRANSITION naming from and to.
+// Completed needs a Note (NOTE_REQUIRED), failed an Error; a Note with
+// another status is INVALID_ARGUMENTS (no field would keep it; an Error
+// with a status but failed and blocked is not kept either, as a person's
+// reason); a move the status machine does not list is INVALID_TRANSITION
+// naming from and to.
 // A move to in_progress, planning or completed while a dependency of the
 // task is not done is TASK_BLOCKED naming them (a person's Override goes
 // past it, recorded in the task's Forced field).
@@ -56,6 +60,8 @@ func (p *Plans) UpdateStatus(ctx context.Context, task string, c Claimant, u Sta
 		if err := t.Flow().CheckNote(u.Note, t.Slug); err != nil {
 			return taskdoc.Task{}, err
 		}
+	} else if strings.TrimSpace(u.Note) != "" {
+		return taskdoc.Task{}, invalid(fmt.Sprintf("a note (the outcome) goes with status completed, not %s, and would not be recorded: leave it out, or record it in the task's journal (a checkpoint); nothing was written", status))
 	}
 	var out taskdoc.Task
 	ch := p.change(t, c)

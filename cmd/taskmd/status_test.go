@@ -64,6 +64,24 @@ func TestStatusCompletedNote(t *testing.T) {
 	assert.Contains(t, string(b), "### Docs\n\n- Status: completed\n- Completed: 2026-01-02\n- Note: done with --outcome\n")
 }
 
+// A note with a status other than completed is refused, by hand or as an
+// agent, and the document stays as it was: no field would keep it.
+func TestStatusNoteGoesWithCompleted(t *testing.T) {
+	doc := "# Auth\n\n## Tasks\n\n### Setup\n\n- Status: in_progress\n"
+	root := writeWorkspace(t, map[string]string{"docs/auth.md": doc})
+	for _, args := range [][]string{
+		{"status", "/auth.md#setup", "blocked", "--note", "half done"},
+		{"status", "/auth.md#setup", "paused", "--outcome", "half done", "--agent", "w1", "--token", "1"},
+	} {
+		r := taskmd(t, root, "", args...)
+		assert.Equal(t, 2, r.exit, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, "goes with status completed")
+		b, err := os.ReadFile(filepath.Join(root, "docs", "auth.md"))
+		require.NoError(t, err)
+		assert.Equal(t, doc, string(b))
+	}
+}
+
 // An interrupted command exits as a shell reports it: 130 for SIGINT.
 func TestInterruptExitStatus(t *testing.T) {
 	root := newWorkspace(t)

@@ -255,6 +255,9 @@ func cmdStatus(e *env, args []string) error {
 	if *reason != "" && *errText != "" {
 		return usagef("--reason and --error exclude each other")
 	}
+	if *note != "" && status != taskdoc.StatusCompleted {
+		return usagef("--note (--outcome) goes with status completed, not %s", status)
+	}
 	if c.agent != "" {
 		return e.updateStatus(pos[0], c, plan.StatusUpdate{Status: status, Note: *note, Error: *errText + *reason})
 	}

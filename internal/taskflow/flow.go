@@ -108,7 +108,8 @@ func (f Flow) Edit(doc *taskdoc.Document, slug string, e taskdoc.Edit) (*taskdoc
 // with a note. A move the status machine does not list is
 // INVALID_TRANSITION naming from and to. A move to the status the task has
 // already is a retry: the task is returned and nothing changes (a blocked
-// or failed task given another text records it).
+// or failed task given another text records it). Text with another
+// status is not kept.
 func (f Flow) UpdateStatus(doc *taskdoc.Document, slug string, to taskdoc.Status, text string) (*taskdoc.Document, *taskdoc.Task, error) {
 	status, task, err := f.statusTarget(doc, slug, to)
 	if err != nil {
