@@ -170,7 +170,7 @@ var usages = map[string]usage{
 		example: "agent heartbeat w1 --task /api/auth.md#setup-oauth",
 		exits:   []int{exitNotFound, exitInvalid}},
 	"agent unregister": {use: "agent unregister ID",
-		about:   "Removes the agent; its claims end.",
+		about:   "Removes the agent; others may claim its tasks at once.",
 		example: "agent unregister w1",
 		exits:   []int{exitNotFound}},
 	"agent list": {use: "agent list [--online]",
