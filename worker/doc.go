@@ -7,7 +7,7 @@
 //
 // An orchestrator calls Pivots.Request for a worker (an agent id) with a
 // mode, a reason and optionally a new task (a task address, which is claimed
-// for the worker, or free text). The worker is pivoted from the task the
+// for the worker and must exist and not be done already, or free text). The worker is pivoted from the task the
 // request names, or else from the current task of its last heartbeat, or
 // from none when that task is done already (a done task named is
 // INVALID_TRANSITION):

@@ -113,7 +113,9 @@ func requestFile(worker string) string {
 }
 
 // Request asks worker to pivot. The worker must be a registered agent
-// (AGENT_NOT_FOUND). A hard pivot takes the task back at once (see the
+// (AGENT_NOT_FOUND); a new task given as an address must exist
+// (DOCUMENT_NOT_FOUND, TASK_NOT_FOUND) and not be done already
+// (INVALID_TRANSITION), or nothing is written. A hard pivot takes the task back at once (see the
 // package doc) and is recorded as pending until the worker acknowledges
 // it. A request equal to the worker's latest one (mode, reason, tasks),
 // pending or acknowledged, is a retry and returns it; another one
@@ -158,6 +160,17 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 				Msg: fmt.Sprintf("task %s is done already: there is nothing to pivot worker %s from; name its current task, or none", task, worker)}
 		case done:
 			task = "" // the heartbeat is older than the task's end: the worker works on nothing
+		}
+	}
+	if isTask(newTask) {
+		// A new task no acknowledgement could claim (missing, or done
+		// already) is refused now, not when the worker acknowledges:
+		// the worker could never carry the request out.
+		if done, err := p.checkTask(ctx, newTask); err != nil {
+			return Request{}, err
+		} else if done {
+			return Request{}, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition,
+				Msg: fmt.Sprintf("the new task %s is done already: there is nothing left for worker %s to claim; give another task", newTask, worker)}
 		}
 	}
 	req := Request{Worker: worker, Task: task, Mode: mode, Reason: reason, NewTask: newTask, State: StatePending}

@@ -215,6 +215,8 @@ func TestCLIWorkerRefusals(t *testing.T) {
 		{"no pivot asked", []string{"pivot", "acknowledge", "--worker", "w9", "--completed", "a"}, exitInvalid, "INVALID_ARGUMENTS"},
 		{"acknowledge without a token", []string{"pivot", "acknowledge", "--worker", "w1", "--completed", "a"}, exitConflict, "STALE_CLAIM"},
 		{"acknowledge with a wrong token", []string{"pivot", "acknowledge", "--worker", "w1", "--token", "2", "--completed", "a"}, exitConflict, "STALE_CLAIM"},
+		{"pivot to a task that does not exist", []string{"pivot", "--worker", "w1", "--reason", "go", "--new-task", "/api/auth.md#nope"}, exitNotFound, "TASK_NOT_FOUND"},
+		{"hard pivot to a plan that does not exist", []string{"pivot", "--worker", "w1", "--mode", "hard", "--reason", "go", "--new-task", "/api/nope.md#x"}, exitNotFound, "DOCUMENT_NOT_FOUND"},
 		{"ask without a question", []string{"ask", "--worker", "w1", "--completed", "a"}, exitUsage, "USAGE"},
 		{"ask without a checkpoint", []string{"ask", "--worker", "w1", "Which?"}, exitInvalid, "INVALID_ARGUMENTS"},
 		{"ask with a negative wait", []string{"ask", "--worker", "w1", "--wait", "-1s", "--completed", "a", "Which?"}, exitInvalid, "INVALID_ARGUMENTS"},
