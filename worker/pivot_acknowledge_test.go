@@ -416,11 +416,6 @@ func TestRefusedAcknowledgeChangesNothing(t *testing.T) {
 				_, err = pv.Request(ctx, crashWorker, worker.Pivot{Reason: "ship it", NewTask: "/shop.md#deploy"})
 				require.NoError(t, err)
 			}},
-		{name: "task done since the request", code: taskdoc.CodeInvalidTransition,
-			prepare: func(t *testing.T, _ string, pv *worker.Pivots, me plan.Claimant) {
-				_, err := pv.Plans().UpdateStatus(ctx, taskFrom, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
-				require.NoError(t, err)
-			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, pv, me := ackSetup(t)
@@ -444,6 +439,41 @@ func TestRefusedAcknowledgeChangesNothing(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, pending, again)
 		})
+	}
+}
+
+// A worker that completes its task as the pivot arrives (graceful: it
+// finishes the step it is in, here the last one) then acknowledges: there
+// is nothing left to let go of, so its checkpoint is saved, the task stays
+// completed and the new task is claimed, as for a pivot from no task; a
+// retry answers the same and writes nothing.
+func TestAcknowledgeAfterTheTaskWasCompleted(t *testing.T) {
+	for _, status := range []taskdoc.Status{taskdoc.StatusCompleted, taskdoc.StatusSkipped} {
+		root, pv, me := ackSetup(t)
+		u := plan.StatusUpdate{Status: status}
+		if status == taskdoc.StatusCompleted {
+			u.Note = "done"
+		}
+		_, err := pv.Plans().UpdateStatus(ctx, taskFrom, me, u)
+		require.NoError(t, err)
+		ack, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+		require.NoError(t, err, "%s", status)
+		assert.Equal(t, worker.StateAcknowledged, ack.State)
+		assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), ack.Checkpoint)
+		require.NotNil(t, ack.NewClaim)
+		assert.Equal(t, taskTo, ack.NewClaim.Task)
+		from := planTask(t, root, "add-rate-limiting")
+		assert.Equal(t, status, from.Status)
+		assert.Empty(t, fieldOf(from, taskdoc.KeyCheckpoint))
+		pending, err := pv.Pending(ctx, crashWorker)
+		require.NoError(t, err)
+		assert.Nil(t, pending)
+
+		before := filetest.Snapshot(t, root)
+		again, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+		require.NoError(t, err)
+		assert.Equal(t, ack, again)
+		assert.Equal(t, before, filetest.Snapshot(t, root), "a retry writes nothing")
 	}
 }
 
