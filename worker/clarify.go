@@ -332,8 +332,8 @@ func (c *Clarifications) Get(ctx context.Context, worker, id string) (Clarificat
 // An answer with ResumeSignal is final: Respond again with the same answer
 // (responses, signal, method and instructions) is a retry that writes
 // nothing and returns the recorded one; another answer is CONFLICT. A
-// draft (no ResumeSignal) may be replaced. A request that does not exist is
-// DOCUMENT_NOT_FOUND; bad input is INVALID_ARGUMENTS, INVALID_UTF8 or
+// draft (no ResumeSignal) may be replaced. A request that does not exist,
+// or is withdrawn while it is answered, is DOCUMENT_NOT_FOUND; bad input is INVALID_ARGUMENTS, INVALID_UTF8 or
 // CONTROL_CHARACTER; neither writes anything.
 func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answer) (Answer, error) {
 	if err := checkNames(worker, id); err != nil {
@@ -358,12 +358,32 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 		ans.ResumeInstructions.CheckpointPath = c.waitingPath(ctx, worker, req)
 	}
 	var out Answer
-	name := answerFile(worker, id)
-	_, err = c.ws.Update(ctx, name, func(cur []byte, exists bool) ([]byte, error) {
-		if exists {
+	name, asked := answerFile(worker, id), clarificationFile(worker, id)
+	// The request is locked with its answer: a request withdrawn (or asked
+	// again) since it was read gets no answer (see withdraw).
+	err = c.ws.Lock(ctx, []string{asked, name}, func(tx *workspace.Tx) error {
+		data, err := tx.ReadIfExists(asked)
+		if err != nil {
+			return err
+		}
+		if data == nil {
+			return &taskdoc.Error{Code: taskdoc.CodeDocumentNotFound, Path: asked,
+				Msg: fmt.Sprintf("worker %s withdrew clarification request %s while it was answered: nothing is answered", worker, id)}
+		}
+		if now, err := decodeClarification(worker, id, data); err != nil {
+			return err
+		} else if !sameQuestion(now, req) {
+			return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: asked,
+				Msg: fmt.Sprintf("worker %s asked clarification %s again, differently, while it was answered: read it again", worker, id)}
+		}
+		cur, err := tx.ReadIfExists(name)
+		if err != nil {
+			return err
+		}
+		if cur != nil {
 			old, err := decodeAnswer(worker, id, cur)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			same := ans
 			if !given { // the default, whatever it is now, is a retry's
@@ -371,17 +391,21 @@ func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answe
 			}
 			if sameAnswer(old, same) {
 				out = old
-				return nil, nil
+				return nil
 			}
 			if old.ResumeSignal {
-				return nil, &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name,
+				return &taskdoc.Error{Code: taskdoc.CodeConflict, Path: name,
 					Msg: fmt.Sprintf("clarification %s of worker %s was answered already, differently, at %s: read the answer with Get; an answer with the resume signal is final",
 						id, worker, old.Timestamp.Format(time.RFC3339))}
 			}
 		}
 		out = ans
 		out.Timestamp = c.now()
-		return encodeJSON(out)
+		data, err = encodeJSON(out)
+		if err != nil {
+			return err
+		}
+		return tx.Write(name, data)
 	})
 	if err != nil {
 		return Answer{}, err

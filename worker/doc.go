@@ -7,7 +7,7 @@
 //
 // An orchestrator calls Pivots.Request for a worker (an agent id) with a
 // mode, a reason and optionally a new task (a task address, which is claimed
-// for the worker, or free text). The worker is pivoted from the task the
+// for the worker and must exist and not be done already, or free text). The worker is pivoted from the task the
 // request names, or else from the current task of its last heartbeat, or
 // from none when that task is done already (a done task named is
 // INVALID_TRANSITION):
@@ -45,9 +45,10 @@
 // # Failures and retries
 //
 // Acknowledge first decides every refusal (plan.Plans.CheckPause and
-// CheckClaim: a stale or missing claim, a task done already, a new task
-// missing, blocked or held by another agent) and a refused call writes
-// nothing. Each step is idempotent and they run in an order that is
+// CheckClaim: a stale or missing claim, a new task missing, blocked or held
+// by another agent) and a refused call writes nothing; a task the worker
+// completed or skipped before it acknowledged is left as it is (nothing is
+// left to let go of). Each step is idempotent and they run in an order that is
 // safe to stop anywhere: the checkpoint is saved first (whole or not at all),
 // then the task is paused and let go in one locked update, then the new task
 // is claimed, then the request is marked acknowledged. A worker killed

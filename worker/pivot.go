@@ -113,7 +113,9 @@ func requestFile(worker string) string {
 }
 
 // Request asks worker to pivot. The worker must be a registered agent
-// (AGENT_NOT_FOUND). A hard pivot takes the task back at once (see the
+// (AGENT_NOT_FOUND); a new task given as an address must exist
+// (DOCUMENT_NOT_FOUND, TASK_NOT_FOUND) and not be done already
+// (INVALID_TRANSITION), or nothing is written. A hard pivot takes the task back at once (see the
 // package doc) and is recorded as pending until the worker acknowledges
 // it. A request equal to the worker's latest one (mode, reason, tasks),
 // pending or acknowledged, is a retry and returns it; another one
@@ -158,6 +160,17 @@ func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request,
 				Msg: fmt.Sprintf("task %s is done already: there is nothing to pivot worker %s from; name its current task, or none", task, worker)}
 		case done:
 			task = "" // the heartbeat is older than the task's end: the worker works on nothing
+		}
+	}
+	if isTask(newTask) {
+		// A new task no acknowledgement could claim (missing, or done
+		// already) is refused now, not when the worker acknowledges:
+		// the worker could never carry the request out.
+		if done, err := p.checkTask(ctx, newTask); err != nil {
+			return Request{}, err
+		} else if done {
+			return Request{}, &taskdoc.Error{Code: taskdoc.CodeInvalidTransition,
+				Msg: fmt.Sprintf("the new task %s is done already: there is nothing left for worker %s to claim; give another task", newTask, worker)}
 		}
 	}
 	req := Request{Worker: worker, Task: task, Mode: mode, Reason: reason, NewTask: newTask, State: StatePending}
@@ -280,6 +293,9 @@ func (p *Pivots) read(ctx context.Context, worker string) (*Request, error) {
 // new task another agent holds: CONFLICT) is decided before the checkpoint
 // is saved, and leaves every file as it was. A request acknowledged
 // already is returned as it is (a retry); no request is INVALID_ARGUMENTS.
+// A task completed or skipped since the request (the worker finished it
+// first) has nothing left to let go of: the checkpoint is saved and the
+// new task claimed, and the task is left as it is.
 // A retry whose task an earlier try paused, and another agent has claimed
 // since, leaves the task to that agent and completes with the earlier
 // try's checkpoint; of acknowledgements running at once with different
@@ -300,7 +316,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 		claim.Agent = worker // the worker writes as itself: fenced even without a token
 	}
 	ack := *r
-	earlier, err := p.checkAck(ctx, *r, claim)
+	earlier, done, err := p.checkAck(ctx, *r, claim)
 	if err != nil {
 		return Request{}, err
 	}
@@ -317,7 +333,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 		}
 		ack.Sequence = saved.Sequence
 		ack.Checkpoint = checkpoint.WorkerFile(worker, saved.Sequence)
-		if r.Task != "" {
+		if r.Task != "" && !done {
 			if _, err := p.plans.Pause(ctx, r.Task, claim, ack.Checkpoint); err != nil &&
 				(taskdoc.CodeOf(err) != plan.CodeStaleClaim || p.pausedWith(ctx, r.Task) != ack.Checkpoint) {
 				return Request{}, err
@@ -351,7 +367,7 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 	if err != nil {
 		return Request{}, err
 	}
-	if r.Task != "" && ack.Checkpoint != mine {
+	if r.Task != "" && !done && ack.Checkpoint != mine {
 		// Another acknowledgement of this request, with another checkpoint,
 		// was recorded first, and this one's pause may have come after
 		// its: the task points at the recorded checkpoint again (unless
@@ -367,28 +383,41 @@ func (p *Pivots) Acknowledge(ctx context.Context, worker string, claim plan.Clai
 // and the claim of request r would be made: it returns their refusal, or
 // the checkpoint of an earlier try of r whose pause went through and
 // whose task another agent has claimed since (Sequence 0 for none: the
-// checkpoint is saved and the task paused now).
-func (p *Pivots) checkAck(ctx context.Context, r Request, claim plan.Claimant) (earlier checkpoint.Checkpoint, err error) {
+// checkpoint is saved and the task paused now). done reports that r's task
+// is completed or skipped since r was made (the worker finished it before
+// it acknowledged): there is nothing left to pause, as for a request from
+// no task.
+func (p *Pivots) checkAck(ctx context.Context, r Request, claim plan.Claimant) (earlier checkpoint.Checkpoint, done bool, err error) {
 	if r.Mode != checkpoint.PivotHard && r.Task != "" {
 		if err := p.plans.CheckPause(ctx, r.Task, claim); err != nil {
-			if taskdoc.CodeOf(err) != plan.CodeStaleClaim {
-				return earlier, err
-			}
-			if earlier = p.pausedBy(ctx, r); earlier.Sequence == 0 {
-				return earlier, err
+			switch code := taskdoc.CodeOf(err); {
+			case code == taskdoc.CodeInvalidTransition && p.done(ctx, r.Task):
+				done, earlier = true, p.pausedBy(ctx, r)
+			case code != plan.CodeStaleClaim:
+				return earlier, false, err
+			default:
+				if earlier = p.pausedBy(ctx, r); earlier.Sequence == 0 {
+					return earlier, false, err
+				}
 			}
 		}
 	}
 	if isTask(r.NewTask) {
 		res, err := p.plans.CheckClaim(ctx, r.NewTask, r.Worker)
 		if err != nil {
-			return earlier, err
+			return earlier, done, err
 		}
 		if !res.Success {
-			return earlier, heldBy(r, res)
+			return earlier, done, heldBy(r, res)
 		}
 	}
-	return earlier, nil
+	return earlier, done, nil
+}
+
+// done reports whether task is completed or skipped.
+func (p *Pivots) done(ctx context.Context, task string) bool {
+	d, err := p.checkTask(ctx, task)
+	return err == nil && d
 }
 
 // heldBy is the CONFLICT of r's new task held by another agent.

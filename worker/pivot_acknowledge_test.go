@@ -269,28 +269,42 @@ func TestRetryAfterThePausedTaskWasClaimed(t *testing.T) {
 	assert.NoError(t, err, "the other agent's claim still holds")
 }
 
-// A new task that does not exist: Request takes it (it does not look the
-// task up), the acknowledgement fails before anything is written, and
-// keeps failing; the orchestrator's next request with an existing task is
-// acknowledged, with the first checkpoint.
+// A new task that does not exist, or is done already, is refused by
+// Request before anything is written, a hard pivot's take-back included:
+// no acknowledgement could claim it, and the worker would be told to
+// acknowledge a pivot it can never carry out. Free text is no address and
+// is taken as it is.
 func TestNewTaskThatDoesNotExist(t *testing.T) {
-	root, pv, me := ackSetup(t)
-	req, err := pv.Request(ctx, crashWorker, worker.Pivot{Reason: "login is broken", NewTask: "/shop.md#no-such-task"})
-	require.NoError(t, err)
-	before := filetest.Snapshot(t, root)
-	for range 2 {
-		_, err = pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
-		assert.Equal(t, taskdoc.CodeTaskNotFound, taskdoc.CodeOf(err), "%v", err)
-		assert.Equal(t, before, filetest.Snapshot(t, root), "a refused acknowledgement writes nothing")
-	}
-	pending, err := pv.Pending(ctx, crashWorker)
-	require.NoError(t, err)
-	require.NotNil(t, pending)
-	assert.Equal(t, req.ID, pending.ID)
+	for newTask, code := range map[string]taskdoc.Code{
+		"/shop.md#no-such-task": taskdoc.CodeTaskNotFound,
+		"/nope.md#fix":          taskdoc.CodeDocumentNotFound,
+		"/shop.md#done-already": taskdoc.CodeInvalidTransition,
+	} {
+		for _, mode := range []checkpoint.PivotMode{checkpoint.PivotGraceful, checkpoint.PivotHard} {
+			root, pv, me := ackSetup(t)
+			f, err := os.OpenFile(filepath.Join(root, "docs", "shop.md"), os.O_APPEND|os.O_WRONLY, 0)
+			require.NoError(t, err)
+			_, err = f.WriteString("\n### Done already\n- Status: completed\n")
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+			require.NoError(t, os.Remove(filepath.Join(root, "checkpoints", "workers", crashWorker, "pivot.json")))
+			before := filetest.Snapshot(t, root)
+			_, err = pv.Request(ctx, crashWorker, worker.Pivot{Mode: mode, Reason: "login is broken", NewTask: newTask})
+			assert.Equal(t, code, taskdoc.CodeOf(err), "%s %s: %v", mode, newTask, err)
+			assert.Equal(t, before, filetest.Snapshot(t, root), "%s %s: a refused request writes nothing", mode, newTask)
 
-	_, err = pv.Request(ctx, crashWorker, worker.Pivot{Reason: "login is broken", NewTask: taskTo})
+			_, err = pv.Request(ctx, crashWorker, worker.Pivot{Reason: "login is broken", NewTask: taskTo})
+			require.NoError(t, err)
+			ack, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+			require.NoError(t, err)
+			require.NotNil(t, ack.NewClaim)
+			assert.Equal(t, taskTo, ack.NewClaim.Task)
+		}
+	}
+	e := setup(t)
+	req, err := e.pivots.Request(ctx, e.worker, worker.Pivot{Reason: "r", NewTask: "fix the docs of no-such-task"})
 	require.NoError(t, err)
-	retryAck(t, root)
+	assert.Equal(t, "fix the docs of no-such-task", req.NewTask)
 }
 
 // A worker whose claim another agent took over (the worker went offline)
@@ -402,11 +416,6 @@ func TestRefusedAcknowledgeChangesNothing(t *testing.T) {
 				_, err = pv.Request(ctx, crashWorker, worker.Pivot{Reason: "ship it", NewTask: "/shop.md#deploy"})
 				require.NoError(t, err)
 			}},
-		{name: "task done since the request", code: taskdoc.CodeInvalidTransition,
-			prepare: func(t *testing.T, _ string, pv *worker.Pivots, me plan.Claimant) {
-				_, err := pv.Plans().UpdateStatus(ctx, taskFrom, me, plan.StatusUpdate{Status: taskdoc.StatusCompleted, Note: "done"})
-				require.NoError(t, err)
-			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, pv, me := ackSetup(t)
@@ -430,6 +439,41 @@ func TestRefusedAcknowledgeChangesNothing(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, pending, again)
 		})
+	}
+}
+
+// A worker that completes its task as the pivot arrives (graceful: it
+// finishes the step it is in, here the last one) then acknowledges: there
+// is nothing left to let go of, so its checkpoint is saved, the task stays
+// completed and the new task is claimed, as for a pivot from no task; a
+// retry answers the same and writes nothing.
+func TestAcknowledgeAfterTheTaskWasCompleted(t *testing.T) {
+	for _, status := range []taskdoc.Status{taskdoc.StatusCompleted, taskdoc.StatusSkipped} {
+		root, pv, me := ackSetup(t)
+		u := plan.StatusUpdate{Status: status}
+		if status == taskdoc.StatusCompleted {
+			u.Note = "done"
+		}
+		_, err := pv.Plans().UpdateStatus(ctx, taskFrom, me, u)
+		require.NoError(t, err)
+		ack, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+		require.NoError(t, err, "%s", status)
+		assert.Equal(t, worker.StateAcknowledged, ack.State)
+		assert.Equal(t, checkpoint.WorkerFile(crashWorker, 1), ack.Checkpoint)
+		require.NotNil(t, ack.NewClaim)
+		assert.Equal(t, taskTo, ack.NewClaim.Task)
+		from := planTask(t, root, "add-rate-limiting")
+		assert.Equal(t, status, from.Status)
+		assert.Empty(t, fieldOf(from, taskdoc.KeyCheckpoint))
+		pending, err := pv.Pending(ctx, crashWorker)
+		require.NoError(t, err)
+		assert.Nil(t, pending)
+
+		before := filetest.Snapshot(t, root)
+		again, err := pv.Acknowledge(ctx, crashWorker, me, crashCheckpoint)
+		require.NoError(t, err)
+		assert.Equal(t, ack, again)
+		assert.Equal(t, before, filetest.Snapshot(t, root), "a retry writes nothing")
 	}
 }
 

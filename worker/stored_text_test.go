@@ -2,8 +2,10 @@ package worker_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskmd/taskmd/checkpoint"
+	"github.com/taskmd/taskmd/internal/hooks"
 	"github.com/taskmd/taskmd/taskdoc"
 	"github.com/taskmd/taskmd/worker"
 )
@@ -176,4 +179,50 @@ func TestRespondNamesTheSuspendedCheckpoint(t *testing.T) {
 		{QuestionID: "Q1", Answer: "One-for-one"}, {QuestionID: "Q2", Answer: "Yes"}}})
 	require.NoError(t, err)
 	assert.Equal(t, "checkpoints/workers/w1/000001.md", got.ResumeInstructions.CheckpointPath)
+}
+
+// An answer that races the withdrawal of its request (the asking call
+// failed after the answer read the request) is refused, DOCUMENT_NOT_FOUND,
+// and writes nothing: no answer lies beside no request, to answer at once
+// a later ask that takes the same id for another question.
+func TestRespondRacingTheWithdrawalOfItsRequest(t *testing.T) {
+	e := clSetup(t)
+	_, err := e.cl.Workers().Save(ctx, checkpoint.Checkpoint{Worker: "w1", Completed: []string{"an earlier step"}})
+	require.NoError(t, err)
+	timer := &clTimer{started: make(chan struct{}, 1)}
+	e.cl = e.cl.WithTimer(timer)
+	c, cancel := context.WithCancel(clCtx(t, 10*time.Second))
+	asked := make(chan error, 1)
+	var armed, fired atomic.Bool
+	hooks.Read = func(name string) error {
+		// Respond reads the worker's current checkpoint after the request
+		// and before it writes: the asking call fails there.
+		if name == "checkpoints/workers/w1/000001.md" && armed.Load() && fired.CompareAndSwap(false, true) {
+			cancel()
+			if err := <-asked; !errors.Is(err, context.Canceled) {
+				t.Errorf("the ask ended with %v", err)
+			}
+		}
+		return nil
+	}
+	defer func() { hooks.Read = func(string) error { return nil } }()
+	go func() {
+		_, _, err := e.cl.AskAndAwait(c, "w1", supervision, checkpoint.Checkpoint{Remaining: []string{"a"}}, worker.PollOptions{})
+		asked <- err
+	}()
+	<-timer.started
+	armed.Store(true)
+	_, err = e.cl.Respond(ctx, "w1", supervision.ID, worker.Answer{ResumeSignal: true, Responses: []worker.Response{
+		{QuestionID: "Q1", Answer: "One-for-one."}, {QuestionID: "Q2", Answer: "Yes."}}})
+	require.True(t, fired.Load(), "the race did not happen")
+	assert.Equal(t, taskdoc.CodeDocumentNotFound, taskdoc.CodeOf(err), "%v", err)
+	assert.Equal(t, []string{"w1/000001.md"}, e.files(t), "no answer without its request")
+
+	other := supervision
+	other.Questions = []worker.Question{{Text: "Which log format?"}}
+	_, err = e.cl.Ask(ctx, "w1", other)
+	require.NoError(t, err)
+	_, a, err := e.cl.Get(ctx, "w1", other.ID)
+	require.NoError(t, err)
+	assert.Nil(t, a, "another question taking the id is not answered")
 }

@@ -117,6 +117,35 @@ func TestCLIWorkerAcknowledgesPivot(t *testing.T) {
 	assert.Equal(t, before, files(t, root))
 }
 
+// A worker that completes its task as a pivot arrives acknowledges it
+// after: the orchestrator's pivot --wait ends acknowledged, the task stays
+// completed and the worker holds the new task (it was told, on every
+// heartbeat, to acknowledge a pivot it could not).
+func TestCLIWorkerAcknowledgesAfterCompleting(t *testing.T) {
+	root := newWorkspace(t)
+	holding(t, root, "/api/auth.md#setup-oauth")
+	require.Equal(t, 0, taskmd(t, root, "", "agent", "heartbeat", "w1", "--task", "/api/auth.md#setup-oauth").exit)
+	orchestrator := startTaskmd(t, root, "pivot", "--worker", "w1", "--reason", "login is broken",
+		"--new-task", "/api/auth.md#sign-tokens", "--wait", "--timeout", "30s")
+	until(t, root, "pivot requested", "agent", "heartbeat", "w1")
+	done := taskmd(t, root, "", "complete", "/api/auth.md#setup-oauth", "--note", "provider installed", "--agent", "w1", "--token", "1")
+	require.Equal(t, 0, done.exit, done.stderr)
+	ack := taskmd(t, root, "", "pivot", "acknowledge", "--worker", "w1", "--token", "1", "--completed", "provider installed")
+	require.Equal(t, 0, ack.exit, ack.stderr)
+	assert.Contains(t, ack.stdout, "claimed /api/auth.md#sign-tokens token ")
+
+	got := orchestrator.wait(t)
+	require.Equal(t, 0, got.exit, got.stderr)
+	assert.Contains(t, got.stdout, "acknowledged")
+	hb := taskmd(t, root, "", "agent", "heartbeat", "w1")
+	assert.NotContains(t, hb.stdout, "pivot requested")
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "api", "auth.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(doc), "### Setup OAuth\n\n- Status: completed\n")
+	assert.Contains(t, string(doc), "### Sign tokens\n\n- Status: pending\n- Depends-On: #setup-oauth\n- Assignee: w1\n")
+	assert.Equal(t, 0, taskmd(t, root, "", "check").exit)
+}
+
 // A worker that asks and gets no answer within the brief poll saves its
 // checkpoint and exits 6; a person answers with taskmd answer, and the
 // worker resumes from resume-brief --worker, which shows the answer.
@@ -215,6 +244,8 @@ func TestCLIWorkerRefusals(t *testing.T) {
 		{"no pivot asked", []string{"pivot", "acknowledge", "--worker", "w9", "--completed", "a"}, exitInvalid, "INVALID_ARGUMENTS"},
 		{"acknowledge without a token", []string{"pivot", "acknowledge", "--worker", "w1", "--completed", "a"}, exitConflict, "STALE_CLAIM"},
 		{"acknowledge with a wrong token", []string{"pivot", "acknowledge", "--worker", "w1", "--token", "2", "--completed", "a"}, exitConflict, "STALE_CLAIM"},
+		{"pivot to a task that does not exist", []string{"pivot", "--worker", "w1", "--reason", "go", "--new-task", "/api/auth.md#nope"}, exitNotFound, "TASK_NOT_FOUND"},
+		{"hard pivot to a plan that does not exist", []string{"pivot", "--worker", "w1", "--mode", "hard", "--reason", "go", "--new-task", "/api/nope.md#x"}, exitNotFound, "DOCUMENT_NOT_FOUND"},
 		{"ask without a question", []string{"ask", "--worker", "w1", "--completed", "a"}, exitUsage, "USAGE"},
 		{"ask without a checkpoint", []string{"ask", "--worker", "w1", "Which?"}, exitInvalid, "INVALID_ARGUMENTS"},
 		{"ask with a negative wait", []string{"ask", "--worker", "w1", "--wait", "-1s", "--completed", "a", "Which?"}, exitInvalid, "INVALID_ARGUMENTS"},
