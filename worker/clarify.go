@@ -333,8 +333,9 @@ func (c *Clarifications) Get(ctx context.Context, worker, id string) (Clarificat
 // (responses, signal, method and instructions) is a retry that writes
 // nothing and returns the recorded one; another answer is CONFLICT. A
 // draft (no ResumeSignal) may be replaced. A request that does not exist,
-// or is withdrawn while it is answered, is DOCUMENT_NOT_FOUND; bad input is INVALID_ARGUMENTS, INVALID_UTF8 or
-// CONTROL_CHARACTER; neither writes anything.
+// or is withdrawn while it is answered, is DOCUMENT_NOT_FOUND; bad input
+// is INVALID_ARGUMENTS, INVALID_UTF8 or CONTROL_CHARACTER; neither writes
+// anything.
 func (c *Clarifications) Respond(ctx context.Context, worker, id string, a Answer) (Answer, error) {
 	if err := checkNames(worker, id); err != nil {
 		return Answer{}, err

@@ -115,11 +115,11 @@ func requestFile(worker string) string {
 // Request asks worker to pivot. The worker must be a registered agent
 // (AGENT_NOT_FOUND); a new task given as an address must exist
 // (DOCUMENT_NOT_FOUND, TASK_NOT_FOUND) and not be done already
-// (INVALID_TRANSITION), or nothing is written. A hard pivot takes the task back at once (see the
-// package doc) and is recorded as pending until the worker acknowledges
-// it. A request equal to the worker's latest one (mode, reason, tasks),
-// pending or acknowledged, is a retry and returns it; another one
-// replaces it.
+// (INVALID_TRANSITION), or nothing is written. A hard pivot takes the
+// task back at once (see the package doc) and is recorded as pending
+// until the worker acknowledges it. A request equal to the worker's latest
+// one (mode, reason, tasks), pending or acknowledged, is a retry and
+// returns it; another one replaces it.
 func (p *Pivots) Request(ctx context.Context, worker string, pv Pivot) (Request, error) {
 	if err := checkpoint.CheckWorkerID(worker); err != nil {
 		return Request{}, err
