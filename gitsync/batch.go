@@ -638,9 +638,6 @@ func (s *Sync) othersWait(ctx context.Context, files []string) bool {
 	q := &s.queue
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.seen == nil {
-		q.seen, q.signal = map[string]string{}, map[string]string{}
-	}
 	others := false
 	for _, name := range s.waitNames(files) {
 		sha := sh.waiting[name]
@@ -698,9 +695,6 @@ func (s *Sync) sayWaiting(ctx context.Context, attempt int, files []string) {
 	}
 	s.queue.mu.Lock()
 	defer s.queue.mu.Unlock()
-	if s.queue.signal == nil {
-		s.queue.seen, s.queue.signal = map[string]string{}, map[string]string{}
-	}
 	for _, name := range names {
 		s.queue.signal[name] = sha
 	}

@@ -45,8 +45,15 @@ func planKey(path string) string {
 // written as planKey writes it: the last component of a plan ref this
 // package pushes. No other ref under the branch's plan refs is merged.
 func (s *Sync) isPlanKey(key string) bool {
+	path, ok := planPath(key)
+	return ok && s.isPlan(path) && planKey(path) == key
+}
+
+// planPath is the repository path a plan key was made from (see planKey);
+// ok is false when key does not decode.
+func planPath(key string) (path string, ok bool) {
 	path, err := url.PathUnescape(key)
-	return err == nil && s.isPlan(path) && planKey(path) == key
+	return path, err == nil
 }
 
 // planRef is the remote's plan ref of the plan file path.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -243,7 +242,7 @@ func (s *Sync) refLabel(ref string) string {
 	if !ok {
 		return branch
 	}
-	if path, err := url.PathUnescape(key); err == nil {
+	if path, ok := planPath(key); ok {
 		key = path
 	}
 	return branch + "'s plan " + key

@@ -108,7 +108,8 @@ func New(ctx context.Context, ws *workspace.Workspace, plans *plan.Plans, opts .
 	if plans == nil {
 		return nil, &taskdoc.Error{Code: taskdoc.CodeInvalidArguments, Msg: "gitsync.New needs the workspace's plans"}
 	}
-	s := &Sync{ws: ws, plans: plans, remote: "origin", foldAfter: foldAfter}
+	s := &Sync{ws: ws, plans: plans, remote: "origin", foldAfter: foldAfter,
+		queue: queue{seen: map[string]string{}, signal: map[string]string{}}}
 	for _, o := range opts {
 		o(s)
 	}
