@@ -15,3 +15,6 @@ func Waiting(s *Sync) int {
 // FoldAfter sets how long s lets the branch lag behind the plan refs
 // before a push brings it up (see fold).
 func FoldAfter(s *Sync, d time.Duration) { s.foldAfter = d }
+
+// AsideMsg is the message of the stashes that set a person's edits aside.
+const AsideMsg = asideMsg

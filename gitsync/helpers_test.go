@@ -74,10 +74,19 @@ func planOf(n int) string {
 // returns its path.
 func newRemote(t testing.TB, files map[string]string) string {
 	t.Helper()
+	remote, seed := firstCommit(t, files)
+	run(t, seed, "push", "-q", "origin", "main")
+	return remote
+}
+
+// firstCommit makes an empty bare repository and a clone of it, seed,
+// whose main branch has one commit holding files, not pushed yet.
+func firstCommit(t testing.TB, files map[string]string) (remote, seed string) {
+	t.Helper()
 	base := t.TempDir()
-	remote := filepath.Join(base, "remote.git")
+	remote = filepath.Join(base, "remote.git")
 	run(t, base, "init", "-q", "--bare", "-b", "main", remote)
-	seed := filepath.Join(base, "seed")
+	seed = filepath.Join(base, "seed")
 	run(t, base, "clone", "-q", remote, seed)
 	run(t, seed, "checkout", "-q", "-b", "main")
 	for name, content := range files {
@@ -85,8 +94,7 @@ func newRemote(t testing.TB, files map[string]string) string {
 	}
 	run(t, seed, "add", "-A")
 	run(t, seed, "commit", "-q", "-m", "the plan")
-	run(t, seed, "push", "-q", "origin", "main")
-	return remote
+	return remote, seed
 }
 
 // machine is one clone of the remote with its workspace, plans, sync and
@@ -173,4 +181,45 @@ func moveBefore(t *testing.T, a, b *machine, task string) *atomic.Int32 {
 		}
 	})
 	return pushes
+}
+
+// claimPushed claims task for m's agent and requires the claim made and
+// pushed.
+func (m *machine) claimPushed(t testing.TB, task string) gitsync.ClaimResult {
+	t.Helper()
+	res, err := m.sync.Claim(ctx, task, m.agent)
+	require.NoError(t, err)
+	require.True(t, res.Pushed, "%+v", res.Report)
+	return res
+}
+
+// stashes is the stash list of the clone in dir, a line each: commit and
+// subject.
+func stashes(t testing.TB, dir string) string {
+	t.Helper()
+	return run(t, dir, "stash", "list", "--format=%H %s")
+}
+
+// stashAsTaskmd stashes the edits of the clone in dir as a call that sets
+// them aside does, and returns the stash's commit.
+func stashAsTaskmd(t testing.TB, dir string) string {
+	t.Helper()
+	run(t, dir, "stash", "push", "-q", "-m", gitsync.AsideMsg)
+	return strings.TrimSpace(run(t, dir, "rev-parse", "refs/stash"))
+}
+
+// recordAside writes record as the clone's record of edits set aside, as
+// a call that crashed left it.
+func recordAside(t testing.TB, dir, record string) {
+	t.Helper()
+	filetest.Write(t, dir, ".taskmd/gitsync/aside", record)
+}
+
+// remoteHook installs script as the hook name of the bare remote and
+// returns its path.
+func remoteHook(t testing.TB, remote, name, script string) string {
+	t.Helper()
+	hook := filepath.Join(remote, "hooks", name)
+	require.NoError(t, os.WriteFile(hook, []byte(script), 0o755))
+	return hook
 }

@@ -39,10 +39,8 @@ func planRefOf(t *testing.T, remote, name string) string {
 func claimedAndPushed(t *testing.T) (remote string, a *machine, res gitsync.ClaimResult) {
 	remote = twoPlans(t)
 	a = newMachine(t, remote, "a", gitsync.WithPlanRefs())
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	_, err = a.sync.Push(ctx)
+	res = a.claimPushed(t, "/plan.md#task-1")
+	_, err := a.sync.Push(ctx)
 	require.NoError(t, err)
 	return remote, a, res
 }
@@ -88,9 +86,7 @@ func TestPlanRefsKeepPlansApart(t *testing.T) {
 			// The plans' refs are made first (with the branch, which a
 			// push that races that rejects).
 			for _, task := range []string{"/plan.md#task-4", "/other.md#task-4"} {
-				res, err := b.sync.Claim(ctx, task, b.agent)
-				require.NoError(t, err)
-				require.True(t, res.Pushed)
+				b.claimPushed(t, task)
 			}
 			pushes := moveBefore(t, a, b, tc.other)
 			res, err := a.sync.ClaimNext(ctx, "/plan.md", a.agent)
@@ -158,12 +154,8 @@ func TestPlanRefsShareOnePlan(t *testing.T) {
 	assert.Zero(t, n)
 
 	// Two plans changed apart: Push merges them (no fast forward).
-	other, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent)
-	require.NoError(t, err)
-	require.True(t, other.Pushed)
-	three, err := a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
-	require.NoError(t, err)
-	require.True(t, three.Pushed)
+	b.claimPushed(t, "/other.md#task-1")
+	a.claimPushed(t, "/plan.md#task-3")
 	_, err = a.sync.Push(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, b.agent, assigneeIn(t, remoteFile(t, remote, "docs/other.md"), "task-1"))
@@ -207,10 +199,8 @@ func TestPlanRefsKeepAPersonsBranchEdit(t *testing.T) {
 
 	person, _ := personPushes(t, remote, "Do part 4.", "Do part 4, then tell the team.")
 
-	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	_, err = a.sync.Push(ctx)
+	a.claimPushed(t, "/plan.md#task-2")
+	_, err := a.sync.Push(ctx)
 	require.NoError(t, err)
 	branch := remoteFile(t, remote, doc)
 	assert.Contains(t, branch, "then tell the team")
@@ -219,9 +209,7 @@ func TestPlanRefsKeepAPersonsBranchEdit(t *testing.T) {
 	run(t, person, "pull", "-q", "--ff-only")
 	assert.Equal(t, branch, filetest.Read(t, person, doc), "the person's clone follows by a fast forward")
 
-	res, err = a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-3")
 	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
 	assert.Contains(t, onRef, "then tell the team", "the plan's ref has the person's edit")
 	assert.Equal(t, a.agent, assigneeIn(t, onRef, "task-3"))
@@ -250,9 +238,7 @@ func TestPlanRefsOffline(t *testing.T) {
 
 	// Meanwhile b claims one of the tasks, and moves the other plan's ref.
 	for _, task := range []string{"/plan.md#task-1", "/other.md#task-2"} {
-		won, err := b.sync.Claim(ctx, task, b.agent)
-		require.NoError(t, err)
-		require.True(t, won.Pushed)
+		b.claimPushed(t, task)
 	}
 	// a's next call, in the first plan, sends the queue too.
 	bounded, cancel := context.WithTimeout(ctx, time.Minute)
@@ -362,14 +348,11 @@ func TestPlanRefsPushGivenUp(t *testing.T) {
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	gitsync.FoldAfter(a.sync, time.Hour) // the branch lags behind the plan's ref
 	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
-		res, err := a.sync.Claim(ctx, task, a.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
+		a.claimPushed(t, task)
 	}
 	require.NotEqual(t, a.agent, assigneeIn(t, remoteFile(t, remote, doc), "task-2"), "the branch lags")
 	// The remote takes its time over a push to the branch.
-	hook := filepath.Join(remote, "hooks", "pre-receive")
-	require.NoError(t, os.WriteFile(hook, []byte("#!/bin/sh\nif grep -q ' refs/heads/main$'; then sleep 3; fi\n"), 0o755))
+	hook := remoteHook(t, remote, "pre-receive", "#!/bin/sh\nif grep -q ' refs/heads/main$'; then sleep 3; fi\n")
 	bounded, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	_, err := a.sync.Push(bounded)
@@ -393,13 +376,9 @@ func TestPlanRefsPushOffline(t *testing.T) {
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
 	gitsync.FoldAfter(a.sync, time.Hour) // a merges no other plan by itself
 	for _, m := range []*machine{a, b} {
-		res, err := m.sync.Claim(ctx, "/"+strings.TrimPrefix(map[*machine]string{a: doc, b: "docs/other.md"}[m], "docs/")+"#task-1", m.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
+		m.claimPushed(t, "/"+strings.TrimPrefix(map[*machine]string{a: doc, b: "docs/other.md"}[m], "docs/")+"#task-1")
 	}
-	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-2")
 	require.NotContains(t, filetest.Read(t, a.dir, "docs/other.md"), b.agent, "a has not merged b's plan")
 
 	edited := filetest.Read(t, a.dir, "docs/other.md") + "\nA person's note.\n"
@@ -446,9 +425,7 @@ func TestPlanRefsPushAfterHEADMovedBack(t *testing.T) {
 	remote := twoPlans(t)
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	for _, task := range []string{"/plan.md#task-1", "/plan.md#task-2"} {
-		res, err := a.sync.Claim(ctx, task, a.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
+		a.claimPushed(t, task)
 	}
 	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
 	require.Equal(t, a.agent, assigneeIn(t, onRef, "task-2"))
@@ -473,17 +450,13 @@ func TestPlanRefsDependencyInAnotherPlan(t *testing.T) {
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
 	// Both plans have refs, and a's clone has merged them.
 	for _, task := range []string{"/plan.md#task-2", "/other.md#task-2"} {
-		res, err := a.sync.Claim(ctx, task, a.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
+		a.claimPushed(t, task)
 	}
 	_, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
 	require.Equal(t, "TASK_BLOCKED", string(taskdoc.CodeOf(err)), "%v", err)
 
 	// b completes the dependency on the other plan's ref.
-	res, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	res := b.claimPushed(t, "/other.md#task-1")
 	for _, u := range []plan.StatusUpdate{{Status: taskdoc.StatusInProgress}, {Status: taskdoc.StatusCompleted, Note: "done"}} {
 		_, err = b.sync.UpdateStatus(ctx, "/other.md#task-1", plan.Claimant{Agent: b.agent, Token: res.Claim.Token}, u)
 		require.NoError(t, err)
@@ -506,12 +479,10 @@ func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
 	remote := twoPlans(t)
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
-	res, err := a.sync.Claim(ctx, "/plan.md#task-4", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-4")
 
 	personPushes(t, remote, "Do part 1.", "Do part 1, then tell the team.")
-	_, err = a.sync.Push(ctx) // a's clone has the person's edit
+	_, err := a.sync.Push(ctx) // a's clone has the person's edit
 	require.NoError(t, err)
 	require.Contains(t, filetest.Read(t, a.dir, doc), "then tell the team")
 
@@ -521,9 +492,7 @@ func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, queued.Queued)
 	require.NoError(t, os.Rename(away, remote))
-	won, err := b.sync.Claim(ctx, "/plan.md#task-1", b.agent)
-	require.NoError(t, err)
-	require.True(t, won.Pushed)
+	b.claimPushed(t, "/plan.md#task-1")
 
 	bounded, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -533,9 +502,7 @@ func TestPlanRefsYieldKeepsAPersonsEdit(t *testing.T) {
 	branch := remoteFile(t, remote, doc)
 	assert.Equal(t, b.agent, assigneeIn(t, branch, "task-1"))
 	assert.Contains(t, branch, "then tell the team", "the person's edit stays on the branch")
-	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-2")
 	onRef := run(t, remote, "show", planRefOf(t, remote, doc)+":"+doc)
 	assert.Contains(t, onRef, "then tell the team", "the person's edit reaches the plan's ref")
 }
@@ -549,9 +516,7 @@ func TestPlanRefsBatchOfTwoPlansIsRejectedWhole(t *testing.T) {
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
 	for _, task := range []string{"/plan.md#task-4", "/other.md#task-4"} {
-		res, err := b.sync.Claim(ctx, task, b.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
+		b.claimPushed(t, task)
 	}
 	type result struct {
 		res gitsync.ClaimResult
@@ -614,27 +579,21 @@ func TestPlanRefsPushAnswersForItsQueue(t *testing.T) {
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
 	gitsync.FoldAfter(a.sync, time.Hour)
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	res := a.claimPushed(t, "/plan.md#task-1")
 	require.NoError(t, os.Rename(remote, remote+".away"))
-	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
 	require.NoError(t, err)
 	require.True(t, res.Queued)
 	require.NoError(t, os.Rename(remote+".away", remote))
-	res, err = b.sync.Claim(ctx, "/plan.md#task-2", b.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	res = b.claimPushed(t, "/plan.md#task-2")
 
 	// Once a plan ref moves, a person moves the branch (once).
-	hook := filepath.Join(remote, "hooks", "post-receive")
-	filetest.Write(t, remote, "hooks/post-receive", `#!/bin/sh
+	remoteHook(t, remote, "post-receive", `#!/bin/sh
 grep -q ' refs/taskmd/plans/' || exit 0
 [ -e person ] && exit 0
 touch person
 c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-ref refs/heads/main "$c"
 `)
-	require.NoError(t, os.Chmod(hook, 0o755))
 
 	bounded, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -657,26 +616,20 @@ func TestPlanRefsPushMaxAttempts(t *testing.T) {
 	remote := twoPlans(t)
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs(), gitsync.WithMaxAttempts(3))
 	gitsync.FoldAfter(a.sync, time.Hour)
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	res, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-1")
+	a.claimPushed(t, "/plan.md#task-2")
 
 	// From now on, a person moves the branch under every push to it.
-	hook := filepath.Join(remote, "hooks", "pre-receive")
-	filetest.Write(t, remote, "hooks/pre-receive", `#!/bin/sh
+	remoteHook(t, remote, "pre-receive", `#!/bin/sh
 grep -q ' refs/heads/main$' || exit 0
 unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
 c=$(git commit-tree main^{tree} -p main -m "a person's commit") && git update-ref refs/heads/main "$c"
 echo >> moves
 `)
-	require.NoError(t, os.Chmod(hook, 0o755))
 
 	bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	_, err = a.sync.Push(bounded)
+	_, err := a.sync.Push(bounded)
 	require.Error(t, err)
 	require.NoError(t, bounded.Err(), "Push gave up before its context ended")
 	var te *taskdoc.Error
@@ -695,10 +648,8 @@ func TestPlanRefsConflictWithAPersonAndADependency(t *testing.T) {
 		"### Task 4\n- Status: pending\n- Depends-On: /third.md#task-1\n", 1)
 	remote := newRemote(t, map[string]string{doc: dependent, "docs/third.md": planOf(2), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a", gitsync.WithPlanRefs())
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	_, err = a.sync.Push(ctx)
+	res := a.claimPushed(t, "/plan.md#task-1")
+	_, err := a.sync.Push(ctx)
 	require.NoError(t, err)
 	require.Empty(t, planRefOf(t, remote, "docs/third.md"))
 
@@ -731,13 +682,9 @@ func TestPlanRefsFollowAFutureCommit(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	run(t, person, "push", "-q", "origin", "main")
 
-	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-2")
 	time.Sleep(300 * time.Millisecond)
-	res, err = a.sync.Claim(ctx, "/plan.md#task-3", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-3")
 	branch := remoteFile(t, remote, doc)
 	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-2"), "the branch followed")
 	assert.Equal(t, a.agent, assigneeIn(t, branch, "task-3"))
@@ -785,19 +732,15 @@ func TestPlanRefsConflictOnAnotherPlansRef(t *testing.T) {
 	b := newMachine(t, remote, "b", gitsync.WithPlanRefs())
 	gitsync.FoldAfter(a.sync, time.Hour)
 	gitsync.FoldAfter(b.sync, time.Hour)
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
-	_, err = a.sync.Push(ctx)
+	res := a.claimPushed(t, "/plan.md#task-1")
+	_, err := a.sync.Push(ctx)
 	require.NoError(t, err)
 	st, err := a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: res.Claim.Token},
 		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
 	require.True(t, st.Pushed)
 	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
-	other, err := b.sync.Claim(ctx, "/other.md#task-1", b.agent) // its plan's ref is made with the branch
-	require.NoError(t, err)
-	require.True(t, other.Pushed)
+	b.claimPushed(t, "/other.md#task-1") // its plan's ref is made with the branch
 	onRef := run(t, remote, "show", planRefOf(t, remote, "docs/other.md")+":"+doc)
 	require.Equal(t, blocked, onRef, "the other plan's ref carries the person's edit")
 
@@ -824,22 +767,16 @@ func TestPlanRefsConflictMergesNothing(t *testing.T) {
 	gitsync.FoldAfter(b.sync, time.Hour)
 	for _, m := range []*machine{a, b} {
 		task := map[*machine]string{a: "/plan.md#task-1", b: "/other.md#task-1"}[m]
-		res, err := m.sync.Claim(ctx, task, m.agent)
-		require.NoError(t, err)
-		require.True(t, res.Pushed)
+		m.claimPushed(t, task)
 	}
 	_, err := a.sync.Push(ctx)
 	require.NoError(t, err)
 	_, blocked := personPushes(t, remote, "- Status: pending\n- Assignee: "+a.agent, "- Status: blocked\n- Assignee: "+a.agent)
-	res, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent) // on the plan's ref, the branch left behind
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-2") // on the plan's ref, the branch left behind
 	_, err = a.sync.UpdateStatus(ctx, "/plan.md#task-1", plan.Claimant{Agent: a.agent, Token: 1},
 		plan.StatusUpdate{Status: taskdoc.StatusInProgress})
 	require.NoError(t, err)
-	res, err = b.sync.Claim(ctx, "/other.md#task-2", b.agent) // on the other plan's ref
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	b.claimPushed(t, "/other.md#task-2") // on the other plan's ref
 
 	head := run(t, a.dir, "rev-parse", "HEAD")
 	before := filetest.Read(t, a.dir, "docs/other.md")

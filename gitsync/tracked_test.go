@@ -71,9 +71,7 @@ func TestPlanNotInGitIsRefused(t *testing.T) {
 func TestPlanNoLongerInGitIsRefused(t *testing.T) {
 	remote := newRemote(t, map[string]string{doc: planOf(2), ".gitignore": ".taskmd/\n"})
 	a := newMachine(t, remote, "a")
-	res, err := a.sync.Claim(ctx, "/plan.md#task-1", a.agent)
-	require.NoError(t, err)
-	require.True(t, res.Pushed)
+	a.claimPushed(t, "/plan.md#task-1")
 
 	run(t, a.dir, "rm", "-q", "--cached", doc)
 	run(t, a.dir, "commit", "-q", "-m", "the plan is no longer shared")
@@ -81,7 +79,7 @@ func TestPlanNoLongerInGitIsRefused(t *testing.T) {
 	head, status := run(t, a.dir, "rev-parse", "HEAD"), run(t, a.dir, "status", "--porcelain", "--ignored")
 	remoteHead := run(t, remote, "rev-parse", "main")
 
-	_, err = a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
+	_, err := a.sync.Claim(ctx, "/plan.md#task-2", a.agent)
 	assert.Equal(t, taskdoc.CodeInvalidArguments, taskdoc.CodeOf(err), "%v", err)
 	assert.ErrorContains(t, err, "docs/plan.md is not committed to git")
 	assert.Equal(t, plan, filetest.Read(t, a.dir, doc))
