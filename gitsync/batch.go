@@ -38,10 +38,13 @@ type call struct {
 	// folded reports that it landed, or that the remote was away.
 	fold, folded bool
 	fn           change
-	rep          Report
-	err          error
-	done         chan struct{} // closed when rep and err are final
-	lead         chan struct{} // closed when this call is to serve the queue
+	// paths are the repository paths the call's commit changed (when
+	// rep.Commit is set).
+	paths []string
+	rep   Report
+	err   error
+	done  chan struct{} // closed when rep and err are final
+	lead  chan struct{} // closed when this call is to serve the queue
 	// released is true when its batch ended it early (its caller gave up
 	// during a pause): done is closed, and the batch no longer touches it.
 	released bool
@@ -258,7 +261,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 			c.rep.Attempts++
 		}
 		began := time.Now()
-		ahead, offline, err := s.integrate(ctx, live)
+		ahead, queued, offline, err := s.integrate(ctx, live)
 		if err != nil {
 			fail(live, err)
 			return
@@ -300,7 +303,7 @@ func (s *Sync) share(ctx context.Context, tx *workspace.Tx, rec *record, b *batc
 		if s.beforePush != nil {
 			s.beforePush()
 		}
-		rejected, offline, err := s.push(ctx)
+		rejected, offline, err := s.push(ctx, pushed(queued, live))
 		s.timeCycle(time.Since(began))
 		switch {
 		case err != nil:
@@ -502,6 +505,7 @@ func (s *Sync) makeAll(tx *workspace.Tx, rec *record, live []*call) []*call {
 			continue
 		}
 		if len(paths) > 0 {
+			c.paths = paths
 			committed = append(committed, c)
 		}
 		kept = append(kept, c)
@@ -978,6 +982,24 @@ func batchPlans(batch []*call) (files []string, all bool) {
 		}
 	}
 	return files, all
+}
+
+// pushed are the repository paths that HEAD's own commits change, for
+// the push after the changes of live: those of the commits queued before
+// the batch (queued), and those of the calls' commits, each once.
+func pushed(queued []string, live []*call) []string {
+	out := slices.Clone(queued)
+	for _, c := range live {
+		if c.rep.Commit == "" {
+			continue
+		}
+		for _, p := range c.paths {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // failed reports whether a call of batch failed.

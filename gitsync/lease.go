@@ -462,12 +462,13 @@ func (s *Sync) Renew(ctx context.Context) (Report, error) {
 	return rep, err
 }
 
-// push pushes HEAD to the shared branch, with this clone's leases
+// push pushes HEAD to the shared branch (with plan refs, where the paths
+// HEAD's own commits change go: see planSpecs), with this clone's leases
 // when they hold a claim or token the remote's copy does not, in one
 // atomic push: a claim is never shared without its lease. (The clone's
 // copy of its own lease ref follows at the next fetch, which every
 // operation starts with.)
-func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err error) {
+func (s *Sync) push(ctx context.Context, paths []string) (rejected bool, offline string, err error) {
 	err = s.ws.Lock(ctx, []string{leaseLock, machineFile}, func(tx *workspace.Tx) error {
 		if err := s.syncID(tx); err != nil {
 			return err
@@ -485,7 +486,7 @@ func (s *Sync) push(ctx context.Context) (rejected bool, offline string, err err
 				specs := []string{"HEAD:refs/heads/" + s.branch}
 				s.pushedBranch = true
 				if s.planRefs {
-					if specs, s.pushedBranch, err = s.planSpecs(ctx); err != nil || len(specs) == 0 {
+					if specs, s.pushedBranch, err = s.planSpecs(ctx, paths); err != nil || len(specs) == 0 {
 						return err // nothing of HEAD's own to send
 					}
 				}

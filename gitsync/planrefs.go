@@ -104,20 +104,20 @@ func (s *Sync) errPlanRefs() error {
 // offline git's message when the remote could not be reached. A plan ref
 // of files that moved means another machine pushed where this one pushes
 // (see pace).
-func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead int, offline string, err error) {
+func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead int, queued []string, offline string, err error) {
 	if offline, err = s.fetch(ctx); err != nil {
-		return 0, "", err
+		return 0, nil, "", err
 	}
 	sh, err := s.readLeases(ctx)
 	if err != nil {
-		return 0, "", err
+		return 0, nil, "", err
 	}
 	tips := s.tips(sh)
 	// What HEAD has to push goes where the batch's changes go: the
 	// changes queued offline are merged and pushed with them.
-	ahead, queued, err := s.unpushed(ctx, tips)
+	ahead, queued, err = s.unpushed(ctx, tips)
 	if err != nil || offline != "" {
-		return ahead, offline, err
+		return ahead, queued, offline, err
 	}
 	want := tips
 	if !all {
@@ -143,7 +143,7 @@ func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead i
 		}
 	}
 	if err := s.mergeAll(ctx, sh, want, files); err != nil || all {
-		return ahead, "", err
+		return ahead, queued, "", err
 	}
 	// A task's dependencies in other plans are read where those plans'
 	// refs have them (a claim waits for them to be done). A ref that does
@@ -152,14 +152,14 @@ func (s *Sync) mergeTips(ctx context.Context, files []string, all bool) (ahead i
 	// write there, reads that plan as last merged.
 	deps, err := s.dependedOn(ctx, sh, files, want)
 	if err != nil {
-		return ahead, "", err
+		return ahead, queued, "", err
 	}
 	for _, ref := range deps {
 		if err := s.mergeAll(ctx, sh, []string{ref}, nil); err != nil && taskdoc.CodeOf(err) != merge.CodeMergeConflict {
-			return ahead, "", err
+			return ahead, queued, "", err
 		}
 	}
-	return ahead, "", nil
+	return ahead, queued, "", nil
 }
 
 // dependedOn are the refs, not in want, of the other plans that the tasks
@@ -299,17 +299,13 @@ func (s *Sync) unpushed(ctx context.Context, tips []string) (n int, paths []stri
 	return n, paths, nil
 }
 
-// planSpecs are the refspecs that push HEAD's own changes (WithPlanRefs):
-// HEAD to the plan ref of each plan they change, and to the branch when
-// one of them changes another file or a plan the remote has no ref of
-// yet (its ref is made with the branch, see errPlanRefs). branch reports
-// the latter.
-func (s *Sync) planSpecs(ctx context.Context) (specs []string, branch bool, err error) {
+// planSpecs are the refspecs that push HEAD's own changes (WithPlanRefs),
+// which change the repository paths paths (see pushed): HEAD to the plan
+// ref of each plan they change, and to the branch when one of them
+// changes another file or a plan the remote has no ref of yet (its ref is
+// made with the branch, see errPlanRefs). branch reports the latter.
+func (s *Sync) planSpecs(ctx context.Context, paths []string) (specs []string, branch bool, err error) {
 	sh, err := s.readLeases(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	_, paths, err := s.unpushed(ctx, s.tips(sh))
 	if err != nil {
 		return nil, false, err
 	}

@@ -140,44 +140,46 @@ func (s *Sync) counts(ctx context.Context) (ahead, behind int, err error) {
 // refs, the refs of the plans the calls live write or read: see
 // mergeTips): a fast forward when HEAD has nothing of its
 // own, else a merge commit whose task documents are merged task by task.
-// ahead is what HEAD then has to push; offline is git's message when the
-// remote could not be reached (nothing is merged then). A merge that
+// ahead is what HEAD then has to push, and queued (with plan refs) the
+// repository paths its own unpushed commits changed before the batch's;
+// offline is git's message when the remote could not be reached (nothing
+// is merged then). A merge that
 // leaves conflicts is undone and is MERGE_CONFLICT naming them. A clone
 // without plan refs whose remote has some for its branch is refused
 // (errPlanRefs).
-func (s *Sync) integrate(ctx context.Context, live []*call) (ahead int, offline string, err error) {
+func (s *Sync) integrate(ctx context.Context, live []*call) (ahead int, queued []string, offline string, err error) {
 	if s.planRefs {
 		files, all := batchPlans(live)
 		return s.mergeTips(ctx, files, all)
 	}
 	if offline, err = s.fetch(ctx); err != nil {
-		return 0, "", err
+		return 0, nil, "", err
 	}
 	if sh, err := s.readLeases(ctx); err != nil {
-		return 0, "", err
+		return 0, nil, "", err
 	} else if len(sh.plans) > 0 {
-		return 0, "", s.errPlanRefs()
+		return 0, nil, "", s.errPlanRefs()
 	}
 	if offline != "" {
 		ahead, _, err = s.counts(ctx)
-		return ahead, offline, err
+		return ahead, nil, offline, err
 	}
 	ahead, behind, err := s.counts(ctx)
 	if behind > 0 {
 		s.raced = time.Now() // another machine pushed (see pace)
 	}
 	if err != nil || behind == 0 {
-		return ahead, "", err
+		return ahead, nil, "", err
 	}
 	if ahead == 0 {
 		_, err = s.git(ctx, "merge", "-q", "--ff-only", s.remoteRef())
-		return 0, "", err
+		return 0, nil, "", err
 	}
 	if err := s.mergeRef(ctx, s.remoteRef(), true); err != nil {
-		return 0, "", err
+		return 0, nil, "", err
 	}
 	ahead, _, err = s.counts(ctx)
-	return ahead, "", err
+	return ahead, nil, "", err
 }
 
 // mergeRef merges ref, the clone's copy of a ref of the remote, into HEAD:
